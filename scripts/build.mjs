@@ -1,0 +1,23 @@
+// Bundles the CLI into dist/cli.js with esbuild: one ESM file, Node 20 target, so start-up
+// reads one file instead of resolving hundreds of modules. Provider SDKs stay lazy imports.
+import { readFileSync } from "node:fs";
+import { build } from "esbuild";
+
+const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+
+await build({
+  entryPoints: ["src/cli/main.ts"],
+  outfile: "dist/cli.js",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: "linked",
+  legalComments: "none",
+  // CommonJS dependencies inside an ESM bundle need a require of their own.
+  banner: {
+    js: "import { createRequire as __cwCreateRequire } from 'node:module'; const require = __cwCreateRequire(import.meta.url);",
+  },
+  define: { __CODEWHALE_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: "warning",
+});

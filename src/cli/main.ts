@@ -1,0 +1,30 @@
+// The `codewhale` command line: builds the commander program from one file per command group
+// and maps failures to exit codes through fail.ts. Nothing here knows how a command works.
+import { Command, CommanderError } from "commander";
+import { ExitCode } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { reportError } from "./fail.ts";
+
+export function buildProgram(): Command {
+  const program = new Command("codewhale")
+    .description("A terminal coding agent whose session log is the receipt.")
+    .version(VERSION, "-V, --version")
+    .showHelpAfterError()
+    .exitOverride();
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return ExitCode.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    return reportError(error);
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,76 @@
+// The typed errors that cross layer boundaries. Each carries what a user needs (file, line,
+// field, request id) and an exit code; the CLI maps them to one line in one place (cli/fail.ts).
+// Bare `Error` is reserved for programmer errors.
+
+const marker = Symbol.for("codewhale.error");
+
+/** Documented exit codes of the `codewhale` command. */
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  cancelled: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export abstract class CodewhaleError extends Error {
+  readonly [marker] = true;
+  abstract readonly exitCode: ExitCode;
+
+  /** True for any codewhale error, even across duplicate copies of this module. */
+  static isInstance(value: unknown): value is CodewhaleError {
+    return typeof value === "object" && value !== null && marker in value;
+  }
+}
+
+/** A config file or flag is malformed: names the file, line and key. */
+export class ConfigError extends CodewhaleError {
+  readonly exitCode = ExitCode.usage;
+  override readonly name = "ConfigError";
+  constructor(
+    message: string,
+    readonly file?: string,
+    readonly line?: number,
+    readonly key?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The command line was used wrongly (unknown session id, bad option value). */
+export class UsageError extends CodewhaleError {
+  readonly exitCode = ExitCode.usage;
+  override readonly name = "UsageError";
+}
+
+/** A session log is damaged somewhere other than a torn last line. */
+export class SessionCorruptError extends CodewhaleError {
+  readonly exitCode = ExitCode.failure;
+  override readonly name = "SessionCorruptError";
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`${file}:${line}: ${reason}`);
+  }
+}
+
+/** Another live process holds the session's writer lock. */
+export class SessionLockedError extends CodewhaleError {
+  readonly exitCode = ExitCode.failure;
+  override readonly name = "SessionLockedError";
+  constructor(
+    readonly sessionId: string,
+    readonly pid: number,
+    readonly host: string,
+  ) {
+    super(`session ${sessionId} is open in process ${pid} on ${host}`);
+  }
+}
+
+/** Reads the message of anything thrown, without assuming it is an Error. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,195 @@
+// Every durable session event, in one discriminated union. This file is the protocol: the
+// store writes these, every reader (derive, exports, the UIs, the ACP bridge) consumes them,
+// and nobody defines an event anywhere else. Types and the runtime validator come from the
+// same zod definitions. Field names are snake_case because they are the wire format.
+import { z } from "zod";
+
+/** Schema version written on every line as `v`. Bump it only with a migration. */
+export const SESSION_SCHEMA_VERSION = 1;
+
+const json = z.json();
+export type JsonValue = z.infer<typeof json>;
+
+const turnStep = { turn: z.number().int().nonnegative(), step: z.number().int().nonnegative() };
+
+/** Token counts of one provider request; absent counts are 0. */
+export const usageSchema = z.object({
+  input: z.number().int().nonnegative(),
+  output: z.number().int().nonnegative(),
+  cache_read: z.number().int().nonnegative(),
+  cache_write: z.number().int().nonnegative(),
+  reasoning: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+/** Who decided whether a tool call runs, and how. */
+export const toolDecisionSchema = z.object({
+  outcome: z.enum(["allow", "deny", "ask"]),
+  by: z.enum(["default", "mode", "rule", "hook", "user", "plugin"]),
+  reason: z.string().optional(),
+  rule: z.string().optional(),
+});
+export type ToolDecision = z.infer<typeof toolDecisionSchema>;
+
+/** The payload of each event type, keyed by `type`. One doc comment per type. */
+export const payloadSchemas = {
+  /** First event of every session: where, with what, and (for a fork) from where. */
+  "session/start": z.object({
+    session_id: z.string(),
+    cwd: z.string(),
+    version: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    /** SHA-256 of the effective config with secret-shaped values removed. */
+    config_fingerprint: z.string(),
+    parent_session_id: z.string().optional(),
+    parent_seq: z.number().int().nonnegative().optional(),
+  }),
+  /** What the user typed to start a turn. Synced before any request is sent. */
+  "user/message": z.object({ text: z.string() }),
+  /** A message the user sent while a turn ran; reaches the model at the next step boundary. */
+  "steering/message": z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
+  /** A turn begins; the preceding `user/message` is its input. */
+  "turn/start": z.object({ turn: z.number().int().nonnegative() }),
+  /** A turn ends, and why. `error` carries the one-line reason. */
+  "turn/end": z.object({
+    turn: z.number().int().nonnegative(),
+    reason: z.enum(["completed", "cancelled", "error", "max_steps", "max_budget"]),
+    error: z.string().optional(),
+  }),
+  /** One model request begins. */
+  "step/start": z.object({ ...turnStep, provider: z.string(), model: z.string() }),
+  /** One streamed delta of one content block, in arrival order. */
+  "assistant/chunk": z.object({
+    ...turnStep,
+    block: z.number().int().nonnegative(),
+    kind: z.enum(["text", "thinking", "tool_input"]),
+    delta: z.string(),
+  }),
+  /**
+   * The complete assistant message exactly as the provider returned it: `content` holds the
+   * provider-native items verbatim (Anthropic content blocks with signed thinking; Responses
+   * output items with encrypted reasoning; for Chat Completions, the one message object).
+   * Replay uses these, never the chunks.
+   */
+  "assistant/message": z.object({
+    ...turnStep,
+    provider: z.string(),
+    model: z.string(),
+    api: z.enum(["anthropic", "openai-chat", "openai-responses", "scripted"]),
+    request_id: z.string().nullable(),
+    stop_reason: z.string().nullable(),
+    content: z.array(json),
+  }),
+  /** A request failed mid-way; the partial content is kept here and never replayed. */
+  "step/failed": z.object({
+    ...turnStep,
+    error: z.string(),
+    status: z.number().int().nullable().optional(),
+    request_id: z.string().nullable().optional(),
+    partial: z.array(
+      z.object({
+        block: z.number().int().nonnegative(),
+        kind: z.enum(["text", "thinking", "tool_input"]),
+        text: z.string(),
+      }),
+    ),
+    will_retry: z.boolean(),
+  }),
+  /** A request completed: its usage and cost in USD (null when the model's prices are unknown). */
+  "step/end": z.object({ ...turnStep, usage: usageSchema, cost: z.number().nullable() }),
+  /**
+   * A tool call about to run (or refused), synced before any side effect. `arguments` are the
+   * effective ones; `original_arguments` is set only when a hook or plugin rewrote them.
+   */
+  "tool/call": z.object({
+    ...turnStep,
+    call_id: z.string(),
+    name: z.string(),
+    arguments: json,
+    original_arguments: json.optional(),
+    rewritten_by: z.string().optional(),
+    rewrite_reason: z.string().optional(),
+    decision: toolDecisionSchema,
+  }),
+  /** What a tool call returned, after the output policy. `content` is what the model sees. */
+  "tool/result": z.object({
+    call_id: z.string(),
+    content: z.string(),
+    is_error: z.boolean(),
+    original_bytes: z.number().int().nonnegative(),
+    delivered_bytes: z.number().int().nonnegative(),
+    truncated: z.boolean(),
+    spill_path: z.string().nullable(),
+    policy_errors: z.array(z.string()),
+    /** Set when the call was never run to completion (cancelled, or interrupted by a crash). */
+    interrupted: z.boolean().optional(),
+  }),
+  /** The whole todo list, as last written by the model. */
+  "todo/update": z.object({
+    todos: z.array(
+      z.object({
+        content: z.string(),
+        status: z.enum(["pending", "in_progress", "completed"]),
+      }),
+    ),
+  }),
+  /** The writer reopened a log whose last line was torn, and cut those bytes. */
+  "session/recovered": z.object({ dropped_bytes: z.number().int().nonnegative() }),
+} as const;
+
+export type EventType = keyof typeof payloadSchemas;
+export const EVENT_TYPES = Object.keys(payloadSchemas) as EventType[];
+
+/** The fields the store sets on every line. */
+export interface Envelope {
+  /** Schema version, SESSION_SCHEMA_VERSION. */
+  v: number;
+  /** Dense position in the log, from 0. */
+  seq: number;
+  /** ISO-8601 time of the append. */
+  ts: string;
+  /** Hex SHA-256 chaining this event to the previous one (see docs/session-format.md). */
+  h: string;
+}
+
+export type Payload<T extends EventType> = z.infer<(typeof payloadSchemas)[T]>;
+
+/** An event as the store receives it: a type and its payload, no envelope. */
+export type EventInput = { [T in EventType]: { type: T } & Payload<T> }[EventType];
+
+/** A durable event as written and read: envelope plus typed payload. */
+export type SessionEvent = { [T in EventType]: Envelope & { type: T } & Payload<T> }[EventType];
+
+/** Narrows a SessionEvent to one type. */
+export type EventOf<T extends EventType> = Extract<SessionEvent, { type: T }>;
+
+const envelopeShape = {
+  v: z.literal(SESSION_SCHEMA_VERSION),
+  seq: z.number().int().nonnegative(),
+  ts: z.string(),
+  h: z.string().regex(/^[0-9a-f]{64}$/),
+};
+
+/** The runtime validator for a whole line, built from the same definitions. */
+export const sessionEventSchema = z.discriminatedUnion(
+  "type",
+  EVENT_TYPES.map((type) =>
+    payloadSchemas[type].extend({ ...envelopeShape, type: z.literal(type) }).strict(),
+  ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+);
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === "string" && Object.hasOwn(payloadSchemas, value);
+}
+
+/** Event types after which the writer syncs to disk before returning (the durability contract). */
+export const SYNC_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
+  "session/start",
+  "user/message",
+  "steering/message",
+  "tool/call",
+  "step/end",
+  "turn/end",
+  "session/recovered",
+]);

@@ -1,0 +1,78 @@
+// The provider adapter contract: one stream function per wire format that turns an SDK stream
+// into StreamParts. A stream function never throws once called: every failure, including a
+// cut stream, becomes a final `error` part. Retries are the loop's job, not the adapter's.
+import type { HistoryMessage } from "../session/derive.ts";
+import type { EventOf, JsonValue, Usage } from "../session/events.ts";
+
+export type ProviderApi = Exclude<EventOf<"assistant/message">["api"], "scripted">;
+
+/** A configured provider endpoint, already resolved from config and environment. */
+export interface ProviderConfig {
+  /** The config name, the part before the slash in `provider/model`. */
+  name: string;
+  kind: ProviderApi;
+  baseUrl?: string;
+  /** Passed explicitly to the SDK; never logged, printed or persisted. */
+  apiKey: string;
+  headers?: Record<string, string>;
+}
+
+/** A tool as the model sees it. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, JsonValue>;
+}
+
+export interface ProviderRequest {
+  /** The model id without the provider prefix. */
+  model: string;
+  system: string;
+  messages: HistoryMessage[];
+  tools: ToolSpec[];
+  maxOutputTokens?: number;
+  /** Extended thinking / reasoning budget; absent means off. */
+  thinking?: { budgetTokens: number };
+  signal: AbortSignal;
+}
+
+export type BlockKind = "text" | "thinking" | "tool_input";
+
+/** A tool call the model made, with its raw (unparsed) JSON arguments. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface ProviderFailure {
+  message: string;
+  status: number | null;
+  requestId: string | null;
+  /** 429, 5xx, overloaded, or a connection failure: worth another try. */
+  retryable: boolean;
+  /** From a `retry-after` header, when the server sent one. */
+  retryAfterMs?: number;
+  /** True when some content had streamed before the failure. */
+  partial: boolean;
+}
+
+export type StreamPart =
+  | { type: "start"; requestId: string | null }
+  | { type: "delta"; block: number; kind: BlockKind; delta: string }
+  | {
+      type: "message";
+      api: ProviderApi;
+      /** Provider-native items, verbatim, for `assistant/message.content`. */
+      content: JsonValue[];
+      stopReason: string | null;
+      requestId: string | null;
+      toolCalls: ModelToolCall[];
+      usage: Usage;
+    }
+  | { type: "error"; error: ProviderFailure };
+
+export type StreamFunction = (
+  config: ProviderConfig,
+  request: ProviderRequest,
+) => AsyncIterable<StreamPart>;

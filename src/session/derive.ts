@@ -1,0 +1,124 @@
+// Derives the provider-neutral request history from session events. Assistant turns are the
+// provider-native messages replayed verbatim from `assistant/message`, never rebuilt from
+// chunks. Pure: feed it events (all of them, or a prefix for a snapshot) and read the result.
+import type { EventOf, JsonValue, SessionEvent } from "./events.ts";
+
+/** One message of the history a provider adapter turns into a request. */
+export type HistoryMessage =
+  | { role: "user"; text: string; seq: number; steering?: boolean }
+  | {
+      role: "assistant";
+      api: EventOf<"assistant/message">["api"];
+      provider: string;
+      model: string;
+      content: JsonValue[];
+      seq: number;
+    }
+  | {
+      role: "tool";
+      call_id: string;
+      name: string;
+      content: string;
+      is_error: boolean;
+      seq: number;
+      /** True when synthesized for a call whose result was never recorded (a crash). */
+      interrupted?: boolean;
+    };
+
+/** The text the model receives for a tool call that was recorded but never returned. */
+export const INTERRUPTED_RESULT =
+  "The tool call was interrupted before it returned (the session ended while it ran). It was not re-run; run it again if it is still needed.";
+
+/**
+ * Incremental deriver: push events in log order, read `messages()` at any point. Rules:
+ * - `user/message` and `steering/message` become user messages.
+ * - `assistant/message` becomes an assistant message with its native content verbatim.
+ * - `step/failed` contributes nothing: a failed partial is kept in the log, never replayed.
+ * - `tool/result` becomes a tool message after its call's assistant message.
+ * - a `tool/call` with no `tool/result` before the next user input or assistant message (or
+ *   the end) gets a synthesized error result saying it was interrupted and not re-run.
+ */
+export class MessageDeriver {
+  private readonly out: HistoryMessage[] = [];
+  private readonly open = new Map<string, { name: string; seq: number }>();
+
+  push(event: SessionEvent): void {
+    switch (event.type) {
+      case "user/message":
+        this.closeOpenCalls();
+        this.out.push({ role: "user", text: event.text, seq: event.seq });
+        break;
+      case "steering/message":
+        this.closeOpenCalls();
+        this.out.push({ role: "user", text: event.text, seq: event.seq, steering: true });
+        break;
+      case "assistant/message":
+        this.closeOpenCalls();
+        this.out.push({
+          role: "assistant",
+          api: event.api,
+          provider: event.provider,
+          model: event.model,
+          content: event.content,
+          seq: event.seq,
+        });
+        break;
+      case "tool/call":
+        this.open.set(event.call_id, { name: event.name, seq: event.seq });
+        break;
+      case "tool/result":
+        this.pushResult(event);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The history so far, with interrupted calls closed. Does not change the deriver. */
+  messages(): HistoryMessage[] {
+    return [...this.out, ...this.interruptedResults()];
+  }
+
+  /** Call ids that have a `tool/call` but no `tool/result` yet. */
+  openCalls(): string[] {
+    return [...this.open.keys()];
+  }
+
+  private pushResult(event: EventOf<"tool/result">): void {
+    const call = this.open.get(event.call_id);
+    this.open.delete(event.call_id);
+    this.out.push({
+      role: "tool",
+      call_id: event.call_id,
+      name: call?.name ?? "unknown",
+      content: event.content,
+      is_error: event.is_error,
+      seq: event.seq,
+      ...(event.interrupted ? { interrupted: true } : {}),
+    });
+  }
+
+  private interruptedResults(): HistoryMessage[] {
+    return [...this.open].map(([call_id, call]) => ({
+      role: "tool" as const,
+      call_id,
+      name: call.name,
+      content: INTERRUPTED_RESULT,
+      is_error: true,
+      seq: call.seq,
+      interrupted: true,
+    }));
+  }
+
+  private closeOpenCalls(): void {
+    this.out.push(...this.interruptedResults());
+    this.open.clear();
+  }
+}
+
+/** The provider-neutral request history of a sequence of events. */
+export function deriveMessages(events: Iterable<SessionEvent>): HistoryMessage[] {
+  const deriver = new MessageDeriver();
+  for (const event of events) deriver.push(event);
+  return deriver.messages();
+}

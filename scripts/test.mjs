@@ -19,6 +19,13 @@ const filters = process.argv.slice(2);
 const files = collect("test")
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
-const args = ["--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=2", ...files];
+const args = [
+  "--import",
+  "tsx",
+  "--test",
+  "--test-reporter=spec",
+  "--test-concurrency=2",
+  ...files,
+];
 const result = spawnSync(process.execPath, args, { stdio: "inherit" });
 process.exit(result.status ?? 1);

@@ -7,7 +7,10 @@ export function exitCodeFor(error: unknown): number {
   return ExitCode.failure;
 }
 
-export function reportError(error: unknown, stderr: NodeJS.WritableStream = process.stderr): number {
+export function reportError(
+  error: unknown,
+  stderr: NodeJS.WritableStream = process.stderr,
+): number {
   const line = errorMessage(error).split("\n")[0] ?? "unknown error";
   stderr.write(`codewhale: ${line}\n`);
   if (process.env.CODEWHALE_DEBUG && error instanceof Error && error.stack) {

@@ -1,4 +1,4 @@
-// Runs every test/**/*.test.ts with Node's own test runner through tsx. Node 20 has no glob
+// Builds the CLI, then runs every test/**/*.test.ts with Node's own test runner through tsx. Node 20 has no glob
 // support in --test, so the files are listed here. Extra arguments filter by path substring.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
@@ -14,6 +14,11 @@ function collect(dir) {
   }
   return out;
 }
+
+// Tests that run the CLI as a child process use dist/, so build it once here, before any test
+// starts (never from inside a test: parallel test files would race on the bundle).
+const build = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+if (build.status !== 0) process.exit(build.status ?? 1);
 
 const filters = process.argv.slice(2);
 const files = collect("test")

@@ -3,7 +3,9 @@
 import { Command, CommanderError } from "commander";
 import { ExitCode } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import { registerConfigCommand } from "./config-command.ts";
 import { reportError } from "./fail.ts";
+import { registerSessionsCommand } from "./sessions-command.ts";
 
 export function buildProgram(): Command {
   const program = new Command("codewhale")
@@ -11,6 +13,8 @@ export function buildProgram(): Command {
     .version(VERSION, "-V, --version")
     .showHelpAfterError()
     .exitOverride();
+  registerConfigCommand(program);
+  registerSessionsCommand(program);
   return program;
 }
 

@@ -31,7 +31,8 @@ export const INTERRUPTED_RESULT =
 
 /**
  * Incremental deriver: push events in log order, read `messages()` at any point. Rules:
- * - `user/message` and `steering/message` become user messages.
+ * - `user/message` and `steering/message` become user messages; steering that arrived while
+ *   tool calls ran is placed after their results (it reaches the model at the step boundary).
  * - `assistant/message` becomes an assistant message with its native content verbatim.
  * - `step/failed` contributes nothing: a failed partial is kept in the log, never replayed.
  * - `tool/result` becomes a tool message after its call's assistant message.
@@ -41,6 +42,8 @@ export const INTERRUPTED_RESULT =
 export class MessageDeriver {
   private readonly out: HistoryMessage[] = [];
   private readonly open = new Map<string, { name: string; seq: number }>();
+  /** Steering that arrived while tool calls ran; it follows their results. */
+  private steering: HistoryMessage[] = [];
 
   push(event: SessionEvent): void {
     switch (event.type) {
@@ -49,8 +52,8 @@ export class MessageDeriver {
         this.out.push({ role: "user", text: event.text, seq: event.seq });
         break;
       case "steering/message":
-        this.closeOpenCalls();
-        this.out.push({ role: "user", text: event.text, seq: event.seq, steering: true });
+        this.steering.push({ role: "user", text: event.text, seq: event.seq, steering: true });
+        if (this.open.size === 0) this.flushSteering();
         break;
       case "assistant/message":
         this.closeOpenCalls();
@@ -76,7 +79,7 @@ export class MessageDeriver {
 
   /** The history so far, with interrupted calls closed. Does not change the deriver. */
   messages(): HistoryMessage[] {
-    return [...this.out, ...this.interruptedResults()];
+    return [...this.out, ...this.interruptedResults(), ...this.steering];
   }
 
   /** Call ids that have a `tool/call` but no `tool/result` yet. */
@@ -96,6 +99,7 @@ export class MessageDeriver {
       seq: event.seq,
       ...(event.interrupted ? { interrupted: true } : {}),
     });
+    if (this.open.size === 0) this.flushSteering();
   }
 
   private interruptedResults(): HistoryMessage[] {
@@ -113,6 +117,12 @@ export class MessageDeriver {
   private closeOpenCalls(): void {
     this.out.push(...this.interruptedResults());
     this.open.clear();
+    this.flushSteering();
+  }
+
+  private flushSteering(): void {
+    this.out.push(...this.steering);
+    this.steering = [];
   }
 }
 

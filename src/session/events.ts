@@ -168,15 +168,22 @@ const envelopeShape = {
   v: z.literal(SESSION_SCHEMA_VERSION),
   seq: z.number().int().nonnegative(),
   ts: z.string(),
-  h: z.string().regex(/^[0-9a-f]{64}$/),
+  /** 64 hex digits; the reader proves it by recomputing the hash. */
+  h: z.string().length(64),
 };
 
-/** The runtime validator for a whole line, built from the same definitions. */
+/** The runtime validator of a whole line of each type (envelope, type and payload, strict). */
+export const lineSchemas = Object.fromEntries(
+  EVENT_TYPES.map((type) => [
+    type,
+    payloadSchemas[type].extend({ ...envelopeShape, type: z.literal(type) }).strict(),
+  ]),
+) as unknown as { [T in EventType]: z.ZodType<EventOf<T>> };
+
+/** The runtime validator for any line, built from the same definitions. */
 export const sessionEventSchema = z.discriminatedUnion(
   "type",
-  EVENT_TYPES.map((type) =>
-    payloadSchemas[type].extend({ ...envelopeShape, type: z.literal(type) }).strict(),
-  ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  Object.values(lineSchemas) as unknown as [z.ZodObject, ...z.ZodObject[]],
 );
 
 export function isEventType(value: unknown): value is EventType {

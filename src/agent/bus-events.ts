@@ -1,0 +1,38 @@
+// The application's bus event map: every event name the agent puts on the in-process bus.
+// `session/event` is the only live feed of durable facts; the rest are transient lifecycle
+// signals that are never persisted and never repeat something the session log records.
+// Surfaces (cli, present, acp, tui) subscribe here; the agent is the only emitter.
+import type { Bus } from "../bus/bus.ts";
+import type { SessionEvent } from "../session/events.ts";
+
+/** What the agent is doing right now. */
+export type AgentStatus = "idle" | "running" | "cancelling";
+
+export type BusEvents = {
+  /**
+   * A durable event, delivered after the session store appended it (and synced it, for the
+   * types that sync). Surfaces render from this feed, never from the loop's internals.
+   */
+  "session/event": (event: SessionEvent) => void;
+  /** An agent was constructed; no session is open yet. */
+  "agent/created": () => void;
+  /** The agent shut down: its session is closed and it emits nothing further. */
+  "agent/disposed": () => void;
+  /** The agent's status changed; sent only on a change, starting from `idle`. */
+  "agent/status": (change: { status: AgentStatus }) => void;
+  /**
+   * A failure to show the user as one line, for problems the session log cannot carry (the
+   * log could not be opened, a plugin failed). Errors inside a turn arrive as `session/event`.
+   */
+  "agent/error": (error: { message: string }) => void;
+  /**
+   * A steering message is waiting for the next step boundary. When it reaches the model it
+   * appears as a `steering/message` session event; this event is not sent again for it.
+   */
+  "agent/queued": (message: { text: string }) => void;
+  /** The agent opened a session log (new, resumed or forked), before its first `session/event`. */
+  "agent/session-start": (session: { sessionId: string; logPath: string }) => void;
+};
+
+/** The bus as the agent and the surfaces see it. */
+export type AgentBus = Bus<BusEvents>;

@@ -1,0 +1,226 @@
+// The in-process typed event bus: `on`/`emit` for notifications observed by many, `serial`
+// and `collect` for asking listeners to decide, and scopes that plugins dispose as a unit.
+// A listener that throws or rejects is reported and skipped; it never stops the others.
+// The application's event map lives in agent/bus-events.ts; this module knows no event names.
+import { errorMessage } from "../errors.ts";
+
+/** Maps each event name to the signature of its listeners. Use a `type` alias or interface. */
+export type EventMap<Events> = { [K in keyof Events]: (...args: never[]) => unknown };
+
+type ArgsOf<F> = F extends (...args: infer A) => unknown ? A : never;
+type ReturnOf<F> = F extends (...args: never[]) => infer R ? R : never;
+
+/** True for a notification: an event whose listeners are declared `=> void`. */
+// biome-ignore lint/suspicious/noConfusingVoidType: `=> void` is how an event map says "notification"
+type IsNotification<F> = [ReturnOf<F>] extends [void] ? true : false;
+
+/**
+ * A listener for an event: its declared signature, and it may always answer asynchronously.
+ * A notification's listeners may return anything; it is ignored.
+ */
+export type Listener<F> = (
+  ...args: ArgsOf<F>
+) => IsNotification<F> extends true ? unknown : ReturnOf<F> | PromiseLike<Awaited<ReturnOf<F>>>;
+
+/** What a listener decided: its awaited result, `undefined` meaning "no opinion". */
+export type Decision<F> =
+  IsNotification<F> extends true ? never : Exclude<Awaited<ReturnOf<F>>, undefined>;
+
+/** Called for every listener that throws or rejects; the default writes one line to stderr. */
+export type ListenerErrorReporter = (error: unknown, eventName: string) => void;
+
+export interface BusOptions {
+  onListenerError?: ListenerErrorReporter;
+}
+
+/** Registers listeners; a plugin scope has the same `on`. */
+export interface BusListen<Events extends EventMap<Events>> {
+  /** Adds a listener after all existing ones. The returned disposer is idempotent. */
+  on<K extends keyof Events & string>(name: K, listener: Listener<Events[K]>): () => void;
+}
+
+/** A group of listeners removed together, typically everything one plugin registered. */
+export interface BusScope<Events extends EventMap<Events>> extends BusListen<Events> {
+  readonly label: string;
+  readonly disposed: boolean;
+  /** Removes every listener registered through this scope. Idempotent. */
+  dispose(): void;
+}
+
+export interface Bus<Events extends EventMap<Events>> extends BusListen<Events> {
+  /**
+   * Calls every listener synchronously in registration order; results are ignored. An emit
+   * made by a listener is queued and delivered once the current event reached everyone.
+   */
+  emit<K extends keyof Events & string>(name: K, ...args: ArgsOf<Events[K]>): void;
+  /** Awaits listeners in order; the first non-undefined result wins and stops the rest. */
+  serial<K extends keyof Events & string>(
+    name: K,
+    ...args: ArgsOf<Events[K]>
+  ): Promise<Decision<Events[K]> | undefined>;
+  /** Awaits every listener in order, one after another; returns their non-undefined results. */
+  collect<K extends keyof Events & string>(
+    name: K,
+    ...args: ArgsOf<Events[K]>
+  ): Promise<Decision<Events[K]>[]>;
+  /** A child handle whose `dispose()` removes every listener it registered. */
+  scope(label?: string): BusScope<Events>;
+  listenerCount(name: keyof Events & string): number;
+}
+
+type AnyListener = (...args: readonly unknown[]) => unknown;
+
+interface Registration {
+  readonly listener: AnyListener;
+  active: boolean;
+}
+
+interface QueuedEmit {
+  readonly name: string;
+  readonly args: readonly unknown[];
+  readonly targets: readonly Registration[];
+}
+
+/** The default reporter: one line on stderr naming the event. */
+export function reportToStderr(error: unknown, eventName: string): void {
+  const line = errorMessage(error).split("\n")[0] ?? "";
+  process.stderr.write(`codewhale: a listener for "${eventName}" failed: ${line}\n`);
+}
+
+export function createBus<Events extends EventMap<Events>>(options: BusOptions = {}): Bus<Events> {
+  const registry = new Map<string, Registration[]>();
+  const pending: QueuedEmit[] = [];
+  let draining = false;
+  let scopeCount = 0;
+
+  const report = (error: unknown, eventName: string): void => {
+    try {
+      (options.onListenerError ?? reportToStderr)(error, eventName);
+    } catch (reporterError) {
+      reportToStderr(reporterError, eventName);
+    }
+  };
+
+  const add = (name: string, listener: AnyListener): (() => void) => {
+    const registration: Registration = { listener, active: true };
+    const list = registry.get(name) ?? [];
+    list.push(registration);
+    registry.set(name, list);
+    return () => remove(name, registration);
+  };
+
+  const remove = (name: string, registration: Registration): void => {
+    if (!registration.active) return;
+    registration.active = false;
+    const list = registry.get(name) ?? [];
+    list.splice(list.indexOf(registration), 1);
+    if (list.length === 0) registry.delete(name);
+  };
+
+  /** The listeners an event goes to: those registered now, minus any removed before their turn. */
+  const snapshot = (name: string): readonly Registration[] => [...(registry.get(name) ?? [])];
+
+  const deliver = ({ name, args, targets }: QueuedEmit): void => {
+    for (const target of targets) {
+      if (!target.active) continue;
+      try {
+        const result = target.listener(...args);
+        if (isPromiseLike(result)) result.then(undefined, (error) => report(error, name));
+      } catch (error) {
+        report(error, name);
+      }
+    }
+  };
+
+  /** Runs one listener for a decision, turning a throw or rejection into a report. */
+  const decide = async (name: string, target: Registration, args: readonly unknown[]) => {
+    try {
+      return await target.listener(...args);
+    } catch (error) {
+      report(error, name);
+      return undefined;
+    }
+  };
+
+  const on = <K extends keyof Events & string>(name: K, listener: Listener<Events[K]>) =>
+    add(name, listener as unknown as AnyListener);
+
+  return {
+    on,
+
+    emit(name, ...args) {
+      pending.push({ name, args, targets: snapshot(name) });
+      if (draining) return;
+      draining = true;
+      try {
+        for (let next = pending.shift(); next; next = pending.shift()) deliver(next);
+      } finally {
+        draining = false;
+      }
+    },
+
+    async serial(name, ...args) {
+      for (const target of snapshot(name)) {
+        if (!target.active) continue;
+        const result = await decide(name, target, args);
+        if (result !== undefined) return result as Decision<Events[typeof name]>;
+      }
+      return undefined;
+    },
+
+    async collect(name, ...args) {
+      const results: Decision<Events[typeof name]>[] = [];
+      for (const target of snapshot(name)) {
+        if (!target.active) continue;
+        const result = await decide(name, target, args);
+        if (result !== undefined) results.push(result as Decision<Events[typeof name]>);
+      }
+      return results;
+    },
+
+    scope(label) {
+      scopeCount += 1;
+      return createScope<Events>(label ?? `scope ${scopeCount}`, on);
+    },
+
+    listenerCount(name) {
+      return registry.get(name)?.length ?? 0;
+    },
+  };
+}
+
+function createScope<Events extends EventMap<Events>>(
+  label: string,
+  register: BusListen<Events>["on"],
+): BusScope<Events> {
+  const disposers = new Set<() => void>();
+  let disposed = false;
+  return {
+    label,
+    get disposed() {
+      return disposed;
+    },
+    on(name, listener) {
+      if (disposed) throw new Error(`bus scope "${label}" is disposed; cannot add "${name}"`);
+      const dispose = register(name, listener);
+      const scoped = () => {
+        disposers.delete(scoped);
+        dispose();
+      };
+      disposers.add(scoped);
+      return scoped;
+    },
+    dispose() {
+      disposed = true;
+      for (const dispose of [...disposers]) dispose();
+    },
+  };
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}

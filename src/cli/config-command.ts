@@ -1,0 +1,72 @@
+// `codewhale config show [--json]` prints the effective config with the source of every value,
+// secrets masked; `codewhale config check` validates and lists every problem (exit 2).
+// Registered by cli/main.ts; the work is done by src/config.
+import type { Command } from "commander";
+import type { ConfigFlagOptions, LoadedConfig, LoadOptions } from "../config/index.ts";
+import {
+  configFlagsFromOptions,
+  formatKeyPath,
+  inspectConfig,
+  loadConfig,
+  maskSecrets,
+  walkLeaves,
+} from "../config/index.ts";
+import { ConfigError } from "../errors.ts";
+
+interface ConfigCommandOptions extends ConfigFlagOptions {
+  cwd?: string;
+  json?: boolean;
+}
+
+export function registerConfigCommand(program: Command): void {
+  const config = program.command("config").description("show or check the effective config");
+  withConfigOptions(config.command("show"))
+    .description("print the effective config and where each value came from")
+    .option("--json", "print JSON: { config, sources, files }")
+    .action((options: ConfigCommandOptions) => showConfig(options));
+  withConfigOptions(config.command("check"))
+    .description("validate the config files; exit 2 listing every problem")
+    .action((options: ConfigCommandOptions) => checkConfig(options));
+}
+
+function withConfigOptions(command: Command): Command {
+  return command
+    .option("--cwd <dir>", "directory to find the project config from")
+    .option("-m, --model <provider/model>", "override `model`")
+    .option("--max-steps <n>", "override `max_steps`");
+}
+
+function loadOptions(options: ConfigCommandOptions): LoadOptions {
+  return { cwd: options.cwd, env: process.env, flags: configFlagsFromOptions(options) };
+}
+
+function showConfig(options: ConfigCommandOptions): void {
+  const loaded = loadConfig(loadOptions(options));
+  const config = maskSecrets(loaded.config);
+  if (options.json) {
+    const { sources, files } = loaded;
+    process.stdout.write(`${JSON.stringify({ config, sources, files }, null, 2)}\n`);
+  } else process.stdout.write(formatShowText(config, loaded));
+}
+
+/** One line per leaf: `key = value  # source`. `config` must already be masked. */
+export function formatShowText(config: LoadedConfig["config"], loaded: LoadedConfig): string {
+  const lines: string[] = [];
+  walkLeaves(config, (path, value) => {
+    const key = formatKeyPath(path);
+    lines.push(`${key} = ${JSON.stringify(value)}  # ${loaded.sources[key] ?? "default"}`);
+  });
+  return `${lines.join("\n")}\n`;
+}
+
+function checkConfig(options: ConfigCommandOptions): void {
+  const report = inspectConfig(loadOptions(options));
+  if (report.problems.length === 0) {
+    const files = report.files.map((file) => file.path).join(", ");
+    process.stdout.write(`config ok (${files || "no config files; defaults only"})\n`);
+    return;
+  }
+  for (const problem of report.problems) process.stderr.write(`${problem.message}\n`);
+  const count = report.problems.length;
+  throw new ConfigError(`config check found ${count} problem${count === 1 ? "" : "s"}`);
+}

@@ -1,0 +1,73 @@
+// Renders a session's events as readable lines for `codewhale sessions show`: one line per
+// event, with the streamed chunks of each block folded into a single line.
+import type { SessionEvent } from "../session/events.ts";
+import type { SessionSummary } from "../session/summary.ts";
+
+const MAX_TEXT = 200;
+
+export function renderSummaryHeader(summary: SessionSummary): string[] {
+  return [
+    `session ${summary.id}`,
+    `  path     ${summary.path}`,
+    `  started  ${summary.started ?? "unknown"}`,
+    `  cwd      ${summary.cwd ?? "unknown"}`,
+    `  model    ${summary.model ?? "unknown"}`,
+    `  events   ${summary.events} (${summary.bytes} bytes)`,
+  ];
+}
+
+/** One line per event; consecutive chunks of one block become one line. */
+export function renderEventLines(events: Iterable<SessionEvent>): string[] {
+  const lines: string[] = [];
+  let chunkKey = "";
+  for (const event of events) {
+    if (event.type === "assistant/chunk") {
+      const key = `${event.turn}/${event.step}/${event.block}`;
+      if (key === chunkKey) {
+        lines[lines.length - 1] = appendText(lines[lines.length - 1]!, event.delta);
+        continue;
+      }
+      chunkKey = key;
+      lines.push(`#${event.seq} ${event.kind}: ${oneLine(event.delta)}`);
+      continue;
+    }
+    chunkKey = "";
+    lines.push(`#${event.seq} ${event.type}${describe(event)}`);
+  }
+  return lines;
+}
+
+function describe(event: SessionEvent): string {
+  switch (event.type) {
+    case "session/start":
+      return ` ${event.provider}/${event.model} in ${event.cwd}`;
+    case "user/message":
+    case "steering/message":
+      return `: ${oneLine(event.text)}`;
+    case "turn/start":
+      return ` ${event.turn}`;
+    case "turn/end":
+      return ` ${event.turn} (${event.reason}${event.error ? `: ${event.error}` : ""})`;
+    case "tool/call":
+      return ` ${event.name} ${oneLine(JSON.stringify(event.arguments))} [${event.decision.outcome} by ${event.decision.by}]${event.original_arguments !== undefined ? " (rewritten)" : ""}`;
+    case "tool/result":
+      return ` ${event.call_id}${event.is_error ? " error" : ""}: ${oneLine(event.content)}`;
+    case "step/end":
+      return ` in ${event.usage.input} out ${event.usage.output}${event.cost === null ? "" : ` $${event.cost.toFixed(4)}`}`;
+    case "step/failed":
+      return `: ${oneLine(event.error)}`;
+    case "session/recovered":
+      return `: cut ${event.dropped_bytes} torn bytes`;
+    default:
+      return "";
+  }
+}
+
+function appendText(line: string, delta: string): string {
+  return line.length >= MAX_TEXT ? line : oneLine(line + delta);
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT - 1)}…` : flat;
+}

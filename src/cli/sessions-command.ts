@@ -1,0 +1,87 @@
+// `codewhale sessions list|show|verify|path`: read-only views of the session logs. Registered
+// by cli/main.ts; the reading and verifying is done by src/session.
+import type { Command } from "commander";
+import { ExitCode, SessionCorruptError } from "../errors.ts";
+import { findSession, listSessionFiles } from "../session/paths.ts";
+import { readSession, SessionReader } from "../session/reader.ts";
+import { summarizeSession } from "../session/summary.ts";
+import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
+import { renderEventLines, renderSummaryHeader } from "./session-render.ts";
+
+interface ListOptions extends SessionDirOptions {
+  json?: boolean;
+}
+
+export function registerSessionsCommand(program: Command): void {
+  const sessions = program.command("sessions").description("list, show and verify session logs");
+  withDir(sessions.command("list"))
+    .description("list sessions, newest first")
+    .option("--json", "print a JSON array")
+    .action((options: ListOptions) => listSessions(options));
+  withDir(sessions.command("show <id>"))
+    .description("show one session (id or unique prefix)")
+    .option("--json", "print { summary, events } as JSON")
+    .action((id: string, options: ListOptions) => showSession(id, options));
+  withDir(sessions.command("verify <id-or-path>"))
+    .description("verify a log's hash chain and format; exit 1 naming the first problem")
+    .action((target: string, options: SessionDirOptions) => verifySession(target, options));
+  withDir(sessions.command("path <id>"))
+    .description("print the log file of a session")
+    .action((id: string, options: SessionDirOptions) => {
+      process.stdout.write(`${findSession(resolveSessionsDir(options), id)}\n`);
+    });
+}
+
+function withDir(command: Command): Command {
+  return command
+    .option("--session-dir <dir>", "where session logs live (default $CODEWHALE_HOME/sessions)")
+    .option("--cwd <dir>", "directory to find the project config from");
+}
+
+function listSessions(options: ListOptions): void {
+  const summaries = listSessionFiles(resolveSessionsDir(options)).map(summarizeSession);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
+    return;
+  }
+  if (summaries.length === 0) {
+    process.stdout.write("no sessions\n");
+    return;
+  }
+  for (const s of summaries) {
+    const prompt = (s.firstPrompt ?? s.damaged ?? "").replace(/\s+/g, " ").slice(0, 60);
+    process.stdout.write(
+      `${s.id}  ${s.started ?? "?"}  ${s.events} events  ${s.bytes} B  ${s.cwd ?? "?"}  ${prompt}\n`,
+    );
+  }
+}
+
+function showSession(id: string, options: ListOptions): void {
+  const path = findSession(resolveSessionsDir(options), id);
+  const summary = summarizeSession(path);
+  const { events, summary: read } = readSession(path);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ summary, torn: read.torn, events })}\n`);
+    return;
+  }
+  const lines = [...renderSummaryHeader(summary), "", ...renderEventLines(events)];
+  if (read.torn) lines.push(`(torn last line: ${read.torn.bytes} bytes, cut on resume)`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+function verifySession(target: string, options: SessionDirOptions): void {
+  const path = target.endsWith(".jsonl")
+    ? target
+    : findSession(resolveSessionsDir(options), target);
+  const reader = new SessionReader(path, { strictCanonical: true });
+  for (const _ of reader.events()) {
+    // Every line is checked while iterating.
+  }
+  const { events, lastHash, torn } = reader.summary;
+  if (torn) {
+    const reason = `torn last line (${torn.bytes} bytes after the last complete event; resume cuts it)`;
+    throw new SessionCorruptError(path, events + 1, reason);
+  }
+  process.stdout.write(`ok ${path}: ${events} events, chain intact, last h ${lastHash}\n`);
+  process.exitCode = ExitCode.ok;
+}

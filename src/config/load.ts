@@ -1,0 +1,158 @@
+// Loads the effective config: built-in defaults < user file < project file < flags, each layer
+// checked on its own, then merged and validated as a whole. Every command calls `loadConfig`;
+// `config check` calls `inspectConfig` to get all problems instead of the first.
+import { dirname, join, resolve } from "node:path";
+import { ConfigError } from "../errors.ts";
+import { builtinLayers } from "./builtins.ts";
+import type { ConfigFile, Env, ReadFile } from "./files.ts";
+import {
+  fileOrigin,
+  locateConfigFiles,
+  readConfigFile,
+  resolveHome,
+  resolvePathKeys,
+  validateLayer,
+} from "./files.ts";
+import type { KeySegment } from "./key-path.ts";
+import { formatKeyPath } from "./key-path.ts";
+import type { ConfigLayer, ConfigSource, Table } from "./merge.ts";
+import { mergeLayers, walkLeaves } from "./merge.ts";
+import type { ProblemOrigin } from "./problems.ts";
+import { configProblem, problemsFromIssues } from "./problems.ts";
+import type { Config, ConfigInput } from "./schema.ts";
+import { configSchema } from "./schema.ts";
+
+export interface LoadOptions {
+  /** Where to look for `.codewhale/config.toml`; also the base of relative flag paths. */
+  cwd?: string;
+  env?: Env;
+  /** Command-line overrides as a partial config, e.g. `{ model: "openai/gpt-5", max_steps: 3 }`. */
+  flags?: ConfigInput;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** Source of every leaf of `config`, keyed by dotted path (`retry.max_retries`). */
+  sources: Record<string, ConfigSource>;
+  /** The config files that exist, lowest precedence first. */
+  files: ConfigFile[];
+  home: string;
+  cwd: string;
+  /** The directory holding the project's `.codewhale/`, when there is a project file. */
+  projectRoot?: string;
+}
+
+export interface ConfigReport {
+  files: ConfigFile[];
+  problems: ConfigError[];
+  /** Present exactly when there are no problems. */
+  loaded?: LoadedConfig;
+}
+
+/** Loads the effective config or throws one ConfigError (the first problem) for the CLI. */
+export function loadConfig(options: LoadOptions = {}): LoadedConfig {
+  const report = inspectConfig(options);
+  if (report.loaded) return report.loaded;
+  const [first, ...rest] = report.problems;
+  if (!first) throw new Error("inspectConfig returned neither a config nor a problem");
+  if (rest.length === 0) throw first;
+  const more = `(and ${rest.length} more; run \`codewhale config check\`)`;
+  throw new ConfigError(`${first.message} ${more}`, first.file, first.line, first.key);
+}
+
+/** Loads the config and reports every problem found instead of throwing. */
+export function inspectConfig(options: LoadOptions = {}): ConfigReport {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? process.env;
+  const home = resolveHome(env);
+  const read = locateConfigFiles(cwd, home).map(readConfigFile);
+  const flags: Table = options.flags ?? {};
+  const files = read.map(({ kind, path }) => ({ kind, path }));
+  const problems = read.flatMap((file) => file.problems);
+  problems.push(...validateLayer(flags, () => ({ source: "flag" })));
+  if (problems.length > 0) return { files, problems };
+
+  const layers: ConfigLayer[] = [...builtinLayers(env)];
+  for (const file of read) {
+    const data = resolvePathKeys(file.data ?? {}, baseDir(file, home), env);
+    layers.push({ source: file.path, data });
+  }
+  layers.push({ source: "flag", data: resolvePathKeys(flags, cwd, env) });
+  const merged = validateMerged(layers, read);
+  if ("problems" in merged) return { files, problems: merged.problems };
+  const project = read.find((file) => file.kind === "project");
+  const projectRoot = project && dirname(dirname(project.path));
+  return { files, problems: [], loaded: { ...merged, files, home, cwd, projectRoot } };
+}
+
+/** Merges the layers and validates the whole, naming the layer behind each problem. */
+function validateMerged(
+  layers: ConfigLayer[],
+  read: readonly ReadFile[],
+): Pick<LoadedConfig, "config" | "sources"> | { problems: ConfigError[] } {
+  const merged = mergeLayers(layers);
+  const originOf = (path: readonly KeySegment[]) => originFor(merged.sources, path, read);
+  const result = configSchema.safeParse(merged.data);
+  if (!result.success) {
+    return { problems: problemsFromIssues(result.error.issues, originOf, merged.data) };
+  }
+  const problems = checkRules(result.data, originOf);
+  if (problems.length > 0) return { problems };
+  return { config: result.data, sources: effectiveSources(result.data, merged.sources) };
+}
+
+/** Sessions live in `--session-dir`, else config `session_dir`, else `$CODEWHALE_HOME/sessions`. */
+export function sessionsDir(loaded: LoadedConfig, flagOverride?: string): string {
+  if (flagOverride) return resolve(loaded.cwd, flagOverride);
+  return loaded.config.session_dir ?? join(loaded.home, "sessions");
+}
+
+/** Relative paths in the user file resolve against the home, in a project file its root. */
+function baseDir(file: ConfigFile, home: string): string {
+  return file.kind === "user" ? home : dirname(dirname(file.path));
+}
+
+/** Rules across keys that a schema cannot express. */
+function checkRules(
+  config: Config,
+  originOf: (path: readonly KeySegment[]) => ProblemOrigin,
+): ConfigError[] {
+  const provider = config.model.split("/")[0] ?? "";
+  if (provider in config.providers) return [];
+  const known = Object.keys(config.providers).join(", ");
+  const message = `unknown provider "${provider}" (configured: ${known})`;
+  return [configProblem(originOf(["model"]), ["model"], message)];
+}
+
+/** Where the value at `path` was written, with the file's text when it came from a file. */
+function originFor(
+  sources: Record<string, ConfigSource>,
+  path: readonly KeySegment[],
+  read: readonly ReadFile[],
+): ProblemOrigin {
+  const source = sourceOf(sources, path);
+  const file = read.find((candidate) => candidate.path === source);
+  return file ? fileOrigin(file.path, file.text) : { source };
+}
+
+/** The source of `path`, of its nearest ancestor, or of the first key set under that ancestor. */
+function sourceOf(sources: Record<string, ConfigSource>, path: readonly KeySegment[]): string {
+  const keys = Object.keys(sources);
+  for (let length = path.length; length > 0; length--) {
+    const prefix = formatKeyPath(path.slice(0, length));
+    const exact = sources[prefix];
+    if (exact) return exact;
+    const below = keys.find((key) => key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`));
+    if (below) return sources[below] ?? "default";
+  }
+  return "default";
+}
+
+function effectiveSources(config: Config, recorded: Record<string, ConfigSource>) {
+  const sources: Record<string, ConfigSource> = {};
+  walkLeaves(config, (path) => {
+    const key = formatKeyPath(path);
+    sources[key] = recorded[key] ?? "default";
+  });
+  return sources;
+}

@@ -1,0 +1,139 @@
+// The shape of codewhale's config: one zod schema per section, strict (unknown keys are errors)
+// with defaults applied. `configSchema` is the effective config every layer reads;
+// `configFileSchema` validates one file or the flags alone, where a provider may omit `kind`.
+import { z } from "zod";
+
+export const PROVIDER_KINDS = ["anthropic", "openai-chat", "openai-responses"] as const;
+export const PERMISSION_MODES = ["default", "accept-edits", "plan", "bypass"] as const;
+export const HOOK_EVENTS = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "Stop",
+  "SessionEnd",
+] as const;
+export const DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
+
+const modelId = z.string().regex(/^[^/\s]+\/\S+$/, { error: 'expected "provider/model"' });
+const count = z.number().int().nonnegative();
+const positiveInt = z.number().int().positive();
+const price = z.number().nonnegative();
+const stringMap = z.record(z.string(), z.string());
+const stringList = z.array(z.string());
+
+const providerFields = {
+  kind: z.enum(PROVIDER_KINDS),
+  base_url: z.url().optional(),
+  /** Name of the environment variable holding the key, never the key itself. */
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an env var name" })
+    .optional(),
+  headers: stringMap.optional(),
+};
+const providerSchema = z.strictObject(providerFields);
+const providerFileSchema = z.strictObject({
+  ...providerFields,
+  kind: providerFields.kind.optional(),
+});
+
+const modelInfoSchema = z.strictObject({
+  context_window: positiveInt.optional(),
+  input_price: price.optional(),
+  output_price: price.optional(),
+  cache_read_price: price.optional(),
+  cache_write_price: price.optional(),
+});
+
+const retrySchema = z.strictObject({
+  max_retries: count.default(6),
+  initial_delay_ms: count.default(500),
+  max_delay_ms: count.default(8000),
+  budget_ms: count.default(30000),
+});
+
+const toolOutputSchema = z.strictObject({
+  max_bytes: positiveInt.optional(),
+  spill_to_temp: z.boolean().optional(),
+  redact_secrets: z.boolean().optional(),
+  gcf: z.boolean().optional(),
+});
+
+const outputSchema = z.strictObject({
+  max_bytes: positiveInt.default(30000),
+  spill_to_temp: z.boolean().default(true),
+  redact_secrets: z.boolean().default(true),
+  gcf: z.boolean().default(false),
+  /** Per-tool overrides of the four keys above, keyed by tool name. */
+  tools: z.record(z.string(), toolOutputSchema).prefault({}),
+});
+
+const permissionsSchema = z.strictObject({
+  mode: z.enum(PERMISSION_MODES).default("default"),
+  allow: stringList.default([]),
+  ask: stringList.default([]),
+  deny: stringList.default([]),
+});
+
+const hookSchema = z.strictObject({
+  matcher: z.string().optional(),
+  command: z.string().min(1),
+  timeout_ms: positiveInt.optional(),
+  on_error: z.enum(["allow", "deny"]).optional(),
+});
+const hookList = z.array(hookSchema).default([]);
+const hooksSchema = z.strictObject({
+  SessionStart: hookList,
+  UserPromptSubmit: hookList,
+  PreToolUse: hookList,
+  PostToolUse: hookList,
+  Stop: hookList,
+  SessionEnd: hookList,
+});
+
+const externalToolSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9_-]+$/, { error: "expected letters, digits, _ or -" }),
+  description: z.string(),
+  command: z.array(z.string()).min(1),
+  /** JSON-schema-like description of the tool's input. */
+  arguments: z.record(z.string(), z.json()).optional(),
+  env: stringMap.default({}),
+});
+
+function buildConfigSchema<P extends z.ZodType>(provider: P) {
+  return z.strictObject({
+    model: modelId.default(DEFAULT_MODEL),
+    max_steps: positiveInt.default(50),
+    session_dir: z.string().optional(),
+    system_prompt_file: z.string().optional(),
+    max_budget_usd: z.number().positive().optional(),
+    providers: z.record(z.string(), provider).prefault({}),
+    models: z.record(modelId, modelInfoSchema).prefault({}),
+    thinking: z.strictObject({ budget_tokens: positiveInt.optional() }).prefault({}),
+    retry: retrySchema.prefault({}),
+    output: outputSchema.prefault({}),
+    permissions: permissionsSchema.prefault({}),
+    hooks: hooksSchema.prefault({}),
+    tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),
+    /** Projects whose `.codewhale/config.toml` may run hooks and tools. User file only. */
+    trusted_projects: stringList.default([]),
+  });
+}
+
+/** The effective config: every file, flag and default merged, then validated. */
+export const configSchema = buildConfigSchema(providerSchema);
+/** One file (or the flags) on its own; a provider may rely on a built-in `kind`. */
+export const configFileSchema = buildConfigSchema(providerFileSchema);
+
+export type Config = z.output<typeof configSchema>;
+export type ProviderConfig = z.output<typeof providerSchema>;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+export type HookConfig = z.output<typeof hookSchema>;
+export type ExternalToolConfig = z.output<typeof externalToolSchema>;
+export type ModelInfoOverride = z.output<typeof modelInfoSchema>;
+export type ToolOutputOverride = z.output<typeof toolOutputSchema>;
+/** A partial config as written in a file or passed as flags. */
+export type ConfigInput = z.input<typeof configFileSchema>;

@@ -1,0 +1,200 @@
+// The one writer of a session log. Assigns seq, ts and the chained hash, group-commits lines in
+// order, and syncs to disk before returning from every append the durability contract names
+// (see docs/session-format.md). Publishes each appended event, in order, to one listener.
+import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { canonicalJson } from "./canonical-json.ts";
+import {
+  type EventInput,
+  type Payload,
+  SESSION_SCHEMA_VERSION,
+  type SessionEvent,
+  SYNC_EVENT_TYPES,
+} from "./events.ts";
+import { chainHash, formatLine } from "./hash-chain.ts";
+import { acquireWriterLock } from "./lock.ts";
+import { newSessionId, sessionIdOfPath, sessionPath } from "./paths.ts";
+import { type ReadSummary, SessionReader } from "./reader.ts";
+
+export interface WriterOptions {
+  /** Receives every appended event, in append order, after seq and h are set. */
+  publish?: (event: SessionEvent) => void;
+  /** Longest time an appended event may stay unsynced (default 100 ms). */
+  syncIntervalMs?: number;
+}
+
+const WRITE_THRESHOLD_BYTES = 1 << 20;
+
+let lastMs = 0;
+let lastIso = "";
+/** The current time as ISO-8601, formatted once per millisecond. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
+}
+
+export class SessionWriter {
+  private nextSeq: number;
+  private lastHash: string;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private unsynced = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly deliveryQueue: SessionEvent[] = [];
+  private delivering = false;
+  private closed = false;
+
+  private constructor(
+    readonly id: string,
+    readonly path: string,
+    private readonly fd: number,
+    private readonly releaseLock: () => void,
+    private readonly options: WriterOptions,
+    position: { nextSeq: number; lastHash: string },
+  ) {
+    this.nextSeq = position.nextSeq;
+    this.lastHash = position.lastHash;
+  }
+
+  /** Starts a new session log and appends its `session/start`. */
+  static create(
+    sessionsDir: string,
+    start: Omit<Payload<"session/start">, "session_id">,
+    options: WriterOptions = {},
+  ): SessionWriter {
+    const id = newSessionId();
+    const path = sessionPath(sessionsDir, id);
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const release = acquireWriterLock(path, id);
+    const fd = openSync(path, "a", 0o600);
+    const writer = new SessionWriter(id, path, fd, release, options, { nextSeq: 0, lastHash: "" });
+    writer.append({ type: "session/start", session_id: id, ...start });
+    return writer;
+  }
+
+  /**
+   * Reopens an existing log for appending: verifies it, cuts a torn last line and records
+   * `session/recovered`. Returns the writer and what the read found.
+   */
+  static resume(
+    path: string,
+    options: WriterOptions = {},
+  ): { writer: SessionWriter; summary: ReadSummary } {
+    const id = sessionIdOfPath(path);
+    const release = acquireWriterLock(path, id);
+    try {
+      const reader = new SessionReader(path);
+      for (const _ of reader.events()) {
+        // Verifying is the point; events are not kept.
+      }
+      const summary = reader.summary;
+      const fd = openSync(path, "r+");
+      ftruncateSync(fd, summary.validBytes);
+      closeSync(fd);
+      const appendFd = openSync(path, "a");
+      const position = { nextSeq: summary.lastSeq + 1, lastHash: summary.lastHash };
+      const writer = new SessionWriter(id, path, appendFd, release, options, position);
+      if (summary.missingNewline) writer.writeRaw("\n");
+      if (summary.torn)
+        writer.append({ type: "session/recovered", dropped_bytes: summary.torn.bytes });
+      return { writer, summary };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Appends one event; durable before returning when its type is in SYNC_EVENT_TYPES. */
+  append(input: EventInput): SessionEvent {
+    if (this.closed) throw new Error(`session ${this.id} is closed`);
+    const seq = this.nextSeq;
+    const draft = { v: SESSION_SCHEMA_VERSION, seq, ts: isoNow(), ...input };
+    const body = canonicalJson(draft);
+    const h = chainHash(this.lastHash, body);
+    const line = `${formatLine(body, h)}\n`;
+    this.nextSeq = seq + 1;
+    this.lastHash = h;
+    this.pending.push(line);
+    this.pendingBytes += line.length;
+    this.unsynced = true;
+    if (SYNC_EVENT_TYPES.has(input.type)) this.sync();
+    else if (this.pendingBytes >= WRITE_THRESHOLD_BYTES) this.flush();
+    if (this.unsynced) this.scheduleSync();
+    const event = draft as typeof draft & { h: string };
+    event.h = h;
+    this.deliver(event as SessionEvent);
+    return event as SessionEvent;
+  }
+
+  /** The seq the next append will get. */
+  get seq(): number {
+    return this.nextSeq;
+  }
+
+  /** Writes pending lines to the file and syncs them to disk. */
+  sync(): void {
+    this.flush();
+    if (!this.unsynced) return;
+    fdatasyncSync(this.fd);
+    this.unsynced = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.sync();
+    } finally {
+      this.closed = true;
+      closeSync(this.fd);
+      this.releaseLock();
+    }
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.writeRaw(text);
+  }
+
+  private writeRaw(text: string): void {
+    const bytes = Buffer.from(text, "utf8");
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset);
+  }
+
+  private scheduleSync(): void {
+    if (this.timer) return;
+    const interval = this.options.syncIntervalMs ?? 100;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (!this.closed) this.sync();
+    }, interval);
+    this.timer.unref();
+  }
+
+  private deliver(event: SessionEvent): void {
+    const publish = this.options.publish;
+    if (!publish) return;
+    this.deliveryQueue.push(event);
+    if (this.delivering) return;
+    this.delivering = true;
+    let failure: unknown;
+    for (let next = this.deliveryQueue.shift(); next; next = this.deliveryQueue.shift()) {
+      try {
+        publish(next);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    this.delivering = false;
+    if (failure !== undefined) throw failure;
+  }
+}

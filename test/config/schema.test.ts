@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { configFileSchema, configSchema, HOOK_EVENTS } from "../../src/config/schema.ts";
+
+describe("configSchema", () => {
+  it("fills every section with its defaults from an empty table", () => {
+    const config = configSchema.parse({});
+    assert.equal(config.model, "anthropic/claude-sonnet-4-5");
+    assert.equal(config.max_steps, 50);
+    assert.deepEqual(config.retry, {
+      max_retries: 6,
+      initial_delay_ms: 500,
+      max_delay_ms: 8000,
+      budget_ms: 30000,
+    });
+    assert.deepEqual(config.output, {
+      max_bytes: 30000,
+      spill_to_temp: true,
+      redact_secrets: true,
+      gcf: false,
+      tools: {},
+    });
+    assert.deepEqual(config.permissions, { mode: "default", allow: [], ask: [], deny: [] });
+    assert.deepEqual(Object.keys(config.hooks), [...HOOK_EVENTS]);
+    assert.deepEqual(config.tools, { external: [] });
+    assert.deepEqual(config.thinking, {});
+    assert.deepEqual(config.trusted_projects, []);
+  });
+
+  it("accepts a full example of every section", () => {
+    const result = configSchema.safeParse({
+      model: "ollama/qwen3-coder",
+      max_budget_usd: 2.5,
+      providers: { ollama: { kind: "openai-chat", base_url: "http://127.0.0.1:11434/v1" } },
+      models: { "ollama/qwen3-coder": { context_window: 32768, input_price: 0 } },
+      thinking: { budget_tokens: 4096 },
+      output: { tools: { bash: { max_bytes: 1000, gcf: true } } },
+      permissions: { mode: "plan", deny: ["bash(rm *)"] },
+      hooks: { PreToolUse: [{ matcher: "bash", command: "./guard.sh", on_error: "deny" }] },
+      tools: {
+        external: [
+          {
+            name: "jira",
+            description: "Search issues",
+            command: ["jira", "search"],
+            arguments: { type: "object", properties: { query: { type: "string" } } },
+          },
+        ],
+      },
+    });
+    assert.equal(result.success, true, JSON.stringify(result.error?.issues));
+  });
+
+  it("requires a provider kind in the effective config but not in one file", () => {
+    const provider = { providers: { anthropic: { base_url: "http://localhost:1" } } };
+    assert.equal(configSchema.safeParse(provider).success, false);
+    assert.equal(configFileSchema.safeParse(provider).success, true);
+  });
+
+  it("rejects a model that is not provider/model", () => {
+    assert.equal(configSchema.safeParse({ model: "claude" }).success, false);
+  });
+});

@@ -1,0 +1,84 @@
+// A child appending events is SIGKILLed at random moments, 50 times, on one session: every time
+// the log opens, verifies, resumes, and holds every event up to the last sync point.
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { buildSync } from "esbuild";
+import { readSession } from "../../src/session/reader.ts";
+import { tempDir } from "../support/session-fixtures.ts";
+
+const SOURCE = new URL("../support/crash-writer.ts", import.meta.url).pathname;
+let childScript = "";
+const KILLS = 50;
+
+interface Run {
+  path: string;
+  lastSynced: { seq: number; h: string } | null;
+}
+
+function runUntilKilled(mode: "create" | "resume", target: string, delayMs: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [childScript, mode, target], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const run: Run = { path: "", lastSynced: null };
+    let buffered = "";
+    child.stdout!.on("data", (data: Buffer) => {
+      buffered += data.toString();
+      const lines = buffered.split("\n");
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        const [word, a, b] = line.split(" ");
+        if (word === "ready") {
+          run.path = a!;
+          setTimeout(() => child.kill("SIGKILL"), delayMs);
+        } else if (word === "synced") run.lastSynced = { seq: Number(a), h: b! };
+      }
+    });
+    child.on("error", reject);
+    child.on("exit", (_code, signal) => {
+      if (signal !== "SIGKILL") reject(new Error(`child ended without being killed (${signal})`));
+      else resolve(run);
+    });
+  });
+}
+
+describe("session log crash safety", () => {
+  before(() => {
+    // Bundled once so that each of the 50 children starts in milliseconds.
+    childScript = join(tempDir(), "crash-writer.mjs");
+    buildSync({
+      entryPoints: [SOURCE],
+      outfile: childScript,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+    });
+  });
+
+  it(`survives ${KILLS} SIGKILLs mid-append, losing nothing synced`, {
+    timeout: 240_000,
+  }, async () => {
+    let path = "";
+    let synced = 0;
+    for (let kill = 0; kill < KILLS; kill++) {
+      const delay = 5 + Math.floor(Math.random() * 60);
+      const run = await runUntilKilled(kill === 0 ? "create" : "resume", path || tempDir(), delay);
+      path = run.path;
+      const { events } = readSession(path);
+      if (run.lastSynced) {
+        synced++;
+        const event = events[run.lastSynced.seq];
+        assert.ok(event, `kill ${kill}: synced event ${run.lastSynced.seq} is missing`);
+        assert.equal(event.h, run.lastSynced.h, `kill ${kill}: synced event changed`);
+      }
+    }
+    const { events, summary } = readSession(path);
+    const recovered = events.filter((e) => e.type === "session/recovered").length;
+    process.stdout.write(`# ${synced} runs reached a sync point; ${recovered} torn tails cut\n`);
+    assert.ok(synced >= KILLS / 2, `only ${synced} runs reached a sync point`);
+    assert.ok(events.length > KILLS * 100);
+    assert.equal(summary.events, events.length);
+  });
+});

@@ -1,0 +1,33 @@
+// Runs the built `codewhale` CLI (bin/codewhale.js → dist/) as a child process, the way a user
+// does. scripts/test.mjs builds dist/ before any test starts; tests never build it themselves.
+import { type SpawnSyncOptions, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+export const cliPath = `${repoRoot}bin/codewhale.js`;
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs codewhale synchronously with a clean environment plus `env`. */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; input?: string } = {},
+): CliRun {
+  const spawnOptions: SpawnSyncOptions = {
+    cwd: options.cwd ?? repoRoot,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", ...options.env },
+    input: options.input,
+    timeout: 60_000,
+  };
+  const result = spawnSync(process.execPath, [cliPath, ...args], spawnOptions);
+  return {
+    status: result.status,
+    stdout: String(result.stdout),
+    stderr: String(result.stderr),
+  };
+}

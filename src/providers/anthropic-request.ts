@@ -1,0 +1,105 @@
+// Builds the Anthropic Messages request body from the neutral history. Native assistant
+// content replays verbatim; tool results and any user text after them share one user message;
+// cache_control breakpoints sit on the system prompt, the last tool and the newest message.
+import type { HistoryMessage } from "../session/derive.ts";
+import type { JsonValue } from "../session/events.ts";
+import { anthropicToolId, isNative, isObject, readNative, toAnthropicBlocks } from "./neutral.ts";
+import type { ProviderConfig, ProviderRequest } from "./types.ts";
+
+type JsonObject = { [key: string]: JsonValue };
+interface WireMessage {
+  role: "user" | "assistant";
+  content: JsonValue[];
+}
+
+export const DEFAULT_MAX_TOKENS = 16_384;
+const EPHEMERAL: JsonObject = { type: "ephemeral" };
+
+export function buildAnthropicBody(config: ProviderConfig, request: ProviderRequest): JsonObject {
+  const target = { api: "anthropic" as const, provider: config.name, model: request.model };
+  const messages = toWireMessages(request.messages, (message) => isNative(message, target));
+  let maxTokens = request.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  const body: JsonObject = { model: request.model, max_tokens: maxTokens, stream: true };
+  if (request.system !== "") {
+    body.system = [{ type: "text", text: request.system, cache_control: EPHEMERAL }];
+  }
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool, i) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+      ...(i === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+    }));
+  }
+  if (request.thinking && thinkingAllowed(messages)) {
+    const budget = Math.max(1024, request.thinking.budgetTokens);
+    maxTokens = Math.max(maxTokens, budget + 1024);
+    body.max_tokens = maxTokens;
+    body.thinking = { type: "enabled", budget_tokens: budget };
+  }
+  body.messages = markNewest(messages) as unknown as JsonValue[];
+  return body;
+}
+
+/** History to alternating user/assistant messages; consecutive user-side content merges. */
+export function toWireMessages(
+  history: HistoryMessage[],
+  native: (message: Extract<HistoryMessage, { role: "assistant" }>) => boolean,
+): WireMessage[] {
+  const out: WireMessage[] = [];
+  const appendUser = (block: JsonObject) => {
+    const last = out.at(-1);
+    if (last?.role === "user") last.content.push(block);
+    else out.push({ role: "user", content: [block] });
+  };
+  for (const message of history) {
+    if (message.role === "user") appendUser({ type: "text", text: message.text });
+    else if (message.role === "tool") appendUser(toolResult(message));
+    else {
+      const content = native(message)
+        ? message.content
+        : toAnthropicBlocks(readNative(message.content));
+      if (content.length > 0) out.push({ role: "assistant", content });
+    }
+  }
+  return out;
+}
+
+function toolResult(message: Extract<HistoryMessage, { role: "tool" }>): JsonObject {
+  return {
+    type: "tool_result",
+    tool_use_id: anthropicToolId(message.call_id),
+    content: message.content,
+    ...(message.is_error ? { is_error: true } : {}),
+  };
+}
+
+/**
+ * Puts the moving cache breakpoint on the newest message's last block, on a copy: native
+ * content is replayed verbatim elsewhere and must not change. Each request writes the cache up
+ * to its newest message and reads back the previous request's prefix.
+ */
+function markNewest(messages: WireMessage[]): WireMessage[] {
+  const last = messages.at(-1);
+  const block = last?.content.at(-1);
+  if (!last || !isObject(block) || !CACHEABLE.has(String(block.type))) return messages;
+  const marked = { ...block, cache_control: EPHEMERAL };
+  return [...messages.slice(0, -1), { ...last, content: [...last.content.slice(0, -1), marked] }];
+}
+
+const CACHEABLE = new Set(["text", "tool_result", "tool_use", "image", "document"]);
+
+/**
+ * With thinking on, Anthropic requires the assistant message that a tool loop continues from
+ * to start with a (signed) thinking block. A converted foreign message cannot, so thinking is
+ * left off for that one request.
+ */
+function thinkingAllowed(messages: WireMessage[]): boolean {
+  const last = messages.at(-1);
+  const continuesToolLoop =
+    last?.role === "user" && last.content.some((b) => isObject(b) && b.type === "tool_result");
+  if (!continuesToolLoop) return true;
+  const assistant = messages.at(-2);
+  const first = assistant?.content[0];
+  return isObject(first) && (first.type === "thinking" || first.type === "redacted_thinking");
+}

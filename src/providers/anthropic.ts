@@ -1,0 +1,163 @@
+// The `anthropic` adapter: streams the Messages API through the official SDK (imported lazily,
+// it is slow to load) and assembles the content blocks verbatim, signatures included, for
+// `assistant/message`. Called through the registry in index.ts.
+import type {
+  MessageCreateParamsStreaming,
+  RawMessageStreamEvent,
+} from "@anthropic-ai/sdk/resources/messages/messages";
+import type { JsonValue, Usage } from "../session/events.ts";
+import { buildAnthropicBody } from "./anthropic-request.ts";
+import { guardStream, headerRequestId, IncompleteStreamError } from "./failure.ts";
+import type { BlockKind, ModelToolCall, StreamPart } from "./types.ts";
+
+type JsonObject = { [key: string]: JsonValue };
+
+export const DEFAULT_ANTHROPIC_URL = "https://api.anthropic.com";
+
+export const streamAnthropic = guardStream(async function* (config, request) {
+  const { default: Anthropic } = await import("@anthropic-ai/sdk");
+  const client = new Anthropic({
+    apiKey: config.apiKey,
+    baseURL: config.baseUrl ?? DEFAULT_ANTHROPIC_URL,
+    maxRetries: 0,
+    ...(config.headers ? { defaultHeaders: config.headers } : {}),
+  });
+  // The body is built from verbatim native JSON; this is the one boundary into SDK types.
+  const body = buildAnthropicBody(config, request) as unknown as MessageCreateParamsStreaming;
+  const { data: stream, response } = await client.messages
+    .create(body, { signal: request.signal })
+    .withResponse();
+  const requestId = headerRequestId(response.headers);
+  yield { type: "start", requestId };
+  const message = new MessageAssembly();
+  for await (const event of stream) {
+    const delta = message.apply(event);
+    if (delta) yield delta;
+  }
+  if (request.signal.aborted) return;
+  if (!message.stopped) throw new IncompleteStreamError("stream ended before message_stop");
+  yield message.finish(requestId);
+});
+
+/** Accumulates stream events into content blocks exactly as the API sent them. */
+class MessageAssembly {
+  private readonly blocks: JsonObject[] = [];
+  private readonly partialJson = new Map<number, string>();
+  private readonly usage: Usage = {
+    input: 0,
+    output: 0,
+    cache_read: 0,
+    cache_write: 0,
+    reasoning: 0,
+  };
+  private stopReason: string | null = null;
+  stopped = false;
+
+  /** Applies one event; returns the delta part it produced, if any. */
+  apply(event: RawMessageStreamEvent): StreamPart | null {
+    switch (event.type) {
+      case "message_start":
+        this.readUsage(event.message.usage);
+        return null;
+      case "content_block_start":
+        this.blocks[event.index] = structuredClone(event.content_block) as unknown as JsonObject;
+        return null;
+      case "content_block_delta":
+        return this.applyDelta(event.index, event.delta);
+      case "content_block_stop":
+        this.closeBlock(event.index);
+        return null;
+      case "message_delta":
+        this.stopReason = event.delta.stop_reason ?? this.stopReason;
+        this.readUsage(event.usage);
+        return null;
+      case "message_stop":
+        this.stopped = true;
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  private applyDelta(
+    index: number,
+    delta: Extract<RawMessageStreamEvent, { type: "content_block_delta" }>["delta"],
+  ): StreamPart | null {
+    const block = this.blocks[index];
+    if (!block) return null;
+    const part = (kind: BlockKind, text: string): StreamPart => ({
+      type: "delta",
+      block: index,
+      kind,
+      delta: text,
+    });
+    switch (delta.type) {
+      case "text_delta":
+        block.text = `${typeof block.text === "string" ? block.text : ""}${delta.text}`;
+        return part("text", delta.text);
+      case "thinking_delta":
+        block.thinking = `${typeof block.thinking === "string" ? block.thinking : ""}${delta.thinking}`;
+        return part("thinking", delta.thinking);
+      case "signature_delta":
+        block.signature = `${typeof block.signature === "string" ? block.signature : ""}${delta.signature}`;
+        return null;
+      case "input_json_delta":
+        this.partialJson.set(index, (this.partialJson.get(index) ?? "") + delta.partial_json);
+        return part("tool_input", delta.partial_json);
+      default:
+        return null;
+    }
+  }
+
+  /** A tool_use block's streamed JSON becomes its `input` when the block closes. */
+  private closeBlock(index: number): void {
+    const block = this.blocks[index];
+    const json = this.partialJson.get(index);
+    if (!block || json === undefined) return;
+    try {
+      block.input = json.trim() === "" ? {} : (JSON.parse(json) as JsonValue);
+    } catch {
+      // Kept replayable; the raw text still reaches the tool wrapper, which reports it.
+      block.input = {};
+    }
+  }
+
+  private readUsage(usage: {
+    input_tokens?: number | null;
+    output_tokens?: number | null;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+    output_tokens_details?: { thinking_tokens?: number } | null;
+  }): void {
+    this.usage.input = usage.input_tokens ?? this.usage.input;
+    this.usage.output = usage.output_tokens ?? this.usage.output;
+    this.usage.cache_read = usage.cache_read_input_tokens ?? this.usage.cache_read;
+    this.usage.cache_write = usage.cache_creation_input_tokens ?? this.usage.cache_write;
+    this.usage.reasoning = usage.output_tokens_details?.thinking_tokens ?? this.usage.reasoning;
+  }
+
+  /** The tool input exactly as streamed, or the block's own input when none was streamed. */
+  private rawInput(block: JsonObject): string {
+    const index = this.blocks.indexOf(block);
+    const raw = this.partialJson.get(index);
+    return raw !== undefined && raw.trim() !== "" ? raw : JSON.stringify(block.input ?? {});
+  }
+
+  finish(requestId: string | null): StreamPart {
+    const content = this.blocks.filter((block) => block !== undefined);
+    const toolCalls: ModelToolCall[] = content.flatMap((block) =>
+      block.type === "tool_use"
+        ? [{ id: String(block.id), name: String(block.name), arguments: this.rawInput(block) }]
+        : [],
+    );
+    return {
+      type: "message",
+      api: "anthropic",
+      content,
+      stopReason: this.stopReason,
+      requestId,
+      toolCalls,
+      usage: { ...this.usage },
+    };
+  }
+}

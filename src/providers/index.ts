@@ -1,0 +1,36 @@
+// The provider registry: one stream function per wire format. Free of SDK imports: each
+// adapter imports its SDK lazily inside its stream function, so startup stays fast.
+// The loop calls `streamFor(config.kind)` or `stream(config, request)`.
+import { streamAnthropic } from "./anthropic.ts";
+import { streamOpenAIChat } from "./openai-chat.ts";
+import { streamOpenAIResponses } from "./openai-responses.ts";
+import type {
+  ProviderApi,
+  ProviderConfig,
+  ProviderRequest,
+  StreamFunction,
+  StreamPart,
+} from "./types.ts";
+
+export const streamFunctions: Readonly<Record<ProviderApi, StreamFunction>> = {
+  anthropic: streamAnthropic,
+  "openai-chat": streamOpenAIChat,
+  "openai-responses": streamOpenAIResponses,
+};
+
+export function streamFor(kind: ProviderApi): StreamFunction {
+  return streamFunctions[kind];
+}
+
+/** Streams one request through the adapter of the config's kind. Never throws once called. */
+export function stream(
+  config: ProviderConfig,
+  request: ProviderRequest,
+): AsyncIterable<StreamPart> {
+  return streamFunctions[config.kind](config, request);
+}
+
+export { CANCELLED_MESSAGE } from "./failure.ts";
+export type { ModelInfo, ModelLookup, ModelOverride, Price } from "./models.ts";
+export { contextWindowOf, costOf, MODEL_TABLE_DATE, modelInfo } from "./models.ts";
+export type * from "./types.ts";

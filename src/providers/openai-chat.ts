@@ -1,0 +1,125 @@
+// The `openai-chat` adapter: streams Chat Completions through the official SDK (imported
+// lazily) for OpenAI and compatible servers (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter).
+// Assembles the one assistant message, keeping `reasoning_content`/`reasoning` as thinking.
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from "openai/resources/chat/completions";
+import type { JsonValue, Usage } from "../session/events.ts";
+import { guardStream, headerRequestId, IncompleteStreamError } from "./failure.ts";
+import { buildChatBody } from "./openai-chat-request.ts";
+import type { BlockKind, StreamPart } from "./types.ts";
+
+type JsonObject = { [key: string]: JsonValue };
+interface CallState {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
+
+export const streamOpenAIChat = guardStream(async function* (config, request) {
+  const { default: OpenAI } = await import("openai");
+  const client = new OpenAI({
+    apiKey: config.apiKey,
+    baseURL: config.baseUrl ?? DEFAULT_OPENAI_URL,
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    ...(config.headers ? { defaultHeaders: config.headers } : {}),
+  });
+  const body = buildChatBody(config, request) as unknown as ChatCompletionCreateParamsStreaming;
+  const { data: stream, response } = await client.chat.completions
+    .create(body, { signal: request.signal })
+    .withResponse();
+  const requestId = headerRequestId(response.headers);
+  yield { type: "start", requestId };
+  const message = new ChatAssembly();
+  for await (const chunk of stream) yield* message.apply(chunk);
+  if (request.signal.aborted) return;
+  if (message.finishReason === null)
+    throw new IncompleteStreamError("stream ended before finish_reason");
+  yield message.finish(requestId);
+});
+
+/** Accumulates chunks into one assistant message; blocks are numbered in order of arrival. */
+class ChatAssembly {
+  private text: string | null = null;
+  private reasoning: { field: string; text: string } | null = null;
+  private readonly calls: CallState[] = [];
+  private readonly blockIndex = new Map<string, number>();
+  private usage: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
+  finishReason: string | null = null;
+
+  *apply(chunk: ChatCompletionChunk): Generator<StreamPart> {
+    if (chunk.usage) this.usage = chatUsage(chunk.usage);
+    const choice = chunk.choices[0];
+    if (!choice) return;
+    const delta: Record<string, unknown> = { ...choice.delta };
+    for (const field of ["reasoning_content", "reasoning"]) {
+      const value = delta[field];
+      if (typeof value !== "string" || value === "") continue;
+      this.reasoning ??= { field, text: "" };
+      this.reasoning.text += value;
+      yield this.part("thinking", "thinking", value);
+    }
+    if (typeof choice.delta.content === "string" && choice.delta.content !== "") {
+      this.text = (this.text ?? "") + choice.delta.content;
+      yield this.part("text", "text", choice.delta.content);
+    }
+    for (const call of choice.delta.tool_calls ?? []) {
+      const state = this.calls[call.index] ?? { id: "", name: "", arguments: "" };
+      this.calls[call.index] = state;
+      state.id += call.id ?? "";
+      state.name += call.function?.name ?? "";
+      const args = call.function?.arguments ?? "";
+      state.arguments += args;
+      if (args !== "") yield this.part(`tool:${call.index}`, "tool_input", args);
+    }
+    this.finishReason = choice.finish_reason ?? this.finishReason;
+  }
+
+  private part(key: string, kind: BlockKind, delta: string): StreamPart {
+    let block = this.blockIndex.get(key);
+    if (block === undefined) {
+      block = this.blockIndex.size;
+      this.blockIndex.set(key, block);
+    }
+    return { type: "delta", block, kind, delta };
+  }
+
+  finish(requestId: string | null): StreamPart {
+    const calls = this.calls.filter((call) => call !== undefined);
+    const message: JsonObject = { role: "assistant", content: this.text };
+    if (this.reasoning) message[this.reasoning.field] = this.reasoning.text;
+    if (calls.length > 0) {
+      message.tool_calls = calls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments },
+      }));
+    }
+    return {
+      type: "message",
+      api: "openai-chat",
+      content: [message],
+      stopReason: this.finishReason,
+      requestId,
+      toolCalls: calls.map((call) => ({ ...call })),
+      usage: this.usage,
+    };
+  }
+}
+
+/** `prompt_tokens` includes cached tokens; Usage.input does not. Reasoning is part of output. */
+function chatUsage(usage: NonNullable<ChatCompletionChunk["usage"]>): Usage {
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  return {
+    input: Math.max(0, usage.prompt_tokens - cached),
+    output: usage.completion_tokens,
+    cache_read: cached,
+    cache_write: 0,
+    reasoning: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}

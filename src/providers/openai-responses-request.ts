@@ -1,0 +1,47 @@
+// Builds the Responses API request body from the neutral history. Stateless on purpose
+// (`store: false`): reasoning items come back with `encrypted_content` and are replayed
+// verbatim, with function calls and their `function_call_output` items, to the same model.
+import type { HistoryMessage } from "../session/derive.ts";
+import type { JsonValue } from "../session/events.ts";
+import { isNative, isObject, readNative, toResponsesItems } from "./neutral.ts";
+import { reasoningEffort } from "./openai-chat-request.ts";
+import type { ProviderConfig, ProviderRequest } from "./types.ts";
+
+type JsonObject = { [key: string]: JsonValue };
+
+export function buildResponsesBody(config: ProviderConfig, request: ProviderRequest): JsonObject {
+  const target = { api: "openai-responses" as const, provider: config.name, model: request.model };
+  const input = request.messages.flatMap((message) => toInputItems(message, target));
+  const body: JsonObject = { model: request.model };
+  if (request.system !== "") body.instructions = request.system;
+  body.input = input;
+  body.stream = true;
+  body.store = false;
+  body.include = ["reasoning.encrypted_content"];
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: "function",
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.inputSchema,
+      strict: false,
+    }));
+  }
+  if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
+  if (request.thinking) {
+    body.reasoning = { effort: reasoningEffort(request.thinking.budgetTokens), summary: "auto" };
+  }
+  return body;
+}
+
+function toInputItems(
+  message: HistoryMessage,
+  target: { api: "openai-responses"; provider: string; model: string },
+): JsonValue[] {
+  if (message.role === "user") return [{ role: "user", content: message.text }];
+  if (message.role === "tool") {
+    return [{ type: "function_call_output", call_id: message.call_id, output: message.content }];
+  }
+  if (isNative(message, target)) return message.content.filter(isObject);
+  return toResponsesItems(readNative(message.content));
+}

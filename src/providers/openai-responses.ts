@@ -1,0 +1,116 @@
+// The `openai-responses` adapter: streams the Responses API through the official SDK (imported
+// lazily). The finished output items (reasoning with encrypted_content, messages, function
+// calls) are kept verbatim as `assistant/message` content.
+import type {
+  ResponseCreateParamsStreaming,
+  ResponseStreamEvent,
+  ResponseUsage,
+} from "openai/resources/responses/responses";
+import type { JsonValue, Usage } from "../session/events.ts";
+import {
+  guardStream,
+  headerRequestId,
+  IncompleteStreamError,
+  StreamEventError,
+} from "./failure.ts";
+import { DEFAULT_OPENAI_URL } from "./openai-chat.ts";
+import { buildResponsesBody } from "./openai-responses-request.ts";
+import type { ModelToolCall, StreamPart } from "./types.ts";
+
+type JsonObject = { [key: string]: JsonValue };
+
+export const streamOpenAIResponses = guardStream(async function* (config, request) {
+  const { default: OpenAI } = await import("openai");
+  const client = new OpenAI({
+    apiKey: config.apiKey,
+    baseURL: config.baseUrl ?? DEFAULT_OPENAI_URL,
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    ...(config.headers ? { defaultHeaders: config.headers } : {}),
+  });
+  const body = buildResponsesBody(config, request) as unknown as ResponseCreateParamsStreaming;
+  const { data: stream, response } = await client.responses
+    .create(body, { signal: request.signal })
+    .withResponse();
+  const requestId = headerRequestId(response.headers);
+  yield { type: "start", requestId };
+  const assembly = new ResponseAssembly();
+  for await (const event of stream) {
+    const part = assembly.apply(event);
+    if (part) yield part;
+  }
+  if (request.signal.aborted) return;
+  if (assembly.stopReason === null)
+    throw new IncompleteStreamError("stream ended before response.completed");
+  yield assembly.finish(requestId);
+});
+
+/** Collects finished output items by output index, and the usage of the final response. */
+class ResponseAssembly {
+  private readonly items: JsonObject[] = [];
+  private usage: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
+  stopReason: string | null = null;
+
+  apply(event: ResponseStreamEvent): StreamPart | null {
+    switch (event.type) {
+      case "response.output_text.delta":
+        return { type: "delta", block: event.output_index, kind: "text", delta: event.delta };
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta":
+        return { type: "delta", block: event.output_index, kind: "thinking", delta: event.delta };
+      case "response.function_call_arguments.delta":
+        return { type: "delta", block: event.output_index, kind: "tool_input", delta: event.delta };
+      case "response.output_item.done":
+        this.items[event.output_index] = structuredClone(event.item) as unknown as JsonObject;
+        return null;
+      case "response.completed":
+      case "response.incomplete":
+        if (event.response.usage) this.usage = responsesUsage(event.response.usage);
+        this.stopReason =
+          event.response.incomplete_details?.reason ?? event.response.status ?? "completed";
+        return null;
+      case "response.failed": {
+        const error = event.response.error;
+        throw new StreamEventError(
+          error?.code ?? "response_failed",
+          error?.message ?? "response failed",
+        );
+      }
+      case "error":
+        throw new StreamEventError(event.code ?? "error", event.message);
+      default:
+        return null;
+    }
+  }
+
+  finish(requestId: string | null): StreamPart {
+    const content = this.items.filter((item) => item !== undefined);
+    const toolCalls: ModelToolCall[] = content.flatMap((item) =>
+      item.type === "function_call"
+        ? [{ id: String(item.call_id), name: String(item.name), arguments: String(item.arguments) }]
+        : [],
+    );
+    return {
+      type: "message",
+      api: "openai-responses",
+      content,
+      stopReason: this.stopReason,
+      requestId,
+      toolCalls,
+      usage: this.usage,
+    };
+  }
+}
+
+/** `input_tokens` includes cached tokens; Usage.input does not. Reasoning is part of output. */
+function responsesUsage(usage: ResponseUsage): Usage {
+  const cached = usage.input_tokens_details?.cached_tokens ?? 0;
+  return {
+    input: Math.max(0, usage.input_tokens - cached),
+    output: usage.output_tokens,
+    cache_read: cached,
+    cache_write: 0,
+    reasoning: usage.output_tokens_details?.reasoning_tokens ?? 0,
+  };
+}

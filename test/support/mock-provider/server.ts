@@ -1,0 +1,202 @@
+// A loopback mock of the three provider wire formats for tests through the real SDKs. Listens
+// on 127.0.0.1 on a random port, records every request, and plays a queue of scripts and
+// faults: `const mock = await startMockProvider(); mock.enqueue(script); …; await mock.close()`.
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { anthropicErrorBody, anthropicErrorEvent, renderAnthropic } from "./anthropic-sse.ts";
+import { chatErrorEvent, openaiErrorBody, renderChat } from "./chat-sse.ts";
+import { badRequest } from "./faults.ts";
+import { renderResponses, responsesErrorEvent } from "./responses-sse.ts";
+import {
+  type Enqueued,
+  type HttpFault,
+  isHttpFault,
+  type Script,
+  type SseEvent,
+} from "./script.ts";
+
+export type WireApi = "anthropic" | "openai-chat" | "openai-responses";
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  api: WireApi | null;
+  /** How the key came: `x-api-key`, `Authorization: Bearer`, or not at all. */
+  auth: "x-api-key" | "bearer" | null;
+  /** All headers except the key-bearing ones. */
+  headers: Record<string, string>;
+  body: unknown;
+  raw: string;
+}
+
+export interface MockProvider {
+  /** `http://127.0.0.1:<port>`; OpenAI SDKs want `${url}/v1`. */
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  enqueue(...items: Enqueued[]): void;
+  close(): Promise<void>;
+}
+
+const ROUTES: Record<string, WireApi> = {
+  "/v1/messages": "anthropic",
+  "/v1/chat/completions": "openai-chat",
+  "/v1/responses": "openai-responses",
+};
+
+export async function startMockProvider(): Promise<MockProvider> {
+  const requests: RecordedRequest[] = [];
+  const queue: Enqueued[] = [];
+  let counter = 0;
+  const server = createServer((req, res) => {
+    void handle(req, res).catch(() => res.destroy());
+  });
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const api = req.method === "POST" ? (ROUTES[path] ?? null) : null;
+    const record = recordRequest(req, path, api, raw);
+    requests.push(record);
+    const id = `mock_${++counter}`;
+    if (api === null) return sendJson(res, 404, { error: { message: `no route ${path}` } }, {});
+    const idHeader = { [api === "anthropic" ? "request-id" : "x-request-id"]: `req_${id}` };
+    if (record.auth === null) {
+      const fault: HttpFault = {
+        fault: "http",
+        status: 401,
+        errorType: "authentication_error",
+        message: "missing API key",
+      };
+      return sendFault(res, api, fault, idHeader);
+    }
+    const next = queue.shift() ?? badRequest("mock provider: no scripted response queued");
+    if (isHttpFault(next)) return sendFault(res, api, next, idHeader);
+    const model =
+      isRecord(record.body) && typeof record.body.model === "string" ? record.body.model : "mock";
+    await playStream(res, api, next, render(api, next, model, id), idHeader);
+  }
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    enqueue: (...items) => queue.push(...items),
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, "close");
+    },
+  };
+}
+
+function render(api: WireApi, script: Script, model: string, id: string): SseEvent[] {
+  if (api === "anthropic") return renderAnthropic(script, model, id);
+  if (api === "openai-chat") return renderChat(script, model, id);
+  return renderResponses(script, model, id);
+}
+
+function errorEvent(api: WireApi, type: string, message: string): SseEvent {
+  if (api === "anthropic") return anthropicErrorEvent(type, message);
+  if (api === "openai-chat") return chatErrorEvent(type, message);
+  return responsesErrorEvent(type, message);
+}
+
+/** Writes the events with the script's delay, cut and in-stream error applied. */
+async function playStream(
+  res: ServerResponse,
+  api: WireApi,
+  script: Script,
+  events: SseEvent[],
+  headers: Record<string, string>,
+): Promise<void> {
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    ...headers,
+  });
+  let flushed: Promise<unknown> = Promise.resolve();
+  for (const [index, event] of events.entries()) {
+    if (res.destroyed) return;
+    if (script.cutAfterEvents === index) {
+      // Let what was written reach the client, then drop the connection mid-body.
+      await flushed;
+      res.socket?.destroy();
+      return;
+    }
+    if (script.errorAfterEvents?.events === index) {
+      const { type, message } = script.errorAfterEvents;
+      res.end(format(errorEvent(api, type, message)));
+      return;
+    }
+    if (script.delayMs) await sleep(script.delayMs);
+    const written = new Promise((resolve) => res.write(format(event), resolve));
+    flushed = written;
+    if (res.writableNeedDrain) await once(res, "drain");
+  }
+  res.end();
+}
+
+function format(event: SseEvent): string {
+  return `${event.event === undefined ? "" : `event: ${event.event}\n`}data: ${event.data}\n\n`;
+}
+
+function sendFault(
+  res: ServerResponse,
+  api: WireApi,
+  fault: HttpFault,
+  headers: Record<string, string>,
+): void {
+  const body =
+    api === "anthropic"
+      ? anthropicErrorBody(fault.errorType, fault.message)
+      : openaiErrorBody(fault.errorType, fault.message);
+  sendJson(res, fault.status, body, { ...headers, ...fault.headers });
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function recordRequest(
+  req: IncomingMessage,
+  path: string,
+  api: WireApi | null,
+  raw: string,
+): RecordedRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name === "x-api-key" || name === "authorization" || value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  const bearer = /^Bearer \S+/.test(req.headers.authorization ?? "");
+  const auth = req.headers["x-api-key"] ? "x-api-key" : bearer ? "bearer" : null;
+  return { method: req.method ?? "", path, api, auth, headers, body: parseJson(raw), raw };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return raw === "" ? null : JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -134,6 +134,11 @@ export const payloadSchemas = {
       }),
     ),
   }),
+  /**
+   * The session continues with another model from here on (written on resume when `--model`
+   * differs from the model in effect). Steps after it name the same provider and model.
+   */
+  "session/model": z.object({ provider: z.string(), model: z.string() }),
   /** The writer reopened a log whose last line was torn, and cut those bytes. */
   "session/recovered": z.object({ dropped_bytes: z.number().int().nonnegative() }),
 } as const;

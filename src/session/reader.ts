@@ -11,6 +11,7 @@ import {
   SESSION_SCHEMA_VERSION,
   type SessionEvent,
 } from "./events.ts";
+import { compileFlatValidator, type FlatValidator } from "./flat-validator.ts";
 import { chainHash, splitLine } from "./hash-chain.ts";
 
 export interface ReadOptions {
@@ -20,6 +21,11 @@ export interface ReadOptions {
   validatePayloads?: boolean;
   /** Also check that each body is in canonical form (the `sessions verify` audit). */
   strictCanonical?: boolean;
+  /**
+   * Check each line's `h` (default true). Only replay.ts turns it off, when a worker checks
+   * the chain of the complete lines in parallel; a last line without newline is always checked.
+   */
+  checkHashes?: boolean;
 }
 
 export interface ReadSummary {
@@ -64,6 +70,7 @@ export class SessionReader {
   private *readChunks(fd: number): Generator<SessionEvent> {
     const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let carry: Buffer = Buffer.alloc(0);
+    let dataOffset = 0; // file offset of the first byte of `data`
     for (;;) {
       const read = readSync(fd, buffer, 0, CHUNK_BYTES, null);
       if (read === 0) break;
@@ -74,30 +81,40 @@ export class SessionReader {
         carry = Buffer.from(data.subarray(0, end));
         continue;
       }
-      const lines = data.toString("utf8", 0, lastNewline).split("\n");
-      for (const line of lines) {
-        const event = this.accept(line, Buffer.byteLength(line) + 1);
-        if (event) yield event;
-        if (this.reachedEnd()) return;
+      const text = data.toString("utf8", 0, lastNewline);
+      for (let from = 0; from <= text.length; ) {
+        const newline = text.indexOf("\n", from);
+        const to = newline < 0 ? text.length : newline;
+        yield this.accept(text.slice(from, to));
+        from = to + 1;
+        if (this.reachedEnd()) {
+          this.summary.validBytes = dataOffset + Buffer.byteLength(text.slice(0, to)) + 1;
+          return;
+        }
       }
+      dataOffset += lastNewline + 1;
+      this.summary.validBytes = dataOffset;
       carry = Buffer.from(data.subarray(lastNewline + 1, end));
     }
     if (carry.length > 0) yield* this.readTail(carry);
-    if (this.summary.events === 0 && !this.reachedEnd()) {
+    if (this.summary.events === 0) {
       throw new SessionCorruptError(this.path, 1, "empty log: no session/start event");
     }
   }
 
   private *readTail(tail: Buffer): Generator<SessionEvent> {
     const offset = this.summary.validBytes;
+    let event: SessionEvent;
     try {
-      const event = this.accept(tail.toString("utf8"), tail.length);
-      this.summary.missingNewline = true;
-      if (event) yield event;
+      event = this.accept(tail.toString("utf8"), true);
     } catch (error) {
       if (!(error instanceof SessionCorruptError)) throw error;
       this.summary.torn = { offset, bytes: tail.length };
+      return;
     }
+    this.summary.missingNewline = true;
+    this.summary.validBytes += tail.length;
+    yield event;
   }
 
   private reachedEnd(): boolean {
@@ -105,67 +122,72 @@ export class SessionReader {
     return until !== undefined && this.summary.lastSeq >= until;
   }
 
-  private accept(line: string, bytes: number): SessionEvent | undefined {
-    const lineNumber = this.summary.events + 1;
-    const event = verifyLine(line, lineNumber, this.summary, this.path, this.options);
+  private accept(line: string, alwaysHash = false): SessionEvent {
+    const event = this.verifyLine(line, alwaysHash || this.options.checkHashes !== false);
     this.summary.events++;
     this.summary.lastSeq = event.seq;
     this.summary.lastHash = event.h;
-    this.summary.validBytes += bytes;
     return event;
   }
-}
 
-function verifyLine(
-  line: string,
-  lineNumber: number,
-  state: ReadSummary,
-  path: string,
-  options: ReadOptions,
-): SessionEvent {
-  const fail = (reason: string) => new SessionCorruptError(path, lineNumber, reason);
-  let raw: Record<string, unknown>;
-  try {
-    raw = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    throw fail("invalid JSON");
+  private verifyLine(line: string, checkHash: boolean): SessionEvent {
+    let raw: Record<string, unknown>;
+    try {
+      raw = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw this.corrupt("invalid JSON");
+    }
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      throw this.corrupt("line is not a JSON object");
+    }
+    if (raw.v !== SESSION_SCHEMA_VERSION) {
+      throw this.corrupt(`unsupported schema version v=${String(raw.v)}`);
+    }
+    const expected = this.summary.lastSeq + 1;
+    if (raw.seq !== expected) {
+      throw this.corrupt(`seq gap: expected ${expected}, found ${String(raw.seq)}`);
+    }
+    const parts = splitLine(line);
+    if (!parts) throw this.corrupt('missing or malformed "h" at the end of the line');
+    if (checkHash && chainHash(this.summary.lastHash, parts.body) !== parts.h) {
+      throw this.corrupt("hash chain broken");
+    }
+    this.checkContent(raw, parts.body, expected);
+    return raw as unknown as SessionEvent;
   }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw fail("line is not a JSON object");
+
+  private checkContent(raw: Record<string, unknown>, body: string, seq: number): void {
+    const type = raw.type;
+    if (!isEventType(type)) throw this.corrupt(`unknown event type "${String(type)}"`);
+    if (seq === 0 && type !== "session/start") {
+      throw this.corrupt("first event is not session/start");
+    }
+    if (this.options.validatePayloads !== false && !isValidLine(type, raw)) {
+      const issue = lineSchemas[type].safeParse(raw).error?.issues[0];
+      const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+      throw this.corrupt(`invalid ${type}: ${where}${issue?.message ?? "schema mismatch"}`);
+    }
+    if (this.options.strictCanonical) {
+      const { h: _h, ...rest } = raw;
+      if (canonicalJson(rest) !== body) throw this.corrupt("line is not in canonical JSON form");
+    }
   }
-  if (raw.v !== SESSION_SCHEMA_VERSION) throw fail(`unsupported schema version v=${String(raw.v)}`);
-  const expected = state.lastSeq + 1;
-  if (raw.seq !== expected) throw fail(`seq gap: expected ${expected}, found ${String(raw.seq)}`);
-  const parts = splitLine(line);
-  if (!parts) throw fail('missing or malformed "h" at the end of the line');
-  if (chainHash(state.lastHash, parts.body) !== parts.h) throw fail("hash chain broken");
-  if (!isEventType(raw.type)) throw fail(`unknown event type "${String(raw.type)}"`);
-  if (expected === 0 && raw.type !== "session/start")
-    throw fail("first event is not session/start");
-  if (options.validatePayloads !== false) validatePayload(raw, raw.type, fail);
-  if (options.strictCanonical) checkCanonical(raw, parts.body, fail);
-  return raw as unknown as SessionEvent;
+
+  private corrupt(reason: string): SessionCorruptError {
+    return new SessionCorruptError(this.path, this.summary.events + 1, reason);
+  }
 }
 
-function validatePayload(
-  raw: Record<string, unknown>,
-  type: EventType,
-  fail: (reason: string) => SessionCorruptError,
-): void {
-  const result = lineSchemas[type].safeParse(raw);
-  if (result.success) return;
-  const issue = result.error.issues[0];
-  const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-  throw fail(`invalid ${type}: ${where}${issue?.message ?? "schema mismatch"}`);
-}
+const flatValidators = new Map<EventType, FlatValidator | null>();
 
-function checkCanonical(
-  raw: Record<string, unknown>,
-  body: string,
-  fail: (reason: string) => SessionCorruptError,
-): void {
-  const { h: _h, ...rest } = raw;
-  if (canonicalJson(rest) !== body) throw fail("line is not in canonical JSON form");
+/** Validates a line against its type's schema: the compiled flat check where there is one. */
+function isValidLine(type: EventType, raw: Record<string, unknown>): boolean {
+  let fast = flatValidators.get(type);
+  if (fast === undefined) {
+    fast = compileFlatValidator(lineSchemas[type]);
+    flatValidators.set(type, fast);
+  }
+  return fast ? fast(raw) : lineSchemas[type].safeParse(raw).success;
 }
 
 /** Reads and verifies a whole log; throws SessionCorruptError on damage. */

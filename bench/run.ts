@@ -1,0 +1,14 @@
+// `npm run bench`: prints every benchmark's figures, each beside a baseline measured in the
+// same run. BENCH_QUICK=1 shrinks the sizes for a smoke run. Filter with `npm run bench -- log`.
+import { benchSessionLog } from "./session-log.ts";
+
+type Bench = { name: string; run: () => Promise<string[]> };
+
+const benches: Bench[] = [{ name: "session log", run: benchSessionLog }];
+
+const filters = process.argv.slice(2);
+for (const bench of benches) {
+  if (filters.length > 0 && !filters.some((f) => bench.name.includes(f))) continue;
+  process.stdout.write(`## ${bench.name}\n`);
+  for (const line of await bench.run()) process.stdout.write(`${line}\n`);
+}

@@ -1,0 +1,53 @@
+// Replays a log through a callback with full verification, hashing on a worker thread in
+// parallel for large logs. Used by derive-from-log, exports and resume of big sessions: the
+// result counts only once the whole chain is known good, so it is returned after the replay.
+import { statSync } from "node:fs";
+import { SessionCorruptError } from "../errors.ts";
+import { checkChainInWorker } from "./chain-worker.ts";
+import { type HistoryMessage, MessageDeriver } from "./derive.ts";
+import type { SessionEvent } from "./events.ts";
+import { type ReadOptions, type ReadSummary, SessionReader } from "./reader.ts";
+
+/** Below this size a worker costs more than it saves. */
+const PARALLEL_BYTES = 8 << 20;
+
+export async function replaySession(
+  path: string,
+  onEvent: (event: SessionEvent) => void,
+  options: Omit<ReadOptions, "checkHashes"> = {},
+): Promise<ReadSummary> {
+  if (statSync(path).size < PARALLEL_BYTES) {
+    const reader = new SessionReader(path, options);
+    for (const event of reader.events()) onEvent(event);
+    return reader.summary;
+  }
+  const maxLines = options.untilSeq === undefined ? undefined : options.untilSeq + 1;
+  const chain = checkChainInWorker(path, maxLines);
+  const reader = new SessionReader(path, { ...options, checkHashes: false });
+  let failure: SessionCorruptError | undefined;
+  try {
+    for (const event of reader.events()) onEvent(event);
+  } catch (error) {
+    if (!(error instanceof SessionCorruptError)) {
+      chain.catch(() => undefined);
+      throw error;
+    }
+    failure = error;
+  }
+  const { brokenLine } = await chain;
+  if (brokenLine !== null && (!failure || brokenLine < failure.line)) {
+    throw new SessionCorruptError(path, brokenLine, "hash chain broken");
+  }
+  if (failure) throw failure;
+  return reader.summary;
+}
+
+/** Opens, verifies and derives the request history of a log, as it stood at `untilSeq`. */
+export async function deriveFromLog(
+  path: string,
+  options: { untilSeq?: number } = {},
+): Promise<{ messages: HistoryMessage[]; summary: ReadSummary }> {
+  const deriver = new MessageDeriver();
+  const summary = await replaySession(path, (event) => deriver.push(event), options);
+  return { messages: deriver.messages(), summary };
+}

@@ -1,0 +1,80 @@
+// Replay of large logs hashes on a worker thread while the main thread parses; the outcome
+// must be the same as the sequential reader's: same events, same first problem.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { SessionCorruptError } from "../../src/errors.ts";
+import { checkChainInWorker } from "../../src/session/chain-worker.ts";
+import { deriveMessages } from "../../src/session/derive.ts";
+import { readSession } from "../../src/session/reader.ts";
+import { deriveFromLog, replaySession } from "../../src/session/replay.ts";
+import { SessionWriter } from "../../src/session/writer.ts";
+import { editLine, sampleTurn, startPayload, tempDir } from "../support/session-fixtures.ts";
+
+/** A log above the parallel threshold (8 MB): 3,000 turns of the sample. */
+function bigLog(): string {
+  const writer = SessionWriter.create(tempDir(), startPayload);
+  for (let turn = 0; turn < 3000; turn++) {
+    for (const event of sampleTurn(turn)) writer.append(event);
+    for (let i = 0; i < 20; i++) {
+      writer.append({
+        type: "assistant/chunk",
+        turn,
+        step: 1,
+        block: 0,
+        kind: "text",
+        delta: "x".repeat(120),
+      });
+    }
+  }
+  writer.close();
+  return writer.path;
+}
+
+const path = bigLog();
+
+describe("parallel replay", () => {
+  it("replays a large log with the same events and history as the sequential reader", async () => {
+    const sequential = readSession(path);
+    let count = 0;
+    const summary = await replaySession(path, () => count++);
+    assert.equal(count, sequential.events.length);
+    assert.equal(summary.lastHash, sequential.summary.lastHash);
+    const { messages } = await deriveFromLog(path);
+    assert.deepEqual(messages, deriveMessages(sequential.events));
+  });
+
+  it("derives a snapshot as the session stood at a seq", async () => {
+    const { messages } = await deriveFromLog(path, { untilSeq: 30 });
+    assert.deepEqual(messages, deriveMessages(readSession(path, { untilSeq: 30 }).events));
+  });
+
+  it("names the line of a broken hash found by the worker", async () => {
+    const copy = `${tempDir()}/copy.jsonl`;
+    const { copyFileSync } = await import("node:fs");
+    copyFileSync(path, copy);
+    editLine(copy, 40_000, (line) => line.replace('"ts":"2', '"ts":"3'));
+    assert.deepEqual(await checkChainInWorker(copy), { lines: 40_001, brokenLine: 40_001 });
+    await assert.rejects(
+      replaySession(copy, () => undefined),
+      (error: unknown) => {
+        return (
+          error instanceof SessionCorruptError &&
+          error.line === 40_001 &&
+          error.reason === "hash chain broken"
+        );
+      },
+    );
+  });
+
+  it("reports the earlier of a worker's and the parser's problems", async () => {
+    const copy = `${tempDir()}/copy.jsonl`;
+    const { copyFileSync } = await import("node:fs");
+    copyFileSync(path, copy);
+    editLine(copy, 50_000, (line) => line.replace('"v":1', '"v":2'));
+    editLine(copy, 20_000, (line) => line.replace('"ts":"2', '"ts":"3'));
+    await assert.rejects(
+      replaySession(copy, () => undefined),
+      { line: 20_001 },
+    );
+  });
+});

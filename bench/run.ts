@@ -1,10 +1,14 @@
 // `npm run bench`: prints every benchmark's figures, each beside a baseline measured in the
 // same run. BENCH_QUICK=1 shrinks the sizes for a smoke run. Filter with `npm run bench -- log`.
+import { benchRunner } from "./runner.ts";
 import { benchSessionLog } from "./session-log.ts";
 
 type Bench = { name: string; run: () => Promise<string[]> };
 
-const benches: Bench[] = [{ name: "session log", run: benchSessionLog }];
+const benches: Bench[] = [
+  { name: "session log", run: benchSessionLog },
+  { name: "runner", run: benchRunner },
+];
 
 const filters = process.argv.slice(2);
 for (const bench of benches) {

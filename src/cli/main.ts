@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { ExitCode } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import { registerCaptureCommand } from "./capture-command.ts";
 import { registerConfigCommand } from "./config-command.ts";
 import { reportError } from "./fail.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .version(VERSION, "-V, --version")
     .showHelpAfterError()
     .exitOverride();
+  registerCaptureCommand(program);
   registerConfigCommand(program);
   registerSessionsCommand(program);
   return program;

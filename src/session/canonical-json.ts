@@ -31,25 +31,43 @@ function arrayJson(items: unknown[]): string {
 }
 
 // Objects of one shape recur (every chunk event has the same keys), so the sorted key order and
-// each key's quoted prefix are cached by shape. The cache is bounded; past it, keys are sorted.
-const shapes = new Map<string, Array<[key: string, prefix: string]>>();
+// each key's quoted prefix are cached by shape. A one-entry memo of the last shape skips even
+// the lookup on the hot path; the cache is bounded, and past it keys are sorted each time.
+interface Shape {
+  keys: string[];
+  sorted: string[];
+  prefixes: string[];
+}
+const shapes = new Map<string, Shape>();
 const MAX_SHAPES = 4096;
+let lastShape: Shape = { keys: [], sorted: [], prefixes: [] };
 
-function sortedKeys(keys: string[]): Array<[string, string]> {
-  const shape = keys.join("\u0000");
-  let sorted = shapes.get(shape);
-  if (sorted) return sorted;
-  sorted = [...keys].sort().map((key): [string, string] => [key, `${JSON.stringify(key)}:`]);
-  if (shapes.size < MAX_SHAPES) shapes.set(shape, sorted);
-  return sorted;
+function sameKeys(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function shapeOf(keys: string[]): Shape {
+  if (sameKeys(keys, lastShape.keys)) return lastShape;
+  const id = keys.join("\u0000");
+  let shape = shapes.get(id);
+  if (!shape) {
+    const sorted = [...keys].sort();
+    shape = { keys, sorted, prefixes: sorted.map((key) => `${JSON.stringify(key)}:`) };
+    if (shapes.size < MAX_SHAPES) shapes.set(id, shape);
+  }
+  lastShape = shape;
+  return shape;
 }
 
 function objectJson(object: Record<string, unknown>): string {
+  const { sorted, prefixes } = shapeOf(Object.keys(object));
   let out = "{";
-  for (const [key, prefix] of sortedKeys(Object.keys(object))) {
-    const item = object[key];
+  for (let i = 0; i < sorted.length; i++) {
+    const item = object[sorted[i]!];
     if (item === undefined) continue;
-    out += out.length === 1 ? prefix : `,${prefix}`;
+    out += out.length === 1 ? prefixes[i] : `,${prefixes[i]}`;
     out += canonicalJson(item);
   }
   return `${out}}`;

@@ -16,13 +16,21 @@ export function formatLine(canonicalBody: string, h: string): string {
 }
 
 /**
- * Splits a line into the canonical body it claims and its `h`, or returns null when the line
- * does not end with a well-formed `h` member.
+ * Where a line's trailing `,"h":"<hex>"}` member starts, or -1 when the line does not end with
+ * one. Whether `h` is well-formed hex is settled by comparing it with the computed hash.
  */
-export function splitLine(line: string): { body: string; h: string } | null {
-  if (line.length < H_SUFFIX_LENGTH + 2 || !line.endsWith('"}')) return null;
+export function hMemberAt(line: string): number {
+  if (line.length < H_SUFFIX_LENGTH + 2 || !line.endsWith('"}')) return -1;
   const at = line.length - H_SUFFIX_LENGTH;
-  if (line.slice(at, at + 6) !== ',"h":"') return null;
-  // Whether h is well-formed hex is settled by comparing it with the computed hash.
-  return { body: `${line.slice(0, at)}}`, h: line.slice(at + 6, line.length - 2) };
+  return line.startsWith(',"h":"', at) ? at : -1;
+}
+
+/** The `h` of a line whose member starts at `at`. */
+export function hOf(line: string, at: number): string {
+  return line.slice(at + 6, line.length - 2);
+}
+
+/** The canonical body a line claims: the line without its `h` member. */
+export function bodyOf(line: string, at: number): string {
+  return `${line.slice(0, at)}}`;
 }

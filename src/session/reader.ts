@@ -12,7 +12,7 @@ import {
   type SessionEvent,
 } from "./events.ts";
 import { compileFlatValidator, type FlatValidator } from "./flat-validator.ts";
-import { chainHash, splitLine } from "./hash-chain.ts";
+import { bodyOf, chainHash, hMemberAt, hOf } from "./hash-chain.ts";
 
 export interface ReadOptions {
   /** Stop after the event with this seq (a snapshot as the session stood then). */
@@ -42,6 +42,12 @@ export interface ReadSummary {
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
+function grow(buffer: Buffer): Buffer {
+  const larger = Buffer.allocUnsafe(buffer.length * 2);
+  buffer.copy(larger);
+  return larger;
+}
+
 /** Iterates the verified events of a log; `summary` is filled once iteration completes. */
 export class SessionReader {
   readonly summary: ReadSummary = {
@@ -68,20 +74,20 @@ export class SessionReader {
   }
 
   private *readChunks(fd: number): Generator<SessionEvent> {
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let carry: Buffer = Buffer.alloc(0);
-    let dataOffset = 0; // file offset of the first byte of `data`
+    let buffer: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let carried = 0; // bytes of an unfinished line kept at the start of `buffer`
+    let dataOffset = 0; // file offset of buffer[0]
     for (;;) {
-      const read = readSync(fd, buffer, 0, CHUNK_BYTES, null);
+      if (carried === buffer.length) buffer = grow(buffer); // a line longer than the buffer
+      const read = readSync(fd, buffer, carried, buffer.length - carried, null);
       if (read === 0) break;
-      const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer;
-      const end = carry.length > 0 ? data.length : read;
-      const lastNewline = data.lastIndexOf(10, end - 1);
+      const end = carried + read;
+      const lastNewline = buffer.lastIndexOf(10, end - 1);
       if (lastNewline < 0) {
-        carry = Buffer.from(data.subarray(0, end));
+        carried = end;
         continue;
       }
-      const text = data.toString("utf8", 0, lastNewline);
+      const text = buffer.toString("utf8", 0, lastNewline);
       for (let from = 0; from <= text.length; ) {
         const newline = text.indexOf("\n", from);
         const to = newline < 0 ? text.length : newline;
@@ -94,9 +100,9 @@ export class SessionReader {
       }
       dataOffset += lastNewline + 1;
       this.summary.validBytes = dataOffset;
-      carry = Buffer.from(data.subarray(lastNewline + 1, end));
+      carried = buffer.copy(buffer, 0, lastNewline + 1, end);
     }
-    if (carry.length > 0) yield* this.readTail(carry);
+    if (carried > 0) yield* this.readTail(Buffer.from(buffer.subarray(0, carried)));
     if (this.summary.events === 0) {
       throw new SessionCorruptError(this.path, 1, "empty log: no session/start event");
     }
@@ -147,16 +153,16 @@ export class SessionReader {
     if (raw.seq !== expected) {
       throw this.corrupt(`seq gap: expected ${expected}, found ${String(raw.seq)}`);
     }
-    const parts = splitLine(line);
-    if (!parts) throw this.corrupt('missing or malformed "h" at the end of the line');
-    if (checkHash && chainHash(this.summary.lastHash, parts.body) !== parts.h) {
+    const at = hMemberAt(line);
+    if (at < 0) throw this.corrupt('missing or malformed "h" at the end of the line');
+    if (checkHash && chainHash(this.summary.lastHash, bodyOf(line, at)) !== hOf(line, at)) {
       throw this.corrupt("hash chain broken");
     }
-    this.checkContent(raw, parts.body, expected);
+    this.checkContent(raw, line, at, expected);
     return raw as unknown as SessionEvent;
   }
 
-  private checkContent(raw: Record<string, unknown>, body: string, seq: number): void {
+  private checkContent(raw: Record<string, unknown>, line: string, at: number, seq: number): void {
     const type = raw.type;
     if (!isEventType(type)) throw this.corrupt(`unknown event type "${String(type)}"`);
     if (seq === 0 && type !== "session/start") {
@@ -169,7 +175,9 @@ export class SessionReader {
     }
     if (this.options.strictCanonical) {
       const { h: _h, ...rest } = raw;
-      if (canonicalJson(rest) !== body) throw this.corrupt("line is not in canonical JSON form");
+      if (canonicalJson(rest) !== bodyOf(line, at)) {
+        throw this.corrupt("line is not in canonical JSON form");
+      }
     }
   }
 

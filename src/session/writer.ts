@@ -37,10 +37,16 @@ function isoNow(): string {
   return lastIso;
 }
 
+function writeAll(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+}
+
 export class SessionWriter {
   private nextSeq: number;
   private lastHash: string;
-  private pending: string[] = [];
+  /** Encoded lines not yet written to the file. */
+  private readonly pending = Buffer.allocUnsafe(WRITE_THRESHOLD_BYTES);
   private pendingBytes = 0;
   private unsynced = false;
   private timer: NodeJS.Timeout | undefined;
@@ -118,11 +124,9 @@ export class SessionWriter {
     const line = `${formatLine(body, h)}\n`;
     this.nextSeq = seq + 1;
     this.lastHash = h;
-    this.pending.push(line);
-    this.pendingBytes += line.length;
+    this.enqueue(line);
     this.unsynced = true;
     if (SYNC_EVENT_TYPES.has(input.type)) this.sync();
-    else if (this.pendingBytes >= WRITE_THRESHOLD_BYTES) this.flush();
     if (this.unsynced) this.scheduleSync();
     const event = draft as typeof draft & { h: string };
     event.h = h;
@@ -156,18 +160,27 @@ export class SessionWriter {
     }
   }
 
+  /** Encodes a line into the pending buffer, writing the buffer out when it is full. */
+  private enqueue(line: string): void {
+    // A UTF-8 encoding takes at most 3 bytes per UTF-16 code unit.
+    if (this.pendingBytes + line.length * 3 > this.pending.length) {
+      this.flush();
+      if (line.length * 3 > this.pending.length) {
+        this.writeRaw(line);
+        return;
+      }
+    }
+    this.pendingBytes += this.pending.write(line, this.pendingBytes, "utf8");
+  }
+
   private flush(): void {
-    if (this.pending.length === 0) return;
-    const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
-    this.pending = [];
+    if (this.pendingBytes === 0) return;
+    writeAll(this.fd, this.pending.subarray(0, this.pendingBytes));
     this.pendingBytes = 0;
-    this.writeRaw(text);
   }
 
   private writeRaw(text: string): void {
-    const bytes = Buffer.from(text, "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset);
+    writeAll(this.fd, Buffer.from(text, "utf8"));
   }
 
   private scheduleSync(): void {

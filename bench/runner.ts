@@ -1,0 +1,252 @@
+// Benchmarks of the shared command runner and its output policy: 1 GiB end to end through the
+// built `codewhale capture` (throughput, peak RSS, beside `cat > /dev/null` of the same stream),
+// each stage in-process, and redaction and stripping on 50 MB of build/log text. BENCH_QUICK=1
+// shrinks every size 16×. bench/run.ts imports benchRunner and prints its lines.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { toByteString } from "../src/runner/byte-text.ts";
+import { ControlStripper } from "../src/runner/control-stripper.ts";
+import { HeadTailBounder } from "../src/runner/head-tail-bounder.ts";
+import { Redactor } from "../src/runner/redactor.ts";
+import { createSecretlintBackstop } from "../src/runner/secretlint-backstop.ts";
+import { createSpillScope } from "../src/runner/spill.ts";
+
+const MiB = 1024 * 1024;
+const SCALE = process.env.BENCH_QUICK === "1" ? 16 : 1;
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+
+/** One MiB-ish block of build and log lines: colours, `\r` progress, URLs, a few secrets. */
+export function logBlock(seed: number): string {
+  const lines: string[] = [];
+  for (let i = 0, size = 0; size < MiB - 200; i++, size += lines.at(-1)!.length + 1) {
+    const n = seed * 100_000 + i;
+    switch (i % 10) {
+      case 0:
+        lines.push(`[${n}] INFO compiling src/module${n % 300}.ts ... ok (${n % 97}ms)`);
+        break;
+      case 1:
+        lines.push(
+          `    at Object.<anonymous> (/home/dev/project/node_modules/lib/dist/index.js:${n % 500}:${n % 80})`,
+        );
+        break;
+      case 2:
+        lines.push(`\x1b[32m✓\x1b[0m test case ${n} passes \x1b[2m(${n % 40}ms)\x1b[22m`);
+        break;
+      case 3:
+        lines.push(
+          `2024-05-01T12:00:${String(n % 60).padStart(2, "0")}Z DEBUG GET https://api.example.com/v1/items/${n} 200`,
+        );
+        break;
+      case 4:
+        lines.push(
+          `error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.`,
+        );
+        break;
+      case 5:
+        lines.push(
+          `npm WARN deprecated package@1.${n % 10}.0: no longer supported${n % 100 === 5 ? "; max_tokens=4096" : ""}`,
+        );
+        break;
+      case 6:
+        lines.push(`downloading ${n % 10}0%\rdownloading ${n % 10}5%\rdownloading 100%`);
+        break;
+      case 7:
+        lines.push(
+          `commit ${(n * 2654435761).toString(16).padStart(40, "0")} Merge branch 'feature/${n}'`,
+        );
+        break;
+      case 8:
+        lines.push(
+          n % 1000 === 8
+            ? `DB_PASSWORD=pw${n}Xy9${n}`
+            : `  ● suite ${n} › renders the component without crashing`,
+        );
+        break;
+      default:
+        lines.push(`\x1b[1m\x1b[31mFAIL\x1b[39m\x1b[22m src/feature${n % 40}.test.ts`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+const GENERATOR = `
+const blocks = JSON.parse(require("node:fs").readFileSync(process.argv[2], "utf8"));
+const bufs = blocks.map((b) => Buffer.from(b));
+let left = Number(process.argv[3]);
+let i = 0;
+function write() {
+  while (left > 0) {
+    const buf = bufs[i++ % bufs.length].subarray(0, Math.min(left, bufs[0].length));
+    left -= buf.length;
+    if (!process.stdout.write(buf)) return process.stdout.once("drain", write);
+  }
+}
+write();
+`;
+
+export async function benchRunner(): Promise<string[]> {
+  const lines: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), "cw-bench-runner-"));
+  try {
+    const blocks = [logBlock(1), logBlock(2), logBlock(3), logBlock(4)];
+    lines.push(...endToEnd(dir, blocks, (1024 * MiB) / SCALE));
+    lines.push(...(await stages(blocks, (64 * MiB) / SCALE, dir)));
+    lines.push(...(await mixed50(blocks, (50 * MiB) / SCALE)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return lines;
+}
+
+function endToEnd(dir: string, blocks: string[], bytes: number): string[] {
+  const generator = join(dir, "generate.cjs");
+  writeFileSync(generator, GENERATOR);
+  writeFileSync(join(dir, "blocks.json"), JSON.stringify(blocks));
+  const gen = `node ${generator} ${join(dir, "blocks.json")} ${bytes}`;
+  const mb = bytes / MiB;
+  const baseline = timed(() => spawnSync("bash", ["-c", `${gen} | cat > /dev/null`]));
+  const useTime = existsSync("/usr/bin/time");
+  const captureArgv = ["bin/codewhale.js", "capture", "--", "bash", "-c", gen];
+  const argv = useTime
+    ? ["/usr/bin/time", "-v", process.execPath, ...captureArgv]
+    : [process.execPath, ...captureArgv];
+  let stderr = "";
+  const seconds = timed(() => {
+    const run = spawnSync(argv[0]!, argv.slice(1), {
+      cwd: repoRoot,
+      env: { ...process.env, CODEWHALE_CAPTURE_RUSAGE: "1", TMPDIR: dir },
+      maxBuffer: 64 * MiB,
+      encoding: "utf8",
+    });
+    stderr = run.stderr;
+  });
+  const rssKb = Number(
+    /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ??
+      /maxrss_kb=(\d+)/.exec(stderr)?.[1],
+  );
+  return [
+    `runner: end to end, ${mb.toFixed(0)} MiB through \`codewhale capture\` (all stages on, spill on)`,
+    `  capture      ${(mb / seconds).toFixed(0)} MB/s  (${seconds.toFixed(2)} s), peak RSS ${(rssKb / 1024).toFixed(0)} MB`,
+    `  cat baseline ${(mb / baseline).toFixed(0)} MB/s  (${baseline.toFixed(2)} s), same generator`,
+  ];
+}
+
+function timed(run: () => void): number {
+  const start = performance.now();
+  run();
+  return (performance.now() - start) / 1000;
+}
+
+async function timedAsync(run: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return (performance.now() - start) / 1000;
+}
+
+function stripAll(blocks: string[], bytes: number): string[] {
+  const stripper = new ControlStripper();
+  const raw = blocks.map((block) => Buffer.from(block));
+  const out: string[] = [];
+  for (let done = 0, i = 0; done < bytes; i++) {
+    const block = raw[i % raw.length]!;
+    for (let at = 0; at < block.length; at += 64 * 1024)
+      out.push(stripper.push(block.subarray(at, at + 64 * 1024)));
+    done += block.length;
+  }
+  out.push(stripper.end());
+  return out;
+}
+
+async function stages(blocks: string[], bytes: number, dir: string): Promise<string[]> {
+  const mb = bytes / MiB;
+  const rate = (s: number) => `${(mb / s).toFixed(0)} MB/s`.padStart(10);
+  let stripped: string[] = [];
+  const strip = timed(() => {
+    stripped = stripAll(blocks, bytes);
+  });
+  const joined = joinBlocks(stripped);
+  const withBackstop = new Redactor(createSecretlintBackstop());
+  await withBackstop.redact(joined[0]!);
+  const redact = await timedAsync(async () => {
+    for (const block of joined) await withBackstop.redact(block);
+  });
+  const builtIn = new Redactor(null);
+  const redactBuiltIn = await timedAsync(async () => {
+    for (const block of joined) await builtIn.redact(block);
+  });
+  const secretlintAll = await secretlintEverything(joined.slice(0, Math.max(1, joined.length / 8)));
+  const bounder = new HeadTailBounder(30_000);
+  const bound = timed(() => {
+    for (const block of joined) bounder.push(block);
+    bounder.parts();
+  });
+  const scope = createSpillScope("bench", { tmpDir: dir });
+  const file = await scope.createFile();
+  const spill = await timedAsync(async () => {
+    for (const block of joined) await file.write(Buffer.from(block, "latin1"));
+    await file.close();
+  });
+  scope.dispose();
+  return [
+    `runner: stages in-process on ${mb.toFixed(0)} MiB of the same text`,
+    `  strip                         ${rate(strip)}`,
+    `  redact (rules + secretlint)   ${rate(redact)}  (${Object.values(withBackstop.counts).reduce((a, b) => a + b, 0)} redactions)`,
+    `  redact (built-in rules only)  ${rate(redactBuiltIn)}`,
+    `  secretlint on all text        ${secretlintAll.toFixed(0).padStart(5)} MB/s  (no prefilter, for comparison)`,
+    `  bound                         ${rate(bound)}`,
+    `  spill (write 0600 file)       ${rate(spill)}`,
+  ];
+}
+
+function joinBlocks(parts: string[]): string[] {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const part of parts) {
+    current.push(part);
+    size += part.length;
+    if (size >= MiB) {
+      blocks.push(current.join(""));
+      current = [];
+      size = 0;
+    }
+  }
+  if (current.length > 0) blocks.push(current.join(""));
+  return blocks;
+}
+
+async function secretlintEverything(blocks: string[]): Promise<number> {
+  const backstop = createSecretlintBackstop();
+  await backstop.scan("warm up");
+  const bytes = blocks.reduce((sum, block) => sum + block.length, 0);
+  const seconds = await timedAsync(async () => {
+    for (const block of blocks) await backstop.scan(block);
+  });
+  return bytes / MiB / seconds;
+}
+
+async function mixed50(blocks: string[], bytes: number): Promise<string[]> {
+  const mb = bytes / MiB;
+  let stripped: string[] = [];
+  const strip = timed(() => {
+    stripped = stripAll(blocks, bytes);
+  });
+  const redactor = new Redactor(createSecretlintBackstop());
+  const joined = joinBlocks(stripped);
+  await redactor.redact(toByteString("warm up"));
+  const redact = await timedAsync(async () => {
+    for (const block of joined) await redactor.redact(block);
+  });
+  return [
+    `runner: ${mb.toFixed(0)} MB of mixed build and log output`,
+    `  stripping  ${(mb / strip).toFixed(0)} MB/s`,
+    `  redaction  ${(mb / redact).toFixed(0)} MB/s`,
+  ];
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const line of await benchRunner()) console.log(line);
+}

@@ -1,0 +1,115 @@
+// `codewhale capture [--json] -- CMD [ARGS…]`: runs a command through the shared runner with the
+// effective output policy and prints exactly what the model would see (with --json, also the
+// metadata). Exits with the command's own code; 2 for usage errors. Registered by cli/main.ts.
+import { randomUUID } from "node:crypto";
+import { constants } from "node:os";
+import type { Command } from "commander";
+import { loadConfig } from "../config/index.ts";
+import { UsageError } from "../errors.ts";
+import type { OutputPolicy, RunResult } from "../runner/index.ts";
+import {
+  createSpillScope,
+  outputPolicyFor,
+  runCommand,
+  sweepStaleSpillDirs,
+} from "../runner/index.ts";
+
+interface CaptureOptions {
+  json?: boolean;
+  maxBytes?: string;
+  spill: boolean;
+  redact: boolean;
+  keepSpill?: boolean;
+  timeout?: string;
+  cwd?: string;
+}
+
+export function registerCaptureCommand(program: Command): void {
+  program
+    .command("capture")
+    .description("run a command through the output policy and print what the model would see")
+    .argument("<command...>", "the command and its arguments, after --")
+    .option("--json", "print JSON with the output and its metadata")
+    .option("--max-bytes <n>", "override output.max_bytes")
+    .option("--no-spill", "do not write the full output to a spill file")
+    .option("--no-redact", "do not redact secrets")
+    .option("--keep-spill", "keep the spill file after exit (it is removed otherwise)")
+    .option("--timeout <ms>", "kill the command's process tree after this many milliseconds")
+    .option("--cwd <dir>", "run the command here (and find the project config from here)")
+    .addHelpText("after", "\nExample: codewhale capture --json -- npm test")
+    .action((command: string[], options: CaptureOptions) => capture(command, options));
+}
+
+async function capture(command: string[], options: CaptureOptions): Promise<void> {
+  const policy = effectivePolicy(options);
+  sweepStaleSpillDirs();
+  const spill = createSpillScope(`capture-${randomUUID().slice(0, 8)}`, {
+    keep: options.keepSpill === true,
+  });
+  const result = await runCommand(
+    { command, cwd: options.cwd, timeoutMs: parseCount(options.timeout, "--timeout") },
+    policy,
+    { spill },
+  );
+  if (options.json) process.stdout.write(`${JSON.stringify(toJson(result), null, 2)}\n`);
+  else {
+    process.stdout.write(result.output);
+    for (const error of result.policyErrors) process.stderr.write(`codewhale: policy: ${error}\n`);
+  }
+  if (process.env.CODEWHALE_CAPTURE_RUSAGE) {
+    process.stderr.write(`codewhale: maxrss_kb=${process.resourceUsage().maxRSS}\n`);
+  }
+  setExitCodeAtExit(exitCodeOf(result));
+}
+
+function effectivePolicy(options: CaptureOptions): OutputPolicy {
+  const { config } = loadConfig({ cwd: options.cwd, env: process.env });
+  const policy = outputPolicyFor(config.output);
+  const maxBytes = parseCount(options.maxBytes, "--max-bytes");
+  if (maxBytes !== undefined) {
+    if (maxBytes < 1) throw new UsageError("--max-bytes must be at least 1");
+    policy.maxBytes = maxBytes;
+  }
+  if (!options.spill) policy.spillToTemp = false;
+  if (!options.redact) policy.redactSecrets = false;
+  return policy;
+}
+
+function parseCount(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim()))
+    throw new UsageError(`${flag} takes a whole number, got "${text}"`);
+  return Number(text);
+}
+
+/** The command's own exit code; death by a signal maps to 128 + its number, as shells do. */
+function exitCodeOf(result: RunResult): number {
+  if (result.exitCode !== null) return result.exitCode;
+  const number = result.signal ? constants.signals[result.signal] : undefined;
+  return number ? 128 + number : 1;
+}
+
+/** main() sets process.exitCode after the action; the command's own code must win. */
+function setExitCodeAtExit(code: number): void {
+  process.exitCode = code;
+  process.once("exit", () => {
+    process.exitCode = code;
+  });
+}
+
+function toJson(result: RunResult) {
+  return {
+    output: result.output,
+    exit_code: result.exitCode,
+    signal: result.signal,
+    timed_out: result.timedOut,
+    original_bytes: result.originalBytes,
+    original_lines: result.originalLines,
+    delivered_bytes: result.deliveredBytes,
+    truncated: result.truncated,
+    spill_path: result.spillPath,
+    redactions: result.redactions,
+    policy_errors: result.policyErrors,
+    duration_ms: result.durationMs,
+  };
+}

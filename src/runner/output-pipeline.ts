@@ -1,0 +1,183 @@
+// The output policy as one streaming pipeline: capture → strip control sequences → redact
+// secrets → bound (head+tail) → spill. The runner feeds it subprocess bytes; tools feed it their
+// own text through applyOutputPolicy. Every stage fails open into `policyErrors`.
+import { errorMessage } from "../errors.ts";
+import type { ByteString } from "./byte-text.ts";
+import { fromByteString } from "./byte-text.ts";
+import { ControlStripper } from "./control-stripper.ts";
+import { HeadTailBounder } from "./head-tail-bounder.ts";
+import { truncationMarker } from "./marker.ts";
+import type { OutputPolicy, PolicyResult } from "./policy.ts";
+import { Redactor } from "./redactor.ts";
+import type { SecretlintBackstop } from "./secretlint-backstop.ts";
+import type { SpillFile, SpillScope } from "./spill.ts";
+
+/** Stripped text is redacted and bounded in blocks of about this many bytes. */
+const BLOCK_BYTES = 256 * 1024;
+
+export interface PipelineOptions {
+  /** Where spill files go; without one, nothing is spilled (as with spillToTemp off). */
+  spill?: SpillScope | null;
+  /**
+   * An extra scanner over candidate lines (createSecretlintBackstop()). Off by default: measured
+   * on the hot path it costs more than all other stages together, and @secretlint/profiler keeps
+   * every timing entry it ever made (memory and time grow over a session). Tests use it as the
+   * oracle the built-in rules and triggers are checked against.
+   */
+  backstop?: SecretlintBackstop | null;
+}
+
+export interface OutputPipeline {
+  push(chunk: Uint8Array): Promise<void>;
+  end(): Promise<PolicyResult>;
+}
+
+export function createOutputPipeline(
+  policy: OutputPolicy,
+  options: PipelineOptions = {},
+): OutputPipeline {
+  return new Pipeline(policy, options);
+}
+
+/** Runs a whole text (a tool's own output) through the same policy. */
+export async function applyOutputPolicy(
+  text: string | Uint8Array,
+  policy: OutputPolicy,
+  options: PipelineOptions = {},
+): Promise<PolicyResult> {
+  const pipeline = createOutputPipeline(policy, options);
+  await pipeline.push(typeof text === "string" ? Buffer.from(text, "utf8") : text);
+  return pipeline.end();
+}
+
+class Pipeline implements OutputPipeline {
+  private readonly stripper = new ControlStripper();
+  private readonly redactor: Redactor | null;
+  private readonly bounder: HeadTailBounder;
+  private readonly errors: string[] = [];
+  private readonly spillScope: SpillScope | null;
+  private spillFile: SpillFile | null = null;
+  private spillFailed = false;
+  private pending: ByteString[] = [];
+  private pendingBytes = 0;
+  private originalBytes = 0;
+  private lastChar = "";
+
+  constructor(policy: OutputPolicy, options: PipelineOptions) {
+    this.redactor = policy.redactSecrets ? new Redactor(options.backstop ?? null) : null;
+    this.bounder = new HeadTailBounder(Math.max(1, policy.maxBytes));
+    this.spillScope = policy.spillToTemp ? (options.spill ?? null) : null;
+  }
+
+  async push(chunk: Uint8Array): Promise<void> {
+    this.originalBytes += chunk.length;
+    this.queue(this.strip(() => this.stripper.push(chunk)));
+    // Flush early the moment the budget is passed, so the spill file exists while it runs.
+    const overBudget =
+      !this.bounder.truncated && this.bounder.bytes + this.pendingBytes > this.bounder.maxBytes;
+    if (this.pendingBytes >= BLOCK_BYTES || overBudget) await this.flush();
+  }
+
+  async end(): Promise<PolicyResult> {
+    this.queue(this.strip(() => this.stripper.end()));
+    await this.flush();
+    await this.finishSpill();
+    return this.result();
+  }
+
+  private strip(run: () => ByteString): ByteString {
+    try {
+      return run();
+    } catch (error) {
+      this.fail("strip", error);
+      return "";
+    }
+  }
+
+  private queue(text: ByteString): void {
+    if (text.length === 0) return;
+    this.pending.push(text);
+    this.pendingBytes += text.length;
+    this.lastChar = text[text.length - 1]!;
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pendingBytes === 0) return;
+    const block = this.pending.join("");
+    this.pending = [];
+    this.pendingBytes = 0;
+    const redacted = await this.redact(block);
+    const overflow = this.bounder.push(redacted);
+    if (overflow !== null) await this.spill(overflow, true);
+    else if (this.bounder.truncated) await this.spill(redacted, false);
+  }
+
+  private async redact(block: ByteString): Promise<ByteString> {
+    if (!this.redactor) return block;
+    try {
+      return await this.redactor.redact(block);
+    } catch (error) {
+      this.fail("redact", error);
+      return block;
+    }
+  }
+
+  private async spill(text: ByteString, first: boolean): Promise<void> {
+    if (!this.spillScope || this.spillFailed) return;
+    try {
+      if (first) this.spillFile = await this.spillScope.createFile();
+      await this.spillFile?.write(Buffer.from(text, "latin1"));
+    } catch (error) {
+      this.fail("spill", error);
+    }
+  }
+
+  /** Closes the spill file; drops it when any stage failed, since it may be incomplete. */
+  private async finishSpill(): Promise<void> {
+    for (const message of this.redactor?.errors ?? []) this.errors.push(message);
+    const file = this.spillFile;
+    if (!file) return;
+    try {
+      if (this.errors.length > 0) await file.discard();
+      else await file.close();
+    } catch (error) {
+      this.fail("spill", error);
+    }
+    if (this.errors.length > 0) this.spillFile = null;
+  }
+
+  private fail(stage: string, error: unknown): void {
+    this.errors.push(`${stage}: ${errorMessage(error)}`);
+    if (stage !== "strip") this.spillFailed = true;
+  }
+
+  private result(): PolicyResult {
+    const complete = this.bounder.complete();
+    const originalLines = this.bounder.lines(this.lastChar);
+    const spillPath = this.spillFile?.path ?? null;
+    let output: string;
+    if (complete !== null) output = fromByteString(complete);
+    else {
+      const parts = this.bounder.parts();
+      const marker = truncationMarker({
+        originalBytes: this.originalBytes,
+        originalLines,
+        omittedBytes: parts.omittedBytes,
+        omittedLines: parts.omittedLines,
+        spillPath,
+        afterNewline: parts.head.length === 0 || parts.head.endsWith("\n"),
+      });
+      output = fromByteString(parts.head) + marker + fromByteString(parts.tail);
+    }
+    return {
+      output,
+      originalBytes: this.originalBytes,
+      originalLines,
+      deliveredBytes: Buffer.byteLength(output, "utf8"),
+      truncated: complete === null,
+      spillPath,
+      redactions: { ...(this.redactor?.counts ?? {}) },
+      policyErrors: [...this.errors],
+    };
+  }
+}

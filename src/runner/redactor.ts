@@ -1,0 +1,175 @@
+// Stage 3 of the output policy: secret redaction over blocks of whole lines (byte strings).
+// PEM private-key blocks are cut first (they span lines); then cheap triggers pick candidate
+// lines, and only those go through the built-in rules and the secretlint backstop.
+import { errorMessage } from "../errors.ts";
+import type { ByteString } from "./byte-text.ts";
+import { SECRET_RULES, TRIGGERS } from "./redact-rules.ts";
+import type { SecretlintBackstop } from "./secretlint-backstop.ts";
+
+/** A secret found in the candidate text: [start, end) and its kind. */
+export interface SecretRange {
+  start: number;
+  end: number;
+  kind: string;
+}
+
+const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----/;
+/** A PEM block whose END never comes stops being cut after this many bytes. */
+const MAX_PEM_BYTES = 1024 * 1024;
+
+export function placeholder(kind: string): string {
+  return `[REDACTED:${kind}]`;
+}
+
+export class Redactor {
+  /** Replacements so far, by kind. */
+  readonly counts: Record<string, number> = {};
+  /** Set while inside a PEM block that began in an earlier block: the END line to wait for. */
+  private pemEnd: string | null = null;
+  private pemBytes = 0;
+
+  /** Failures of the secretlint backstop (our own rules still ran). */
+  readonly errors: string[] = [];
+
+  constructor(private backstop: SecretlintBackstop | null = null) {}
+
+  async redact(block: ByteString): Promise<ByteString> {
+    const text = this.cutPrivateKeys(block);
+    const candidates = candidateLines(text);
+    if (candidates.length === 0) return text;
+    const joined = candidates.map(([start, end]) => text.slice(start, end)).join("\n");
+    const ranges = findSecrets(joined);
+    if (this.backstop) addMissing(ranges, await this.scanBackstop(this.backstop, joined));
+    if (ranges.length === 0) return text;
+    const redacted = this.apply(joined, ranges).split("\n");
+    let out = "";
+    let cursor = 0;
+    candidates.forEach(([start, end], i) => {
+      out += text.slice(cursor, start) + redacted[i];
+      cursor = end;
+    });
+    return out + text.slice(cursor);
+  }
+
+  /** The backstop failing leaves our own rules in force; the error is kept, once. */
+  private async scanBackstop(backstop: SecretlintBackstop, text: string): Promise<SecretRange[]> {
+    try {
+      return await backstop.scan(text);
+    } catch (error) {
+      this.errors.push(`redact: secretlint failed: ${errorMessage(error)}`);
+      this.backstop = null;
+      return [];
+    }
+  }
+
+  private apply(text: string, ranges: SecretRange[]): string {
+    let out = "";
+    let cursor = 0;
+    for (const range of ranges) {
+      out += text.slice(cursor, range.start) + placeholder(range.kind);
+      cursor = range.end;
+      this.count(range.kind);
+    }
+    return out + text.slice(cursor);
+  }
+
+  private count(kind: string): void {
+    this.counts[kind] = (this.counts[kind] ?? 0) + 1;
+  }
+
+  /** Replaces each PEM private key with one placeholder, across block boundaries. */
+  private cutPrivateKeys(block: ByteString): ByteString {
+    let text = this.skipPemContinuation(block);
+    if (!text.includes("-----BEGIN")) return text;
+    let out = "";
+    for (;;) {
+      const begin = PEM_BEGIN.exec(text);
+      if (!begin) return out + text;
+      const endMarker = `-----END ${begin[1]}-----`;
+      const end = text.indexOf(endMarker, begin.index + begin[0].length);
+      out += text.slice(0, begin.index) + placeholder("private_key");
+      this.count("private_key");
+      if (end < 0) {
+        this.pemEnd = endMarker;
+        this.pemBytes = text.length - begin.index;
+        return out;
+      }
+      text = text.slice(end + endMarker.length);
+    }
+  }
+
+  /** Drops the rest of a PEM block that began in an earlier block. */
+  private skipPemContinuation(block: ByteString): ByteString {
+    if (this.pemEnd === null) return block;
+    const end = block.indexOf(this.pemEnd);
+    if (end < 0 && this.pemBytes + block.length <= MAX_PEM_BYTES) {
+      this.pemBytes += block.length;
+      return "";
+    }
+    const rest = end < 0 ? block : block.slice(end + this.pemEnd.length);
+    this.pemEnd = null;
+    return rest;
+  }
+}
+
+/** [start, end) of each line (without its newline) where any trigger fires, in order. */
+export function candidateLines(text: string): Array<[number, number]> {
+  const found = new Map<number, number>();
+  for (const trigger of TRIGGERS) {
+    trigger.lastIndex = 0;
+    for (let hit = trigger.exec(text); hit; hit = trigger.exec(text)) {
+      const start = text.lastIndexOf("\n", hit.index) + 1;
+      const newline = text.indexOf("\n", hit.index);
+      const end = newline < 0 ? text.length : newline;
+      found.set(start, end);
+      trigger.lastIndex = end;
+    }
+  }
+  return [...found].sort((a, b) => a[0] - b[0]);
+}
+
+/** Every built-in rule over the text; overlaps resolved by position, then rule order. */
+export function findSecrets(text: string): SecretRange[] {
+  const ranges: Array<SecretRange & { rule: number }> = [];
+  SECRET_RULES.forEach((rule, index) => {
+    rule.pattern.lastIndex = 0;
+    for (let match = rule.pattern.exec(text); match; match = rule.pattern.exec(text)) {
+      const kind = rule.accept ? rule.accept(match) : rule.kind;
+      const span = kind ? secretSpan(match, rule.groups) : null;
+      if (kind && span) ranges.push({ start: span[0], end: span[1], kind, rule: index });
+    }
+  });
+  ranges.sort((a, b) => a.start - b.start || a.rule - b.rule);
+  return dropOverlaps(ranges);
+}
+
+function secretSpan(match: RegExpExecArray, groups?: readonly number[]): [number, number] | null {
+  if (!groups) return [match.index, match.index + match[0].length];
+  for (const group of groups) {
+    const span = match.indices?.[group];
+    if (span && span[1] > span[0]) return [span[0], span[1]];
+  }
+  return null;
+}
+
+function dropOverlaps<T extends SecretRange>(sorted: T[]): SecretRange[] {
+  const kept: SecretRange[] = [];
+  let reach = -1;
+  for (const { start, end, kind } of sorted) {
+    if (start < reach) continue;
+    kept.push({ start, end, kind });
+    reach = end;
+  }
+  return kept;
+}
+
+/** Adds the backstop's finds that overlap none of ours and stay within one line. */
+function addMissing(ranges: SecretRange[], extra: readonly SecretRange[]): void {
+  for (const range of extra) {
+    const overlaps = ranges.some((own) => range.start < own.end && own.start < range.end);
+    if (!overlaps) ranges.push(range);
+  }
+  ranges.sort((a, b) => a.start - b.start);
+  const kept = dropOverlaps(ranges);
+  ranges.splice(0, ranges.length, ...kept);
+}

@@ -1,0 +1,152 @@
+// The shared command runner: every subprocess the agent runs (the bash tool, external CLI tools,
+// the code-graph CLI) goes through runCommand, so all inherit the output policy. The child gets
+// its own process group, stdout and stderr share one pipe (arrival order is kept exactly), and
+// a timeout or an AbortSignal kills the whole tree: SIGTERM, then SIGKILL after a grace.
+import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
+import { createOutputPipeline } from "./output-pipeline.ts";
+import type { OutputPolicy, PolicyResult } from "./policy.ts";
+import { onShutdown } from "./shutdown.ts";
+
+export interface CommandSpec {
+  /** A shell command run with `bash -c`, or an argv array run directly (no shell parsing). */
+  command: string | readonly string[];
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Between SIGTERM and SIGKILL; default 2000 ms. */
+  killGraceMs?: number;
+}
+
+export interface RunResult extends PolicyResult {
+  /** The exit code, or null when the process died by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+}
+
+/** After the child exits, how long to wait for background holders of the pipe to let go. */
+const DRAIN_AFTER_EXIT_MS = 500;
+/** Merges stderr into stdout without a shell parsing the user's argv (sh `exec` keeps the pid). */
+const MERGE_WRAPPER = ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh"];
+
+export async function runCommand(
+  spec: CommandSpec,
+  policy: OutputPolicy,
+  options: PipelineOptions = {},
+): Promise<RunResult> {
+  const started = Date.now();
+  const argv = typeof spec.command === "string" ? ["bash", "-c", spec.command] : [...spec.command];
+  const pipeline = createOutputPipeline(policy, options);
+  const child = spawn(MERGE_WRAPPER[0]!, [...MERGE_WRAPPER.slice(1), ...argv], {
+    cwd: spec.cwd,
+    env: spec.env ?? process.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const killer = createTreeKiller(child.pid, spec.killGraceMs ?? 2000);
+  const flags = { timedOut: false, cancelled: false };
+  const timer =
+    spec.timeoutMs !== undefined
+      ? setTimeout(() => {
+          flags.timedOut = true;
+          killer.kill();
+        }, spec.timeoutMs)
+      : null;
+  const onAbort = () => {
+    flags.cancelled = true;
+    killer.kill();
+  };
+  if (spec.signal?.aborted) onAbort();
+  spec.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const reader = pump(pipeline, [child.stdout!, child.stderr!]);
+    const exit = await waitForExit(child);
+    // A background grandchild may hold the pipes long after the command itself is done.
+    const drain = setTimeout(() => reader.detach(), DRAIN_AFTER_EXIT_MS);
+    await reader.done.finally(() => clearTimeout(drain));
+    const result = await pipeline.end();
+    return { ...result, ...exit, ...flags, durationMs: Date.now() - started };
+  } finally {
+    if (timer) clearTimeout(timer);
+    spec.signal?.removeEventListener("abort", onAbort);
+    killer.dispose();
+  }
+}
+
+interface Exit {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function waitForExit(child: ReturnType<typeof spawn>): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (exitCode, signal) => resolve({ exitCode, signal }));
+  });
+}
+
+interface Pump {
+  done: Promise<void>;
+  /** Stops reading (the pipes close) once the command has exited. */
+  detach(): void;
+}
+
+/** Feeds both pipes into the pipeline in arrival order, pausing them while it catches up. */
+function pump(pipeline: OutputPipeline, streams: readonly Readable[]): Pump {
+  let chain = Promise.resolve();
+  let queued = 0;
+  const done = new Promise<void>((resolve, reject) => {
+    let open = streams.length;
+    for (const stream of streams) {
+      stream.on("data", (chunk: Buffer) => {
+        queued++;
+        if (queued > 8) for (const s of streams) s.pause();
+        chain = chain.then(async () => {
+          await pipeline.push(chunk);
+          if (--queued <= 2) for (const s of streams) s.resume();
+        });
+      });
+      stream.once("close", () => {
+        if (--open === 0) chain.then(resolve, reject);
+      });
+      stream.once("error", reject);
+    }
+  });
+  const detach = () => {
+    for (const stream of streams) stream.destroy();
+  };
+  return { done, detach };
+}
+
+interface TreeKiller {
+  kill(): void;
+  dispose(): void;
+}
+
+/** Signals the child's whole process group: SIGTERM now, SIGKILL after the grace. */
+function createTreeKiller(pid: number | undefined, graceMs: number): TreeKiller {
+  const signalGroup = (signal: NodeJS.Signals) => {
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  const removeHook = onShutdown(() => signalGroup("SIGKILL"));
+  let killing = false;
+  return {
+    kill() {
+      if (killing) return;
+      killing = true;
+      signalGroup("SIGTERM");
+      setTimeout(() => signalGroup("SIGKILL"), graceMs).unref();
+    },
+    dispose: removeHook,
+  };
+}

@@ -1,0 +1,116 @@
+// Stage 5 of the output policy: spill files. A session owns one directory under the OS temp
+// dir (mode 0700, named with its pid so a later start-up can sweep it when the pid is dead);
+// files are 0600. The directory is removed on exit, SIGINT, SIGTERM and uncaught errors
+// (shutdown.ts), unless kept on purpose.
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { onShutdown } from "./shutdown.ts";
+
+const PREFIX = "codewhale-spill-";
+
+export interface SpillScope {
+  /** The directory; created on first use. */
+  readonly dir: string;
+  /** Creates the next spill file (0600) for writing. */
+  createFile(): Promise<SpillFile>;
+  /** Removes the directory and everything in it; idempotent. */
+  dispose(): void;
+}
+
+export interface SpillFile {
+  readonly path: string;
+  write(bytes: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+  /** Closes and deletes the file (after a failed write). */
+  discard(): Promise<void>;
+}
+
+export interface SpillScopeOptions {
+  /** Base directory; default os.tmpdir() at creation time. */
+  tmpDir?: string;
+  /** Leave the directory in place at exit (`codewhale capture --keep-spill`). */
+  keep?: boolean;
+}
+
+export function createSpillScope(sessionId: string, options: SpillScopeOptions = {}): SpillScope {
+  const safeId = sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+  const dir = join(options.tmpDir ?? tmpdir(), `${PREFIX}${process.pid}-${safeId}`);
+  let created = false;
+  let counter = 0;
+  let untrack: (() => void) | null = null;
+  const scope: SpillScope = {
+    dir,
+    async createFile() {
+      if (!created) {
+        mkdirSync(dir, { mode: 0o700 });
+        created = true;
+        if (!options.keep) untrack = onShutdown(() => scope.dispose());
+      }
+      counter += 1;
+      const path = join(dir, `output-${counter}.log`);
+      return openSpillFile(path, await open(path, "wx", 0o600));
+    },
+    dispose() {
+      untrack?.();
+      untrack = null;
+      if (created) rmSync(dir, { recursive: true, force: true });
+      created = false;
+    },
+  };
+  return scope;
+}
+
+function openSpillFile(path: string, handle: FileHandle): SpillFile {
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await handle.close();
+  };
+  return {
+    path,
+    async write(bytes) {
+      await handle.write(bytes);
+    },
+    close,
+    async discard() {
+      await close().catch(() => {});
+      rmSync(path, { force: true });
+    },
+  };
+}
+
+/** Removes spill directories whose owning process is gone. Returns the removed paths. */
+export function sweepStaleSpillDirs(tmpDir: string = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(tmpDir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = Number(/^codewhale-spill-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    const path = join(tmpDir, name);
+    try {
+      if (statSync(path).uid !== process.getuid?.()) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

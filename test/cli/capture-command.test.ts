@@ -1,0 +1,102 @@
+// End to end: the built `codewhale capture` as a child process. Prints what the model would see,
+// --json adds the metadata, exits with the command's code (2 for usage errors), and removes its
+// spill directory at exit, including when killed by SIGINT or SIGTERM mid-command.
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), "cw-capture-"));
+const env = { PATH: process.env.PATH, TMPDIR: tmp, CODEWHALE_HOME: join(tmp, "home") };
+
+before(() => {
+  const build = spawnSync(process.execPath, ["scripts/build.mjs"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  });
+  assert.equal(build.status, 0, build.stderr);
+});
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+function capture(...args: string[]) {
+  return spawnSync(process.execPath, ["bin/codewhale.js", "capture", ...args], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    env: { ...env, HOME: tmp },
+  });
+}
+
+const spillDirs = () => readdirSync(tmp).filter((name) => name.startsWith("codewhale-spill-"));
+
+describe("codewhale capture", () => {
+  it("prints exactly the cleaned output and exits with the command's code", () => {
+    const run = capture("--", "bash", "-c", "printf '\\033[32mok\\033[0m\\n'; exit 4");
+    assert.equal(run.stdout, "ok\n");
+    assert.equal(run.status, 4);
+  });
+
+  it("reports the metadata with --json and removes the spill file at exit", () => {
+    const run = capture("--json", "--max-bytes", "100", "--", "seq", "1", "1000");
+    assert.equal(run.status, 0, run.stderr);
+    const json = JSON.parse(run.stdout);
+    assert.equal(json.truncated, true);
+    assert.equal(json.original_lines, 1000);
+    assert.equal(json.original_bytes, 3893);
+    assert.ok(json.delivered_bytes < 400);
+    assert.ok(json.spill_path.startsWith(tmp));
+    assert.deepEqual(json.policy_errors, []);
+    assert.throws(() => statSync(json.spill_path), { code: "ENOENT" });
+    assert.deepEqual(spillDirs(), []);
+  });
+
+  it("keeps the spill with --keep-spill, and writes none with --no-spill", () => {
+    const kept = JSON.parse(
+      capture("--json", "--keep-spill", "--max-bytes", "100", "--", "seq", "1", "500").stdout,
+    );
+    assert.equal(statSync(kept.spill_path).size, 1892);
+    rmSync(join(kept.spill_path, ".."), { recursive: true });
+    const none = JSON.parse(
+      capture("--json", "--no-spill", "--max-bytes", "100", "--", "seq", "1", "500").stdout,
+    );
+    assert.equal(none.spill_path, null);
+    assert.deepEqual(spillDirs(), []);
+  });
+
+  it("exits 2 on usage errors", () => {
+    assert.equal(capture("--max-bytes", "lots", "--", "true").status, 2);
+    assert.equal(capture().status, 2);
+  });
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    it(`removes the spill directory when killed by ${signal} mid-command`, async () => {
+      const child = spawn(
+        process.execPath,
+        [
+          "bin/codewhale.js",
+          "capture",
+          "--max-bytes",
+          "100",
+          "--",
+          "bash",
+          "-c",
+          "seq 1 5000; sleep 30",
+        ],
+        { cwd: repoRoot, env: { ...env, HOME: tmp }, stdio: "ignore" },
+      );
+      const until = Date.now() + 10_000;
+      while (spillDirs().length === 0 && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.equal(spillDirs().length, 1, "spill directory exists while the command runs");
+      const exited = new Promise((resolve) =>
+        child.once("exit", (code, sig) => resolve(sig ?? code)),
+      );
+      child.kill(signal);
+      assert.equal(await exited, signal);
+      assert.deepEqual(spillDirs(), []);
+    });
+  }
+});

@@ -1,0 +1,109 @@
+// Secret redaction: provider token shapes, credential-style assignments in each syntax, PEM
+// blocks across blocks, what must survive, and the secretlint backstop seeing what a full
+// secretlint scan would see. All secrets are built at run time (support/fake-secrets.ts).
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { describe, it } from "node:test";
+import { fromByteString, toByteString } from "../../src/runner/byte-text.ts";
+import { candidateLines, Redactor } from "../../src/runner/redactor.ts";
+import { createSecretlintBackstop } from "../../src/runner/secretlint-backstop.ts";
+import {
+  fakeGitSha,
+  fakeIntegrity,
+  fakePemBlock,
+  fakeProviderTokens,
+  randomFrom,
+  randomSecretValue,
+} from "./support/fake-secrets.ts";
+
+async function redact(text: string, backstop = false): Promise<[string, Record<string, number>]> {
+  const redactor = new Redactor(backstop ? createSecretlintBackstop() : null);
+  const out = fromByteString(await redactor.redact(toByteString(text)));
+  return [out, redactor.counts];
+}
+
+describe("secret redaction", () => {
+  it("replaces each provider token shape with a placeholder naming its kind", async () => {
+    for (const [kind, secret] of fakeProviderTokens()) {
+      const [out] = await redact(`log: using ${secret} now\n`);
+      assert.equal(out, `log: using [REDACTED:${kind}] now\n`, kind);
+    }
+  });
+
+  it("redacts credential-style assignments in env, shell, YAML, JSON, TOML, INI and .npmrc", async () => {
+    const value = randomSecretValue();
+    const lines = [
+      `API_TOKEN=${value}`,
+      `export DB_PASSWORD="${value}"`,
+      `  client_secret: ${value}`,
+      `{"apiKey": "${value}"}`,
+      `secret_key = '${value}'`,
+      `password=${value}`,
+      `//registry.example.com/:_authToken=${value}`,
+      `curl -H "Authorization: Bearer ${value}"`,
+      `mongodb+srv://app:${value}@cluster0.example.net/db`,
+      `https://deploy:${value}@git.example.com/repo.git`,
+      `Server=db;User Id=sa;Password=${value};`,
+    ];
+    const [out, counts] = await redact(`${lines.join("\n")}\n`);
+    assert.ok(!out.includes(value), out);
+    assert.equal(out.split("\n").length, lines.length + 1);
+    assert.ok(out.includes("mongodb+srv://app:[REDACTED:connection_string]@cluster0"));
+    assert.ok(out.includes("https://deploy:[REDACTED:url_credentials]@git.example.com"));
+    assert.equal(
+      Object.values(counts).reduce((a, b) => a + b, 0),
+      lines.length,
+    );
+  });
+
+  it("cuts a PEM private-key block to one placeholder, also when it spans blocks", async () => {
+    const pem = fakePemBlock();
+    const [out] = await redact(`before\n${pem}\nafter\n`);
+    assert.equal(out, "before\n[REDACTED:private_key]\nafter\n");
+    const redactor = new Redactor(null);
+    const [first, second] = [pem.slice(0, 100), pem.slice(100)];
+    const cutAt = first.lastIndexOf("\n") + 1;
+    let streamed = await redactor.redact(toByteString(`x\n${first.slice(0, cutAt)}`));
+    streamed += await redactor.redact(toByteString(`${first.slice(cutAt)}${second}\ny\n`));
+    assert.equal(streamed, "x\n[REDACTED:private_key]\ny\n");
+  });
+
+  it("leaves Git SHAs, UUIDs, integrity hashes, base64 and ordinary settings alone", async () => {
+    const text = [
+      `commit ${fakeGitSha()} (HEAD -> main)`,
+      `request-id ${randomUUID()}`,
+      `"integrity": "${fakeIntegrity()}",`,
+      `data: ${Buffer.from(randomFrom("abcdefgh ", 60)).toString("base64")}`,
+      "max_tokens=4096 token_count: 12 auth: true",
+      "const password = process.env.PASSWORD; token: string",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style placeholder
+      "password: ${DB_PASSWORD}",
+    ].join("\n");
+    const [out, counts] = await redact(`${text}\n`);
+    assert.equal(out, `${text}\n`);
+    assert.deepEqual(counts, {});
+  });
+
+  it("picks as candidates every line a full secretlint scan flags", async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 200; i++) lines.push(`ordinary build line ${i} ok`);
+    for (const [i, [, secret]] of fakeProviderTokens().entries()) {
+      lines.splice(i * 15, 0, `x ${secret}`);
+    }
+    lines.push(`aws_secret_access_key = ${randomFrom("ABCDEFabcdef0123456789/+", 40)}`);
+    const text = lines.join("\n");
+    const full = await createSecretlintBackstop().scan(text);
+    const candidates = candidateLines(text);
+    for (const range of full) {
+      assert.ok(candidates.some(([start, end]) => range.start >= start && range.end <= end));
+    }
+    assert.ok(full.length >= 8, "secretlint found the shapes it knows");
+  });
+
+  it("redacts with the secretlint backstop merged in", async () => {
+    const secret = `aws_secret_access_key = ${randomFrom("ABCDEFabcdef0123456789", 40)}`;
+    const [out, counts] = await redact(`${secret}\n`, true);
+    assert.ok(out.includes("[REDACTED:"), out);
+    assert.ok(Object.keys(counts).length > 0);
+  });
+});

@@ -1,0 +1,75 @@
+// The command runner's process handling: exit codes and signals, stdout and stderr in arrival
+// order, argv without a shell, and a timeout or abort killing the whole process tree.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { OutputPolicy } from "../../src/runner/index.ts";
+import { runCommand } from "../../src/runner/index.ts";
+
+const policy: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: true };
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitGone(pid: number, ms = 3000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!isAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !isAlive(pid);
+}
+
+describe("command runner", () => {
+  it("reports the exit code and interleaves stdout and stderr in arrival order", async () => {
+    const command = "echo out1; echo err1 >&2; echo out2; echo err2 >&2; exit 7";
+    const result = await runCommand({ command }, policy);
+    assert.equal(result.output, "out1\nerr1\nout2\nerr2\n");
+    assert.equal(result.exitCode, 7);
+    assert.equal(result.signal, null);
+  });
+
+  it("runs an argv array without shell parsing", async () => {
+    const result = await runCommand({ command: ["printf", "%s|", "a b", "$HOME", "*"] }, policy);
+    assert.equal(result.output, "a b|$HOME|*|");
+  });
+
+  it("reports death by a signal", async () => {
+    const result = await runCommand({ command: "kill -TERM $$" }, policy);
+    assert.equal(result.exitCode, null);
+    assert.equal(result.signal, "SIGTERM");
+  });
+
+  it("kills the whole tree on timeout, grandchild included", async () => {
+    const command = "sleep 60 & echo $!; bash -c 'trap \"\" TERM; sleep 60' & wait";
+    const result = await runCommand({ command, timeoutMs: 500, killGraceMs: 300 }, policy);
+    assert.equal(result.timedOut, true);
+    const grandchild = Number(result.output.split("\n")[0]);
+    assert.ok(grandchild > 0, result.output);
+    assert.ok(await waitGone(grandchild), "grandchild sleeper is gone");
+    assert.ok(result.durationMs < 5000);
+  });
+
+  it("kills the tree when the AbortSignal fires", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const result = await runCommand(
+      { command: "sleep 30 & wait", signal: controller.signal },
+      policy,
+    );
+    assert.equal(result.cancelled, true);
+    assert.notEqual(result.exitCode, 0);
+  });
+
+  it("does not wait for a background process holding the pipe after the command exits", async () => {
+    const started = Date.now();
+    const result = await runCommand({ command: "(sleep 5; echo late) & echo early" }, policy);
+    assert.equal(result.output, "early\n");
+    assert.ok(Date.now() - started < 3000);
+  });
+});

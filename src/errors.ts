@@ -69,6 +69,20 @@ export class SessionLockedError extends CodewhaleError {
   }
 }
 
+/**
+ * A run that ended without completing its turn: a provider error, a limit (`max_steps`,
+ * `max_budget_usd`, the context window), or cancellation. The message is the one line to show.
+ */
+export class RunStoppedError extends CodewhaleError {
+  override readonly name = "RunStoppedError";
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+  ) {
+    super(message);
+  }
+}
+
 /** Reads the message of anything thrown, without assuming it is an Error. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

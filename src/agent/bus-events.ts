@@ -3,7 +3,7 @@
 // signals that are never persisted and never repeat something the session log records.
 // Surfaces (cli, present, acp, tui) subscribe here; the agent is the only emitter.
 import type { Bus } from "../bus/bus.ts";
-import type { SessionEvent } from "../session/events.ts";
+import type { JsonValue, SessionEvent, ToolDecision } from "../session/events.ts";
 
 /** What the agent is doing right now. */
 export type AgentStatus = "idle" | "running" | "cancelling";
@@ -32,7 +32,28 @@ export type BusEvents = {
   "agent/queued": (message: { text: string }) => void;
   /** The agent opened a session log (new, resumed or forked), before its first `session/event`. */
   "agent/session-start": (session: { sessionId: string; logPath: string }) => void;
+  /**
+   * Asked (serially) before each valid tool call is recorded; the first verdict wins. The
+   * seam the hooks and permission rules plug into; with no listener every call is allowed.
+   */
+  "tools/pre-execute": (call: PreExecuteCall) => PreExecuteVerdict | undefined;
 };
+
+/** A validated tool call about to be recorded, as the pre-execute listeners see it. */
+export interface PreExecuteCall {
+  readonly callId: string;
+  readonly name: string;
+  readonly arguments: JsonValue;
+  readonly sessionId: string;
+  readonly cwd: string;
+}
+
+/** A listener's answer: deny with a reason, or `undefined` for no opinion (the call runs). */
+export interface PreExecuteVerdict {
+  outcome: "deny";
+  by?: ToolDecision["by"];
+  reason?: string;
+}
 
 /** The bus as the agent and the surfaces see it. */
 export type AgentBus = Bus<BusEvents>;

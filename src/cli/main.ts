@@ -5,6 +5,7 @@ import { ExitCode } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { registerCaptureCommand } from "./capture-command.ts";
 import { registerConfigCommand } from "./config-command.ts";
+import { registerExecCommand } from "./exec-command.ts";
 import { reportError } from "./fail.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
 
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerCaptureCommand(program);
   registerConfigCommand(program);
+  registerExecCommand(program);
   registerSessionsCommand(program);
   return program;
 }

@@ -1,0 +1,299 @@
+// The agent: opens a session (new, resumed or continued), runs turns through the loop, takes
+// steering and cancellation while a turn runs, and publishes every appended event on the bus
+// as `session/event` plus the transient `agent/*` lifecycle events. Surfaces drive it with
+// `Agent.open(…)`, `run(text)`, `steer(text)`, `cancel()` and `dispose()`.
+import type { Env, LoadedConfig } from "../config/index.ts";
+import { configFingerprint } from "../config/index.ts";
+import { stream as providerStream, type StreamFunction } from "../providers/index.ts";
+import { MessageDeriver } from "../session/derive.ts";
+import type { SessionEvent } from "../session/events.ts";
+import { SessionWriter } from "../session/writer.ts";
+import { ToolRegistry } from "../tools/registry.ts";
+import { VERSION } from "../version.ts";
+import type { AgentBus, AgentStatus } from "./bus-events.ts";
+import { resolveModel, splitModelId } from "./provider-resolve.ts";
+import { realSleep, type Sleep } from "./retry.ts";
+import type { RunContext } from "./run-context.ts";
+import {
+  locateSession,
+  modelInEffect,
+  type PriorSession,
+  reopenSession,
+  repairEvents,
+} from "./session-open.ts";
+import { buildSystemPrompt } from "./system-prompt.ts";
+import { runTurn, type TurnOutcome } from "./turn.ts";
+
+export interface AgentOptions {
+  bus: AgentBus;
+  loaded: LoadedConfig;
+  env: Env;
+  /** The workspace the session works in. */
+  cwd: string;
+  sessionsDir: string;
+  /** An explicit `--model`; on resume it switches the session's model (`session/model`). */
+  modelOverride?: string;
+  /** Session id or prefix to resume. */
+  resume?: string;
+  /** Resume the newest session of `cwd`. */
+  continueLatest?: boolean;
+  tools?: ToolRegistry;
+  /** Replaces the provider adapters (tests use a scripted stream function). */
+  stream?: StreamFunction;
+  sleep?: Sleep;
+  random?: () => number;
+  now?: () => number;
+}
+
+/** Session-wide figures folded from the events: turns so far and cost. */
+class SessionTotals {
+  nextTurn = 0;
+  cost = 0;
+  observe(event: SessionEvent): void {
+    if (event.type === "turn/start") this.nextTurn = event.turn + 1;
+    else if (event.type === "step/end" && event.cost !== null) this.cost += event.cost;
+  }
+}
+
+export class Agent {
+  private status: AgentStatus = "idle";
+  private controller: AbortController | null = null;
+  private steering = 0;
+  /** Steering held while a request streams; null when steering is appended at once. */
+  private heldSteering: string[] | null = null;
+  private disposed = false;
+
+  private constructor(
+    private readonly ctx: RunContext,
+    private readonly totals: SessionTotals,
+    /** True when the session existed before this run. */
+    readonly resumed: boolean,
+  ) {}
+
+  static async open(options: AgentOptions): Promise<Agent> {
+    const { bus, loaded } = options;
+    bus.emit("agent/created");
+    const prior = locateSession({ ...options });
+    const modelId = chooseModel(options, prior);
+    const resolved = resolveModel(loaded.config, modelId, options.env);
+    const system = buildSystemPrompt({
+      cwd: options.cwd,
+      home: loaded.home,
+      promptFile: loaded.config.system_prompt_file,
+    });
+    const deriver = new MessageDeriver();
+    const totals = new SessionTotals();
+    const gate = new PublishGate(
+      (event) => {
+        deriver.push(event);
+        totals.observe(event);
+      },
+      (event) => bus.emit("session/event", event),
+    );
+    const writer = openWriter(options, prior, resolved.provider.name, resolved.model, gate);
+    bus.emit("agent/session-start", { sessionId: writer.id, logPath: writer.path });
+    gate.open();
+    if (prior) {
+      for (const event of repairEvents(gate.history)) writer.append(event);
+      const inEffect = modelInEffect(gate.history);
+      if (inEffect.provider !== resolved.provider.name || inEffect.model !== resolved.model) {
+        writer.append({
+          type: "session/model",
+          provider: resolved.provider.name,
+          model: resolved.model,
+        });
+      }
+    }
+    const tools = options.tools ?? new ToolRegistry();
+    const ctx: RunContext = {
+      bus,
+      writer,
+      deriver,
+      config: loaded.config,
+      provider: resolved.provider,
+      model: resolved.model,
+      stream: options.stream ?? providerStream,
+      system,
+      tools,
+      toolSpecs: tools.specs(),
+      cwd: options.cwd,
+      sessionId: writer.id,
+      sleep: options.sleep ?? realSleep,
+      random: options.random ?? Math.random,
+      now: options.now ?? Date.now,
+    };
+    return new Agent(ctx, totals, prior !== null);
+  }
+
+  get sessionId(): string {
+    return this.ctx.sessionId;
+  }
+  get logPath(): string {
+    return this.ctx.writer.path;
+  }
+  get provider(): string {
+    return this.ctx.provider.name;
+  }
+  get model(): string {
+    return this.ctx.model;
+  }
+  /** The system prompt every request of this run carries. */
+  get systemPrompt(): string {
+    return this.ctx.system;
+  }
+  get running(): boolean {
+    return this.controller !== null;
+  }
+
+  /** Runs one turn started by `text`; resolves when the turn has ended (never rejects on provider errors). */
+  async run(text: string): Promise<TurnOutcome> {
+    if (this.disposed) throw new Error("agent is disposed");
+    if (this.controller) throw new Error("a turn is already running; steer it instead");
+    const controller = new AbortController();
+    this.controller = controller;
+    this.steering = 0;
+    this.setStatus("running");
+    try {
+      const turn = this.totals.nextTurn;
+      this.ctx.writer.append({ type: "user/message", text });
+      this.ctx.writer.append({ type: "turn/start", turn });
+      return await runTurn(this.ctx, turn, {
+        signal: controller.signal,
+        sessionCost: () => this.totals.cost,
+        takeSteering: () => {
+          const waiting = this.steering;
+          this.steering = 0;
+          return waiting;
+        },
+        holdSteering: () => {
+          this.heldSteering = [];
+        },
+        releaseSteering: () => this.releaseSteering(),
+      });
+    } finally {
+      this.releaseSteering();
+      this.controller = null;
+      this.ctx.writer.sync();
+      this.setStatus("idle");
+    }
+  }
+
+  /**
+   * Adds a message to the running turn; it reaches the model at the next step boundary. It is
+   * appended as `steering/message` (durable) at once, except while a request streams: then it
+   * waits (announced as `agent/queued`) until the step's tool calls are recorded. Returns
+   * false when no turn is running.
+   */
+  steer(text: string): boolean {
+    if (!this.controller || this.controller.signal.aborted) return false;
+    this.steering++;
+    if (this.heldSteering) {
+      this.heldSteering.push(text);
+      this.ctx.bus.emit("agent/queued", { text });
+    } else this.appendSteering(text);
+    return true;
+  }
+
+  private releaseSteering(): void {
+    const held = this.heldSteering ?? [];
+    this.heldSteering = null;
+    for (const text of held) this.appendSteering(text);
+  }
+
+  private appendSteering(text: string): void {
+    this.ctx.writer.append({ type: "steering/message", turn: this.totals.nextTurn - 1, text });
+  }
+
+  /** Cancels the running turn: aborts the stream and running tools; the turn ends `cancelled`. */
+  cancel(): void {
+    if (!this.controller || this.controller.signal.aborted) return;
+    this.setStatus("cancelling");
+    this.controller.abort();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.controller?.abort();
+    this.ctx.writer.close();
+    this.ctx.bus.emit("agent/disposed");
+  }
+
+  private setStatus(status: AgentStatus): void {
+    if (status === this.status) return;
+    this.status = status;
+    this.ctx.bus.emit("agent/status", { status });
+  }
+}
+
+/** The `--model` flag; on resume without it, the session's own model; else config `model`. */
+function chooseModel(options: AgentOptions, prior: PriorSession | null): string {
+  if (options.modelOverride) {
+    splitModelId(options.modelOverride);
+    return options.modelOverride;
+  }
+  if (prior) {
+    const { provider, model } = modelInEffect(prior.events);
+    if (provider && model) return `${provider}/${model}`;
+  }
+  return options.loaded.config.model;
+}
+
+function openWriter(
+  options: AgentOptions,
+  prior: PriorSession | null,
+  provider: string,
+  model: string,
+  gate: PublishGate,
+): SessionWriter {
+  if (prior) {
+    const { writer, history } = reopenSession(prior, gate.publish);
+    gate.history = history;
+    return writer;
+  }
+  const start = {
+    cwd: options.cwd,
+    version: VERSION,
+    provider,
+    model,
+    config_fingerprint: configFingerprint(options.loaded.config),
+  };
+  return SessionWriter.create(options.sessionsDir, start, { publish: gate.publish });
+}
+
+/**
+ * Holds back events appended while the session opens (its `session/start`, a
+ * `session/recovered`) until `agent/session-start` has been sent, then delivers them in order.
+ * Every event is folded into the loop's state once and put on the bus once.
+ */
+class PublishGate {
+  private held: SessionEvent[] | null = [];
+  /** The resumed log's events (set on resume), including any appended while reopening. */
+  history: SessionEvent[] = [];
+
+  constructor(
+    private readonly fold: (event: SessionEvent) => void,
+    private readonly emit: (event: SessionEvent) => void,
+  ) {}
+
+  readonly publish = (event: SessionEvent): void => {
+    if (this.held) {
+      this.held.push(event);
+      return;
+    }
+    this.fold(event);
+    this.emit(event);
+  };
+
+  /** Folds the resumed history, then releases the held events. */
+  open(): void {
+    for (const event of this.history) this.fold(event);
+    const held = this.held ?? [];
+    this.held = null;
+    const folded = new Set(this.history.map((event) => event.seq));
+    for (const event of held) {
+      if (!folded.has(event.seq)) this.fold(event);
+      this.emit(event);
+    }
+  }
+}

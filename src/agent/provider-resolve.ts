@@ -1,0 +1,46 @@
+// Resolves `provider/model` into the adapter's ProviderConfig: the provider's config entry
+// plus its API key from the environment. A missing key is a one-line ConfigError (exit 2)
+// naming the variable; the key itself is never printed, logged or persisted.
+import type { Config, Env } from "../config/index.ts";
+import { ConfigError } from "../errors.ts";
+import type { ProviderConfig } from "../providers/index.ts";
+
+export interface ResolvedModel {
+  provider: ProviderConfig;
+  /** The model id without the provider prefix. */
+  model: string;
+}
+
+/** A key for providers that need none (a local server): the SDKs insist on some value. */
+const NO_KEY = "no-key";
+
+/** Splits `provider/model` at the first slash; the model part may contain slashes. */
+export function splitModelId(id: string): { provider: string; model: string } {
+  const at = id.indexOf("/");
+  if (at <= 0 || at === id.length - 1) {
+    throw new ConfigError(
+      `invalid model "${id}": expected "provider/model"`,
+      undefined,
+      undefined,
+      "model",
+    );
+  }
+  return { provider: id.slice(0, at), model: id.slice(at + 1) };
+}
+
+export function resolveModel(config: Config, modelId: string, env: Env): ResolvedModel {
+  const { provider: name, model } = splitModelId(modelId);
+  const entry = config.providers[name];
+  if (!entry) {
+    const known = Object.keys(config.providers).join(", ");
+    throw new ConfigError(`unknown provider "${name}" (configured: ${known})`);
+  }
+  const apiKey = entry.api_key_env === undefined ? NO_KEY : env[entry.api_key_env];
+  if (!apiKey) {
+    throw new ConfigError(`no API key for provider "${name}": set ${entry.api_key_env}`);
+  }
+  const provider: ProviderConfig = { name, kind: entry.kind, apiKey };
+  if (entry.base_url !== undefined) provider.baseUrl = entry.base_url;
+  if (entry.headers !== undefined) provider.headers = entry.headers;
+  return { provider, model };
+}

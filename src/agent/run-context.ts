@@ -1,0 +1,30 @@
+// What one open session's loop works with: the writer and live history, the resolved model,
+// the tools, the system prompt, and the injectable clock, sleep and random source. Built by
+// agent.ts, read by turn.ts, step.ts and tool-calls.ts.
+import type { Config } from "../config/index.ts";
+import type { ProviderConfig, StreamFunction } from "../providers/index.ts";
+import type { MessageDeriver } from "../session/derive.ts";
+import type { SessionWriter } from "../session/writer.ts";
+import type { ToolRegistry, ToolSpecification } from "../tools/registry.ts";
+import type { AgentBus } from "./bus-events.ts";
+import type { Sleep } from "./retry.ts";
+
+export interface RunContext {
+  readonly bus: AgentBus;
+  readonly writer: SessionWriter;
+  /** The request history, fed every appended event by the writer's publish. */
+  readonly deriver: MessageDeriver;
+  readonly config: Config;
+  readonly provider: ProviderConfig;
+  /** The model id without the provider prefix. */
+  readonly model: string;
+  readonly stream: StreamFunction;
+  readonly system: string;
+  readonly tools: ToolRegistry;
+  readonly toolSpecs: ToolSpecification[];
+  readonly cwd: string;
+  readonly sessionId: string;
+  readonly sleep: Sleep;
+  readonly random: () => number;
+  readonly now: () => number;
+}

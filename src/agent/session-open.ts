@@ -1,0 +1,159 @@
+// Finds and opens the session log an agent writes to: a new one, `--resume <id|prefix>`, or
+// `--continue` (the newest session started in this cwd). On resume it closes what a crash
+// left open: tool calls without a result get an interrupted result (never re-run) and an
+// unfinished turn gets its `turn/end`. Called by agent.ts.
+import { resolve } from "node:path";
+import { UsageError } from "../errors.ts";
+import { INTERRUPTED_RESULT } from "../session/derive.ts";
+import type { EventInput, SessionEvent } from "../session/events.ts";
+import { findSession, listSessionFiles } from "../session/paths.ts";
+import { readSession } from "../session/reader.ts";
+import { summarizeSession } from "../session/summary.ts";
+import { SessionWriter } from "../session/writer.ts";
+
+export interface SessionTarget {
+  sessionsDir: string;
+  cwd: string;
+  /** A session id or unique prefix. */
+  resume?: string;
+  /** Reopen the newest session whose `session/start` cwd is `cwd`. */
+  continueLatest?: boolean;
+}
+
+/** An existing log to continue: its path and its verified events. */
+export interface PriorSession {
+  path: string;
+  events: SessionEvent[];
+}
+
+/** The log to resume, read and verified, or null for a new session. */
+export function locateSession(target: SessionTarget): PriorSession | null {
+  const path = target.resume
+    ? findSession(target.sessionsDir, target.resume)
+    : target.continueLatest
+      ? newestIn(target.sessionsDir, resolve(target.cwd))
+      : null;
+  if (path === null) return null;
+  return { path, events: readSession(path).events };
+}
+
+function newestIn(sessionsDir: string, cwd: string): string {
+  for (const path of listSessionFiles(sessionsDir)) {
+    if (summarizeSession(path).cwd === cwd) return path;
+  }
+  throw new UsageError(`no session to continue for ${cwd} in ${sessionsDir}`);
+}
+
+/** The provider and model in effect at the end of a log (session/start, then session/model). */
+export function modelInEffect(events: readonly SessionEvent[]): {
+  provider: string;
+  model: string;
+} {
+  let current = { provider: "", model: "" };
+  for (const event of events) {
+    if (event.type === "session/start" || event.type === "session/model") {
+      current = { provider: event.provider, model: event.model };
+    }
+  }
+  return current;
+}
+
+/**
+ * Reopens a log for appending. Returns the complete history: the events read before plus any
+ * the writer appended while reopening (a `session/recovered`), which `publish` also received.
+ */
+export function reopenSession(
+  prior: PriorSession,
+  publish: (event: SessionEvent) => void,
+): { writer: SessionWriter; history: SessionEvent[] } {
+  const appended: SessionEvent[] = [];
+  const { writer, summary } = SessionWriter.resume(prior.path, {
+    publish: (event) => {
+      appended.push(event);
+      publish(event);
+    },
+  });
+  let history = prior.events;
+  const lastRead = history.at(-1)?.seq ?? -1;
+  const lastVerified = summary.lastSeq;
+  // Another process appended between our read and taking the lock: read again.
+  if (lastVerified !== lastRead)
+    history = readSession(prior.path, { untilSeq: lastVerified }).events;
+  return { writer, history: [...history, ...appended.filter((e) => e.seq > lastVerified)] };
+}
+
+/**
+ * The events that close what a crash left open, in order: a step that was streaming gets
+ * `step/failed` with what had arrived, trailing tool calls get interrupted results, and an
+ * unfinished turn gets its `turn/end`.
+ */
+export function repairEvents(history: readonly SessionEvent[]): EventInput[] {
+  const open = new Map<string, true>();
+  let openTurn: number | null = null;
+  let streaming: OpenStep | null = null;
+  for (const event of history) {
+    // Derive already closes calls left open before a later message; only trailing ones remain.
+    if (event.type === "user/message" || event.type === "assistant/message") open.clear();
+    else if (event.type === "tool/call") open.set(event.call_id, true);
+    else if (event.type === "tool/result") open.delete(event.call_id);
+    else if (event.type === "turn/start") openTurn = event.turn;
+    else if (event.type === "turn/end") openTurn = null;
+    streaming = trackStep(streaming, event);
+  }
+  const out: EventInput[] = [];
+  if (streaming) out.push(failedStep(streaming));
+  for (const call_id of open.keys()) out.push(interruptedResult(call_id, INTERRUPTED_RESULT));
+  if (openTurn !== null) {
+    const error = "the session ended while this turn ran";
+    out.push({ type: "turn/end", turn: openTurn, reason: "error", error });
+  }
+  return out;
+}
+
+interface OpenStep {
+  turn: number;
+  step: number;
+  blocks: Map<number, { kind: "text" | "thinking" | "tool_input"; text: string }>;
+}
+
+/** The step whose request was streaming at this point of the log, if any. */
+function trackStep(current: OpenStep | null, event: SessionEvent): OpenStep | null {
+  if (event.type === "step/start") return { turn: event.turn, step: event.step, blocks: new Map() };
+  if (event.type === "assistant/message" || event.type === "step/failed") return null;
+  if (event.type === "assistant/chunk" && current) {
+    const block = current.blocks.get(event.block);
+    if (block) block.text += event.delta;
+    else current.blocks.set(event.block, { kind: event.kind, text: event.delta });
+  }
+  return current;
+}
+
+function failedStep(open: OpenStep): EventInput {
+  return {
+    type: "step/failed",
+    turn: open.turn,
+    step: open.step,
+    error: "the session ended while this step streamed",
+    status: null,
+    request_id: null,
+    partial: [...open.blocks].map(([block, { kind, text }]) => ({ block, kind, text })),
+    will_retry: false,
+  };
+}
+
+/** A `tool/result` for a call that never returned (crash) or was cancelled. */
+export function interruptedResult(call_id: string, content: string): EventInput {
+  const bytes = Buffer.byteLength(content);
+  return {
+    type: "tool/result",
+    call_id,
+    content,
+    is_error: true,
+    original_bytes: bytes,
+    delivered_bytes: bytes,
+    truncated: false,
+    spill_path: null,
+    policy_errors: [],
+    interrupted: true,
+  };
+}

@@ -1,0 +1,108 @@
+// One attempt at one step: `step/start`, the request, every streamed delta as a durable
+// `assistant/chunk`, then `assistant/message` and `step/end` (usage and cost) on success. On
+// failure it returns what arrived; the caller (turn.ts) records `step/failed` and may retry.
+
+import { errorMessage } from "../errors.ts";
+import type {
+  ModelToolCall,
+  ProviderFailure,
+  ProviderRequest,
+  StreamPart,
+} from "../providers/index.ts";
+import { costOf } from "../providers/index.ts";
+import type { BlockKind } from "../providers/types.ts";
+import { canonicalJson } from "../session/canonical-json.ts";
+import type { JsonValue } from "../session/events.ts";
+import type { RunContext } from "./run-context.ts";
+
+export interface PartialBlock {
+  block: number;
+  kind: BlockKind;
+  text: string;
+}
+
+export type AttemptOutcome =
+  | { ok: true; toolCalls: ModelToolCall[] }
+  | { ok: false; failure: ProviderFailure; partial: PartialBlock[] };
+
+type MessagePart = Extract<StreamPart, { type: "message" }>;
+
+export async function streamAttempt(
+  ctx: RunContext,
+  turn: number,
+  step: number,
+  signal: AbortSignal,
+): Promise<AttemptOutcome> {
+  ctx.writer.append({
+    type: "step/start",
+    turn,
+    step,
+    provider: ctx.provider.name,
+    model: ctx.model,
+  });
+  const blocks = new Map<number, { kind: BlockKind; pieces: string[] }>();
+  const partial = () =>
+    [...blocks].map(([block, b]) => ({ block, kind: b.kind, text: b.pieces.join("") }));
+  let requestId: string | null = null;
+  try {
+    for await (const part of ctx.stream(ctx.provider, buildRequest(ctx, signal))) {
+      if (part.type === "start") requestId = part.requestId;
+      else if (part.type === "delta") {
+        const { block, kind, delta } = part;
+        ctx.writer.append({ type: "assistant/chunk", turn, step, block, kind, delta });
+        const entry = blocks.get(block);
+        if (entry) entry.pieces.push(delta);
+        else blocks.set(block, { kind, pieces: [delta] });
+      } else if (part.type === "message") {
+        recordMessage(ctx, turn, step, part);
+        return { ok: true, toolCalls: part.toolCalls };
+      } else return { ok: false, failure: part.error, partial: partial() };
+    }
+  } catch (error) {
+    // Stream functions never throw by contract; a scripted one in a test might.
+    return {
+      ok: false,
+      failure: failureOf(errorMessage(error), requestId, blocks.size > 0),
+      partial: partial(),
+    };
+  }
+  const message = "the stream ended without a message";
+  return { ok: false, failure: failureOf(message, requestId, blocks.size > 0), partial: partial() };
+}
+
+function buildRequest(ctx: RunContext, signal: AbortSignal): ProviderRequest {
+  const request: ProviderRequest = {
+    model: ctx.model,
+    system: ctx.system,
+    messages: ctx.deriver.messages(),
+    tools: ctx.toolSpecs,
+    signal,
+  };
+  const budget = ctx.config.thinking.budget_tokens;
+  if (budget !== undefined) request.thinking = { budgetTokens: budget };
+  return request;
+}
+
+function recordMessage(ctx: RunContext, turn: number, step: number, part: MessagePart): void {
+  // The log stores canonical JSON (sorted keys), so a resumed session replays sorted keys;
+  // sorting here too makes this run's next request byte-identical to a resumed one's.
+  const content = JSON.parse(canonicalJson(part.content)) as JsonValue[];
+  ctx.writer.append({
+    type: "assistant/message",
+    turn,
+    step,
+    provider: ctx.provider.name,
+    model: ctx.model,
+    api: part.api,
+    request_id: part.requestId,
+    stop_reason: part.stopReason,
+    content,
+  });
+  const lookup = { provider: ctx.provider.name, overrides: ctx.config.models };
+  const cost = costOf(ctx.model, part.usage, lookup);
+  ctx.writer.append({ type: "step/end", turn, step, usage: part.usage, cost });
+}
+
+function failureOf(message: string, requestId: string | null, partial: boolean): ProviderFailure {
+  return { message, status: null, requestId, retryable: false, partial };
+}

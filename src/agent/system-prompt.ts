@@ -1,0 +1,73 @@
+// Assembles the system prompt once per run: the built-in prompt (or the `system_prompt_file`
+// replacing it), then every AGENTS.md and CLAUDE.md from the repository root down to the cwd,
+// then `$CODEWHALE_HOME/AGENTS.md`. Called by the agent when it opens a session.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { ConfigError, errorMessage } from "../errors.ts";
+import { BUILTIN_PROMPT } from "./builtin-prompt.ts";
+
+export interface SystemPromptOptions {
+  cwd: string;
+  home: string;
+  /** Replaces the built-in part when set (config `system_prompt_file` / the flag). */
+  promptFile?: string;
+}
+
+const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"];
+
+export function buildSystemPrompt(options: SystemPromptOptions): string {
+  const parts = [basePrompt(options.promptFile)];
+  for (const path of instructionFiles(options.cwd, options.home)) {
+    const text = readFileSync(path, "utf8").trim();
+    if (text !== "") parts.push(`# Instructions from ${path}\n\n${text}`);
+  }
+  return parts.join("\n\n");
+}
+
+function basePrompt(promptFile: string | undefined): string {
+  if (promptFile === undefined) return BUILTIN_PROMPT;
+  try {
+    return readFileSync(promptFile, "utf8").trim();
+  } catch (error) {
+    throw new ConfigError(`cannot read system prompt file ${promptFile}: ${errorMessage(error)}`);
+  }
+}
+
+/** The instruction files that apply to `cwd`, outermost first, then the user's own. */
+export function instructionFiles(cwd: string, home: string): string[] {
+  const files: string[] = [];
+  for (const dir of directoriesFromRoot(resolve(cwd))) {
+    for (const name of INSTRUCTION_FILES) {
+      const path = join(dir, name);
+      if (isFile(path)) files.push(path);
+    }
+  }
+  const user = join(home, "AGENTS.md");
+  if (isFile(user) && !files.includes(user)) files.push(user);
+  return files;
+}
+
+/** The repository root (nearest directory with `.git`, else cwd) and each directory down to cwd. */
+function directoriesFromRoot(cwd: string): string[] {
+  const root = repositoryRoot(cwd) ?? cwd;
+  const rest = relative(root, cwd);
+  const dirs = [root];
+  if (rest === "") return dirs;
+  let dir = root;
+  for (const segment of rest.split(sep)) {
+    dir = join(dir, segment);
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+function repositoryRoot(cwd: string): string | undefined {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function isFile(path: string): boolean {
+  return existsSync(path) && statSync(path).isFile();
+}

@@ -1,0 +1,149 @@
+// One turn of the loop: steps until the model stops calling tools (and no steering is
+// waiting), `max_steps`, the budget, the context window, an unrecoverable provider error or
+// cancellation. Each step retries its request per config `[retry]`. Called by agent.ts.
+import type { ProviderFailure } from "../providers/index.ts";
+import { contextWindowOf } from "../providers/index.ts";
+import type { Payload } from "../session/events.ts";
+import { describeFailure, isRetryable, retryDelay } from "./retry.ts";
+import type { RunContext } from "./run-context.ts";
+import { type AttemptOutcome, streamAttempt } from "./step.ts";
+import { executeToolCalls, recordToolCalls } from "./tool-calls.ts";
+
+export type TurnReason = Payload<"turn/end">["reason"];
+
+export interface TurnOutcome {
+  turn: number;
+  reason: TurnReason;
+  /** One line for the user when the turn did not complete. */
+  error?: string;
+}
+
+/** What the turn reads from the agent while it runs. */
+export interface TurnControl {
+  signal: AbortSignal;
+  /** USD spent by the whole session so far. */
+  sessionCost(): number;
+  /** Steering messages accepted since the last request was built; reading resets it. */
+  takeSteering(): number;
+  /**
+   * Holds steering in memory from the request until the step's tool calls are recorded
+   * (appending it then would place it before the assistant message in the history), and
+   * appends what was held on release.
+   */
+  holdSteering(): void;
+  releaseSteering(): void;
+}
+
+type StepResult =
+  | Extract<AttemptOutcome, { ok: true }>
+  | { ok: false; outcome: Omit<TurnOutcome, "turn"> };
+
+export async function runTurn(
+  ctx: RunContext,
+  turn: number,
+  control: TurnControl,
+): Promise<TurnOutcome> {
+  const end = (outcome: Omit<TurnOutcome, "turn">): TurnOutcome => {
+    ctx.writer.append({
+      type: "turn/end",
+      turn,
+      reason: outcome.reason,
+      ...(outcome.reason === "error" ? { error: outcome.error } : {}),
+    });
+    return { turn, ...outcome };
+  };
+  const maxSteps = ctx.config.max_steps;
+  for (let step = 0; step < maxSteps; step++) {
+    const stop = checkLimits(ctx, control);
+    if (stop) return end(stop);
+    control.takeSteering();
+    control.holdSteering();
+    const result = await requestStep(ctx, turn, step, control.signal);
+    if (!result.ok) {
+      control.releaseSteering();
+      return end(result.outcome);
+    }
+    const calls = await recordToolCalls(ctx, turn, step, result.toolCalls, control.signal);
+    control.releaseSteering();
+    await executeToolCalls(ctx, calls, control.signal);
+    if (control.signal.aborted) return end(cancelled());
+    if (result.toolCalls.length === 0 && control.takeSteering() === 0)
+      return end({ reason: "completed" });
+  }
+  return end({ reason: "max_steps", error: `stopped after ${maxSteps} steps (max_steps)` });
+}
+
+function cancelled(): Omit<TurnOutcome, "turn"> {
+  return { reason: "cancelled", error: "cancelled" };
+}
+
+/** The budget and the context window, checked before each request. */
+function checkLimits(ctx: RunContext, control: TurnControl): Omit<TurnOutcome, "turn"> | null {
+  if (control.signal.aborted) return cancelled();
+  const cap = ctx.config.max_budget_usd;
+  const spent = control.sessionCost();
+  if (cap !== undefined && spent >= cap) {
+    return {
+      reason: "max_budget",
+      error: `stopped: the session cost $${spent.toFixed(4)} reached the budget of $${cap}`,
+    };
+  }
+  const window = contextWindowOf(ctx.model, {
+    provider: ctx.provider.name,
+    overrides: ctx.config.models,
+  });
+  if (window === null) return null;
+  const tokens = estimateTokens(ctx);
+  if (tokens <= window) return null;
+  const model = `${ctx.provider.name}/${ctx.model}`;
+  return {
+    reason: "error",
+    error: `the request of about ${tokens} tokens exceeds the context window of ${window} tokens of ${model}`,
+  };
+}
+
+/** About one token per four bytes of everything the request carries. */
+export function estimateTokens(ctx: RunContext): number {
+  const bytes =
+    Buffer.byteLength(ctx.system) +
+    Buffer.byteLength(JSON.stringify(ctx.toolSpecs)) +
+    Buffer.byteLength(JSON.stringify(ctx.deriver.messages()));
+  return Math.ceil(bytes / 4);
+}
+
+/** One step's request, retried per config `[retry]`; records `step/failed` for each failure. */
+async function requestStep(
+  ctx: RunContext,
+  turn: number,
+  step: number,
+  signal: AbortSignal,
+): Promise<StepResult> {
+  const started = ctx.now();
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await streamAttempt(ctx, turn, step, signal);
+    if (outcome.ok) return outcome;
+    const { failure, partial } = outcome;
+    const delay =
+      signal.aborted || !isRetryable(failure)
+        ? null
+        : retryDelay(ctx.config.retry, failure, attempt, ctx.now() - started, ctx.random);
+    ctx.writer.append({
+      type: "step/failed",
+      turn,
+      step,
+      error: signal.aborted ? "cancelled" : failure.message,
+      status: failure.status,
+      request_id: failure.requestId,
+      partial,
+      will_retry: delay !== null,
+    });
+    if (signal.aborted) return { ok: false, outcome: cancelled() };
+    if (delay === null) return { ok: false, outcome: providerError(ctx, failure) };
+    await ctx.sleep(delay, signal);
+    if (signal.aborted) return { ok: false, outcome: cancelled() };
+  }
+}
+
+function providerError(ctx: RunContext, failure: ProviderFailure): Omit<TurnOutcome, "turn"> {
+  return { reason: "error", error: describeFailure(ctx.provider.name, failure) };
+}

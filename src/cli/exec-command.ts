@@ -1,0 +1,178 @@
+// `codewhale exec [options] <prompt>`: runs one task to completion without a terminal UI and
+// prints it as text, one JSON object, or stream-json lines; `--input-format stream-json` turns
+// it into a long-lived session driven by JSON lines on stdin (exec-stdin.ts). Registered by
+// cli/main.ts; the loop is the agent's, the rendering exec-output.ts's.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { Agent } from "../agent/agent.ts";
+import type { BusEvents } from "../agent/bus-events.ts";
+import type { TurnOutcome } from "../agent/turn.ts";
+import { createBus } from "../bus/bus.ts";
+import { configFlagsFromOptions, loadConfig, sessionsDir } from "../config/index.ts";
+import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
+import { VERSION } from "../version.ts";
+import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
+import { runStdinSession } from "./exec-stdin.ts";
+
+interface ExecOptions {
+  model?: string;
+  outputFormat: string;
+  inputFormat: string;
+  maxSteps?: string;
+  cwd?: string;
+  resume?: string;
+  continue?: boolean;
+  sessionDir?: string;
+  showThinking?: boolean;
+  systemPromptFile?: string;
+  maxBudgetUsd?: string;
+}
+
+export function registerExecCommand(program: Command): void {
+  program
+    .command("exec")
+    .description("run a task non-interactively and print the result")
+    .argument("[prompt]", 'the task; "-" reads it from stdin')
+    .option("-m, --model <provider/model>", "model to use (config `model`)")
+    .option("--output-format <format>", "text, json or stream-json", "text")
+    .option("--input-format <format>", "text, or stream-json for a session driven by stdin", "text")
+    .option("--max-steps <n>", "most model requests per turn (config `max_steps`)")
+    .option("--cwd <dir>", "the workspace to work in (default: the current directory)")
+    .option("--resume <id>", "continue a session by id or unique prefix")
+    .option("--continue", "continue the newest session started in this directory")
+    .option("--session-dir <dir>", "where session logs live (default $CODEWHALE_HOME/sessions)")
+    .option("--show-thinking", "text format: also print thinking, as [thinking] lines on stderr")
+    .option("--system-prompt-file <path>", "replace the built-in system prompt")
+    .option("--max-budget-usd <usd>", "stop once the session has cost this much")
+    .action(async (prompt: string | undefined, options: ExecOptions) => {
+      await runExec(prompt, options);
+    });
+}
+
+async function runExec(promptArg: string | undefined, options: ExecOptions): Promise<void> {
+  const started = Date.now();
+  const format = checkFormat(options);
+  const interactive = options.inputFormat === "stream-json";
+  const prompt = interactive ? undefined : readPrompt(promptArg);
+  const cwd = workspace(options.cwd);
+  const loaded = loadConfig({ cwd, env: process.env, flags: execFlags(options) });
+  const bus = createBus<BusEvents>();
+  const output = new ExecOutput(
+    format,
+    process.stdout,
+    process.stderr,
+    options.showThinking === true,
+  );
+  bus.on("session/event", output.observe);
+  const agent = await Agent.open({
+    bus,
+    loaded,
+    env: process.env,
+    cwd,
+    sessionsDir: sessionsDir(loaded, options.sessionDir),
+    ...(options.model ? { modelOverride: options.model } : {}),
+    ...(options.resume ? { resume: options.resume } : {}),
+    ...(options.continue ? { continueLatest: true } : {}),
+  });
+  const stopSignals = handleSigint(agent);
+  try {
+    output.init({
+      sessionId: agent.sessionId,
+      logPath: agent.logPath,
+      cwd,
+      provider: agent.provider,
+      model: agent.model,
+      codewhaleVersion: VERSION,
+      resumed: agent.resumed,
+    });
+    const finish = async (outcome: TurnOutcome) => {
+      const exitCode = exitCodeOf(outcome);
+      const end = {
+        sessionId: agent.sessionId,
+        reason: outcome.reason,
+        exitCode,
+        durationMs: Date.now() - started,
+      };
+      await output.finish(outcome.error && exitCode !== 0 ? { ...end, error: outcome.error } : end);
+    };
+    const last = interactive
+      ? await runStdinSession(agent, process.stdin, output, finish)
+      : await runOnce(agent, prompt ?? "", finish);
+    if (last && exitCodeOf(last) !== ExitCode.ok) {
+      throw new RunStoppedError(last.error ?? last.reason, exitCodeOf(last));
+    }
+  } finally {
+    stopSignals();
+    agent.dispose();
+  }
+}
+
+async function runOnce(
+  agent: Agent,
+  prompt: string,
+  finish: (outcome: TurnOutcome) => Promise<void>,
+): Promise<TurnOutcome> {
+  const outcome = await agent.run(prompt);
+  await finish(outcome);
+  return outcome;
+}
+
+export function exitCodeOf(outcome: TurnOutcome): ExitCode {
+  if (outcome.reason === "completed") return ExitCode.ok;
+  if (outcome.reason === "cancelled") return ExitCode.cancelled;
+  return ExitCode.failure;
+}
+
+/** SIGINT cancels the running turn; a second one exits at once with 130. */
+function handleSigint(agent: Agent): () => void {
+  let count = 0;
+  const onSigint = () => {
+    count++;
+    if (count > 1) process.exit(ExitCode.cancelled);
+    agent.cancel();
+  };
+  process.on("SIGINT", onSigint);
+  return () => process.off("SIGINT", onSigint);
+}
+
+function checkFormat(options: ExecOptions): OutputFormat {
+  const format = options.outputFormat as OutputFormat;
+  if (!OUTPUT_FORMATS.includes(format)) {
+    throw new UsageError(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")}`);
+  }
+  if (options.inputFormat !== "text" && options.inputFormat !== "stream-json") {
+    throw new UsageError("--input-format must be text or stream-json");
+  }
+  if (options.inputFormat === "stream-json" && format !== "stream-json") {
+    throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  }
+  if (options.resume && options.continue)
+    throw new UsageError("use --resume or --continue, not both");
+  return format;
+}
+
+function readPrompt(arg: string | undefined): string {
+  const text = arg === "-" ? readFileSync(0, "utf8") : arg;
+  if (text === undefined || text.trim() === "") {
+    throw new UsageError('a prompt is required: codewhale exec "<prompt>" (or "-" to read stdin)');
+  }
+  return text;
+}
+
+function workspace(dir: string | undefined): string {
+  const cwd = resolve(dir ?? process.cwd());
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+    throw new UsageError(`--cwd ${cwd} is not a directory`);
+  return cwd;
+}
+
+function execFlags(options: ExecOptions) {
+  const flags: Record<string, unknown> = { ...configFlagsFromOptions(options) };
+  if (options.systemPromptFile !== undefined) flags.system_prompt_file = options.systemPromptFile;
+  if (options.maxBudgetUsd !== undefined) {
+    const usd = Number(options.maxBudgetUsd);
+    flags.max_budget_usd = Number.isFinite(usd) ? usd : options.maxBudgetUsd;
+  }
+  return flags;
+}

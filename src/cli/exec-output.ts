@@ -1,0 +1,108 @@
+// The three output formats of `codewhale exec`: `text` (the final answer; thinking on stderr
+// with --show-thinking), `json` (one result object) and `stream-json` (the projection of
+// present/stream-json.ts, written in batches). Each renders only from `session/event`.
+
+import {
+  type InitInfo,
+  initLine,
+  projectEventText,
+  type RunEnd,
+  RunTally,
+  resultLine,
+  type StreamLine,
+  serializeLine,
+} from "../present/stream-json.ts";
+import type { SessionEvent } from "../session/events.ts";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
+
+const FLUSH_BYTES = 64 * 1024;
+
+/** Buffers stdout lines and writes them in batches; `drain` flushes and waits for the reader. */
+export class LineSink {
+  private pending: string[] = [];
+  private bytes = 0;
+  private scheduled = false;
+
+  constructor(private readonly out: NodeJS.WritableStream) {}
+
+  write(text: string): void {
+    this.pending.push(text);
+    this.bytes += text.length;
+    if (this.bytes >= FLUSH_BYTES) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const text = this.pending.join("");
+    this.pending = [];
+    this.bytes = 0;
+    this.out.write(text);
+  }
+
+  async drain(): Promise<void> {
+    this.flush();
+    await new Promise<void>((resolve) => this.out.write("", () => resolve()));
+  }
+}
+
+/** Renders one run in one format; `observe` is subscribed to `session/event`. */
+export class ExecOutput {
+  tally = new RunTally();
+  private readonly sink: LineSink;
+  /** Lines of events published before `init` (the session's first events). */
+  private beforeInit: string[] | null = [];
+
+  constructor(
+    readonly format: OutputFormat,
+    stdout: NodeJS.WritableStream,
+    private readonly stderr: NodeJS.WritableStream,
+    private readonly showThinking: boolean,
+  ) {
+    this.sink = new LineSink(stdout);
+  }
+
+  readonly observe = (event: SessionEvent): void => {
+    this.tally.observe(event);
+    if (this.format === "stream-json") {
+      this.writeLine(projectEventText(event));
+    } else if (this.showThinking && event.type === "assistant/message" && this.tally.thinkingText) {
+      this.stderr.write(`${this.tally.thinkingText.replace(/^/gm, "[thinking] ")}\n`);
+    }
+  };
+
+  /** Writes the `init` line first, then the events that arrived while the session opened. */
+  init(info: InitInfo): void {
+    const held = this.beforeInit ?? [];
+    this.beforeInit = null;
+    if (this.format !== "stream-json") return;
+    this.sink.write(serializeLine(initLine(info)));
+    for (const line of held) this.sink.write(line);
+  }
+
+  private writeLine(line: string): void {
+    if (this.beforeInit) this.beforeInit.push(line);
+    else this.sink.write(line);
+  }
+
+  /** A stream-json line that is not a session event (an input error). */
+  line(line: StreamLine): void {
+    if (this.format === "stream-json") this.writeLine(serializeLine(line));
+  }
+
+  /** Writes what ends a turn in this format, then starts a fresh tally. */
+  async finish(end: RunEnd): Promise<void> {
+    const result = resultLine(this.tally, end);
+    if (this.format === "text") {
+      if (this.tally.resultText) this.sink.write(`${this.tally.resultText}\n`);
+    } else this.sink.write(serializeLine(result));
+    this.tally = new RunTally();
+    await this.sink.drain();
+  }
+}

@@ -1,0 +1,165 @@
+// The stream-json contract (docs/stream-json.md): a pure projection of durable session events
+// into JSON lines for integrators, plus the `init` first line and the `result` last line, and
+// the run tally those need. Fed only from `session/event`; knows nothing of the loop.
+import type { SessionEvent, Usage } from "../session/events.ts";
+
+/** Version of the line shapes below; additive changes keep it, removals and renames bump it. */
+export const STREAM_JSON_SCHEMA_VERSION = 1;
+
+export type StreamLine = { type: string } & Record<string, unknown>;
+
+export interface InitInfo {
+  sessionId: string;
+  logPath: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  codewhaleVersion: string;
+  resumed: boolean;
+}
+
+export function initLine(info: InitInfo): StreamLine {
+  return {
+    type: "init",
+    schema_version: STREAM_JSON_SCHEMA_VERSION,
+    session_id: info.sessionId,
+    log_path: info.logPath,
+    cwd: info.cwd,
+    provider: info.provider,
+    model: info.model,
+    codewhale_version: info.codewhaleVersion,
+    resumed: info.resumed,
+  };
+}
+
+/** The field a delta's text travels in, by block kind: response text only ever in `text`. */
+const DELTA_SHAPE = {
+  text: { type: "message_delta", field: "text" },
+  thinking: { type: "thinking_delta", field: "thinking" },
+  tool_input: { type: "tool_input_delta", field: "partial_json" },
+} as const;
+
+/** The lines one session event projects to (one for every type today). */
+export function projectEvent(event: SessionEvent): StreamLine[] {
+  if (event.type === "assistant/chunk") {
+    const shape = DELTA_SHAPE[event.kind];
+    return [
+      {
+        type: shape.type,
+        seq: event.seq,
+        turn: event.turn,
+        step: event.step,
+        block: event.block,
+        kind: event.kind,
+        [shape.field]: event.delta,
+      },
+    ];
+  }
+  const { v: _v, h: _h, ...rest } = event;
+  return [rest];
+}
+
+export function serializeLine(line: StreamLine): string {
+  return `${JSON.stringify(line)}\n`;
+}
+
+/**
+ * The serialized lines of one event: exactly `projectEvent(event).map(serializeLine)`, with
+ * the delta lines (the bulk of any stream) written without building an object first.
+ */
+export function projectEventText(event: SessionEvent): string {
+  if (event.type !== "assistant/chunk") return projectEvent(event).map(serializeLine).join("");
+  const shape = DELTA_SHAPE[event.kind];
+  return `{"type":"${shape.type}","seq":${event.seq},"turn":${event.turn},"step":${event.step},"block":${event.block},"kind":"${event.kind}","${shape.field}":${JSON.stringify(event.delta)}}\n`;
+}
+
+const ZERO_USAGE: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
+
+/**
+ * What a run produced, folded from its session events: the text and thinking of the last
+ * assistant message, turns, steps, usage and cost. Failed attempts contribute nothing.
+ */
+export class RunTally {
+  turns = 0;
+  steps = 0;
+  readonly usage: Usage = { ...ZERO_USAGE };
+  /** Sum of known step costs; null while no step had a known price. */
+  cost: number | null = null;
+  /** Text blocks of the last complete assistant message. */
+  resultText = "";
+  /** Thinking blocks of the last complete assistant message. */
+  thinkingText = "";
+  private text = new Map<number, string[]>();
+  private thinking = new Map<number, string[]>();
+
+  observe(event: SessionEvent): void {
+    switch (event.type) {
+      case "turn/start":
+        this.turns++;
+        break;
+      case "step/start":
+        this.text = new Map();
+        this.thinking = new Map();
+        break;
+      case "assistant/chunk":
+        if (event.kind !== "tool_input")
+          add(event.kind === "text" ? this.text : this.thinking, event.block, event.delta);
+        break;
+      case "assistant/message":
+        this.resultText = joinBlocks(this.text);
+        this.thinkingText = joinBlocks(this.thinking);
+        break;
+      case "step/end":
+        this.countStep(event.usage, event.cost);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private countStep(usage: Usage, cost: number | null): void {
+    this.steps++;
+    for (const key of Object.keys(ZERO_USAGE) as (keyof Usage)[]) this.usage[key] += usage[key];
+    if (cost !== null) this.cost = (this.cost ?? 0) + cost;
+  }
+}
+
+function add(blocks: Map<number, string[]>, block: number, delta: string): void {
+  const pieces = blocks.get(block);
+  if (pieces) pieces.push(delta);
+  else blocks.set(block, [delta]);
+}
+
+function joinBlocks(blocks: Map<number, string[]>): string {
+  return [...blocks.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, pieces]) => pieces.join(""))
+    .join("\n\n");
+}
+
+export interface RunEnd {
+  sessionId: string;
+  /** The turn/end reason of the last turn. */
+  reason: string;
+  exitCode: number;
+  error?: string;
+  durationMs: number;
+}
+
+/** The last line of stream-json, and the whole output of `--output-format json`. */
+export function resultLine(tally: RunTally, end: RunEnd): StreamLine {
+  return {
+    type: "result",
+    session_id: end.sessionId,
+    result: tally.resultText,
+    is_error: end.exitCode !== 0,
+    reason: end.reason,
+    exit_code: end.exitCode,
+    ...(end.error === undefined ? {} : { error: end.error }),
+    turns: tally.turns,
+    steps: tally.steps,
+    usage: tally.usage,
+    cost: tally.cost,
+    duration_ms: end.durationMs,
+  };
+}

@@ -59,8 +59,6 @@ export class Agent {
   private status: AgentStatus = "idle";
   private controller: AbortController | null = null;
   private steering = 0;
-  /** Steering held while a request streams; null when steering is appended at once. */
-  private heldSteering: string[] | null = null;
   private disposed = false;
 
   private constructor(
@@ -165,13 +163,8 @@ export class Agent {
           this.steering = 0;
           return waiting;
         },
-        holdSteering: () => {
-          this.heldSteering = [];
-        },
-        releaseSteering: () => this.releaseSteering(),
       });
     } finally {
-      this.releaseSteering();
       this.controller = null;
       this.ctx.writer.sync();
       this.setStatus("idle");
@@ -179,29 +172,15 @@ export class Agent {
   }
 
   /**
-   * Adds a message to the running turn; it reaches the model at the next step boundary. It is
-   * appended as `steering/message` (durable) at once, except while a request streams: then it
-   * waits (announced as `agent/queued`) until the step's tool calls are recorded. Returns
-   * false when no turn is running.
+   * Adds a message to the running turn. It is appended as `steering/message` at once (durable
+   * before this returns: a crash never loses what the user typed) and reaches the model at the
+   * next step boundary (derive places it there). Returns false when no turn is running.
    */
   steer(text: string): boolean {
     if (!this.controller || this.controller.signal.aborted) return false;
     this.steering++;
-    if (this.heldSteering) {
-      this.heldSteering.push(text);
-      this.ctx.bus.emit("agent/queued", { text });
-    } else this.appendSteering(text);
-    return true;
-  }
-
-  private releaseSteering(): void {
-    const held = this.heldSteering ?? [];
-    this.heldSteering = null;
-    for (const text of held) this.appendSteering(text);
-  }
-
-  private appendSteering(text: string): void {
     this.ctx.writer.append({ type: "steering/message", turn: this.totals.nextTurn - 1, text });
+    return true;
   }
 
   /** Cancels the running turn: aborts the stream and running tools; the turn ends `cancelled`. */

@@ -26,8 +26,9 @@ export type BusEvents = {
    */
   "agent/error": (error: { message: string }) => void;
   /**
-   * A steering message is waiting for the next step boundary. When it reaches the model it
-   * appears as a `steering/message` session event; this event is not sent again for it.
+   * A prompt submitted while a turn runs is waiting for that turn to end (a surface's queue,
+   * not the log). When its turn starts it appears as a `user/message` session event. Steering
+   * is never announced here: it is appended as `steering/message` at once.
    */
   "agent/queued": (message: { text: string }) => void;
   /** The agent opened a session log (new, resumed or forked), before its first `session/event`. */

@@ -4,8 +4,9 @@
 // unfinished turn gets its `turn/end`. Called by agent.ts.
 import { resolve } from "node:path";
 import { UsageError } from "../errors.ts";
+import { readNative } from "../providers/neutral.ts";
 import { INTERRUPTED_RESULT } from "../session/derive.ts";
-import type { EventInput, SessionEvent } from "../session/events.ts";
+import type { EventInput, JsonValue, SessionEvent } from "../session/events.ts";
 import { findSession, listSessionFiles } from "../session/paths.ts";
 import { readSession } from "../session/reader.ts";
 import { summarizeSession } from "../session/summary.ts";
@@ -84,13 +85,15 @@ export function reopenSession(
 
 /**
  * The events that close what a crash left open, in order: a step that was streaming gets
- * `step/failed` with what had arrived, trailing tool calls get interrupted results, and an
+ * `step/failed` with what had arrived; tool calls of the last assistant message that were never
+ * recorded get a refused `tool/call`; trailing tool calls get interrupted results; and an
  * unfinished turn gets its `turn/end`.
  */
 export function repairEvents(history: readonly SessionEvent[]): EventInput[] {
   const open = new Map<string, true>();
   let openTurn: number | null = null;
   let streaming: OpenStep | null = null;
+  let unrecorded: UnrecordedCall[] = [];
   for (const event of history) {
     // Derive already closes calls left open before a later message; only trailing ones remain.
     if (event.type === "user/message" || event.type === "assistant/message") open.clear();
@@ -99,9 +102,14 @@ export function repairEvents(history: readonly SessionEvent[]): EventInput[] {
     else if (event.type === "turn/start") openTurn = event.turn;
     else if (event.type === "turn/end") openTurn = null;
     streaming = trackStep(streaming, event);
+    unrecorded = trackUnrecorded(unrecorded, event);
   }
   const out: EventInput[] = [];
   if (streaming) out.push(failedStep(streaming));
+  for (const call of unrecorded) {
+    out.push(refusedCall(call), interruptedResult(call.call_id, NEVER_RUN));
+    open.delete(call.call_id);
+  }
   for (const call_id of open.keys()) out.push(interruptedResult(call_id, INTERRUPTED_RESULT));
   if (openTurn !== null) {
     const error = "the session ended while this turn ran";
@@ -126,6 +134,62 @@ function trackStep(current: OpenStep | null, event: SessionEvent): OpenStep | nu
     else current.blocks.set(event.block, { kind: event.kind, text: event.delta });
   }
   return current;
+}
+
+interface UnrecordedCall {
+  turn: number;
+  step: number;
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Tool calls of the newest assistant message that have no `tool/call` yet: the process died
+ * between the message and recording its calls. Without a repair the provider would reject
+ * the history (a tool call with no result).
+ */
+function trackUnrecorded(current: UnrecordedCall[], event: SessionEvent): UnrecordedCall[] {
+  if (event.type === "assistant/message") {
+    return readNative(event.content).flatMap((block) =>
+      block.kind === "tool_call"
+        ? [
+            {
+              turn: event.turn,
+              step: event.step,
+              call_id: block.id,
+              name: block.name,
+              arguments: block.arguments,
+            },
+          ]
+        : [],
+    );
+  }
+  if (event.type === "tool/call") return current.filter((call) => call.call_id !== event.call_id);
+  if (event.type === "user/message") return [];
+  return current;
+}
+
+const NEVER_RUN =
+  "This tool call was never run: the session ended before it was recorded. Run it again if it is still needed.";
+
+function refusedCall(call: UnrecordedCall): EventInput {
+  let args: JsonValue;
+  try {
+    args = JSON.parse(call.arguments) as JsonValue;
+  } catch {
+    args = call.arguments;
+  }
+  const reason = "the session ended before this call was recorded; it was not run";
+  return {
+    type: "tool/call",
+    turn: call.turn,
+    step: call.step,
+    call_id: call.call_id,
+    name: call.name,
+    arguments: args,
+    decision: { outcome: "deny", by: "default", reason },
+  };
 }
 
 function failedStep(open: OpenStep): EventInput {

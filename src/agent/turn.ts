@@ -25,13 +25,6 @@ export interface TurnControl {
   sessionCost(): number;
   /** Steering messages accepted since the last request was built; reading resets it. */
   takeSteering(): number;
-  /**
-   * Holds steering in memory from the request until the step's tool calls are recorded
-   * (appending it then would place it before the assistant message in the history), and
-   * appends what was held on release.
-   */
-  holdSteering(): void;
-  releaseSteering(): void;
 }
 
 type StepResult =
@@ -57,14 +50,9 @@ export async function runTurn(
     const stop = checkLimits(ctx, control);
     if (stop) return end(stop);
     control.takeSteering();
-    control.holdSteering();
     const result = await requestStep(ctx, turn, step, control.signal);
-    if (!result.ok) {
-      control.releaseSteering();
-      return end(result.outcome);
-    }
+    if (!result.ok) return end(result.outcome);
     const calls = await recordToolCalls(ctx, turn, step, result.toolCalls, control.signal);
-    control.releaseSteering();
     await executeToolCalls(ctx, calls, control.signal);
     if (control.signal.aborted) return end(cancelled());
     if (result.toolCalls.length === 0 && control.takeSteering() === 0)

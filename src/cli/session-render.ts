@@ -56,6 +56,8 @@ function describe(event: SessionEvent): string {
       return ` in ${event.usage.input} out ${event.usage.output}${event.cost === null ? "" : ` $${event.cost.toFixed(4)}`}`;
     case "step/failed":
       return `: ${oneLine(event.error)}`;
+    case "session/model":
+      return ` now ${event.provider}/${event.model}`;
     case "session/recovered":
       return `: cut ${event.dropped_bytes} torn bytes`;
     default:

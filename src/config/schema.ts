@@ -13,7 +13,7 @@ export const HOOK_EVENTS = [
   "Stop",
   "SessionEnd",
 ] as const;
-export const DEFAULT_MODEL = "anthropic/claude-sonnet-4-5";
+export const DEFAULT_MODEL = "anthropic/claude-sonnet-4-6";
 
 const modelId = z.string().regex(/^[^/\s]+\/\S+$/, { error: 'expected "provider/model"' });
 const count = z.number().int().nonnegative();

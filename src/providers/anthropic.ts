@@ -14,6 +14,21 @@ type JsonObject = { [key: string]: JsonValue };
 
 export const DEFAULT_ANTHROPIC_URL = "https://api.anthropic.com";
 
+/**
+ * The SDK prints model-deprecation notices with console.warn when a request is created, which
+ * would break codewhale's one-line stderr contract. They are printed synchronously inside
+ * `create`, so silencing console.warn for exactly that call affects nothing else.
+ */
+function withoutConsoleWarnings<T>(create: () => T): T {
+  const warn = console.warn;
+  console.warn = () => undefined;
+  try {
+    return create();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 export const streamAnthropic = guardStream(async function* (config, request) {
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
   const client = new Anthropic({
@@ -24,9 +39,9 @@ export const streamAnthropic = guardStream(async function* (config, request) {
   });
   // The body is built from verbatim native JSON; this is the one boundary into SDK types.
   const body = buildAnthropicBody(config, request) as unknown as MessageCreateParamsStreaming;
-  const { data: stream, response } = await client.messages
-    .create(body, { signal: request.signal })
-    .withResponse();
+  const { data: stream, response } = await withoutConsoleWarnings(() =>
+    client.messages.create(body, { signal: request.signal }),
+  ).withResponse();
   const requestId = headerRequestId(response.headers);
   yield { type: "start", requestId };
   const message = new MessageAssembly();

@@ -36,7 +36,7 @@ export interface ModelLookup {
 }
 
 /** When the prices below were last checked against the published list prices. */
-export const MODEL_TABLE_DATE = "2025-11-15";
+export const MODEL_TABLE_DATE = "2026-11-29";
 
 const K = 1000;
 // Anthropic cache writes (5-minute TTL) cost 1.25x input, cache reads 0.1x input.
@@ -51,6 +51,8 @@ const openai = (contextWindow: number, input: number, output: number, cacheRead 
 });
 
 const TABLE: Record<string, ModelInfo> = {
+  "claude-opus-4-6": claude(5, 25),
+  "claude-sonnet-4-6": claude(3, 15),
   "claude-opus-4-5": claude(5, 25),
   "claude-opus-4-1": claude(15, 75),
   "claude-opus-4-0": claude(15, 75),

@@ -31,8 +31,10 @@ export const INTERRUPTED_RESULT =
 
 /**
  * Incremental deriver: push events in log order, read `messages()` at any point. Rules:
- * - `user/message` and `steering/message` become user messages; steering that arrived while
- *   tool calls ran is placed after their results (it reaches the model at the step boundary).
+ * - `user/message` and `steering/message` become user messages. Steering is appended the
+ *   moment the user sends it, and reaches the model at the next step boundary: it is placed
+ *   where the next `step/start` (or user message, or the end) comes, so after the assistant
+ *   message being streamed and its tool results.
  * - `assistant/message` becomes an assistant message with its native content verbatim.
  * - `step/failed` contributes nothing: a failed partial is kept in the log, never replayed.
  * - `tool/result` becomes a tool message after its call's assistant message.
@@ -42,18 +44,21 @@ export const INTERRUPTED_RESULT =
 export class MessageDeriver {
   private readonly out: HistoryMessage[] = [];
   private readonly open = new Map<string, { name: string; seq: number }>();
-  /** Steering that arrived while tool calls ran; it follows their results. */
+  /** Steering appended since the last request began; it reaches the model with the next one. */
   private steering: HistoryMessage[] = [];
 
   push(event: SessionEvent): void {
     switch (event.type) {
       case "user/message":
         this.closeOpenCalls();
+        this.flushSteering();
         this.out.push({ role: "user", text: event.text, seq: event.seq });
         break;
       case "steering/message":
         this.steering.push({ role: "user", text: event.text, seq: event.seq, steering: true });
-        if (this.open.size === 0) this.flushSteering();
+        break;
+      case "step/start":
+        this.flushSteering();
         break;
       case "assistant/message":
         this.closeOpenCalls();
@@ -99,7 +104,6 @@ export class MessageDeriver {
       seq: event.seq,
       ...(event.interrupted ? { interrupted: true } : {}),
     });
-    if (this.open.size === 0) this.flushSteering();
   }
 
   private interruptedResults(): HistoryMessage[] {
@@ -117,7 +121,6 @@ export class MessageDeriver {
   private closeOpenCalls(): void {
     this.out.push(...this.interruptedResults());
     this.open.clear();
-    this.flushSteering();
   }
 
   private flushSteering(): void {

@@ -97,3 +97,31 @@ describe("resume", () => {
     );
   });
 });
+
+describe("resume after a crash between the assistant message and its tool calls", () => {
+  it("records the unrecorded calls as refused and never run, so the history stays valid", async () => {
+    const { repairEvents } = await import("../../src/agent/session-open.ts");
+    const sessions = tempDir("cw-sessions-");
+    const writer = SessionWriter.create(sessions, {
+      cwd: "/w",
+      version: "test",
+      provider: "anthropic",
+      model: "claude-sonnet-4-6",
+      config_fingerprint: "0".repeat(64),
+    });
+    for (const event of sampleTurn().slice(0, 7)) writer.append(event); // through step/end
+    writer.close();
+    const repairs = repairEvents(readSession(writer.path).events);
+    assert.deepEqual(
+      repairs.map((event) => event.type),
+      ["tool/call", "tool/result", "turn/end"],
+    );
+    const call = repairs[0]!;
+    assert.equal(call.type === "tool/call" && call.call_id, "toolu_1");
+    assert.deepEqual(call.type === "tool/call" && call.arguments, { path: "." });
+    assert.equal(call.type === "tool/call" && call.decision.outcome, "deny");
+    const result = repairs[1]!;
+    assert.equal(result.type === "tool/result" && result.interrupted, true);
+    assert.match(result.type === "tool/result" ? result.content : "", /never run/);
+  });
+});

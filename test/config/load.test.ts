@@ -26,7 +26,7 @@ function problems(flags = {}) {
 describe("loadConfig precedence", () => {
   it("uses defaults when there are no files", () => {
     const loaded = load();
-    assert.equal(loaded.config.model, "anthropic/claude-sonnet-4-5");
+    assert.equal(loaded.config.model, "anthropic/claude-sonnet-4-6");
     assert.deepEqual(loaded.files, []);
     assert.equal(loaded.sources.model, "default");
     assert.equal(loaded.config.providers.anthropic?.api_key_env, "ANTHROPIC_API_KEY");

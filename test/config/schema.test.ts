@@ -5,7 +5,7 @@ import { configFileSchema, configSchema, HOOK_EVENTS } from "../../src/config/sc
 describe("configSchema", () => {
   it("fills every section with its defaults from an empty table", () => {
     const config = configSchema.parse({});
-    assert.equal(config.model, "anthropic/claude-sonnet-4-5");
+    assert.equal(config.model, "anthropic/claude-sonnet-4-6");
     assert.equal(config.max_steps, 50);
     assert.deepEqual(config.retry, {
       max_retries: 6,

@@ -184,3 +184,29 @@ describe("anthropic adapter", () => {
     assert.ok(raw.includes('"tool_use_id":"call_1"') && raw.includes('"id":"call_1"'));
   });
 });
+
+describe("anthropic adapter: the SDK's console output", () => {
+  it("prints nothing for a model the SDK calls deprecated (stderr stays one line per error)", async () => {
+    const mock = await startMockProvider();
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => {
+      warnings.push(args);
+    };
+    try {
+      mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
+      const parts = await collect(
+        streamAnthropic(configFor("anthropic", mock), makeRequest({ model: "claude-sonnet-4-5" })),
+      );
+      assert.equal(messageOf(parts).api, "anthropic");
+      assert.equal(
+        mock.requests.at(-1)?.body && (mock.requests.at(-1)?.body as { model: string }).model,
+        "claude-sonnet-4-5",
+      );
+    } finally {
+      console.warn = warn;
+      await mock.close();
+    }
+    assert.deepEqual(warnings, []);
+  });
+});

@@ -86,3 +86,25 @@ describe("deriveMessages", () => {
     assert.deepEqual(firstTurn, all.slice(0, 3));
   });
 });
+
+describe("deriveMessages: steering that arrives while a request streams", () => {
+  it("reaches the model after the streamed message and its tool results", () => {
+    const [user, turnStart, stepStart, chunk, , message, stepEnd, call, result] = sampleTurn();
+    const messages = derive([
+      user!,
+      turnStart!,
+      stepStart!,
+      chunk!,
+      { type: "steering/message", turn: 0, text: "also count them" },
+      message!,
+      stepEnd!,
+      call!,
+      result!,
+      { type: "step/start", turn: 0, step: 1, provider: "anthropic", model: "claude-sonnet-4-5" },
+    ]);
+    assert.deepEqual(
+      messages.map((m) => (m.role === "user" ? `user:${m.text}` : m.role)),
+      ["user:list the files", "assistant", "tool", "user:also count them"],
+    );
+  });
+});

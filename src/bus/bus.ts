@@ -87,6 +87,8 @@ export function reportToStderr(error: unknown, eventName: string): void {
   process.stderr.write(`codewhale: a listener for "${eventName}" failed: ${line}\n`);
 }
 
+const NONE: readonly Registration[] = [];
+
 export function createBus<Events extends EventMap<Events>>(options: BusOptions = {}): Bus<Events> {
   const registry = new Map<string, Registration[]>();
   const pending: QueuedEmit[] = [];
@@ -101,24 +103,24 @@ export function createBus<Events extends EventMap<Events>>(options: BusOptions =
     }
   };
 
+  // Listener lists are copied on write, never mutated, so an emit can keep a reference to the
+  // list as it stands (a snapshot) without copying it on the hot path.
   const add = (name: string, listener: AnyListener): (() => void) => {
     const registration: Registration = { listener, active: true };
-    const list = registry.get(name) ?? [];
-    list.push(registration);
-    registry.set(name, list);
+    registry.set(name, [...(registry.get(name) ?? []), registration]);
     return () => remove(name, registration);
   };
 
   const remove = (name: string, registration: Registration): void => {
     if (!registration.active) return;
     registration.active = false;
-    const list = registry.get(name) ?? [];
-    list.splice(list.indexOf(registration), 1);
+    const list = (registry.get(name) ?? []).filter((r) => r !== registration);
     if (list.length === 0) registry.delete(name);
+    else registry.set(name, list);
   };
 
   /** The listeners an event goes to: those registered now, minus any removed before their turn. */
-  const snapshot = (name: string): readonly Registration[] => [...(registry.get(name) ?? [])];
+  const snapshot = (name: string): readonly Registration[] => registry.get(name) ?? NONE;
 
   const deliver = ({ name, args, targets }: QueuedEmit): void => {
     for (const target of targets) {
@@ -149,7 +151,9 @@ export function createBus<Events extends EventMap<Events>>(options: BusOptions =
     on,
 
     emit(name, ...args) {
-      pending.push({ name, args, targets: snapshot(name) });
+      const targets = snapshot(name);
+      if (targets.length === 0) return;
+      pending.push({ name, args, targets });
       if (draining) return;
       draining = true;
       try {

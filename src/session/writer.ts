@@ -3,7 +3,7 @@
 // (see docs/session-format.md). Publishes each appended event, in order, to one listener.
 import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { canonicalJson } from "./canonical-json.ts";
+import { canonicalEvent } from "./event-serializer.ts";
 import {
   type EventInput,
   type Payload,
@@ -119,7 +119,7 @@ export class SessionWriter {
     if (this.closed) throw new Error(`session ${this.id} is closed`);
     const seq = this.nextSeq;
     const draft = { v: SESSION_SCHEMA_VERSION, seq, ts: isoNow(), ...input };
-    const body = canonicalJson(draft);
+    const body = canonicalEvent(draft);
     const h = chainHash(this.lastHash, body);
     const line = `${formatLine(body, h)}\n`;
     this.nextSeq = seq + 1;

@@ -18,7 +18,17 @@ type Layer = string;
 
 /** Importable from every layer. */
 const SHARED: readonly Layer[] = ["errors", "version"];
-const BELOW_SURFACES = ["agent", "session", "providers", "tools", "runner", "bus", "config"];
+const BELOW_SURFACES = [
+  "agent",
+  "session",
+  "providers",
+  "tools",
+  "permissions",
+  "hooks",
+  "runner",
+  "bus",
+  "config",
+];
 
 /** Which layers each layer may import besides itself and SHARED (docs/architecture.md). */
 const ALLOWED: Record<Layer, readonly Layer[]> = {
@@ -30,7 +40,9 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   providers: ["session"],
   runner: ["config"],
   tools: ["runner", "session", "config"],
-  agent: ["session", "providers", "tools", "runner", "bus", "config"],
+  permissions: ["session", "config", "runner", "bus"],
+  hooks: ["session", "config", "runner", "bus"],
+  agent: ["session", "providers", "tools", "permissions", "hooks", "runner", "bus", "config"],
   present: ["session", "tools", "providers", "config"],
   acp: [...BELOW_SURFACES, "present"],
   tui: [...BELOW_SURFACES, "present"],
@@ -38,7 +50,11 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
 };
 
 /** Edges allowed only as `import type` / `export type`. */
-const TYPE_ONLY: Record<Layer, readonly Layer[]> = { runner: ["config"] };
+const TYPE_ONLY: Record<Layer, readonly Layer[]> = {
+  runner: ["config"],
+  permissions: ["session"],
+  hooks: ["session"],
+};
 
 const EVENTS_FILE = "session/events.ts";
 
@@ -242,6 +258,36 @@ describe("the import checker", () => {
     assert.deepEqual(checkImportDirections([{ path: "runner/run.ts", source: value }]), [
       "src/runner/run.ts: imports config (../config/load.ts), which runner may not import except as types",
     ]);
+  });
+
+  test("permissions and hooks sit beside tools: session as types only, never each other", () => {
+    const allowed = [
+      { path: "hooks/run.ts", source: 'import type { JsonValue } from "../session/events.ts";' },
+      { path: "hooks/env.ts", source: 'import { resolveHome } from "../config/index.ts";' },
+      { path: "permissions/x.ts", source: 'import { runCommand } from "../runner/index.ts";' },
+      { path: "agent/compose.ts", source: 'import { effectivePolicy } from "../hooks/index.ts";' },
+      { path: "agent/ask.ts", source: 'import { suggestRule } from "../permissions/index.ts";' },
+    ];
+    assert.deepEqual(checkImportDirections(allowed), []);
+    const forbidden = [
+      { path: "hooks/a.ts", source: 'import { parseRule } from "../permissions/rules.ts";' },
+      {
+        path: "permissions/b.ts",
+        source: 'import { canonicalJson } from "../session/canonical-json.ts";',
+      },
+      {
+        path: "tools/c.ts",
+        source: 'import { evaluatePermission } from "../permissions/index.ts";',
+      },
+    ];
+    assert.deepEqual(
+      checkImportDirections(forbidden).map((line) => line.split(" (")[0]),
+      [
+        "src/hooks/a.ts: imports permissions",
+        "src/permissions/b.ts: imports session",
+        "src/tools/c.ts: imports permissions",
+      ],
+    );
   });
 
   test("ignores imports in comments and reports unknown layers and paths outside src", () => {

@@ -8,6 +8,7 @@ import { registerConfigCommand } from "./config-command.ts";
 import { registerExecCommand } from "./exec-command.ts";
 import { reportError } from "./fail.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
+import { registerTrustCommand } from "./trust-command.ts";
 
 export function buildProgram(): Command {
   const program = new Command("codewhale")
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerConfigCommand(program);
   registerExecCommand(program);
   registerSessionsCommand(program);
+  registerTrustCommand(program);
   return program;
 }
 

@@ -1,0 +1,32 @@
+// The environment a hook process gets: the session's, minus every provider credential, plus
+// the project directory under both codewhale's and Claude Code's names. Called once per hook.
+import type { Env } from "../config/index.ts";
+
+/** Variables that look like credentials: `*_API_KEY`, `*_TOKEN`, and all `ANTHROPIC_*`/`OPENAI_*`. */
+const CREDENTIAL_PATTERNS = [/_API_KEY$/i, /_TOKEN$/i, /^ANTHROPIC_/i, /^OPENAI_/i];
+
+export interface HookEnvOptions {
+  /** Each configured provider's `api_key_env`, removed whatever its name. */
+  providerKeyVars: readonly string[];
+  projectDir: string;
+}
+
+export function hookEnvironment(base: Env, options: HookEnvOptions): NodeJS.ProcessEnv {
+  const drop = new Set(options.providerKeyVars);
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value === undefined || drop.has(name)) continue;
+    if (CREDENTIAL_PATTERNS.some((pattern) => pattern.test(name))) continue;
+    env[name] = value;
+  }
+  env.CODEWHALE_PROJECT_DIR = options.projectDir;
+  env.CLAUDE_PROJECT_DIR = options.projectDir;
+  return env;
+}
+
+/** The `api_key_env` of every configured provider. */
+export function providerKeyVars(providers: Record<string, { api_key_env?: string }>): string[] {
+  return Object.values(providers).flatMap((provider) =>
+    provider.api_key_env ? [provider.api_key_env] : [],
+  );
+}

@@ -1,0 +1,16 @@
+// The hooks layer's public entry: Claude Code–compatible command hooks for a session, the
+// hook environment, project trust (`effectivePolicy`) and the user-file trust editor.
+export type { HookEnvOptions } from "./env.ts";
+export { hookEnvironment, providerKeyVars } from "./env.ts";
+export type { HookSession } from "./input.ts";
+export type { HookListener, HookToolCall, HookVerdict } from "./pre-tool-use.ts";
+export { createPreToolUseListeners } from "./pre-tool-use.ts";
+export { claudeToolName, TOOL_MAPPINGS } from "./protocol.ts";
+export type { HookRuntime } from "./run-event.ts";
+export type { HookRunResult, HookRunSpec } from "./run-hook.ts";
+export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_IO_CAP, runHookCommand } from "./run-hook.ts";
+export type { HookNotes, SessionHooks, ToolCallFacts } from "./session-hooks.ts";
+export { createSessionHooks } from "./session-hooks.ts";
+export type { EffectivePolicy, PolicyOptions, PolicyRule } from "./trust.ts";
+export { canonicalPath, effectivePolicy, isTrusted } from "./trust.ts";
+export { readTrustedProjects, replaceTrustedProjects, writeTrustedProjects } from "./trust-file.ts";

@@ -1,0 +1,62 @@
+// Runs the hooks configured for one event and reads each one's outcome. Every hook of an
+// event gets the same input; they run in parallel and results keep configuration order.
+// Shared by the PreToolUse listeners (one hook at a time) and the observer events.
+import type { HookConfig, HookEvent } from "../config/index.ts";
+import type { JsonValue } from "../session/events.ts";
+import type { HookSession } from "./input.ts";
+import { hookInputText } from "./input.ts";
+import type { HookOutcome } from "./output.ts";
+import { readHookOutcome } from "./output.ts";
+import { DEFAULT_HOOK_TIMEOUT_MS, runHookCommand } from "./run-hook.ts";
+
+/** What every hook run needs from the session. */
+export interface HookRuntime {
+  session: HookSession;
+  /** The hook environment (see env.ts): no credentials, project dir set. */
+  env: NodeJS.ProcessEnv;
+  /** Aborts running hooks when the turn is cancelled. */
+  signal?: AbortSignal;
+  /** Between SIGTERM and SIGKILL on timeout; default 1000 ms. */
+  killGraceMs?: number;
+}
+
+/** `hook:<command>`: how decisions, rewrites and messages name a hook. */
+export function hookName(hook: HookConfig): string {
+  return `hook:${hook.command}`;
+}
+
+/** `hook "<command>"`, shortened, for one-line messages. */
+export function hookLabel(hook: HookConfig): string {
+  const command = hook.command.length > 60 ? `${hook.command.slice(0, 59)}…` : hook.command;
+  return `hook "${command}"`;
+}
+
+export async function runOneHook(
+  event: HookEvent,
+  hook: HookConfig,
+  runtime: HookRuntime,
+  fields: Record<string, JsonValue>,
+): Promise<HookOutcome> {
+  const timeoutMs = hook.timeout_ms ?? DEFAULT_HOOK_TIMEOUT_MS;
+  const result = await runHookCommand({
+    command: hook.command,
+    cwd: runtime.session.cwd,
+    env: runtime.env,
+    input: hookInputText(event, runtime.session, fields),
+    timeoutMs,
+    ...(runtime.killGraceMs !== undefined ? { killGraceMs: runtime.killGraceMs } : {}),
+    ...(runtime.signal ? { signal: runtime.signal } : {}),
+  });
+  return readHookOutcome(event, hookLabel(hook), result, timeoutMs);
+}
+
+export async function runEventHooks(
+  event: HookEvent,
+  hooks: readonly HookConfig[],
+  runtime: HookRuntime,
+  fields: Record<string, JsonValue>,
+): Promise<Array<{ hook: HookConfig; outcome: HookOutcome }>> {
+  return Promise.all(
+    hooks.map(async (hook) => ({ hook, outcome: await runOneHook(event, hook, runtime, fields) })),
+  );
+}

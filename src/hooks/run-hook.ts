@@ -1,0 +1,159 @@
+// Runs one hook command: `bash -c` in its own process group, JSON on stdin, stdout and stderr
+// kept apart and each capped at 1 MiB of raw bytes. The shared runner (runner/run-command.ts)
+// is not used: it merges the two streams, ignores stdin and applies the tool-output policy
+// (redaction, head/tail truncation), while the hook protocol needs stdin, separate streams and
+// stdout byte-exact so its JSON parses. The tree-kill and shutdown behaviour match the runner's.
+import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import { errorMessage } from "../errors.ts";
+import { onShutdown } from "../runner/shutdown.ts";
+
+/** Cap on each of stdin, stdout and stderr, in bytes. */
+export const HOOK_IO_CAP = 1024 * 1024;
+export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+/** After the hook exits, how long background holders of its pipes may keep them open. */
+const DRAIN_AFTER_EXIT_MS = 300;
+
+export interface HookRunSpec {
+  command: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** What the hook reads on stdin (already capped by the caller). */
+  input: string;
+  timeoutMs?: number;
+  /** Between SIGTERM and SIGKILL; default 1000 ms. */
+  killGraceMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface HookRunResult {
+  /** The exit code, or null when the hook died by a signal or never started. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Why the hook could not be started, when it could not. */
+  spawnError?: string;
+  durationMs: number;
+}
+
+export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> {
+  const started = Date.now();
+  const child = spawn("bash", ["-c", spec.command], {
+    cwd: spec.cwd,
+    env: spec.env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const stdout = capture(child.stdout);
+  const stderr = capture(child.stderr);
+  child.stdin.on("error", () => {
+    // EPIPE: the hook exited or closed stdin without reading it all; that is its right.
+  });
+  child.stdin.end(spec.input);
+  const flags = { timedOut: false, cancelled: false };
+  const kill = groupKiller(child.pid, spec.killGraceMs ?? 1000);
+  const timer = setTimeout(() => {
+    flags.timedOut = true;
+    kill.kill();
+  }, spec.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+  const onAbort = () => {
+    flags.cancelled = true;
+    kill.kill();
+  };
+  if (spec.signal?.aborted) onAbort();
+  spec.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const exit = await waitForExit(child);
+    await Promise.race([
+      Promise.all([stdout.closed, stderr.closed]),
+      new Promise((resolve) => setTimeout(resolve, DRAIN_AFTER_EXIT_MS)),
+    ]);
+    child.stdout.destroy();
+    child.stderr.destroy();
+    const out = stdout.text();
+    return {
+      ...exit,
+      ...flags,
+      stdout: out.text,
+      stdoutTruncated: out.truncated,
+      stderr: stderr.text().text,
+      durationMs: Date.now() - started,
+    };
+  } finally {
+    clearTimeout(timer);
+    spec.signal?.removeEventListener("abort", onAbort);
+    kill.dispose();
+  }
+}
+
+interface Exit {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  spawnError?: string;
+}
+
+function waitForExit(child: ReturnType<typeof spawn>): Promise<Exit> {
+  return new Promise((resolve) => {
+    child.once("error", (error) =>
+      resolve({ exitCode: null, signal: null, spawnError: errorMessage(error) }),
+    );
+    child.once("exit", (exitCode, signal) => resolve({ exitCode, signal }));
+  });
+}
+
+interface Captured {
+  closed: Promise<void>;
+  text(): { text: string; truncated: boolean };
+}
+
+/** Keeps the first HOOK_IO_CAP bytes of a stream and keeps draining the rest. */
+function capture(stream: Readable): Captured {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let truncated = false;
+  stream.on("data", (chunk: Buffer) => {
+    const room = HOOK_IO_CAP - kept;
+    if (chunk.length > room) truncated = true;
+    if (room <= 0) return;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    chunks.push(part);
+    kept += part.length;
+  });
+  const closed = new Promise<void>((resolve) => {
+    stream.once("close", () => resolve());
+    stream.once("error", () => resolve());
+  });
+  return { closed, text: () => ({ text: Buffer.concat(chunks).toString("utf8"), truncated }) };
+}
+
+interface GroupKiller {
+  kill(): void;
+  dispose(): void;
+}
+
+/** Signals the hook's whole process group: SIGTERM now, SIGKILL after the grace. */
+function groupKiller(pid: number | undefined, graceMs: number): GroupKiller {
+  const signalGroup = (signal: NodeJS.Signals) => {
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  const removeHook = onShutdown(() => signalGroup("SIGKILL"));
+  let killing = false;
+  return {
+    kill() {
+      if (killing) return;
+      killing = true;
+      signalGroup("SIGTERM");
+      setTimeout(() => signalGroup("SIGKILL"), graceMs).unref();
+    },
+    dispose: removeHook,
+  };
+}

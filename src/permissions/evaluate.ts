@@ -1,0 +1,194 @@
+// Decides one tool call from the permission policy: deny rules, then plan mode, then ask and
+// allow rules, then the workspace boundary, then the mode. Pure apart from resolving symlinks
+// of the touched path. The agent calls it with the effective (possibly rewritten) call.
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import type { PermissionMode } from "../config/index.ts";
+import type { JsonValue } from "../session/events.ts";
+import { redirectsOutput, splitCommand, withoutAssignments } from "./bash-split.ts";
+import type { PathBases, PermissionRule } from "./rules.ts";
+import { matchesCommand, matchesPath, normalizeCommand } from "./rules.ts";
+import type { ToolTraits } from "./tool-kinds.ts";
+import { commandOf, pathOf, ruleCovers, toolKind } from "./tool-kinds.ts";
+
+export interface PermissionPolicy {
+  mode: PermissionMode;
+  allow: readonly PermissionRule[];
+  ask: readonly PermissionRule[];
+  deny: readonly PermissionRule[];
+}
+
+export interface PermissionContext {
+  /** The project root (or the cwd without a project); paths outside it ask. */
+  workspaceRoot: string;
+  /** Relative path arguments resolve against this. */
+  cwd: string;
+  home: string;
+}
+
+export interface PermissionCall {
+  name: string;
+  arguments: JsonValue;
+  tool: ToolTraits;
+}
+
+export interface PermissionDecision {
+  outcome: "allow" | "deny" | "ask";
+  by: "rule" | "mode";
+  /** The rule text, or the mode's name. */
+  rule: string;
+  reason?: string;
+}
+
+/** What a call exposes to rules: its command parts, or the paths it touches. */
+interface Subject {
+  command?: string;
+  paths: string[];
+}
+
+export function evaluatePermission(
+  call: PermissionCall,
+  policy: PermissionPolicy,
+  ctx: PermissionContext,
+): PermissionDecision {
+  const subject = subjectOf(call, ctx);
+  const bases = baseVariants(ctx);
+  const denied = policy.deny.find((rule) => restricts(rule, call.name, subject, bases));
+  if (denied) return byRule("deny", denied, `denied by the rule "${denied.text}"`);
+  if (policy.mode === "plan" && !call.tool.readOnly) {
+    const reason = `plan mode: only read-only tools run, and ${call.name} is not read-only`;
+    return { outcome: "deny", by: "mode", rule: "plan", reason };
+  }
+  const asked = policy.ask.find((rule) => restricts(rule, call.name, subject, bases));
+  if (asked) return byRule("ask", asked, `the rule "${asked.text}" asks first`);
+  const allowed = policy.allow.find((rule) => permits(rule, call.name, subject, bases));
+  if (allowed) return byRule("allow", allowed);
+  const partRules =
+    subject.command === undefined ? undefined : allowedParts(policy.allow, subject.command);
+  if (partRules) return { outcome: "allow", by: "rule", rule: partRules.join(" + ") };
+  return byMode(call, policy.mode, subject, ctx);
+}
+
+function byRule(
+  outcome: PermissionDecision["outcome"],
+  rule: PermissionRule,
+  reason?: string,
+): PermissionDecision {
+  return { outcome, by: "rule", rule: rule.text, ...(reason ? { reason } : {}) };
+}
+
+function byMode(
+  call: PermissionCall,
+  mode: PermissionMode,
+  subject: Subject,
+  ctx: PermissionContext,
+): PermissionDecision {
+  if (mode === "bypass") return { outcome: "allow", by: "mode", rule: mode };
+  const roots = baseVariants(ctx).map((base) => base.workspace);
+  const outside = subject.paths.find((path) => !roots.some((root) => isInside(path, root)));
+  if (outside !== undefined) {
+    const reason = `${outside} is outside the workspace ${ctx.workspaceRoot}`;
+    return { outcome: "ask", by: "mode", rule: mode, reason };
+  }
+  const kind = toolKind(call.name, call.tool);
+  if (call.tool.readOnly) return { outcome: "allow", by: "mode", rule: mode };
+  if (mode === "accept-edits" && kind === "edit") {
+    return { outcome: "allow", by: "mode", rule: mode };
+  }
+  const action = kind === "edit" ? "edits files" : kind === "execute" ? "runs commands" : "";
+  const what = action ? `${call.name} ${action}` : `${call.name} is not read-only`;
+  return { outcome: "ask", by: "mode", rule: mode, reason: `${mode} mode asks first: ${what}` };
+}
+
+/** Deny and ask rules: a match on any part or any path is enough. */
+function restricts(rule: PermissionRule, tool: string, subject: Subject, bases: PathBases[]) {
+  if (!ruleCovers(rule.tool, tool)) return false;
+  if (rule.matcher.kind === "any") return true;
+  if (subject.command !== undefined) {
+    const parts = splitCommand(subject.command).parts;
+    const candidates = [subject.command, ...parts, ...parts.map(withoutAssignments)];
+    return candidates.some((candidate) => matchesCommand(rule.matcher, candidate));
+  }
+  const { matcher } = rule;
+  if (matcher.kind !== "path") return false;
+  return subject.paths.some((path) => bases.some((b) => matchesPath(matcher.pattern, path, b)));
+}
+
+/** Allow rules: the whole command exactly, or every path (lexical and resolved). */
+function permits(rule: PermissionRule, tool: string, subject: Subject, bases: PathBases[]) {
+  if (!ruleCovers(rule.tool, tool)) return false;
+  if (rule.matcher.kind === "any") return true;
+  if (subject.command !== undefined) {
+    return (
+      rule.matcher.kind === "exact" && normalizeCommand(subject.command) === rule.matcher.command
+    );
+  }
+  const { matcher } = rule;
+  if (matcher.kind !== "path" || subject.paths.length === 0) return false;
+  return subject.paths.every((path) => bases.some((b) => matchesPath(matcher.pattern, path, b)));
+}
+
+/**
+ * A command is allowed when every simple command in it is allowed by some bash rule; returns
+ * those rules' texts, or undefined. A part that redirects output is allowed only by an exact
+ * rule; unbalanced quoting allows nothing.
+ */
+function allowedParts(allow: readonly PermissionRule[], command: string): string[] | undefined {
+  const split = splitCommand(command);
+  if (split.unbalanced || split.parts.length === 0) return undefined;
+  const bashRules = allow.filter((rule) => ruleCovers(rule.tool, "bash"));
+  const used = new Set<string>();
+  for (const part of split.parts) {
+    const rule = bashRules.find((candidate) => {
+      if (redirectsOutput(part) && candidate.matcher.kind !== "exact") return false;
+      return matchesCommand(candidate.matcher, part);
+    });
+    if (!rule) return undefined;
+    used.add(rule.text);
+  }
+  return [...used];
+}
+
+function subjectOf(call: PermissionCall, ctx: PermissionContext): Subject {
+  const command = commandOf(call.name, call.arguments);
+  if (command !== undefined) return { command, paths: [] };
+  const path = pathOf(call.name, call.arguments, ctx.cwd, ctx.home);
+  return { paths: path === undefined ? [] : withResolved(path) };
+}
+
+/** The workspace and home as given and, when symlinks lead elsewhere, as resolved. */
+function baseVariants(ctx: PermissionContext): PathBases[] {
+  const given = { workspace: ctx.workspaceRoot, home: ctx.home };
+  const resolved = { workspace: realOr(ctx.workspaceRoot), home: realOr(ctx.home) };
+  const same = resolved.workspace === given.workspace && resolved.home === given.home;
+  return same ? [given] : [given, resolved];
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The path and, when a symlink on the way leads elsewhere, where it really points. */
+function withResolved(path: string): string[] {
+  let existing = path;
+  const rest: string[] = [];
+  while (!existsSync(existing) && dirname(existing) !== existing) {
+    rest.unshift(basename(existing));
+    existing = dirname(existing);
+  }
+  try {
+    const real = join(realpathSync(existing), ...rest);
+    return real === path ? [path] : [path, real];
+  } catch {
+    return [path];
+  }
+}
+
+function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
+}

@@ -1,0 +1,17 @@
+// The permission layer's public entry: rules, modes, policy building and the ask resolvers.
+// The agent's pre-execute composer calls `evaluatePermission` on every (effective) tool call.
+export type { AskAnswer, AskCall, AskResolver } from "./ask.ts";
+export { createExecAskResolver, execDenialMessage, suggestRule } from "./ask.ts";
+export type {
+  PermissionCall,
+  PermissionContext,
+  PermissionDecision,
+  PermissionPolicy,
+} from "./evaluate.ts";
+export { evaluatePermission } from "./evaluate.ts";
+export type { PolicyInput, RuleEntry } from "./policy.ts";
+export { checkPolicy, compilePolicy, withGrant } from "./policy.ts";
+export type { ParsedRule, PermissionRule } from "./rules.ts";
+export { parseRule } from "./rules.ts";
+export type { ToolKind, ToolTraits } from "./tool-kinds.ts";
+export { toolKind } from "./tool-kinds.ts";

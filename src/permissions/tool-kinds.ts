@@ -1,0 +1,118 @@
+// How the permission layer sees a tool: its kind (read, edit, execute, other) and which
+// argument a rule's specifier is matched against. The one table mapping tool names to rule
+// subjects lives here; evaluate.ts and the rule parser read it, nothing else hard-codes names.
+import { isAbsolute, join, resolve } from "node:path";
+import type { JsonValue } from "../session/events.ts";
+
+/** What a tool does, as far as permissions care: edit = changes files, execute = runs commands. */
+export type ToolKind = "read" | "edit" | "execute" | "other";
+
+/** What the permission layer needs to know about a tool besides its name. */
+export interface ToolTraits {
+  /** True when the tool never changes anything outside the session (the tool's `readOnly`). */
+  readOnly: boolean;
+  /** Defaults to the built-in table below, then to `read` for read-only tools, else `other`. */
+  kind?: ToolKind;
+}
+
+/** What a rule's specifier is matched against for one tool. */
+type SubjectKind = "command" | "path";
+
+interface ToolRuleEntry {
+  kind: ToolKind;
+  subject: SubjectKind;
+  /** Argument names holding the subject, first present wins. */
+  keys: readonly string[];
+}
+
+/** The built-in tools whose rules take a specifier, and which argument it matches. */
+const RULE_TABLE: Readonly<Record<string, ToolRuleEntry>> = {
+  bash: { kind: "execute", subject: "command", keys: ["command"] },
+  read: { kind: "read", subject: "path", keys: ["path", "file_path"] },
+  write: { kind: "edit", subject: "path", keys: ["path", "file_path"] },
+  edit: { kind: "edit", subject: "path", keys: ["path", "file_path"] },
+  ls: { kind: "read", subject: "path", keys: ["path"] },
+  glob: { kind: "read", subject: "path", keys: ["path"] },
+  grep: { kind: "read", subject: "path", keys: ["path"] },
+};
+
+/**
+ * Tools a rule for `ruleTool` also covers: `edit(...)` covers write (as Claude Code's do), and
+ * `read(...)` covers the tools that read files (ls, glob, grep).
+ */
+const RULE_COVERS: Readonly<Record<string, readonly string[]>> = {
+  edit: ["edit", "write"],
+  read: ["read", "ls", "glob", "grep"],
+};
+
+export function toolKind(name: string, traits: ToolTraits): ToolKind {
+  return traits.kind ?? RULE_TABLE[name]?.kind ?? (traits.readOnly ? "read" : "other");
+}
+
+/** The subject kind of a tool's rules, or undefined when its rules take no specifier. */
+export function ruleSubjectKind(tool: string): SubjectKind | undefined {
+  return RULE_TABLE[tool]?.subject;
+}
+
+/** True when a rule written for `ruleTool` applies to a call of `callTool`. */
+export function ruleCovers(ruleTool: string, callTool: string): boolean {
+  return (RULE_COVERS[ruleTool] ?? [ruleTool]).includes(callTool);
+}
+
+/** The command of a bash-like call, or undefined. */
+export function commandOf(tool: string, args: JsonValue): string | undefined {
+  const entry = RULE_TABLE[tool];
+  if (entry?.subject !== "command") return undefined;
+  return firstString(args, entry.keys);
+}
+
+/**
+ * The absolute path a file tool's call touches, or undefined for tools without one. Search
+ * tools without a `path` search the cwd; a glob whose pattern is absolute (or `~/`) searches
+ * the pattern's fixed leading directories.
+ */
+export function pathOf(
+  tool: string,
+  args: JsonValue,
+  cwd: string,
+  home: string,
+): string | undefined {
+  const entry = RULE_TABLE[tool];
+  if (entry?.subject !== "path") return undefined;
+  const value = firstString(args, entry.keys);
+  if (value !== undefined) return absolutePath(value, cwd, home);
+  if (tool === "glob") {
+    const pattern = firstString(args, ["pattern"]);
+    if (pattern && (isAbsolute(pattern) || pattern.startsWith("~/"))) {
+      return absolutePath(staticPrefix(pattern), cwd, home);
+    }
+  }
+  return tool === "ls" || tool === "glob" || tool === "grep" ? resolve(cwd) : undefined;
+}
+
+/** `~/x` is under the home directory; relative paths resolve against `base`. */
+export function absolutePath(path: string, base: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return join(home, path.slice(2));
+  return resolve(base, path);
+}
+
+/** The directories of a glob before its first wildcard: `/etc/*.conf` → `/etc`. */
+function staticPrefix(pattern: string): string {
+  const parts = pattern.split("/");
+  const fixed: string[] = [];
+  for (const part of parts) {
+    if (/[*?[{]/.test(part)) break;
+    fixed.push(part);
+  }
+  return fixed.join("/") || "/";
+}
+
+function firstString(args: JsonValue, keys: readonly string[]): string | undefined {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return undefined;
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value === "string") return value;
+  }
+  return undefined;
+}

@@ -32,7 +32,7 @@ describe("agent loop", () => {
       .join("");
     assert.equal(chunks, "Hello there");
     const logged = readSession(h.agent.logPath).events;
-    assert.deepEqual(types(logged), types(h.events), "the bus carried exactly the log");
+    assert.deepEqual(h.events, logged, "the bus carried exactly the log, in order, with seq and h");
     assert.ok(script.requests[0]!.system.startsWith("You are codewhale"));
   });
 

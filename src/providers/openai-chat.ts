@@ -8,6 +8,7 @@ import type {
 import type { JsonValue, Usage } from "../session/events.ts";
 import { guardStream, headerRequestId, IncompleteStreamError } from "./failure.ts";
 import { buildChatBody } from "./openai-chat-request.ts";
+import { createOpenAIClient } from "./openai-client.ts";
 import type { BlockKind, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
@@ -17,18 +18,8 @@ interface CallState {
   arguments: string;
 }
 
-export const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
-
 export const streamOpenAIChat = guardStream(async function* (config, request) {
-  const { default: OpenAI } = await import("openai");
-  const client = new OpenAI({
-    apiKey: config.apiKey,
-    baseURL: config.baseUrl ?? DEFAULT_OPENAI_URL,
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    ...(config.headers ? { defaultHeaders: config.headers } : {}),
-  });
+  const client = await createOpenAIClient(config);
   const body = buildChatBody(config, request) as unknown as ChatCompletionCreateParamsStreaming;
   const { data: stream, response } = await client.chat.completions
     .create(body, { signal: request.signal })

@@ -13,22 +13,14 @@ import {
   IncompleteStreamError,
   StreamEventError,
 } from "./failure.ts";
-import { DEFAULT_OPENAI_URL } from "./openai-chat.ts";
+import { createOpenAIClient } from "./openai-client.ts";
 import { buildResponsesBody } from "./openai-responses-request.ts";
 import type { ModelToolCall, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
 
 export const streamOpenAIResponses = guardStream(async function* (config, request) {
-  const { default: OpenAI } = await import("openai");
-  const client = new OpenAI({
-    apiKey: config.apiKey,
-    baseURL: config.baseUrl ?? DEFAULT_OPENAI_URL,
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    ...(config.headers ? { defaultHeaders: config.headers } : {}),
-  });
+  const client = await createOpenAIClient(config);
   const body = buildResponsesBody(config, request) as unknown as ResponseCreateParamsStreaming;
   const { data: stream, response } = await client.responses
     .create(body, { signal: request.signal })

@@ -5,6 +5,7 @@ import { ExitCode } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { registerCaptureCommand } from "./capture-command.ts";
 import { registerConfigCommand } from "./config-command.ts";
+import { registerDoctorCommand } from "./doctor-command.ts";
 import { registerExecCommand } from "./exec-command.ts";
 import { reportError } from "./fail.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerCaptureCommand(program);
   registerConfigCommand(program);
+  registerDoctorCommand(program);
   registerExecCommand(program);
   registerSessionsCommand(program);
   registerTrustCommand(program);

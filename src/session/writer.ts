@@ -24,6 +24,8 @@ export interface WriterOptions {
 }
 
 const WRITE_THRESHOLD_BYTES = 1 << 20;
+/** `,"h":"` + 64 hex digits + `"}` + newline. */
+const H_MEMBER_BYTES = 6 + 64 + 3;
 
 let lastMs = 0;
 let lastIso = "";
@@ -121,10 +123,10 @@ export class SessionWriter {
     const draft = { v: SESSION_SCHEMA_VERSION, seq, ts: isoNow(), ...input };
     const body = canonicalEvent(draft);
     const h = chainHash(this.lastHash, body);
-    const line = `${formatLine(body, h)}\n`;
+
     this.nextSeq = seq + 1;
     this.lastHash = h;
-    this.enqueue(line);
+    this.enqueue(body, h);
     this.unsynced = true;
     if (SYNC_EVENT_TYPES.has(input.type)) this.sync();
     if (this.unsynced) this.scheduleSync();
@@ -161,16 +163,24 @@ export class SessionWriter {
   }
 
   /** Encodes a line into the pending buffer, writing the buffer out when it is full. */
-  private enqueue(line: string): void {
-    // A UTF-8 encoding takes at most 3 bytes per UTF-16 code unit.
-    if (this.pendingBytes + line.length * 3 > this.pending.length) {
+  private enqueue(body: string, h: string): void {
+    // A UTF-8 encoding takes at most 3 bytes per UTF-16 code unit; the h member is ASCII.
+    const worst = body.length * 3 + H_MEMBER_BYTES;
+    if (this.pendingBytes + worst > this.pending.length) {
       this.flush();
-      if (line.length * 3 > this.pending.length) {
-        this.writeRaw(line);
+      if (worst > this.pending.length) {
+        this.writeRaw(`${formatLine(body, h)}\n`);
         return;
       }
     }
-    this.pendingBytes += this.pending.write(line, this.pendingBytes, "utf8");
+    // The line is written in pieces, so it is never built as one string (formatLine's shape).
+    const pending = this.pending;
+    let at = this.pendingBytes;
+    at += pending.write(body, at, "utf8") - 1; // then overwrite its closing brace
+    at += pending.write(',"h":"', at, "latin1");
+    at += pending.write(h, at, "latin1");
+    at += pending.write('"}\n', at, "latin1");
+    this.pendingBytes = at;
   }
 
   private flush(): void {

@@ -1,0 +1,191 @@
+// `codewhale doctor [--json]`: checks the environment codewhale runs in (node version, config
+// files and their validity, sessions dir writable, rg, provider keys present (never their
+// values), the `cgc` code-graph CLI) and prints one line per check. Exits 1 when a check
+// fails. Subprocess checks run through the shared runner. Registered by cli/main.ts.
+import { accessSync, constants, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import type { Config, LoadedConfig } from "../config/index.ts";
+import { inspectConfig, sessionsDir } from "../config/index.ts";
+import { ExitCode } from "../errors.ts";
+import type { OutputPolicy } from "../runner/index.ts";
+import { DEFAULT_OUTPUT_POLICY, outputPolicyFor, runCommand } from "../runner/index.ts";
+import { gcfEnabled, probeCgc } from "../tools/external/index.ts";
+import { findExecutable } from "../tools/which.ts";
+
+export type CheckStatus = "ok" | "info" | "warn" | "fail";
+
+export interface DoctorCheck {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+export interface DoctorOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const MIN_NODE_MAJOR = 20;
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command("doctor")
+    .description("check node, config, sessions dir, rg, provider keys and the cgc code graph")
+    .option("--json", "print the checks as a JSON array")
+    .option("--cwd <dir>", "directory to find the project config from")
+    .action(async (options: { json?: boolean; cwd?: string }) => {
+      const checks = await runDoctor({ cwd: options.cwd, env: process.env });
+      if (options.json) process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
+      else process.stdout.write(formatDoctor(checks));
+      if (checks.some((check) => check.status === "fail")) setExitCodeAtExit(ExitCode.failure);
+    });
+}
+
+export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorCheck[]> {
+  const env = options.env ?? process.env;
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const checks: DoctorCheck[] = [nodeCheck()];
+  const report = inspectConfig({ cwd, env });
+  checks.push(
+    ...configChecks(
+      report.files.map((file) => file.path),
+      report.problems,
+    ),
+  );
+  const loaded = report.loaded;
+  if (loaded) checks.push(sessionsCheck(loaded), ...providerChecks(loaded.config, env));
+  else
+    checks.push({ name: "sessions", status: "info", detail: "not checked: the config is invalid" });
+  const output = loaded?.config.output;
+  const policy = output ? outputPolicyFor(output) : { ...DEFAULT_OUTPUT_POLICY };
+  checks.push(await rgCheck(cwd, env, policy));
+  checks.push(await cgcCheck(cwd, env, policy, output));
+  return checks;
+}
+
+export function formatDoctor(checks: readonly DoctorCheck[]): string {
+  const lines = checks.map(
+    (check) => `${check.status.padEnd(5)} ${check.name.padEnd(9)} ${check.detail}`,
+  );
+  const failed = checks.filter((check) => check.status === "fail").length;
+  const warned = checks.filter((check) => check.status === "warn").length;
+  const verdict =
+    failed > 0
+      ? `${failed} check${failed === 1 ? "" : "s"} failed`
+      : `no failures${warned > 0 ? ` (${warned} warning${warned === 1 ? "" : "s"})` : ""}`;
+  return `${lines.join("\n")}\n${verdict}\n`;
+}
+
+function nodeCheck(): DoctorCheck {
+  const major = Number(process.versions.node.split(".")[0]);
+  const ok = major >= MIN_NODE_MAJOR;
+  const detail = `v${process.versions.node}${ok ? "" : ` (codewhale needs ${MIN_NODE_MAJOR} or later)`}`;
+  return { name: "node", status: ok ? "ok" : "fail", detail };
+}
+
+function configChecks(files: readonly string[], problems: readonly Error[]): DoctorCheck[] {
+  if (problems.length > 0) {
+    return problems.map((problem) => ({ name: "config", status: "fail", detail: problem.message }));
+  }
+  if (files.length === 0) {
+    return [{ name: "config", status: "ok", detail: "no config files; defaults only" }];
+  }
+  return files.map((path) => ({ name: "config", status: "ok", detail: `${path} is valid` }));
+}
+
+/** Writable if it exists as a writable dir, or would be created under a writable ancestor. */
+function sessionsCheck(loaded: LoadedConfig): DoctorCheck {
+  const dir = sessionsDir(loaded);
+  let existing = dir;
+  while (!exists(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  try {
+    if (!statSync(existing).isDirectory()) throw new Error("not a directory");
+    accessSync(existing, constants.W_OK | constants.X_OK);
+  } catch {
+    return { name: "sessions", status: "fail", detail: `${dir} is not writable (${existing})` };
+  }
+  const detail =
+    existing === dir ? `${dir} is writable` : `${dir} will be created (${existing} is writable)`;
+  return { name: "sessions", status: "ok", detail };
+}
+
+function providerChecks(config: Config, env: NodeJS.ProcessEnv): DoctorCheck[] {
+  const active = config.model.split("/")[0];
+  return Object.entries(config.providers).map(([name, provider]) => {
+    const inUse = name === active ? " (the model's provider)" : "";
+    if (!provider.api_key_env) {
+      return { name: "provider", status: "info", detail: `${name}: no key configured${inUse}` };
+    }
+    const set = (env[provider.api_key_env] ?? "") !== "";
+    return {
+      name: "provider",
+      status: set ? "ok" : "warn",
+      detail: `${name}: ${provider.api_key_env} is ${set ? "set" : "not set"}${inUse}`,
+    };
+  });
+}
+
+async function rgCheck(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  policy: OutputPolicy,
+): Promise<DoctorCheck> {
+  const path = findExecutable("rg", env.PATH);
+  if (!path)
+    return { name: "rg", status: "warn", detail: "not on the PATH; grep uses its JS fallback" };
+  const run = await runCommand(
+    { command: [path, "--version"], cwd, env, timeoutMs: 10_000 },
+    policy,
+  );
+  if (run.exitCode !== 0) {
+    return {
+      name: "rg",
+      status: "warn",
+      detail: `${path} --version failed; grep uses its JS fallback`,
+    };
+  }
+  const version = run.output.split("\n", 1)[0] ?? "";
+  return { name: "rg", status: "ok", detail: `${version} at ${path} (grep uses it)` };
+}
+
+async function cgcCheck(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  policy: OutputPolicy,
+  output: Config["output"] | undefined,
+): Promise<DoctorCheck> {
+  const gcf = output ? gcfEnabled(output) : false;
+  const probe = await probeCgc({ cwd, env, policy: () => policy }, { gcf });
+  if (probe.ok) {
+    const format = gcf ? "; CGC_OUTPUT_FORMAT=gcf" : "";
+    return {
+      name: "cgc",
+      status: "ok",
+      detail: `${probe.version} at ${probe.path} (code_graph tool on${format})`,
+    };
+  }
+  const absent = probe.reason === "cgc is not on the PATH";
+  return {
+    name: "cgc",
+    status: absent ? "info" : "warn",
+    detail: `${probe.reason}; the code_graph tool is off`,
+  };
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** main() sets process.exitCode after the action returns; the doctor's verdict must win. */
+function setExitCodeAtExit(code: number): void {
+  process.exitCode = code;
+  process.once("exit", () => {
+    process.exitCode = code;
+  });
+}

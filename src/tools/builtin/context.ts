@@ -1,0 +1,46 @@
+// The small context every built-in tool factory takes: the workspace, the per-tool output
+// policy, the session's spill scope, the environment and the background-process manager.
+// The agent builds one per session (createToolContext) and disposes it when the session ends.
+import type { OutputConfigSection, OutputPolicy, SpillScope } from "../../runner/index.ts";
+import { outputPolicyFor } from "../../runner/index.ts";
+import type { BackgroundManager } from "./background-manager.ts";
+import { createBackgroundManager } from "./background-manager.ts";
+
+export interface BuiltinToolContext {
+  /** The workspace root: every path resolves inside it. */
+  cwd: string;
+  /** The effective output policy of one tool (`output` with its per-tool overrides). */
+  policy(toolName: string): OutputPolicy;
+  /** The session's spill scope; `read` and `grep` may also read inside its directory. */
+  spill: SpillScope | null;
+  env: NodeJS.ProcessEnv;
+  background: BackgroundManager;
+  /** The bash tool's timeouts: default 2 min, the model may ask for up to `maxMs`. */
+  bashTimeout: { defaultMs: number; maxMs: number };
+}
+
+export interface ToolContextOptions {
+  cwd: string;
+  output: OutputConfigSection;
+  spill: SpillScope | null;
+  env?: NodeJS.ProcessEnv;
+  bashTimeout?: Partial<BuiltinToolContext["bashTimeout"]>;
+}
+
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+export const DEFAULT_BASH_MAX_TIMEOUT_MS = 600_000;
+
+export function createToolContext(options: ToolContextOptions): BuiltinToolContext {
+  const env = options.env ?? process.env;
+  return {
+    cwd: options.cwd,
+    policy: (toolName) => outputPolicyFor(options.output, toolName),
+    spill: options.spill,
+    env,
+    background: createBackgroundManager(),
+    bashTimeout: {
+      defaultMs: options.bashTimeout?.defaultMs ?? DEFAULT_BASH_TIMEOUT_MS,
+      maxMs: options.bashTimeout?.maxMs ?? DEFAULT_BASH_MAX_TIMEOUT_MS,
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// The `glob` tool: files whose path (relative to the search directory) matches a picomatch
+// pattern, .gitignore respected (walk.ts), sorted; the list goes through the output policy.
+import { stat } from "node:fs/promises";
+import { relative } from "node:path";
+import picomatch from "picomatch";
+import { z } from "zod";
+import type { AnyPresentedTool } from "../presentation.ts";
+import { countLines, definePresentedTool, firstLine } from "../presentation.ts";
+import type { BuiltinToolContext } from "./context.ts";
+import { globDescription } from "./glob.description.ts";
+import { displayPath, resolveToolPath } from "./paths.ts";
+import { policed } from "./policed.ts";
+import { guarded, ToolProblem } from "./problem.ts";
+import { walkFiles } from "./walk.ts";
+
+const schema = z.object({ pattern: z.string().min(1), path: z.string().optional() });
+
+export function createGlobTool(context: BuiltinToolContext): AnyPresentedTool {
+  return definePresentedTool(
+    {
+      name: "glob",
+      description: globDescription,
+      schema,
+      readOnly: true,
+      execute: (args, ctx) =>
+        guarded(async () => {
+          const base = resolveToolPath(context, args.path ?? ".");
+          await requireDirectory(base.absolute, base.display);
+          const matches = picomatch(args.pattern, { dot: true });
+          const found: string[] = [];
+          const walk = walkFiles({ root: context.cwd, start: base.absolute, signal: ctx.signal });
+          for await (const file of walk) {
+            const rel = relative(base.absolute, file).split("\\").join("/");
+            if (matches(rel)) found.push(displayPath(context.cwd, file));
+          }
+          if (found.length === 0)
+            return { content: `No files match ${args.pattern} in ${base.display}.` };
+          return policed(context, "glob", `${found.join("\n")}\n`);
+        }),
+    },
+    {
+      kind: "search",
+      call: (args) => ({
+        title: `glob ${args.pattern}${args.path ? ` in ${args.path}` : ""}`,
+        locations: args.path ? [{ path: args.path }] : [],
+      }),
+      result: (_args, result) => ({
+        summary: result.content.startsWith("No files")
+          ? firstLine(result.content)
+          : `${countLines(result.content)} files`,
+      }),
+    },
+  );
+}
+
+export async function requireDirectory(absolute: string, display: string): Promise<void> {
+  const info = await stat(absolute).catch(() => null);
+  if (!info) throw new ToolProblem(`Directory not found: ${display}`);
+  if (!info.isDirectory()) throw new ToolProblem(`${display} is not a directory`);
+}

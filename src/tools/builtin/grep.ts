@@ -1,0 +1,89 @@
+// The `grep` tool: a regex search over the workspace (or a spill file), with ripgrep when it is
+// on the PATH and a JS fallback otherwise; both give the same hits and one formatter prints
+// them, so the shape never depends on the machine. The text goes through the output policy.
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import type { AnyPresentedTool } from "../presentation.ts";
+import { definePresentedTool, firstLine } from "../presentation.ts";
+import { findExecutable } from "../which.ts";
+import type { BuiltinToolContext } from "./context.ts";
+import { grepDescription } from "./grep.description.ts";
+import { grepWithJs } from "./grep-js.ts";
+import { grepWithRipgrep } from "./grep-rg.ts";
+import type { GrepBackend } from "./grep-search.ts";
+import { formatHits } from "./grep-search.ts";
+import { displayPath, resolveToolPath } from "./paths.ts";
+import { policed } from "./policed.ts";
+import { guarded, ToolProblem } from "./problem.ts";
+
+const schema = z.object({
+  pattern: z.string().min(1),
+  path: z.string().optional(),
+  glob: z.string().optional(),
+  ignore_case: z.boolean().optional(),
+  files_only: z.boolean().optional(),
+});
+
+export interface GrepToolOptions {
+  /** "auto" (default): rg when it is on the context's PATH, else the JS fallback. */
+  backend?: "auto" | "rg" | "js";
+}
+
+/** Which backend "auto" picks for this environment. */
+export function grepBackendFor(env: NodeJS.ProcessEnv): "rg" | "js" {
+  return findExecutable("rg", env.PATH) ? "rg" : "js";
+}
+
+export function createGrepTool(
+  context: BuiltinToolContext,
+  options: GrepToolOptions = {},
+): AnyPresentedTool {
+  let chosen: "rg" | "js" | null = options.backend === "auto" ? null : (options.backend ?? null);
+  const backend: GrepBackend = (query) => {
+    chosen ??= grepBackendFor(context.env);
+    return chosen === "rg" ? grepWithRipgrep(query, context.env) : grepWithJs(query);
+  };
+  return definePresentedTool(
+    {
+      name: "grep",
+      description: grepDescription,
+      schema,
+      readOnly: true,
+      execute: (args, ctx) =>
+        guarded(async () => {
+          const target = resolveToolPath(context, args.path ?? ".", { allowSpill: true });
+          if (!(await stat(target.absolute).catch(() => null))) {
+            throw new ToolProblem(`Path not found: ${target.display}`);
+          }
+          const filesOnly = args.files_only ?? false;
+          const outcome = await backend({
+            pattern: args.pattern,
+            ignoreCase: args.ignore_case ?? false,
+            ...(args.glob ? { glob: args.glob } : {}),
+            filesOnly,
+            target: target.absolute,
+            root: context.cwd,
+            signal: ctx.signal,
+          });
+          if (!outcome.ok) throw new ToolProblem(outcome.error);
+          const show = (absolute: string) => displayPath(context.cwd, absolute);
+          return policed(context, "grep", formatHits(outcome.hits, filesOnly, show));
+        }),
+    },
+    {
+      kind: "search",
+      call: (args) => ({
+        title: `grep ${JSON.stringify(args.pattern)}${args.path ? ` in ${args.path}` : ""}`,
+        locations: args.path ? [{ path: args.path }] : [],
+      }),
+      result: (_args, result) => ({ summary: grepSummary(result.content) }),
+    },
+  );
+}
+
+/** The count line ("(3 matches in 2 files)") or the first line. */
+function grepSummary(content: string): string {
+  const lines = content.trimEnd().split("\n");
+  const last = lines[lines.length - 1] ?? "";
+  return /^\(\d+ (match|file)/.test(last) ? last.slice(1, -1) : firstLine(content);
+}

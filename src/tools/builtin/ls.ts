@@ -1,0 +1,53 @@
+// The `ls` tool: the entries of one directory, sorted, directories marked with `/` and
+// symlinks with `@`; a huge directory is bounded by the output policy like any text.
+import type { Dirent } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { z } from "zod";
+import type { AnyPresentedTool } from "../presentation.ts";
+import { countLines, definePresentedTool, firstLine } from "../presentation.ts";
+import type { BuiltinToolContext } from "./context.ts";
+import { requireDirectory } from "./glob.ts";
+import { lsDescription } from "./ls.description.ts";
+import { resolveToolPath } from "./paths.ts";
+import { policed } from "./policed.ts";
+import { guarded } from "./problem.ts";
+
+const schema = z.object({ path: z.string().optional() });
+
+export function createLsTool(context: BuiltinToolContext): AnyPresentedTool {
+  return definePresentedTool(
+    {
+      name: "ls",
+      description: lsDescription,
+      schema,
+      readOnly: true,
+      execute: (args) =>
+        guarded(async () => {
+          const dir = resolveToolPath(context, args.path ?? ".", { allowSpill: true });
+          await requireDirectory(dir.absolute, dir.display);
+          const entries = await readdir(dir.absolute, { withFileTypes: true });
+          if (entries.length === 0) return { content: `(${dir.display} is empty)` };
+          const names = entries.map(entryName).sort();
+          return policed(context, "ls", `${names.join("\n")}\n`);
+        }),
+    },
+    {
+      kind: "read",
+      call: (args) => ({
+        title: `ls ${args.path ?? "."}`,
+        locations: [{ path: args.path ?? "." }],
+      }),
+      result: (_args, result) => ({
+        summary: result.content.startsWith("(")
+          ? firstLine(result.content)
+          : `${countLines(result.content)} entries`,
+      }),
+    },
+  );
+}
+
+function entryName(entry: Dirent): string {
+  if (entry.isDirectory()) return `${entry.name}/`;
+  if (entry.isSymbolicLink()) return `${entry.name}@`;
+  return entry.name;
+}

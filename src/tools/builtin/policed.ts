@@ -1,0 +1,38 @@
+// Turns a tool's own text, or a finished command, into a ToolResult through the output policy
+// (bounds, redaction, spill), so every tool reports byte counts and spill paths the same way.
+import type { PolicyResult } from "../../runner/index.ts";
+import { applyOutputPolicy } from "../../runner/index.ts";
+import type { ToolResult } from "../types.ts";
+import type { BuiltinToolContext } from "./context.ts";
+
+export interface PolicedOptions {
+  /** A line of ours appended after the policy (status, paging hints); never truncated. */
+  trailer?: string;
+  isError?: boolean;
+}
+
+/** Runs `text` through the policy of tool `name` and builds the result. */
+export async function policed(
+  context: BuiltinToolContext,
+  name: string,
+  text: string | Uint8Array,
+  options: PolicedOptions = {},
+): Promise<ToolResult> {
+  const result = await applyOutputPolicy(text, context.policy(name), { spill: context.spill });
+  return toToolResult(result, options);
+}
+
+export function toToolResult(result: PolicyResult, options: PolicedOptions = {}): ToolResult {
+  const trailer = options.trailer ?? "";
+  const separator = trailer && result.output && !result.output.endsWith("\n") ? "\n" : "";
+  const content = `${result.output}${separator}${trailer}`;
+  return {
+    content,
+    ...(options.isError ? { isError: true } : {}),
+    originalBytes: result.originalBytes,
+    deliveredBytes: Buffer.byteLength(content, "utf8"),
+    truncated: result.truncated,
+    spillPath: result.spillPath,
+    policyErrors: result.policyErrors,
+  };
+}

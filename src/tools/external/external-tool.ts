@@ -1,0 +1,90 @@
+// External command tools declared in config (`[[tools.external]]`): each becomes a tool whose
+// arguments are validated by the schema built from its `arguments` table and whose argv is
+// filled from them (argv-template.ts), run without a shell through the shared runner with the
+// tool's own output policy and the entry's `env` on top of the session's environment.
+import type { ExternalToolConfig } from "../../config/index.ts";
+import { ConfigError } from "../../errors.ts";
+import { runCommand } from "../../runner/index.ts";
+import { commandSummary, statusLine } from "../builtin/bash.ts";
+import type { BuiltinToolContext } from "../builtin/context.ts";
+import { toToolResult } from "../builtin/policed.ts";
+import type { AnyPresentedTool } from "../presentation.ts";
+import { definePresentedTool, firstLine } from "../presentation.ts";
+import { argumentSchemaFrom } from "./argument-schema.ts";
+import { fillArgvTemplate, parseArgvTemplate } from "./argv-template.ts";
+
+export const EXTERNAL_TIMEOUT_MS = 120_000;
+
+export interface ExternalToolOptions {
+  /** Names already taken (the built-ins): a clash is a ConfigError, not a silent shadow. */
+  reservedNames?: Iterable<string>;
+  timeoutMs?: number;
+}
+
+/** One tool per entry; throws ConfigError (naming `tools.external[i]…`) for a bad entry. */
+export function createExternalTools(
+  entries: readonly ExternalToolConfig[],
+  context: BuiltinToolContext,
+  options: ExternalToolOptions = {},
+): AnyPresentedTool[] {
+  const taken = new Set(options.reservedNames ?? []);
+  return entries.map((entry, index) => {
+    const key = `tools.external[${index}]`;
+    if (taken.has(entry.name)) {
+      throw new ConfigError(
+        `${key}.name "${entry.name}" is already a tool`,
+        undefined,
+        undefined,
+        `${key}.name`,
+      );
+    }
+    taken.add(entry.name);
+    return createExternalTool(entry, context, key, options.timeoutMs ?? EXTERNAL_TIMEOUT_MS);
+  });
+}
+
+function createExternalTool(
+  entry: ExternalToolConfig,
+  context: BuiltinToolContext,
+  key: string,
+  timeoutMs: number,
+): AnyPresentedTool {
+  const schema = argumentSchemaFrom(entry.arguments, `${key}.arguments`);
+  const template = parseArgvTemplate(
+    entry.command,
+    new Set(Object.keys(schema.shape)),
+    `${key}.command`,
+  );
+  return definePresentedTool(
+    {
+      name: entry.name,
+      description: entry.description,
+      schema,
+      readOnly: false,
+      async execute(args, ctx) {
+        const argv = fillArgvTemplate(template, args);
+        const run = await runCommand(
+          {
+            command: argv,
+            cwd: context.cwd,
+            env: { ...context.env, ...entry.env },
+            timeoutMs,
+            signal: ctx.signal,
+          },
+          context.policy(entry.name),
+          { spill: context.spill },
+        );
+        const failed = run.timedOut || run.cancelled || run.exitCode !== 0;
+        return toToolResult(run, { trailer: statusLine(run, timeoutMs), isError: failed });
+      },
+    },
+    {
+      kind: "execute",
+      call: (args) => ({
+        title: firstLine(fillArgvTemplate(template, args).join(" "), 100),
+        locations: [],
+      }),
+      result: (_args, result) => ({ summary: commandSummary(result) }),
+    },
+  );
+}

@@ -1,0 +1,141 @@
+// `codewhale doctor`: node version, config files and validity, sessions dir writable, rg,
+// provider keys (named, never shown), and cgc through a stand-in on the PATH. Checked in
+// process with runDoctor, and once end to end through the built CLI for output and exit code.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { DoctorCheck } from "../../src/cli/doctor-command.ts";
+import { formatDoctor, runDoctor } from "../../src/cli/doctor-command.ts";
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+const tmp = realpathSync(mkdtempSync(join(tmpdir(), "cw-doctor-")));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const secret = "sk-ant-test-1234567890abcdef";
+const bin = join(tmp, "bin");
+mkdirSync(bin);
+writeFileSync(
+  join(bin, "cgc"),
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template.
+  '#!/bin/sh\necho "CodeGraphContext 0.4.16 format=${CGC_OUTPUT_FORMAT:-none}"\n',
+);
+chmodSync(join(bin, "cgc"), 0o755);
+
+function project(name: string, config?: string): { cwd: string; env: NodeJS.ProcessEnv } {
+  const cwd = join(tmp, name);
+  mkdirSync(join(cwd, ".codewhale"), { recursive: true });
+  if (config !== undefined) writeFileSync(join(cwd, ".codewhale", "config.toml"), config);
+  const env = {
+    PATH: `${bin}:/usr/bin:/bin`,
+    HOME: tmp,
+    CODEWHALE_HOME: join(tmp, `home-${name}`),
+  };
+  return { cwd, env };
+}
+
+const find = (checks: DoctorCheck[], name: string) => checks.filter((check) => check.name === name);
+
+describe("codewhale doctor", () => {
+  it("reports every check on a healthy setup", async () => {
+    const { cwd, env } = project("healthy", "[output]\ngcf = true\n");
+    const checks = await runDoctor({ cwd, env: { ...env, ANTHROPIC_API_KEY: secret } });
+    assert.equal(find(checks, "node")[0]?.status, "ok");
+    assert.match(find(checks, "node")[0]?.detail ?? "", /^v\d+\./);
+    assert.deepEqual(find(checks, "config"), [
+      {
+        name: "config",
+        status: "ok",
+        detail: `${join(cwd, ".codewhale", "config.toml")} is valid`,
+      },
+    ]);
+    assert.deepEqual(find(checks, "sessions")[0], {
+      name: "sessions",
+      status: "ok",
+      detail: `${join(env.CODEWHALE_HOME ?? "", "sessions")} will be created (${tmp} is writable)`,
+    });
+    assert.deepEqual(
+      find(checks, "provider").map((check) => [check.status, check.detail]),
+      [
+        ["ok", "anthropic: ANTHROPIC_API_KEY is set (the model's provider)"],
+        ["warn", "openai: OPENAI_API_KEY is not set"],
+      ],
+    );
+    assert.equal(
+      find(checks, "cgc")[0]?.detail,
+      `CodeGraphContext 0.4.16 format=gcf at ${join(bin, "cgc")} (code_graph tool on; CGC_OUTPUT_FORMAT=gcf)`,
+    );
+    assert.ok(!JSON.stringify(checks).includes(secret), "never prints a key");
+  });
+
+  it("reports rg by what is on the PATH", async () => {
+    const { cwd, env } = project("rg");
+    const [withRg] = find(await runDoctor({ cwd, env: { ...env, PATH: process.env.PATH } }), "rg");
+    const [withoutRg] = find(await runDoctor({ cwd, env: { ...env, PATH: bin } }), "rg");
+    assert.deepEqual(withoutRg, {
+      name: "rg",
+      status: "warn",
+      detail: "not on the PATH; grep uses its JS fallback",
+    });
+    if (withRg?.status === "ok")
+      assert.match(withRg.detail, /^ripgrep \d+\.\d+\.\d+ at .*\(grep uses it\)$/);
+  });
+
+  it("fails on an invalid config and says cgc is absent without failing", async () => {
+    const { cwd, env } = project("broken", "max_steps = -1\n");
+    const checks = await runDoctor({ cwd, env: { ...env, PATH: "/usr/bin:/bin" } });
+    const [config] = find(checks, "config");
+    assert.equal(config?.status, "fail");
+    assert.match(config?.detail ?? "", /max_steps/);
+    assert.deepEqual(find(checks, "sessions")[0]?.status, "info");
+    assert.deepEqual(find(checks, "cgc")[0], {
+      name: "cgc",
+      status: "info",
+      detail: "cgc is not on the PATH; the code_graph tool is off",
+    });
+    assert.match(formatDoctor(checks), /\n1 check failed\n$/);
+  });
+
+  it("fails when the sessions dir is not writable", async () => {
+    const { cwd, env } = project("readonly", `session_dir = "${join(tmp, "ro", "sessions")}"\n`);
+    mkdirSync(join(tmp, "ro"));
+    chmodSync(join(tmp, "ro"), 0o500);
+    try {
+      const [sessions] = find(await runDoctor({ cwd, env }), "sessions");
+      if (process.getuid?.() === 0) assert.equal(sessions?.status, "ok", "root may write anywhere");
+      else assert.equal(sessions?.status, "fail");
+    } finally {
+      chmodSync(join(tmp, "ro"), 0o700);
+    }
+  });
+
+  it("prints one line per check and exits 1 on a failure (built CLI)", () => {
+    const healthy = project("cli-ok");
+    const ok = spawnSync(process.execPath, [join(repoRoot, "bin/codewhale.js"), "doctor"], {
+      cwd: healthy.cwd,
+      env: { ...healthy.env, ANTHROPIC_API_KEY: secret },
+      encoding: "utf8",
+    });
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /^ok {4}node {6}v\d+/m);
+    assert.match(ok.stdout, /^ok {4}provider {2}anthropic: ANTHROPIC_API_KEY is set/m);
+    assert.match(ok.stdout, /^ok {4}cgc {7}CodeGraphContext 0\.4\.16 format=none/m);
+    assert.ok(!ok.stdout.includes(secret));
+    const broken = project("cli-broken", "max_steps = 0\n");
+    const failed = spawnSync(
+      process.execPath,
+      [join(repoRoot, "bin/codewhale.js"), "doctor", "--json"],
+      {
+        cwd: broken.cwd,
+        env: broken.env,
+        encoding: "utf8",
+      },
+    );
+    assert.equal(failed.status, 1, failed.stderr);
+    const checks = JSON.parse(failed.stdout) as DoctorCheck[];
+    assert.equal(find(checks, "config")[0]?.status, "fail");
+  });
+});

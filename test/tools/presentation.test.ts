@@ -1,0 +1,202 @@
+// presentCall/presentResult of every built-in tool, fed the recorded arguments and result as a
+// surface gets them after replay: title, ACP kind, locations, and a summary or a diff. Invalid
+// recorded arguments and tools without presenters fall back to plain values.
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { z } from "zod";
+import { createBuiltinTools } from "../../src/tools/builtin/index.ts";
+import { createCodeGraphTool } from "../../src/tools/external/index.ts";
+import {
+  isPresentedTool,
+  presentToolCall,
+  presentToolResult,
+} from "../../src/tools/presentation.ts";
+import { builtinPresenters } from "../../src/tools/presenters.ts";
+import { defineTool } from "../../src/tools/types.ts";
+import { createWorkspace } from "./support/workspace.ts";
+
+const ws = createWorkspace("cw-present-");
+after(() => ws.cleanup());
+const context = ws.context();
+const tools = new Map(
+  [...createBuiltinTools(context), createCodeGraphTool(context, { gcf: false })].map((tool) => [
+    tool.name,
+    tool,
+  ]),
+);
+
+interface Case {
+  tool: string;
+  args: Record<string, unknown>;
+  result: string;
+  call: { title: string; kind: string; locations: unknown[] };
+  summary: string;
+  diff?: unknown;
+}
+
+const cases: Case[] = [
+  {
+    tool: "bash",
+    args: { command: "npm test\n# more" },
+    result: "ok 1\nok 2\n[exit code 0]",
+    call: { title: "npm test", kind: "execute", locations: [] },
+    summary: "exit code 0 · 2 lines",
+  },
+  {
+    tool: "bash",
+    args: { command: "npm run dev", background: true },
+    result: "Started background process bg1.",
+    call: { title: "npm run dev (background)", kind: "execute", locations: [] },
+    summary: "Started background process bg1.",
+  },
+  {
+    tool: "bash_output",
+    args: { id: "bg1" },
+    result: "listening\n[bg1 still running]",
+    call: { title: "output of bg1", kind: "execute", locations: [] },
+    summary: "[bg1 still running]",
+  },
+  {
+    tool: "bash_kill",
+    args: { id: "bg1" },
+    result: "Stopped bg1 (killed by SIGTERM).",
+    call: { title: "stop bg1", kind: "execute", locations: [] },
+    summary: "Stopped bg1 (killed by SIGTERM).",
+  },
+  {
+    tool: "read",
+    args: { path: "src/a.ts", offset: 10 },
+    result: "    10\ta\n    11\tb\n[lines 10-11 of 40; use offset=12 to read on]",
+    call: { title: "read src/a.ts:10", kind: "read", locations: [{ path: "src/a.ts", line: 10 }] },
+    summary: "2 lines of src/a.ts",
+  },
+  {
+    tool: "write",
+    args: { path: "n.ts", content: "x\n" },
+    result: "Created n.ts (1 line, 2 bytes).",
+    call: { title: "write n.ts", kind: "edit", locations: [{ path: "n.ts" }] },
+    summary: "Created n.ts (1 line, 2 bytes).",
+    diff: { path: "n.ts", oldText: null, newText: "x\n" },
+  },
+  {
+    tool: "edit",
+    args: { path: "e.ts", old_string: "a", new_string: "b" },
+    result: "Edited e.ts: 1 replacement at line 3.\n     3\tb\n",
+    call: { title: "edit e.ts", kind: "edit", locations: [{ path: "e.ts" }] },
+    summary: "Edited e.ts: 1 replacement at line 3.",
+    diff: { path: "e.ts", oldText: "a", newText: "b" },
+  },
+  {
+    tool: "glob",
+    args: { pattern: "**/*.ts", path: "src" },
+    result: "src/a.ts\nsrc/b.ts\n",
+    call: { title: "glob **/*.ts in src", kind: "search", locations: [{ path: "src" }] },
+    summary: "2 files",
+  },
+  {
+    tool: "grep",
+    args: { pattern: "TODO" },
+    result: "a.ts:1:// TODO\n(1 match in 1 file)\n",
+    call: { title: 'grep "TODO"', kind: "search", locations: [] },
+    summary: "1 match in 1 file",
+  },
+  {
+    tool: "ls",
+    args: {},
+    result: "a/\nb.txt\n",
+    call: { title: "ls .", kind: "read", locations: [{ path: "." }] },
+    summary: "2 entries",
+  },
+  {
+    tool: "todo_write",
+    args: {
+      todos: [
+        { content: "one", status: "completed" },
+        { content: "two", status: "in_progress" },
+      ],
+    },
+    result: "[x] one\n[>] two\n",
+    call: { title: "todo list (2 items)", kind: "think", locations: [] },
+    summary: "1/2 done; now: two",
+  },
+  {
+    tool: "code_graph",
+    args: { query: "callers", name: "parse", file: "src/p.py" },
+    result: "main  src/app.py:10\n[exit code 0]",
+    call: { title: "code graph: callers parse", kind: "search", locations: [{ path: "src/p.py" }] },
+    summary: "exit code 0 · 1 line",
+  },
+];
+
+describe("tool presentation", () => {
+  it("covers every built-in tool", () => {
+    const covered = new Set(cases.map((c) => c.tool));
+    for (const name of tools.keys()) assert.ok(covered.has(name), `${name} has a case`);
+    for (const tool of tools.values()) assert.ok(isPresentedTool(tool));
+  });
+
+  for (const c of cases) {
+    it(`presents ${c.tool} ${JSON.stringify(c.args)}`, () => {
+      const tool = tools.get(c.tool);
+      assert.deepEqual(presentToolCall(tool, c.tool, c.args), c.call);
+      const result = presentToolResult(tool, c.args, { content: c.result, isError: false });
+      assert.equal(result.summary, c.summary);
+      assert.deepEqual(result.diff, c.diff);
+    });
+  }
+
+  it("offers the same presenters without a live session", () => {
+    const stored = builtinPresenters();
+    assert.deepEqual([...stored.keys()], [...tools.keys()]);
+    const args = { path: "e.ts", old_string: "a", new_string: "b" };
+    assert.deepEqual(
+      stored.get("edit")?.presentCall(args),
+      tools.get("edit") && presentToolCall(tools.get("edit"), "edit", args),
+    );
+  });
+
+  it("shows errors as Error: first line, without a diff", () => {
+    const edit = tools.get("edit");
+    const args = { path: "e.ts", old_string: "a", new_string: "b" };
+    const result = presentToolResult(edit, args, {
+      content: "File not found: e.ts\nmore",
+      isError: true,
+    });
+    assert.deepEqual(result, { summary: "Error: File not found: e.ts" });
+  });
+
+  it("falls back for recorded arguments that fail the schema", () => {
+    const read = tools.get("read");
+    assert.deepEqual(presentToolCall(read, "read", { path: 7 }), {
+      title: "read",
+      kind: "read",
+      locations: [],
+    });
+    assert.deepEqual(presentToolResult(read, "not json", { content: "unknown tool" }), {
+      summary: "unknown tool",
+    });
+  });
+
+  it("gives tools without presenters, and unknown tools, a plain presentation", () => {
+    const plain = defineTool({
+      name: "plain",
+      description: "",
+      schema: z.object({}),
+      readOnly: true,
+      execute: async () => ({ content: "x" }),
+    });
+    assert.deepEqual(presentToolCall(plain, "plain", {}), {
+      title: "plain",
+      kind: "other",
+      locations: [],
+    });
+    assert.deepEqual(presentToolCall(undefined, "gone", {}), {
+      title: "gone",
+      kind: "other",
+      locations: [],
+    });
+    assert.deepEqual(presentToolResult(undefined, {}, { content: "a\nb\n" }), {
+      summary: "a (+1 lines)",
+    });
+  });
+});

@@ -1,0 +1,127 @@
+// Test helpers for the tool suites: a temp workspace with real files, a BuiltinToolContext
+// over it (own spill scope, small budgets on demand), and calling a tool through the registry
+// so arguments are validated exactly as the loop does.
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { OutputConfigSection } from "../../../src/runner/index.ts";
+import { createSpillScope } from "../../../src/runner/index.ts";
+import type { BuiltinToolContext } from "../../../src/tools/builtin/index.ts";
+import { createToolContext } from "../../../src/tools/builtin/index.ts";
+import { ToolRegistry } from "../../../src/tools/registry.ts";
+import type { AnyTool, ToolResult } from "../../../src/tools/types.ts";
+
+export interface Workspace {
+  dir: string;
+  /** Writes files (path → content), making directories. */
+  write(files: Record<string, string | Uint8Array>): void;
+  context(options?: ContextOverrides): BuiltinToolContext;
+  cleanup(): Promise<void>;
+}
+
+export interface ContextOverrides {
+  output?: Partial<OutputConfigSection>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function createWorkspace(prefix = "cw-tools-"): Workspace {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = join(root, "ws");
+  mkdirSync(dir);
+  const contexts: BuiltinToolContext[] = [];
+  return {
+    dir,
+    write(files) {
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), content);
+      }
+    },
+    context(overrides = {}) {
+      const spill = createSpillScope(`test-${contexts.length}`, { tmpDir: root });
+      const context = createToolContext({
+        cwd: dir,
+        output: {
+          max_bytes: 30_000,
+          spill_to_temp: true,
+          redact_secrets: true,
+          tools: {},
+          ...overrides.output,
+        },
+        spill,
+        env: overrides.env ?? process.env,
+      });
+      contexts.push(context);
+      return context;
+    },
+    async cleanup() {
+      for (const context of contexts) {
+        await context.background.dispose();
+        context.spill?.dispose();
+      }
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Validates raw arguments like the loop, then executes; a validation failure is returned. */
+export async function callTool(
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<ToolResult> {
+  const registry = new ToolRegistry([tool]);
+  const checked = registry.check(tool.name, JSON.stringify(args));
+  if (!checked.ok) return { content: checked.reason, isError: true };
+  return checked.tool.execute(checked.parsed, { signal, cwd: "", sessionId: "s", callId: "c" });
+}
+
+/** Writes an executable script (a stand-in for a CLI) into `dir`. */
+export function writeExecutable(dir: string, name: string, script: string): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, name);
+  writeFileSync(path, script);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** Whether the process exists and is not a zombie (an unreaped child of a dead parent). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
+  }
+}
+
+/** The file's text, or "" while it does not exist. */
+export function readOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return check();
+}

@@ -153,10 +153,14 @@ export function createBus<Events extends EventMap<Events>>(options: BusOptions =
     emit(name, ...args) {
       const targets = snapshot(name);
       if (targets.length === 0) return;
-      pending.push({ name, args, targets });
-      if (draining) return;
+      const emitted: QueuedEmit = { name, args, targets };
+      if (draining) {
+        pending.push(emitted);
+        return;
+      }
       draining = true;
       try {
+        deliver(emitted);
         for (let next = pending.shift(); next; next = pending.shift()) deliver(next);
       } finally {
         draining = false;

@@ -1,7 +1,15 @@
 // The one writer of a session log. Assigns seq, ts and the chained hash, group-commits lines in
 // order, and syncs to disk before returning from every append the durability contract names
 // (see docs/session-format.md). Publishes each appended event, in order, to one listener.
-import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fdatasync,
+  fdatasyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { canonicalEvent } from "./event-serializer.ts";
 import {
@@ -198,9 +206,23 @@ export class SessionWriter {
     const interval = this.options.syncIntervalMs ?? 100;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      if (!this.closed) this.sync();
+      if (!this.closed) this.syncInBackground();
     }, interval);
     this.timer.unref();
+  }
+
+  /**
+   * The periodic sync: writes what is pending and syncs it on libuv's thread pool, so the
+   * stream is not stalled for the milliseconds an fdatasync takes. A failure here is not
+   * lost: the next synced append or close syncs again, synchronously, and reports it.
+   */
+  private syncInBackground(): void {
+    this.flush();
+    if (!this.unsynced) return;
+    this.unsynced = false;
+    fdatasync(this.fd, (error) => {
+      if (error && !this.closed) this.unsynced = true;
+    });
   }
 
   private deliver(event: SessionEvent): void {

@@ -1,7 +1,8 @@
-// The agent: opens a session (new, resumed or continued), runs turns through the loop, takes
-// steering and cancellation while a turn runs, and publishes every appended event on the bus
-// as `session/event` plus the transient `agent/*` lifecycle events. Surfaces drive it with
-// `Agent.open(…)`, `run(text)`, `steer(text)`, `cancel()` and `dispose()`.
+// The agent: opens a session (new, resumed or continued) with its permission policy and hooks,
+// runs turns through the loop, takes steering and cancellation while a turn runs, and
+// publishes every appended event on the bus as `session/event` plus the transient `agent/*`
+// events. Surfaces drive it with `Agent.open(…)`, `run(text)`, `steer(text)`, `cancel()`, and
+// `close()` (runs the SessionEnd hooks) or `dispose()`.
 import type { Env, LoadedConfig } from "../config/index.ts";
 import { configFingerprint } from "../config/index.ts";
 import { stream as providerStream, type StreamFunction } from "../providers/index.ts";
@@ -11,9 +12,13 @@ import { SessionWriter } from "../session/writer.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
+import { applyHookNotes, notify } from "./notes.ts";
+import { submitPrompt } from "./prompt-submit.ts";
 import { resolveModel, splitModelId } from "./provider-resolve.ts";
+import { PublishGate } from "./publish-gate.ts";
 import { realSleep, type Sleep } from "./retry.ts";
 import type { RunContext } from "./run-context.ts";
+import { type GuardOptions, preparePolicy, SessionGuard } from "./session-guard.ts";
 import {
   locateSession,
   modelInEffect,
@@ -22,6 +27,7 @@ import {
   repairEvents,
 } from "./session-open.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import type { TurnStop } from "./tool-calls.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
 
 export interface AgentOptions {
@@ -43,6 +49,8 @@ export interface AgentOptions {
   sleep?: Sleep;
   random?: () => number;
   now?: () => number;
+  /** The surface's permission flags and ask resolver. */
+  guard?: GuardOptions;
 }
 
 /** Session-wide figures folded from the events: turns so far and cost. */
@@ -60,6 +68,10 @@ export class Agent {
   private controller: AbortController | null = null;
   private steering = 0;
   private disposed = false;
+  /** Set when a SessionStart hook asked to stop: every prompt is then refused. */
+  private sessionStop: TurnStop | undefined;
+  /** The number of the turn `run` is working on. */
+  private runningTurn: number | undefined;
 
   private constructor(
     private readonly ctx: RunContext,
@@ -71,6 +83,9 @@ export class Agent {
   static async open(options: AgentOptions): Promise<Agent> {
     const { bus, loaded } = options;
     bus.emit("agent/created");
+    const prepared = preparePolicy(loaded, options.cwd, options.guard ?? {});
+    for (const message of prepared.policy.notices)
+      bus.emit("agent/notice", { message, source: "policy" });
     const prior = locateSession({ ...options });
     const modelId = chooseModel(options, prior);
     const resolved = resolveModel(loaded.config, modelId, options.env);
@@ -103,6 +118,12 @@ export class Agent {
       }
     }
     const tools = options.tools ?? new ToolRegistry();
+    const session = { sessionId: writer.id, logPath: writer.path, cwd: options.cwd };
+    const guard = new SessionGuard(prepared, session, {
+      env: options.env,
+      loaded,
+      ...(options.guard?.askResolver ? { askResolver: options.guard.askResolver } : {}),
+    });
     const ctx: RunContext = {
       bus,
       writer,
@@ -116,11 +137,16 @@ export class Agent {
       toolSpecs: tools.specs(),
       cwd: options.cwd,
       sessionId: writer.id,
+      guard,
       sleep: options.sleep ?? realSleep,
       random: options.random ?? Math.random,
       now: options.now ?? Date.now,
     };
-    return new Agent(ctx, totals, prior !== null);
+    const agent = new Agent(ctx, totals, prior !== null);
+    const notes = await guard.hooks.sessionStart(prior ? "resume" : "startup");
+    applyHookNotes(ctx, totals.nextTurn, "SessionStart", notes);
+    agent.sessionStop = notes.stop;
+    return agent;
   }
 
   get sessionId(): string {
@@ -151,10 +177,12 @@ export class Agent {
     this.controller = controller;
     this.steering = 0;
     this.setStatus("running");
+    this.ctx.guard.turnSignal = controller.signal;
     try {
       const turn = this.totals.nextTurn;
-      this.ctx.writer.append({ type: "user/message", text });
-      this.ctx.writer.append({ type: "turn/start", turn });
+      this.runningTurn = turn;
+      const refused = await submitPrompt(this.ctx, turn, text, this.sessionStop);
+      if (refused) return refused;
       return await runTurn(this.ctx, turn, {
         signal: controller.signal,
         sessionCost: () => this.totals.cost,
@@ -166,6 +194,7 @@ export class Agent {
       });
     } finally {
       this.controller = null;
+      this.ctx.guard.turnSignal = undefined;
       this.ctx.writer.sync();
       this.setStatus("idle");
     }
@@ -174,10 +203,12 @@ export class Agent {
   /**
    * Adds a message to the running turn. It is appended as `steering/message` at once (durable
    * before this returns: a crash never loses what the user typed) and reaches the model at the
-   * next step boundary (derive places it there). Returns false when no turn is running.
+   * next step boundary (derive places it there). Returns false when no turn is running, or
+   * while its prompt is still with the UserPromptSubmit hooks (the turn has not started).
    */
   steer(text: string): boolean {
     if (!this.controller || this.controller.signal.aborted) return false;
+    if (this.runningTurn === undefined || this.totals.nextTurn <= this.runningTurn) return false;
     this.steering++;
     this.ctx.writer.append({ type: "steering/message", turn: this.totals.nextTurn - 1, text });
     return true;
@@ -190,10 +221,21 @@ export class Agent {
     this.controller.abort();
   }
 
+  /** Runs the SessionEnd hooks (their notices go on the bus), then disposes. */
+  async close(): Promise<void> {
+    if (this.disposed) return;
+    this.controller?.abort();
+    const notes = await this.ctx.guard.hooks.sessionEnd("exit");
+    notify(this.ctx, "hook", notes.notices);
+    this.dispose();
+  }
+
+  /** Closes the session at once, without the SessionEnd hooks; running hooks are killed. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.controller?.abort();
+    this.ctx.guard.dispose();
     this.ctx.writer.close();
     this.ctx.bus.emit("agent/disposed");
   }
@@ -238,41 +280,4 @@ function openWriter(
     config_fingerprint: configFingerprint(options.loaded.config),
   };
   return SessionWriter.create(options.sessionsDir, start, { publish: gate.publish });
-}
-
-/**
- * Holds back events appended while the session opens (its `session/start`, a
- * `session/recovered`) until `agent/session-start` has been sent, then delivers them in order.
- * Every event is folded into the loop's state once and put on the bus once.
- */
-class PublishGate {
-  private held: SessionEvent[] | null = [];
-  /** The resumed log's events (set on resume), including any appended while reopening. */
-  history: SessionEvent[] = [];
-
-  constructor(
-    private readonly fold: (event: SessionEvent) => void,
-    private readonly emit: (event: SessionEvent) => void,
-  ) {}
-
-  readonly publish = (event: SessionEvent): void => {
-    if (this.held) {
-      this.held.push(event);
-      return;
-    }
-    this.fold(event);
-    this.emit(event);
-  };
-
-  /** Folds the resumed history, then releases the held events. */
-  open(): void {
-    for (const event of this.history) this.fold(event);
-    const held = this.held ?? [];
-    this.held = null;
-    const folded = new Set(this.history.map((event) => event.seq));
-    for (const event of held) {
-      if (!folded.has(event.seq)) this.fold(event);
-      this.emit(event);
-    }
-  }
 }

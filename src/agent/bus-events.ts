@@ -3,7 +3,8 @@
 // signals that are never persisted and never repeat something the session log records.
 // Surfaces (cli, present, acp, tui) subscribe here; the agent is the only emitter.
 import type { Bus } from "../bus/bus.ts";
-import type { JsonValue, SessionEvent, ToolDecision } from "../session/events.ts";
+import type { SessionEvent } from "../session/events.ts";
+import type { PreExecuteListener } from "./pre-execute-compose.ts";
 
 /** What the agent is doing right now. */
 export type AgentStatus = "idle" | "running" | "cancelling";
@@ -34,26 +35,29 @@ export type BusEvents = {
   /** The agent opened a session log (new, resumed or forked), before its first `session/event`. */
   "agent/session-start": (session: { sessionId: string; logPath: string }) => void;
   /**
-   * Asked (serially) before each valid tool call is recorded; the first verdict wins. The
-   * seam the hooks and permission rules plug into; with no listener every call is allowed.
+   * One line for the user that the log does not carry: what an untrusted project's config
+   * asked for and did not get (`source: "policy"`, a header line then one line per setting,
+   * shown as they are), a hook's error or `systemMessage` (`"hook"`), a failing pre-execute
+   * listener (`"pre-execute"`).
    */
-  "tools/pre-execute": (call: PreExecuteCall) => PreExecuteVerdict | undefined;
+  "agent/notice": (notice: { message: string; source: NoticeSource }) => void;
+  /**
+   * Collected before each valid tool call is decided: each listener may answer a
+   * PreExecuteListener (`{ name: "plugin:<name>", decide }`). The answers join the pre-execute
+   * composition first, in registration order, before the PreToolUse hooks; they can allow,
+   * deny, ask and rewrite (see pre-execute-compose.ts). With no listener, only the permission
+   * rules and hooks decide. A listener that throws here is reported and skipped; one whose
+   * `decide` throws or times out denies the call.
+   */
+  "tools/pre-execute": (session: PreExecuteSession) => PreExecuteListener | undefined;
 };
 
-/** A validated tool call about to be recorded, as the pre-execute listeners see it. */
-export interface PreExecuteCall {
-  readonly callId: string;
-  readonly name: string;
-  readonly arguments: JsonValue;
+export type NoticeSource = "policy" | "hook" | "pre-execute";
+
+/** What a plugin knows when it is asked for its pre-execute listener. */
+export interface PreExecuteSession {
   readonly sessionId: string;
   readonly cwd: string;
-}
-
-/** A listener's answer: deny with a reason, or `undefined` for no opinion (the call runs). */
-export interface PreExecuteVerdict {
-  outcome: "deny";
-  by?: ToolDecision["by"];
-  reason?: string;
 }
 
 /** The bus as the agent and the surfaces see it. */

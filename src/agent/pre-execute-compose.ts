@@ -65,7 +65,8 @@ export interface ComposedDecision {
   rewrittenBy?: string;
   rewriteReason?: string;
   notices: string[];
-  context: string[];
+  /** Notes for the model, each with the listener that wrote it. */
+  context: Array<{ by: string; text: string }>;
   stop?: { reason: string; by: string };
 }
 
@@ -155,7 +156,7 @@ function isRewritten(rewrites: Rewrites): boolean {
 
 function collectExtras(extras: Extras, by: string, verdict: ListenerVerdict): void {
   if (verdict.notice) extras.notices.push(verdict.notice);
-  if (verdict.context) extras.context.push(verdict.context);
+  if (verdict.context) extras.context.push({ by, text: verdict.context });
   if (verdict.stop && !extras.stop) extras.stop = { reason: verdict.stop, by };
 }
 

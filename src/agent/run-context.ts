@@ -1,6 +1,6 @@
 // What one open session's loop works with: the writer and live history, the resolved model,
-// the tools, the system prompt, and the injectable clock, sleep and random source. Built by
-// agent.ts, read by turn.ts, step.ts and tool-calls.ts.
+// the tools, the system prompt, the session guard (permissions and hooks), and the injectable
+// clock, sleep and random source. Built by agent.ts, read by turn.ts, step.ts, tool-calls.ts.
 import type { Config } from "../config/index.ts";
 import type { ProviderConfig, StreamFunction } from "../providers/index.ts";
 import type { MessageDeriver } from "../session/derive.ts";
@@ -8,6 +8,7 @@ import type { SessionWriter } from "../session/writer.ts";
 import type { ToolRegistry, ToolSpecification } from "../tools/registry.ts";
 import type { AgentBus } from "./bus-events.ts";
 import type { Sleep } from "./retry.ts";
+import type { SessionGuard } from "./session-guard.ts";
 
 export interface RunContext {
   readonly bus: AgentBus;
@@ -24,6 +25,8 @@ export interface RunContext {
   readonly toolSpecs: ToolSpecification[];
   readonly cwd: string;
   readonly sessionId: string;
+  /** The permission rules, the ask resolver and the hooks of this session. */
+  readonly guard: SessionGuard;
   readonly sleep: Sleep;
   readonly random: () => number;
   readonly now: () => number;

@@ -1,12 +1,15 @@
 // The tool calls of one assistant message, in two phases: record (check the tool and its
-// arguments, pass the pre-execute seam, append `tool/call`, synced), then execute each from
-// its recorded arguments and append `tool/result`. Refused and invalid calls get an error
-// result the model reads; cancellation ends running calls as interrupted, skips the rest.
+// arguments, pass the pre-execute seam, append `tool/call`, synced), then execute each with
+// exactly its recorded arguments, append `tool/result` and run the PostToolUse hooks. Refused
+// and invalid calls get an error result the model reads; cancellation ends running calls as
+// interrupted and skips the rest; a hook or plugin stop ends the turn after the running call.
 import { errorMessage } from "../errors.ts";
 import type { ModelToolCall } from "../providers/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
 import type { AnyTool, ToolResult } from "../tools/types.ts";
+import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
 import { type CallDecision, decideToolCall } from "./pre-execute.ts";
+import { rewriteNote } from "./rewrite-note.ts";
 import type { RunContext } from "./run-context.ts";
 import { interruptedResult } from "./session-open.ts";
 
@@ -16,14 +19,32 @@ export const NOT_RUN_RESULT = "The tool call was not run: the user cancelled the
 /** A recorded call that may run: its tool and the arguments its `tool/call` records. */
 export interface PreparedCall {
   callId: string;
+  name: string;
   tool: AnyTool;
+  /** The recorded `arguments`, parsed by the tool's schema. */
   args: unknown;
+  /** The recorded `arguments` as JSON (what PostToolUse hooks see). */
+  recorded: JsonValue;
+  /** For a rewritten call: the note its result starts with. */
+  note?: string;
+}
+
+/** A hook or plugin asked to end the turn. */
+export interface TurnStop {
+  reason: string;
+  by: string;
+}
+
+export interface RecordedCalls {
+  prepared: PreparedCall[];
+  stop?: TurnStop;
 }
 
 /**
  * Records a `tool/call` for every call of the message (and the error result of each refused
  * or invalid one) before any runs, so the history never has a gap between the assistant
- * message and its calls. Returns the calls to execute, in order.
+ * message and its calls. Returns the calls to execute, in order. After a stop request the
+ * remaining calls are refused.
  */
 export async function recordToolCalls(
   ctx: RunContext,
@@ -31,33 +52,51 @@ export async function recordToolCalls(
   step: number,
   calls: readonly ModelToolCall[],
   signal: AbortSignal,
-): Promise<PreparedCall[]> {
-  const prepared: PreparedCall[] = [];
+): Promise<RecordedCalls> {
+  const recorded: RecordedCalls = { prepared: [] };
   for (const call of calls) {
     if (signal.aborted) recordNotRun(ctx, turn, step, call);
+    else if (recorded.stop) recordRefused(ctx, turn, step, call, stopped(recorded.stop));
     else {
-      const ready = await recordOne(ctx, turn, step, call);
-      if (ready) prepared.push(ready);
+      const ready = await recordOne(ctx, turn, step, call, signal);
+      if (ready.prepared) recorded.prepared.push(ready.prepared);
+      if (ready.stop) recorded.stop = ready.stop;
     }
   }
-  return prepared;
+  return recorded;
 }
 
-/** Executes recorded calls in order; after a cancel, the rest end as not run. */
+/**
+ * Executes recorded calls in order, each followed by its PostToolUse hooks. After a cancel
+ * or a stop the rest end as not run. Returns a PostToolUse hook's stop request, if any.
+ */
 export async function executeToolCalls(
   ctx: RunContext,
+  turn: number,
   prepared: readonly PreparedCall[],
   signal: AbortSignal,
-): Promise<void> {
+): Promise<TurnStop | undefined> {
+  let stop: TurnStop | undefined;
   for (const call of prepared) {
-    if (signal.aborted) {
-      ctx.writer.append(interruptedResult(call.callId, NOT_RUN_RESULT));
+    if (signal.aborted || stop) {
+      const why = stop ? `The tool call was not run: ${stopped(stop)}.` : NOT_RUN_RESULT;
+      ctx.writer.append(interruptedResult(call.callId, why));
       continue;
     }
-    const result = await execute(call.tool, call.args, ctx, call.callId, signal);
-    if (result === "cancelled") ctx.writer.append(interruptedResult(call.callId, CANCELLED_RESULT));
-    else ctx.writer.append(resultEvent(call.callId, result));
+    const result = await execute(call, ctx, signal);
+    if (result === "cancelled") {
+      ctx.writer.append(interruptedResult(call.callId, CANCELLED_RESULT));
+      continue;
+    }
+    const delivered = withNote(result, call.note);
+    ctx.writer.append(resultEvent(call.callId, delivered));
+    const facts = { callId: call.callId, name: call.name, arguments: call.recorded };
+    const outcome = { content: delivered.content, isError: delivered.isError ?? false };
+    const notes = await ctx.guard.hooks.postToolUse(facts, outcome);
+    applyHookNotes(ctx, turn, "PostToolUse", notes, call.callId);
+    stop = notes.stop;
   }
+  return stop;
 }
 
 async function recordOne(
@@ -65,43 +104,67 @@ async function recordOne(
   turn: number,
   step: number,
   call: ModelToolCall,
-): Promise<PreparedCall | null> {
+  signal: AbortSignal,
+): Promise<{ prepared?: PreparedCall; stop?: TurnStop }> {
   const checked = ctx.tools.check(call.name, call.arguments);
-  const decided: CallDecision = checked.ok
-    ? await decideToolCall({ callId: call.id, name: call.name, arguments: checked.args }, ctx)
-    : {
-        decision: { outcome: "deny", by: "default", reason: checked.reason },
-        effectiveArguments: checked.args,
-        reason: checked.reason,
-      };
+  if (!checked.ok) {
+    recordRefused(ctx, turn, step, call, checked.reason);
+    return {};
+  }
+  const pending = { callId: call.id, name: call.name, arguments: checked.args, tool: checked.tool };
+  const decided = await decideToolCall(pending, ctx);
+  if (signal.aborted) {
+    recordNotRun(ctx, turn, step, call);
+    return {};
+  }
   ctx.writer.append(callEvent(turn, step, call, decided));
-  if (decided.decision.outcome !== "allow" || !checked.ok) {
-    const reason = decided.reason ?? decided.decision.reason ?? "the call was refused";
-    ctx.writer.append(resultEvent(call.id, { content: reason, isError: true }));
-    return null;
+  const allowed = decided.decision.outcome === "allow";
+  if (!allowed) ctx.writer.append(errorResult(call.id, decided.reason ?? "the call was refused"));
+  notify(ctx, "pre-execute", decided.notices ?? []);
+  for (const note of decided.context ?? []) {
+    recordNotes(ctx, turn, noteSource(note.by), [note.text], call.id);
   }
+  const stop = decided.stop;
+  if (!allowed) return stop ? { stop } : {};
   // Execute exactly what was recorded: a rewrite is validated again, never bypassed.
-  const effective =
-    decided.originalArguments === undefined
-      ? checked
-      : recheck(ctx, call, decided.effectiveArguments);
+  const effective = decided.originalArguments === undefined ? checked : recheck(ctx, call, decided);
   if (!effective.ok) {
-    ctx.writer.append(resultEvent(call.id, { content: effective.reason, isError: true }));
-    return null;
+    ctx.writer.append(errorResult(call.id, effective.reason));
+    return stop ? { stop } : {};
   }
-  return { callId: call.id, tool: effective.tool, args: effective.parsed };
+  const prepared: PreparedCall = {
+    callId: call.id,
+    name: call.name,
+    tool: effective.tool,
+    args: effective.parsed,
+    recorded: decided.effectiveArguments,
+    ...(decided.rewrittenBy === undefined ? {} : { note: noteFor(call, decided) }),
+  };
+  return stop ? { prepared, stop } : { prepared };
 }
 
-function recheck(ctx: RunContext, call: ModelToolCall, args: JsonValue) {
-  return ctx.tools.check(call.name, JSON.stringify(args));
+function recheck(ctx: RunContext, call: ModelToolCall, decided: CallDecision) {
+  return ctx.tools.check(call.name, JSON.stringify(decided.effectiveArguments));
+}
+
+function noteFor(call: ModelToolCall, decided: CallDecision): string {
+  const by = decided.rewrittenBy ?? "";
+  return rewriteNote(call.name, decided.effectiveArguments, by, decided.rewriteReason);
+}
+
+/** A hook listener's note comes from the PreToolUse event; a plugin's keeps its name. */
+function noteSource(listener: string): string {
+  return listener.startsWith("hook:") ? "hook:PreToolUse" : listener;
+}
+
+function stopped(stop: TurnStop): string {
+  return `the turn was ${stopMessage(stop)}`;
 }
 
 /** Runs the tool; resolves "cancelled" as soon as the signal aborts, even if the tool lingers. */
 async function execute(
-  tool: AnyTool,
-  args: unknown,
+  call: PreparedCall,
   ctx: RunContext,
-  callId: string,
   signal: AbortSignal,
 ): Promise<ToolResult | "cancelled"> {
   let onAbort = () => {};
@@ -109,10 +172,10 @@ async function execute(
     onAbort = () => resolve("cancelled");
     signal.addEventListener("abort", onAbort, { once: true });
   });
-  const toolCtx = { signal, cwd: ctx.cwd, sessionId: ctx.sessionId, callId };
-  const running = tool.execute(args, toolCtx).catch(
+  const toolCtx = { signal, cwd: ctx.cwd, sessionId: ctx.sessionId, callId: call.callId };
+  const running = call.tool.execute(call.args, toolCtx).catch(
     (error: unknown): ToolResult => ({
-      content: `tool ${tool.name} failed: ${errorMessage(error)}`,
+      content: `tool ${call.tool.name} failed: ${errorMessage(error)}`,
       isError: true,
     }),
   );
@@ -124,6 +187,19 @@ async function execute(
   }
 }
 
+/** The result the model receives: a rewritten call's starts with the rewrite note. */
+function withNote(result: ToolResult, note: string | undefined): ToolResult {
+  if (note === undefined) return result;
+  const prefix = `${note}\n\n`;
+  const delivered = result.deliveredBytes ?? Buffer.byteLength(result.content);
+  return {
+    ...result,
+    content: prefix + result.content,
+    originalBytes: result.originalBytes ?? Buffer.byteLength(result.content),
+    deliveredBytes: delivered + Buffer.byteLength(prefix),
+  };
+}
+
 function recordNotRun(ctx: RunContext, turn: number, step: number, call: ModelToolCall): void {
   const checked = ctx.tools.check(call.name, call.arguments);
   const decided: CallDecision = {
@@ -132,6 +208,20 @@ function recordNotRun(ctx: RunContext, turn: number, step: number, call: ModelTo
   };
   ctx.writer.append(callEvent(turn, step, call, decided));
   ctx.writer.append(interruptedResult(call.id, NOT_RUN_RESULT));
+}
+
+/** An invalid or refused call: `tool/call` denied by default, then its error result. */
+function recordRefused(
+  ctx: RunContext,
+  turn: number,
+  step: number,
+  call: ModelToolCall,
+  reason: string,
+): void {
+  const { args } = ctx.tools.check(call.name, call.arguments);
+  const decision = { outcome: "deny", by: "default", reason } as const;
+  ctx.writer.append(callEvent(turn, step, call, { decision, effectiveArguments: args }));
+  ctx.writer.append(errorResult(call.id, reason));
 }
 
 function callEvent(
@@ -154,6 +244,10 @@ function callEvent(
     ...(decided.rewriteReason === undefined ? {} : { rewrite_reason: decided.rewriteReason }),
     decision: decided.decision,
   };
+}
+
+function errorResult(callId: string, reason: string): EventInput {
+  return resultEvent(callId, { content: reason, isError: true });
 }
 
 function resultEvent(callId: string, result: ToolResult): EventInput {

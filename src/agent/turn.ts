@@ -1,13 +1,15 @@
 // One turn of the loop: steps until the model stops calling tools (and no steering is
-// waiting), `max_steps`, the budget, the context window, an unrecoverable provider error or
-// cancellation. Each step retries its request per config `[retry]`. Called by agent.ts.
+// waiting, and no Stop hook blocks), `max_steps`, the budget, the context window, an
+// unrecoverable provider error, a hook's stop request or cancellation. Each step retries its
+// request per config `[retry]`. Called by agent.ts.
 import type { ProviderFailure } from "../providers/index.ts";
 import { contextWindowOf } from "../providers/index.ts";
 import type { Payload } from "../session/events.ts";
+import { applyHookNotes, recordNotes, stopMessage } from "./notes.ts";
 import { describeFailure, isRetryable, retryDelay } from "./retry.ts";
 import type { RunContext } from "./run-context.ts";
 import { type AttemptOutcome, streamAttempt } from "./step.ts";
-import { executeToolCalls, recordToolCalls } from "./tool-calls.ts";
+import { executeToolCalls, recordToolCalls, type TurnStop } from "./tool-calls.ts";
 
 export type TurnReason = Payload<"turn/end">["reason"];
 
@@ -46,23 +48,51 @@ export async function runTurn(
     return { turn, ...outcome };
   };
   const maxSteps = ctx.config.max_steps;
+  let stopHookActive = false;
   for (let step = 0; step < maxSteps; step++) {
-    const stop = checkLimits(ctx, control);
-    if (stop) return end(stop);
+    const limit = checkLimits(ctx, control);
+    if (limit) return end(limit);
     control.takeSteering();
     const result = await requestStep(ctx, turn, step, control.signal);
     if (!result.ok) return end(result.outcome);
     const calls = await recordToolCalls(ctx, turn, step, result.toolCalls, control.signal);
-    await executeToolCalls(ctx, calls, control.signal);
+    const stop = (await executeToolCalls(ctx, turn, calls.prepared, control.signal)) ?? calls.stop;
     if (control.signal.aborted) return end(cancelled());
-    if (result.toolCalls.length === 0 && control.takeSteering() === 0)
-      return end({ reason: "completed" });
+    if (stop) return end(stopped(stop));
+    if (result.toolCalls.length > 0 || control.takeSteering() > 0) continue;
+    const finish = await stopHooks(ctx, turn, stopHookActive, control.signal);
+    if (finish) return end(finish);
+    stopHookActive = true;
   }
   return end({ reason: "max_steps", error: `stopped after ${maxSteps} steps (max_steps)` });
 }
 
 function cancelled(): Omit<TurnOutcome, "turn"> {
   return { reason: "cancelled", error: "cancelled" };
+}
+
+/** A hook or plugin ended the turn: an error whose text names it and its reason. */
+function stopped(stop: TurnStop): Omit<TurnOutcome, "turn"> {
+  return { reason: "error", error: stopMessage(stop) };
+}
+
+/**
+ * The turn would complete: the Stop hooks decide. Returns how it ends, or null when a hook
+ * blocked (its reason is recorded as a note for the model and the turn goes on).
+ */
+async function stopHooks(
+  ctx: RunContext,
+  turn: number,
+  stopHookActive: boolean,
+  signal: AbortSignal,
+): Promise<Omit<TurnOutcome, "turn"> | null> {
+  const notes = await ctx.guard.hooks.stop(stopHookActive);
+  applyHookNotes(ctx, turn, "Stop", notes);
+  if (signal.aborted) return cancelled();
+  if (notes.stop) return stopped(notes.stop);
+  if (!notes.block) return { reason: "completed" };
+  recordNotes(ctx, turn, "hook:Stop", [notes.block.reason]);
+  return null;
 }
 
 /** The budget and the context window, checked before each request. */

@@ -1,7 +1,8 @@
 // `codewhale exec [options] <prompt>`: runs one task to completion without a terminal UI and
 // prints it as text, one JSON object, or stream-json lines; `--input-format stream-json` turns
-// it into a long-lived session driven by JSON lines on stdin (exec-stdin.ts). Registered by
-// cli/main.ts; the loop is the agent's, the rendering exec-output.ts's.
+// it into a long-lived session driven by JSON lines on stdin (exec-stdin.ts). Nobody can answer
+// a permission prompt here, so `ask` is denied with how to allow it. Registered by cli/main.ts;
+// the loop is the agent's, the rendering exec-output.ts's.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -9,8 +10,16 @@ import { Agent } from "../agent/agent.ts";
 import type { BusEvents } from "../agent/bus-events.ts";
 import type { TurnOutcome } from "../agent/turn.ts";
 import { createBus } from "../bus/bus.ts";
-import { configFlagsFromOptions, loadConfig, sessionsDir } from "../config/index.ts";
+import {
+  configFlagsFromOptions,
+  loadConfig,
+  PERMISSION_MODES,
+  type PermissionMode,
+  sessionsDir,
+} from "../config/index.ts";
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
+import { createExecAskResolver } from "../permissions/index.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
 import { runStdinSession } from "./exec-stdin.ts";
@@ -27,9 +36,17 @@ interface ExecOptions {
   showThinking?: boolean;
   systemPromptFile?: string;
   maxBudgetUsd?: string;
+  permissionMode?: string;
+  allow: string[];
+  trust?: boolean;
 }
 
-export function registerExecCommand(program: Command): void {
+/** What the command is built with; tests inject their tools (the real CLI passes nothing). */
+export interface ExecDependencies {
+  tools?: () => ToolRegistry;
+}
+
+export function registerExecCommand(program: Command, deps: ExecDependencies = {}): void {
   program
     .command("exec")
     .description("run a task non-interactively and print the result")
@@ -45,14 +62,31 @@ export function registerExecCommand(program: Command): void {
     .option("--show-thinking", "text format: also print thinking, as [thinking] lines on stderr")
     .option("--system-prompt-file <path>", "replace the built-in system prompt")
     .option("--max-budget-usd <usd>", "stop once the session has cost this much")
+    .option("--permission-mode <mode>", `${PERMISSION_MODES.join(", ")} (config permissions.mode)`)
+    .option(
+      "--allow <rule>",
+      "also allow calls matching this rule, e.g. 'bash(npm test)'",
+      collect,
+      [],
+    )
+    .option("--trust", "trust this project's hooks and permission settings for this run")
     .action(async (prompt: string | undefined, options: ExecOptions) => {
-      await runExec(prompt, options);
+      await runExec(prompt, options, deps);
     });
 }
 
-async function runExec(promptArg: string | undefined, options: ExecOptions): Promise<void> {
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+async function runExec(
+  promptArg: string | undefined,
+  options: ExecOptions,
+  deps: ExecDependencies,
+): Promise<void> {
   const started = Date.now();
   const format = checkFormat(options);
+  const mode = permissionMode(options.permissionMode);
   const interactive = options.inputFormat === "stream-json";
   const prompt = interactive ? undefined : readPrompt(promptArg);
   const cwd = workspace(options.cwd);
@@ -65,6 +99,9 @@ async function runExec(promptArg: string | undefined, options: ExecOptions): Pro
     options.showThinking === true,
   );
   bus.on("session/event", output.observe);
+  bus.on("agent/notice", ({ message, source }) => {
+    process.stderr.write(source === "policy" ? `${message}\n` : `codewhale: ${message}\n`);
+  });
   const agent = await Agent.open({
     bus,
     loaded,
@@ -74,6 +111,13 @@ async function runExec(promptArg: string | undefined, options: ExecOptions): Pro
     ...(options.model ? { modelOverride: options.model } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
     ...(options.continue ? { continueLatest: true } : {}),
+    ...(deps.tools ? { tools: deps.tools() } : {}),
+    guard: {
+      ...(options.trust ? { trust: true } : {}),
+      ...(mode ? { mode } : {}),
+      allow: options.allow,
+      askResolver: createExecAskResolver,
+    },
   });
   const stopSignals = handleSigint(agent);
   try {
@@ -104,7 +148,7 @@ async function runExec(promptArg: string | undefined, options: ExecOptions): Pro
     }
   } finally {
     stopSignals();
-    agent.dispose();
+    await agent.close();
   }
 }
 
@@ -150,6 +194,14 @@ function checkFormat(options: ExecOptions): OutputFormat {
   if (options.resume && options.continue)
     throw new UsageError("use --resume or --continue, not both");
   return format;
+}
+
+function permissionMode(value: string | undefined): PermissionMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = PERMISSION_MODES.find((candidate) => candidate === value);
+  if (!mode)
+    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
+  return mode;
 }
 
 function readPrompt(arg: string | undefined): string {

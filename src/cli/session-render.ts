@@ -1,6 +1,6 @@
 // Renders a session's events as readable lines for `codewhale sessions show`: one line per
 // event, with the streamed chunks of each block folded into a single line.
-import type { SessionEvent } from "../session/events.ts";
+import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { SessionSummary } from "../session/summary.ts";
 
 const MAX_TEXT = 200;
@@ -42,14 +42,17 @@ function describe(event: SessionEvent): string {
     case "session/start":
       return ` ${event.provider}/${event.model} in ${event.cwd}`;
     case "user/message":
+      return `: ${oneLine(event.text)}${event.blocked ? ` (blocked by ${event.blocked.by}: ${oneLine(event.blocked.reason)})` : ""}`;
     case "steering/message":
       return `: ${oneLine(event.text)}`;
+    case "context/note":
+      return ` ${event.source}${event.call_id ? ` (${event.call_id})` : ""}: ${oneLine(event.text)}`;
     case "turn/start":
       return ` ${event.turn}`;
     case "turn/end":
       return ` ${event.turn} (${event.reason}${event.error ? `: ${event.error}` : ""})`;
     case "tool/call":
-      return ` ${event.name} ${oneLine(JSON.stringify(event.arguments))} [${event.decision.outcome} by ${event.decision.by}]${event.original_arguments !== undefined ? " (rewritten)" : ""}`;
+      return ` ${event.name} ${oneLine(JSON.stringify(event.arguments))} [${event.decision.outcome} by ${event.decision.by}]${rewritten(event)}`;
     case "tool/result":
       return ` ${event.call_id}${event.is_error ? " error" : ""}: ${oneLine(event.content)}`;
     case "step/end":
@@ -63,6 +66,13 @@ function describe(event: SessionEvent): string {
     default:
       return "";
   }
+}
+
+/** " (rewritten by hook:x from {…})" for a rewritten call; the effective arguments come first. */
+function rewritten(event: EventOf<"tool/call">): string {
+  if (event.original_arguments === undefined) return "";
+  const from = oneLine(JSON.stringify(event.original_arguments));
+  return ` (rewritten by ${event.rewritten_by ?? "unknown"} from ${from})`;
 }
 
 function appendText(line: string, delta: string): string {

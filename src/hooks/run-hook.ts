@@ -42,7 +42,9 @@ export interface HookRunResult {
 
 export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> {
   const started = Date.now();
-  const child = spawn("bash", ["-c", spec.command], {
+  // --norc: Node's stdio pipes are sockets, and a Debian-built bash that sees a socket on
+  // stdin reads ~/.bashrc (as if run by rshd), whose output would pollute the hook's answer.
+  const child = spawn("bash", ["--norc", "-c", spec.command], {
     cwd: spec.cwd,
     env: spec.env,
     detached: true,

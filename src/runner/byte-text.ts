@@ -32,7 +32,9 @@ export class Utf8Sanitizer {
   private carry: Buffer | null = null;
 
   push(chunk: Uint8Array): ByteString {
-    const data = this.carry ? Buffer.concat([this.carry, chunk]) : Buffer.from(chunk);
+    const data = this.carry
+      ? Buffer.concat([this.carry, chunk])
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const cut = completeUtf8Length(data);
     this.carry = cut < data.length ? Buffer.from(data.subarray(cut)) : null;
     return sanitize(data.subarray(0, cut));

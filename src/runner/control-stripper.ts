@@ -1,16 +1,20 @@
 // Stage 2 of the output policy: control-sequence hygiene over a byte stream. Holds the current
 // line until its newline so escape sequences split across reads and `\r` overwrites resolve the
-// way a terminal shows them; plain and colour-only lines take a regex fast path.
+// way a terminal shows them; plain text, colour-only and `\r`-only lines take fast paths.
 import type { ByteString } from "./byte-text.ts";
 import { fromByteString, toByteString, Utf8Sanitizer } from "./byte-text.ts";
 import { LineRenderer } from "./line-renderer.ts";
 
-/** Any byte a line needs work for: C0 controls but tab and newline, DEL, C1 (as UTF-8). */
+/**
+ * Candidates for a byte a line needs work for: C0 controls but tab and newline, DEL, and 0xC2,
+ * the lead byte of C1 controls in UTF-8 (confirmed by nextControl). One class scans fastest.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control bytes is the point
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]/;
-const CONTROL_GLOBAL = new RegExp(CONTROL.source, "g");
+const CONTROL_CANDIDATE = /[\x00-\x08\x0b-\x1f\x7f\xc2]/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control bytes is the point
 const ASCII = /^[\x00-\x7f]*$/;
+/** A line of printable ASCII and tabs whose only control is `\r`: overwritten by slicing. */
+const CARRIAGE_RETURN_ONLY = /^[\t\r\x20-\x7e]*$/;
 /** Colour and style sequences (SGR), the common case, removed without rendering. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control bytes is the point
 const SGR = /\x1b\[[0-9;:]*m/g;
@@ -34,7 +38,7 @@ export class ControlStripper {
     const last = this.pending;
     this.pending = "";
     if (this.renderer) return tail + this.finishLong(last);
-    return tail + (CONTROL.test(last) ? renderBytes(last) : last);
+    return tail + (nextControl(last, 0) < 0 ? last : renderLine(last));
   }
 
   private pushText(text: ByteString): ByteString {
@@ -71,20 +75,45 @@ export class ControlStripper {
 
 /** Cleans a block of whole lines (each ending in a newline): only lines with controls are touched. */
 export function cleanLines(block: ByteString): ByteString {
-  if (!CONTROL.test(block)) return block;
+  if (nextControl(block, 0) < 0) return block;
   const text = block.includes("\x1b[") ? block.replace(SGR, "") : block;
   let out = "";
   let cursor = 0;
-  CONTROL_GLOBAL.lastIndex = 0;
-  for (let hit = CONTROL_GLOBAL.exec(text); hit; hit = CONTROL_GLOBAL.exec(text)) {
-    const start = text.lastIndexOf("\n", hit.index) + 1;
-    const newline = text.indexOf("\n", hit.index);
+  for (let hit = nextControl(text, 0); hit >= 0; ) {
+    const start = text.lastIndexOf("\n", hit) + 1;
+    const newline = text.indexOf("\n", hit);
     const end = newline < 0 ? text.length : newline;
-    out += text.slice(cursor, start) + renderBytes(text.slice(start, end));
+    out += text.slice(cursor, start) + renderLine(text.slice(start, end));
     cursor = end;
-    CONTROL_GLOBAL.lastIndex = end;
+    hit = nextControl(text, end);
   }
   return cursor === 0 ? text : out + text.slice(cursor);
+}
+
+/** Index of the first control byte (or C1 control) at or after `from`, or -1. */
+function nextControl(text: ByteString, from: number): number {
+  CONTROL_CANDIDATE.lastIndex = from;
+  // test() rather than exec(): no match array per hit; the match is the one byte before lastIndex.
+  while (CONTROL_CANDIDATE.test(text)) {
+    const at = CONTROL_CANDIDATE.lastIndex - 1;
+    if (text.charCodeAt(at) !== 0xc2) return at;
+    const next = text.charCodeAt(at + 1);
+    if (next >= 0x80 && next <= 0x9f) return at;
+  }
+  return -1;
+}
+
+/** One line as a terminal shows it; `\r` overwrites of plain ASCII skip the renderer. */
+function renderLine(line: ByteString): ByteString {
+  if (!CARRIAGE_RETURN_ONLY.test(line)) return renderBytes(line);
+  let shown = "";
+  for (let start = 0; ; ) {
+    const cr = line.indexOf("\r", start);
+    const part = line.slice(start, cr < 0 ? line.length : cr);
+    shown = part.length >= shown.length ? part : part + shown.slice(part.length);
+    if (cr < 0) return shown;
+    start = cr + 1;
+  }
 }
 
 function renderBytes(line: ByteString): ByteString {

@@ -10,10 +10,15 @@ import { truncationMarker } from "./marker.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { Redactor } from "./redactor.ts";
 import type { SecretlintBackstop } from "./secretlint-backstop.ts";
-import type { SpillFile, SpillScope } from "./spill.ts";
+import type { SpillScope } from "./spill.ts";
+import { SpillWriter } from "./spill-writer.ts";
 
-/** Stripped text is redacted and bounded in blocks of about this many bytes. */
-const BLOCK_BYTES = 256 * 1024;
+/**
+ * Stripped text is redacted and bounded in blocks of about this many bytes: about one pipe read,
+ * so each block is one young-generation string that dies in the next scavenge (a block past
+ * 128 KiB lands in V8's large-object space and waits for a full GC, which raised peak RSS).
+ */
+const BLOCK_BYTES = 32 * 1024;
 
 export interface PipelineOptions {
   /** Where spill files go; without one, nothing is spilled (as with spillToTemp off). */
@@ -56,7 +61,7 @@ class Pipeline implements OutputPipeline {
   private readonly bounder: HeadTailBounder;
   private readonly errors: string[] = [];
   private readonly spillScope: SpillScope | null;
-  private spillFile: SpillFile | null = null;
+  private spillWriter: SpillWriter | null = null;
   private spillFailed = false;
   private pending: ByteString[] = [];
   private pendingBytes = 0;
@@ -81,6 +86,7 @@ class Pipeline implements OutputPipeline {
   async end(): Promise<PolicyResult> {
     this.queue(this.strip(() => this.stripper.end()));
     await this.flush();
+    for (const message of this.redactor?.errors ?? []) this.errors.push(message);
     await this.finishSpill();
     return this.result();
   }
@@ -103,7 +109,7 @@ class Pipeline implements OutputPipeline {
 
   private async flush(): Promise<void> {
     if (this.pendingBytes === 0) return;
-    const block = this.pending.join("");
+    const block = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
     this.pending = [];
     this.pendingBytes = 0;
     const redacted = await this.redact(block);
@@ -125,17 +131,21 @@ class Pipeline implements OutputPipeline {
   private async spill(text: ByteString, first: boolean): Promise<void> {
     if (!this.spillScope || this.spillFailed) return;
     try {
-      if (first) this.spillFile = await this.spillScope.createFile();
-      await this.spillFile?.write(Buffer.from(text, "latin1"));
+      if (first) {
+        const file = await this.spillScope.createFile();
+        this.spillWriter = new SpillWriter(file, (error) => this.fail("spill", error));
+      }
     } catch (error) {
       this.fail("spill", error);
+      return;
     }
+    await this.spillWriter?.append(text);
   }
 
   /** Closes the spill file; drops it when any stage failed, since it may be incomplete. */
   private async finishSpill(): Promise<void> {
-    for (const message of this.redactor?.errors ?? []) this.errors.push(message);
-    const file = this.spillFile;
+    await this.spillWriter?.finish();
+    const file = this.spillWriter?.file;
     if (!file) return;
     try {
       if (this.errors.length > 0) await file.discard();
@@ -143,7 +153,7 @@ class Pipeline implements OutputPipeline {
     } catch (error) {
       this.fail("spill", error);
     }
-    if (this.errors.length > 0) this.spillFile = null;
+    if (this.errors.length > 0) this.spillWriter = null;
   }
 
   private fail(stage: string, error: unknown): void {
@@ -154,7 +164,7 @@ class Pipeline implements OutputPipeline {
   private result(): PolicyResult {
     const complete = this.bounder.complete();
     const originalLines = this.bounder.lines(this.lastChar);
-    const spillPath = this.spillFile?.path ?? null;
+    const spillPath = this.spillWriter?.file.path ?? null;
     let output: string;
     if (complete !== null) output = fromByteString(complete);
     else {

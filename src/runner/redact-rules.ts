@@ -93,14 +93,22 @@ const STRUCTURAL_RULES: SecretRule[] = [
 
 export const SECRET_RULES: readonly SecretRule[] = [...PROVIDER_RULES, ...STRUCTURAL_RULES];
 
-/** Candidate-line triggers: each a few literals, so V8 can skip through text fast. */
+/** Token prefixes that end in `_`, `-` or `.`, found by their last char and a lookbehind. */
+const PREFIX_LOOKBEHIND = [
+  "(?:gh[pousr]|github_pat|[sr]k_live|[sr]k_test|whsec|hf|gsk|ops|glc|glsa|npm|lin_api|ntn|shp(?:at|ss|ca|pa)|do[pro]_v1|figd|vc[picrk])_",
+  "(?:sk|gl(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ffct)|pypi|xai|xox[abposr])-",
+  "(?:SG|hv[sbr]|ya29)\\.",
+].join("|");
+
+/**
+ * Candidate-line triggers: each a few literals or one rare char class, so V8 skips through text
+ * fast. Three passes (merged from six: the per-separator lookbehinds share one class, the fixed
+ * literals share one alternation) cost about 60% of six on build and log output.
+ */
 export const TRIGGERS: readonly RegExp[] = [
   /pass|secret|token|auth|credential|pwd|bearer|key/gi,
-  /_(?<=(?:gh[pousr]|github_pat|[sr]k_live|[sr]k_test|whsec|hf|gsk|ops|glc|glsa|npm|lin_api|ntn|shp(?:at|ss|ca|pa)|do[pro]_v1|figd|vc[picrk])_)/g,
-  /-(?<=(?:sk|gl(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ffct)|pypi|xai|xox[abposr])-)/g,
-  /\.(?<=(?:SG|hv[sbr]|ya29)\.)/g,
-  /A(?:KIA|SIA|BIA|CCA|GPA|IDA|IPA|NPA|NVA|ROA|PKA|3T|Iza)|dapi|eyJ|-----BEGIN/g,
-  /\/\/[^\s/:@]*:[^\s/@]*@/g,
+  new RegExp(`[-_.](?<=${PREFIX_LOOKBEHIND})`, "g"),
+  /A(?:KIA|SIA|BIA|CCA|GPA|IDA|IPA|NPA|NVA|ROA|PKA|3T|Iza)|dapi|eyJ|-----BEGIN|hooks\.slack\.com|\/\/[^\s/:@]*:[^\s/@]*@/g,
 ];
 
 const PASSWORD_WORDS =

@@ -1,6 +1,7 @@
 // Stage 3 of the output policy: secret redaction over blocks of whole lines (byte strings).
 // PEM private-key blocks are cut first (they span lines); then cheap triggers pick candidate
-// lines, and only those go through the built-in rules and the secretlint backstop.
+// lines, only those go through the built-in rules and the secretlint backstop, and only the
+// secrets found are replaced in the block.
 import { errorMessage } from "../errors.ts";
 import type { ByteString } from "./byte-text.ts";
 import { SECRET_RULES, TRIGGERS } from "./redact-rules.ts";
@@ -21,6 +22,12 @@ export function placeholder(kind: string): string {
   return `[REDACTED:${kind}]`;
 }
 
+/** What a Redactor carries from one block to the next, to continue a stream elsewhere. */
+export interface RedactorState {
+  pemEnd: string | null;
+  pemBytes: number;
+}
+
 export class Redactor {
   /** Replacements so far, by kind. */
   readonly counts: Record<string, number> = {};
@@ -31,24 +38,47 @@ export class Redactor {
   /** Failures of the secretlint backstop (our own rules still ran). */
   readonly errors: string[] = [];
 
-  constructor(private backstop: SecretlintBackstop | null = null) {}
+  constructor(
+    private backstop: SecretlintBackstop | null = null,
+    state?: RedactorState,
+  ) {
+    if (state) ({ pemEnd: this.pemEnd, pemBytes: this.pemBytes } = state);
+  }
+
+  get state(): RedactorState {
+    return { pemEnd: this.pemEnd, pemBytes: this.pemBytes };
+  }
 
   async redact(block: ByteString): Promise<ByteString> {
-    const text = this.cutPrivateKeys(block);
-    const candidates = candidateLines(text);
+    if (!this.backstop) return this.redactOwn(block);
+    const { text, candidates, joined } = this.candidates(block);
     if (candidates.length === 0) return text;
-    const joined = candidates.map(([start, end]) => text.slice(start, end)).join("\n");
     const ranges = findSecrets(joined);
     if (this.backstop) addMissing(ranges, await this.scanBackstop(this.backstop, joined));
     if (ranges.length === 0) return text;
-    const redacted = this.apply(joined, ranges).split("\n");
-    let out = "";
-    let cursor = 0;
-    candidates.forEach(([start, end], i) => {
-      out += text.slice(cursor, start) + redacted[i];
-      cursor = end;
-    });
-    return out + text.slice(cursor);
+    return this.apply(text, toTextRanges(ranges, candidates));
+  }
+
+  /** Redacts with the built-in rules only, synchronously. */
+  redactOwn(block: ByteString): ByteString {
+    const { text, candidates, joined } = this.candidates(block);
+    if (candidates.length === 0) return text;
+    const ranges = findSecrets(joined);
+    if (ranges.length === 0) return text;
+    return this.apply(text, toTextRanges(ranges, candidates));
+  }
+
+  /** The block with private keys cut, its candidate lines, and those lines joined by newlines. */
+  private candidates(block: ByteString) {
+    let text = this.skipPemContinuation(block);
+    let candidates = candidateLines(text);
+    // A trigger fires on every `-----BEGIN`, so only candidate lines can start a key block.
+    if (candidates.some(([start, end]) => text.slice(start, end).includes("-----BEGIN"))) {
+      text = this.cutPrivateKeys(text);
+      candidates = candidateLines(text);
+    }
+    const joined = candidates.map(([start, end]) => text.slice(start, end)).join("\n");
+    return { text, candidates, joined };
   }
 
   /** The backstop failing leaves our own rules in force; the error is kept, once. */
@@ -79,8 +109,7 @@ export class Redactor {
 
   /** Replaces each PEM private key with one placeholder, across block boundaries. */
   private cutPrivateKeys(block: ByteString): ByteString {
-    let text = this.skipPemContinuation(block);
-    if (!text.includes("-----BEGIN")) return text;
+    let text = block;
     let out = "";
     for (;;) {
       const begin = PEM_BEGIN.exec(text);
@@ -117,15 +146,42 @@ export function candidateLines(text: string): Array<[number, number]> {
   const found = new Map<number, number>();
   for (const trigger of TRIGGERS) {
     trigger.lastIndex = 0;
-    for (let hit = trigger.exec(text); hit; hit = trigger.exec(text)) {
-      const start = text.lastIndexOf("\n", hit.index) + 1;
-      const newline = text.indexOf("\n", hit.index);
+    // test() rather than exec(): no match array per hit. No trigger spans a newline, so the
+    // line of the match's last char is the line of the match.
+    while (trigger.test(text)) {
+      const last = trigger.lastIndex - 1;
+      const newline = text.indexOf("\n", last);
       const end = newline < 0 ? text.length : newline;
-      found.set(start, end);
+      if (!found.has(end)) found.set(end, text.lastIndexOf("\n", last) + 1);
       trigger.lastIndex = end;
     }
   }
-  return [...found].sort((a, b) => a[0] - b[0]);
+  const lines: Array<[number, number]> = [];
+  for (const [end, start] of found) lines.push([start, end]);
+  return lines.sort((a, b) => a[0] - b[0]);
+}
+
+/** Maps ranges in the candidate lines joined by newlines back to ranges in the whole text. */
+function toTextRanges(ranges: SecretRange[], candidates: Array<[number, number]>): SecretRange[] {
+  const mapped: SecretRange[] = [];
+  let line = 0;
+  let joinedStart = 0;
+  for (const range of ranges) {
+    while (line < candidates.length - 1) {
+      const [start, end] = candidates[line]!;
+      if (range.start <= joinedStart + end - start) break;
+      joinedStart += end - start + 1;
+      line++;
+    }
+    const [start, end] = candidates[line]!;
+    const offset = start - joinedStart;
+    mapped.push({
+      start: range.start + offset,
+      end: Math.min(range.end + offset, end),
+      kind: range.kind,
+    });
+  }
+  return mapped;
 }
 
 /** Every built-in rule over the text; overlaps resolved by position, then rule order. */

@@ -21,6 +21,7 @@ export interface SpillScope {
 
 export interface SpillFile {
   readonly path: string;
+  /** Appends; each write has its own position, so writes may overlap without awaiting. */
   write(bytes: Uint8Array): Promise<void>;
   close(): Promise<void>;
   /** Closes and deletes the file (after a failed write). */
@@ -64,6 +65,7 @@ export function createSpillScope(sessionId: string, options: SpillScopeOptions =
 
 function openSpillFile(path: string, handle: FileHandle): SpillFile {
   let closed = false;
+  let position = 0;
   const close = async () => {
     if (closed) return;
     closed = true;
@@ -72,7 +74,13 @@ function openSpillFile(path: string, handle: FileHandle): SpillFile {
   return {
     path,
     async write(bytes) {
-      await handle.write(bytes);
+      const at = position;
+      position += bytes.length;
+      for (let done = 0; done < bytes.length; ) {
+        const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, at + done);
+        if (bytesWritten === 0) throw new Error(`spill: no bytes written to ${path}`);
+        done += bytesWritten;
+      }
     },
     close,
     async discard() {

@@ -5,7 +5,14 @@ import type { EventOf, JsonValue, SessionEvent } from "./events.ts";
 
 /** One message of the history a provider adapter turns into a request. */
 export type HistoryMessage =
-  | { role: "user"; text: string; seq: number; steering?: boolean }
+  | {
+      role: "user";
+      text: string;
+      seq: number;
+      steering?: boolean;
+      /** Set for a `context/note`: what produced it (`hook:PostToolUse`, `plugin:x`). */
+      note?: string;
+    }
   | {
       role: "assistant";
       api: EventOf<"assistant/message">["api"];
@@ -29,12 +36,21 @@ export type HistoryMessage =
 export const INTERRUPTED_RESULT =
   "The tool call was interrupted before it returned (the session ended while it ran). It was not re-run; run it again if it is still needed.";
 
+/** The text the model receives for a `context/note`: a header naming its source, then the note. */
+export function noteText(event: Pick<EventOf<"context/note">, "source" | "call_id" | "text">) {
+  const about = event.call_id === undefined ? "" : ` about tool call ${event.call_id}`;
+  return `[codewhale] Note from ${event.source}${about}:\n${event.text}`;
+}
+
 /**
  * Incremental deriver: push events in log order, read `messages()` at any point. Rules:
  * - `user/message` and `steering/message` become user messages. Steering is appended the
  *   moment the user sends it, and reaches the model at the next step boundary: it is placed
  *   where the next `step/start` (or user message, or the end) comes, so after the assistant
- *   message being streamed and its tool results.
+ *   message being streamed and its tool results. A `user/message` with `blocked` set (a hook
+ *   refused it) was never sent and contributes nothing.
+ * - `context/note` becomes a user message (see `noteText`) placed exactly like steering: at
+ *   the next step boundary, so it never changes a message an earlier request carried.
  * - `assistant/message` becomes an assistant message with its native content verbatim.
  * - `step/failed` contributes nothing: a failed partial is kept in the log, never replayed.
  * - `tool/result` becomes a tool message after its call's assistant message.
@@ -44,18 +60,27 @@ export const INTERRUPTED_RESULT =
 export class MessageDeriver {
   private readonly out: HistoryMessage[] = [];
   private readonly open = new Map<string, { name: string; seq: number }>();
-  /** Steering appended since the last request began; it reaches the model with the next one. */
+  /** Steering and notes appended since the last request began; they reach the model with the next one. */
   private steering: HistoryMessage[] = [];
 
   push(event: SessionEvent): void {
     switch (event.type) {
       case "user/message":
+        if (event.blocked) break;
         this.closeOpenCalls();
         this.flushSteering();
         this.out.push({ role: "user", text: event.text, seq: event.seq });
         break;
       case "steering/message":
         this.steering.push({ role: "user", text: event.text, seq: event.seq, steering: true });
+        break;
+      case "context/note":
+        this.steering.push({
+          role: "user",
+          text: noteText(event),
+          seq: event.seq,
+          note: event.source,
+        });
         break;
       case "step/start":
         this.flushSteering();

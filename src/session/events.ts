@@ -45,8 +45,14 @@ export const payloadSchemas = {
     parent_session_id: z.string().optional(),
     parent_seq: z.number().int().nonnegative().optional(),
   }),
-  /** What the user typed to start a turn. Synced before any request is sent. */
-  "user/message": z.object({ text: z.string() }),
+  /**
+   * What the user typed to start a turn. Synced before any request is sent. `blocked` is set
+   * when a UserPromptSubmit hook refused the prompt: it was never sent and replay skips it.
+   */
+  "user/message": z.object({
+    text: z.string(),
+    blocked: z.object({ by: z.string(), reason: z.string() }).optional(),
+  }),
   /** A message the user sent while a turn ran; reaches the model at the next step boundary. */
   "steering/message": z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
   /** A turn begins; the preceding `user/message` is its input. */
@@ -124,6 +130,19 @@ export const payloadSchemas = {
     policy_errors: z.array(z.string()),
     /** Set when the call was never run to completion (cancelled, or interrupted by a crash). */
     interrupted: z.boolean().optional(),
+  }),
+  /**
+   * A note for the model from outside the conversation: a hook's `additionalContext`, a
+   * PostToolUse or Stop hook's block reason, a pre-execute listener's context. `source` names
+   * what produced it (`hook:SessionStart`, `hook:UserPromptSubmit`, `hook:PreToolUse`,
+   * `hook:PostToolUse`, `hook:Stop`, `plugin:<name>`); `call_id` the tool call it concerns.
+   * Replay places it like steering: a user-role text at the next step boundary.
+   */
+  "context/note": z.object({
+    turn: z.number().int().nonnegative(),
+    source: z.string(),
+    call_id: z.string().optional(),
+    text: z.string(),
   }),
   /** The whole todo list, as last written by the model. */
   "todo/update": z.object({

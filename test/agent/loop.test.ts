@@ -60,7 +60,7 @@ describe("agent loop", () => {
       "turn/end",
     ]);
     const call = ofType(h.events, "tool/call")[0]!;
-    assert.deepEqual(call.decision, { outcome: "allow", by: "default" });
+    assert.deepEqual(call.decision, { outcome: "allow", by: "mode", rule: "default" });
     assert.deepEqual(call.arguments, { text: "ab", times: 2 });
     const second = script.requests[1]!.messages;
     assert.deepEqual(second.at(-1), {
@@ -107,23 +107,24 @@ describe("agent loop", () => {
     assert.equal(calls[0]!.arguments, '{"text": ');
   });
 
-  it("a call denied at the pre-execute seam gets tool/call (deny) and an error result", async () => {
+  it("a call denied by a plugin at the pre-execute seam gets tool/call (deny) and an error result", async () => {
     const script = scripted(
       { calls: [{ id: "c1", name: "echo", args: { text: "x" } }] },
       { text: "ok" },
     );
     const h = await openHarness(script);
-    h.bus.on("tools/pre-execute", (call) =>
-      call.name === "echo"
-        ? ({ outcome: "deny", by: "rule", reason: "echo is not allowed here" } as const)
-        : undefined,
-    );
+    h.bus.on("tools/pre-execute", () => ({
+      name: "plugin:guard",
+      decide: (call) =>
+        call.name === "echo" ? { outcome: "deny", reason: "echo is not allowed here" } : undefined,
+    }));
     await h.agent.run("go");
     h.agent.dispose();
     const call = ofType(h.events, "tool/call")[0]!;
     assert.deepEqual(call.decision, {
       outcome: "deny",
-      by: "rule",
+      by: "plugin",
+      rule: "guard",
       reason: "echo is not allowed here",
     });
     const result = ofType(h.events, "tool/result")[0]!;

@@ -172,7 +172,7 @@ describe("composePreExecute", () => {
     const result = await compose([chatty]);
     assert.deepEqual(
       [result.notices, result.context, result.stop],
-      [["n"], ["c"], { reason: "done", by: "hook:x" }],
+      [["n"], [{ by: "hook:x", text: "c" }], { reason: "done", by: "hook:x" }],
     );
   });
 });

@@ -1,6 +1,7 @@
 // End to end: the built `codewhale capture` as a child process. Prints what the model would see,
-// --json adds the metadata, exits with the command's code (2 for usage errors), and removes its
-// spill directory at exit, including when killed by SIGINT or SIGTERM mid-command.
+// --json adds the metadata, exits with the command's code (2 for usage errors; also when its
+// stdout's reader leaves early), and removes its spill directory at exit, including on SIGINT
+// or SIGTERM mid-command.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -69,6 +70,32 @@ describe("codewhale capture", () => {
   it("exits 2 on usage errors", () => {
     assert.equal(capture("--max-bytes", "lots", "--", "true").status, 2);
     assert.equal(capture().status, 2);
+  });
+
+  it("exits quietly with the command's code when the reader closes stdout early (EPIPE)", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        "bin/codewhale.js",
+        "capture",
+        "--max-bytes",
+        "2000000",
+        "--",
+        "bash",
+        "-c",
+        "seq 1 400000; exit 3",
+      ],
+      { cwd: repoRoot, env: { ...env, HOME: tmp }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.once("exit", (status) => resolve(status)));
+    assert.equal(stderr, "");
+    assert.equal(code, 3);
+    assert.deepEqual(spillDirs(), []);
   });
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -199,10 +199,8 @@ describe("anthropic adapter: the SDK's console output", () => {
         streamAnthropic(configFor("anthropic", mock), makeRequest({ model: "claude-sonnet-4-5" })),
       );
       assert.equal(messageOf(parts).api, "anthropic");
-      assert.equal(
-        mock.requests.at(-1)?.body && (mock.requests.at(-1)?.body as { model: string }).model,
-        "claude-sonnet-4-5",
-      );
+      const body = mock.requests.at(-1)?.body as { model?: string } | undefined;
+      assert.equal(body?.model, "claude-sonnet-4-5");
     } finally {
       console.warn = warn;
       await mock.close();

@@ -4,11 +4,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import xterm from "@xterm/headless";
+import fc from "fast-check";
 
 const { Terminal } = xterm;
 
 import { fromByteString } from "../../src/runner/byte-text.ts";
 import { ControlStripper, stripControls } from "../../src/runner/control-stripper.ts";
+import { LineRenderer } from "../../src/runner/line-renderer.ts";
 
 const SAMPLES = [
   "\x1b[1;31merror\x1b[0m: \x1b[4mbuild failed\x1b[24m",
@@ -45,6 +47,22 @@ describe("control-sequence stripping", () => {
 
   it("keeps newlines and tabs, drops other C0 controls, DEL and C1", () => {
     assert.equal(stripControls("a\tb\x00\x07\x7fc\u0085d\u009be\nnext\n"), "a\tbcde\nnext\n");
+  });
+
+  it("overwrites `\\r` lines of plain text (the fast path) exactly as the renderer does", () => {
+    const line = fc.stringMatching(/^[ -~\t\r]{0,60}$/);
+    fc.assert(
+      fc.property(line, (text) => {
+        const renderer = new LineRenderer();
+        renderer.feed(text);
+        assert.equal(stripControls(`${text}\n`), `${renderer.take()}\n`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("keeps characters whose UTF-8 starts like a C1 control (©, °, µ)", () => {
+    assert.equal(stripControls("© 2024 · 20°C ± µs\r\n"), "© 2024 · 20°C ± µs\n");
   });
 
   it("resolves escape sequences split across reads at every byte", () => {

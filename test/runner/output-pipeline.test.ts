@@ -7,7 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { OutputPolicy, SpillScope } from "../../src/runner/index.ts";
-import { applyOutputPolicy, createSpillScope, runCommand } from "../../src/runner/index.ts";
+import {
+  applyOutputPolicy,
+  createOutputPipeline,
+  createSpillScope,
+  runCommand,
+} from "../../src/runner/index.ts";
 import { randomSecretValue } from "./support/fake-secrets.ts";
 
 const workspace = mkdtempSync(join(tmpdir(), "cw-runner-ws-"));
@@ -99,6 +104,34 @@ describe("output policy through the runner", () => {
     const spilled = readFileSync(result.spillPath!, "utf8");
     assert.ok(!spilled.includes(value));
     assert.equal(spilled.match(/\[REDACTED:secret\]/g)?.length, 2);
+  });
+
+  it("redacts a secret assignment straddling two 64 KiB reads, in the output and the spill", async () => {
+    const value = randomSecretValue();
+    const read = 64 * 1024;
+    const text = `${"f".repeat(read - 13)}\nAPI_KEY=${value}\n${"tail line\n".repeat(200)}`;
+    const bytes = Buffer.from(text);
+    for (const maxBytes of [1_000_000, 1000]) {
+      const pipeline = createOutputPipeline(policy({ maxBytes }), { spill: scope() });
+      await pipeline.push(bytes.subarray(0, read));
+      await pipeline.push(bytes.subarray(read));
+      const result = await pipeline.end();
+      assert.deepEqual(result.redactions, { secret: 1 });
+      assert.ok(!result.output.includes(value));
+      const delivered = result.spillPath ? readFileSync(result.spillPath, "utf8") : result.output;
+      assert.ok(delivered.includes("\nAPI_KEY=[REDACTED:secret]\ntail line\n"), `${maxBytes}`);
+      assert.ok(!delivered.includes(value));
+    }
+  });
+
+  it("spills a multi-megabyte output whole and in order", async () => {
+    const result = await runCommand({ command: seq(400_000), cwd: workspace }, policy(), {
+      spill: scope(),
+    });
+    const expected = Array.from({ length: 400_000 }, (_, i) => `${i + 1}\n`).join("");
+    assert.equal(result.originalBytes, expected.length);
+    assert.equal(result.originalLines, 400_000);
+    assert.equal(readFileSync(result.spillPath!, "utf8"), expected);
   });
 
   it("leaves secrets in place with redact_secrets off, still bounding and stripping", async () => {

@@ -56,6 +56,25 @@ describe("secret redaction", () => {
     );
   });
 
+  it("replaces only the secrets, on candidate lines among ordinary ones", async () => {
+    const [a, b, c] = [randomSecretValue(), randomSecretValue(), randomSecretValue()];
+    const text = [
+      "plain line one",
+      `token=${a} and password: ${b}`,
+      "passes: 12, keys: none",
+      "plain line two",
+      `export API_KEY=${c}`,
+      "last plain line",
+    ].join("\n");
+    const [out, counts] = await redact(`${text}\n`);
+    const expected = text
+      .replace(a, "[REDACTED:secret]")
+      .replace(b, "[REDACTED:password]")
+      .replace(c, "[REDACTED:secret]");
+    assert.equal(out, `${expected}\n`);
+    assert.deepEqual(counts, { secret: 2, password: 1 });
+  });
+
   it("cuts a PEM private-key block to one placeholder, also when it spans blocks", async () => {
     const pem = fakePemBlock();
     const [out] = await redact(`before\n${pem}\nafter\n`);

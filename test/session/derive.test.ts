@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { deriveMessages, INTERRUPTED_RESULT } from "../../src/session/derive.ts";
+import { deriveMessages, INTERRUPTED_RESULT, noteText } from "../../src/session/derive.ts";
 import type { EventInput } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { sampleTurn, tempDir, writeSession } from "../support/session-fixtures.ts";
@@ -105,6 +105,73 @@ describe("deriveMessages: steering that arrives while a request streams", () => 
     assert.deepEqual(
       messages.map((m) => (m.role === "user" ? `user:${m.text}` : m.role)),
       ["user:list the files", "assistant", "tool", "user:also count them"],
+    );
+  });
+});
+
+describe("deriveMessages: context notes and blocked prompts", () => {
+  const note = (text: string, call_id?: string): EventInput => ({
+    type: "context/note",
+    turn: 0,
+    source: call_id ? "hook:PostToolUse" : "hook:SessionStart",
+    ...(call_id ? { call_id } : {}),
+    text,
+  });
+
+  it("places a note at the next step boundary, after the tool results, naming its source", () => {
+    const [user, turnStart, stepStart, chunk, chunk2, message, stepEnd, call, result] =
+      sampleTurn();
+    const messages = derive([
+      note("Use pnpm."),
+      user!,
+      turnStart!,
+      stepStart!,
+      chunk!,
+      chunk2!,
+      message!,
+      stepEnd!,
+      call!,
+      result!,
+      note("2 warnings", "toolu_1"),
+      { type: "step/start", turn: 0, step: 1, provider: "anthropic", model: "claude-sonnet-4-5" },
+    ]);
+    assert.deepEqual(
+      messages.map((m) => (m.role === "user" ? `user:${m.text}` : m.role)),
+      [
+        `user:${noteText({ source: "hook:SessionStart", text: "Use pnpm." })}`,
+        "user:list the files",
+        "assistant",
+        "tool",
+        "user:[codewhale] Note from hook:PostToolUse about tool call toolu_1:\n2 warnings",
+      ],
+    );
+    const last = messages.at(-1)!;
+    assert.equal(last.role === "user" && last.note, "hook:PostToolUse");
+  });
+
+  it("never changes a message an earlier request carried: each history extends the last", () => {
+    const events: EventInput[] = [...sampleTurn(), note("after the turn"), ...sampleTurn(1)];
+    const { path } = writeSession(tempDir(), events);
+    const all = readSession(path).events;
+    let previous: unknown[] = [];
+    for (const event of all.filter((e) => e.type === "step/start")) {
+      const history = deriveMessages(all.filter((e) => e.seq <= event.seq));
+      assert.deepEqual(history.slice(0, previous.length), previous);
+      previous = history;
+    }
+  });
+
+  it("skips a prompt a hook blocked, and keeps waiting notes for the next real prompt", () => {
+    const messages = derive([
+      note("Use pnpm."),
+      { type: "user/message", text: "my secret", blocked: { by: "hook:gate.sh", reason: "no" } },
+      { type: "turn/start", turn: 0 },
+      { type: "turn/end", turn: 0, reason: "error", error: "prompt blocked by hook:gate.sh: no" },
+      { type: "user/message", text: "hello" },
+    ]);
+    assert.deepEqual(
+      messages.map((m) => (m.role === "user" ? m.text : m.role)),
+      [noteText({ source: "hook:SessionStart", text: "Use pnpm." }), "hello"],
     );
   });
 });

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ProviderApi } from "../../src/providers/index.ts";
 import { cliPath } from "./cli.ts";
 import type { MockProvider } from "./mock-provider/index.ts";
@@ -76,9 +77,21 @@ export interface Spawned {
   done: Promise<ExecRun>;
 }
 
-export function spawnCli(args: string[], setup: ExecEnv, input?: string): Spawned {
+/** exec-tools-cli.ts: `codewhale exec` with the test tools, run from source through tsx. */
+const toolsCli = [
+  "--import",
+  import.meta.resolve("tsx"),
+  fileURLToPath(new URL("./exec-tools-cli.ts", import.meta.url)),
+];
+
+export function spawnCli(
+  args: string[],
+  setup: ExecEnv,
+  input?: string,
+  entry: string[] = [cliPath],
+): Spawned {
   const started = Date.now();
-  const child = spawn(process.execPath, [cliPath, ...args], {
+  const child = spawn(process.execPath, [...entry, ...args], {
     cwd: setup.workspace,
     env: setup.env,
     stdio: ["pipe", "pipe", "pipe"],
@@ -102,6 +115,19 @@ export function spawnCli(args: string[], setup: ExecEnv, input?: string): Spawne
 
 export function runExec(args: string[], setup: ExecEnv, input?: string): Promise<ExecRun> {
   return spawnCli(["exec", ...args], setup, input ?? "").done;
+}
+
+/**
+ * `codewhale exec` with the test tools (echo, sleep, a recording bash and write) registered;
+ * each tool call is logged as one JSON line to `toolLog` when given.
+ */
+export function runExecWithTools(
+  args: string[],
+  setup: ExecEnv,
+  toolLog?: string,
+): Promise<ExecRun> {
+  const env = toolLog ? { ...setup.env, CODEWHALE_TEST_TOOL_LOG: toolLog } : setup.env;
+  return spawnCli(["exec", ...args], { ...setup, env }, "", toolsCli).done;
 }
 
 export function jsonLines(text: string): Array<Record<string, unknown>> {

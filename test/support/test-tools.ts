@@ -1,5 +1,7 @@
 // Tools for loop tests only (never shipped): `echo` returns its text, `sleep` waits until its
-// time is up or the call is cancelled. Registered in-process by the tests that need them.
+// time is up or the call is cancelled, and a `bash` and a `write` that run nothing but record
+// what they were asked to do. Registered in-process, or by exec-tools-cli.ts for exec tests.
+import { appendFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { ToolRegistry } from "../../src/tools/registry.ts";
@@ -28,6 +30,48 @@ export const sleepTool = defineTool({
     }
   },
 });
+
+/** What the recording tools were called with, in order. */
+export interface ToolRecord {
+  tool: string;
+  args: unknown;
+}
+
+/**
+ * A `bash`-named tool that runs nothing: it records the command it received (in `ran`, and as
+ * one JSON line per call in `logFile` when given) and answers `ran: <command>`.
+ */
+export function recordingBashTool(ran: ToolRecord[] = [], logFile?: string) {
+  return defineTool({
+    name: "bash",
+    description: "Runs a shell command (test double: records it).",
+    schema: z.object({ command: z.string().min(1), timeout_ms: z.number().int().optional() }),
+    readOnly: false,
+    execute: async (args) => {
+      record(ran, logFile, { tool: "bash", args });
+      return { content: `ran: ${args.command}` };
+    },
+  });
+}
+
+/** A `write`-named tool that writes nothing; it records the call like the bash above. */
+export function recordingWriteTool(ran: ToolRecord[] = [], logFile?: string) {
+  return defineTool({
+    name: "write",
+    description: "Writes a file (test double: records it).",
+    schema: z.object({ path: z.string().min(1), content: z.string() }),
+    readOnly: false,
+    execute: async (args) => {
+      record(ran, logFile, { tool: "write", args });
+      return { content: `wrote ${args.content.length} characters to ${args.path}` };
+    },
+  });
+}
+
+function record(ran: ToolRecord[], logFile: string | undefined, entry: ToolRecord): void {
+  ran.push(entry);
+  if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
+}
 
 export function testTools(): ToolRegistry {
   return new ToolRegistry([echoTool, sleepTool]);

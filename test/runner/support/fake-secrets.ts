@@ -25,6 +25,10 @@ export function fakeProviderTokens(): Array<[string, string]> {
     ["github_token", `github_pat_${randomFrom(ALNUM, 22)}_${randomFrom(ALNUM, 59)}`],
     ["gitlab_token", `glpat-${randomFrom(ALNUM, 20)}`],
     ["slack_token", `xoxb-${randomFrom("0123456789", 11)}-${randomFrom(ALNUM, 24)}`],
+    [
+      "slack_webhook",
+      `https://hooks.slack.com/services/T${randomFrom(UPPER_DIGITS, 8)}/B${randomFrom(UPPER_DIGITS, 8)}/${randomFrom(ALNUM, 24)}`,
+    ],
     ["anthropic_api_key", `sk-ant-api03-${randomFrom(ALNUM, 93)}AA`],
     ["openai_api_key", `sk-proj-${randomSecretValue(48)}`],
     ["stripe_key", `sk_live_${randomFrom(ALNUM, 24)}`],

@@ -1,0 +1,99 @@
+// What decides a session's tool calls, set up once when it opens: the effective policy (project
+// trust and the `--trust`, `--permission-mode`, `--allow` flags), the compiled permission rules
+// with "allow for this session" grants, the permission context, the surface's ask resolver and
+// the session's hooks with a credential-free environment. Built by agent.ts; read by the loop.
+import { homedir } from "node:os";
+import type { Env, LoadedConfig, PermissionMode } from "../config/index.ts";
+import type { EffectivePolicy, SessionHooks } from "../hooks/index.ts";
+import {
+  createSessionHooks,
+  effectivePolicy,
+  hookEnvironment,
+  providerKeyVars,
+} from "../hooks/index.ts";
+import type { AskResolver, PermissionContext, PermissionPolicy } from "../permissions/index.ts";
+import { compilePolicy, createExecAskResolver, withGrant } from "../permissions/index.ts";
+
+/** The surface's say in the policy: the one-run flags and how it answers `ask`. */
+export interface GuardOptions {
+  /** `--trust`: trust the project for this run. */
+  trust?: boolean;
+  /** `--permission-mode`: overrides every file. */
+  mode?: PermissionMode;
+  /** `--allow`: rules added to the allow list. */
+  allow?: readonly string[];
+  /** The surface's ask resolver; default: exec's, which denies and says how to allow. */
+  askResolver?: (ctx: PermissionContext) => AskResolver;
+}
+
+/** The policy part, computed before the session log opens (a malformed rule is a ConfigError). */
+export interface PreparedPolicy {
+  policy: EffectivePolicy;
+  permissions: PermissionPolicy;
+  context: PermissionContext;
+}
+
+export function preparePolicy(
+  loaded: LoadedConfig,
+  cwd: string,
+  options: GuardOptions,
+): PreparedPolicy {
+  const policy = effectivePolicy(loaded, {
+    ...(options.trust ? { trustFlag: true } : {}),
+    ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.allow ? { allow: options.allow } : {}),
+  });
+  const permissions = compilePolicy(policy.permissions);
+  const context = { workspaceRoot: policy.workspaceRoot, cwd, home: homedir() };
+  return { policy, permissions, context };
+}
+
+export class SessionGuard {
+  /** The rules in effect; grows with each "allow for this session". */
+  permissions: PermissionPolicy;
+  readonly context: PermissionContext;
+  readonly askResolver: AskResolver;
+  readonly hooks: SessionHooks;
+  /** The running turn's signal: hooks started during a turn are killed when it is cancelled. */
+  turnSignal: AbortSignal | undefined;
+  private readonly session = new AbortController();
+
+  constructor(
+    prepared: PreparedPolicy,
+    session: { sessionId: string; logPath: string; cwd: string },
+    options: { env: Env; loaded: LoadedConfig; askResolver?: GuardOptions["askResolver"] },
+  ) {
+    this.permissions = prepared.permissions;
+    this.context = prepared.context;
+    this.askResolver = (options.askResolver ?? createExecAskResolver)(prepared.context);
+    const env = hookEnvironment(options.env, {
+      providerKeyVars: providerKeyVars(options.loaded.config.providers),
+      projectDir: prepared.policy.workspaceRoot,
+    });
+    const hookSession = {
+      sessionId: session.sessionId,
+      transcriptPath: session.logPath,
+      cwd: session.cwd,
+      permissionMode: prepared.permissions.mode,
+    };
+    const guard = this;
+    this.hooks = createSessionHooks(prepared.policy.hooks, {
+      session: hookSession,
+      env,
+      // Read when each hook starts: the running turn's signal, else the session's.
+      get signal() {
+        return guard.turnSignal ?? guard.session.signal;
+      },
+    });
+  }
+
+  /** Adds an allow rule for the rest of the session (the narrowest rule for an allowed call). */
+  grant(rule: string): void {
+    this.permissions = withGrant(this.permissions, rule);
+  }
+
+  /** Kills hooks still running; called when the session closes. */
+  dispose(): void {
+    this.session.abort();
+  }
+}

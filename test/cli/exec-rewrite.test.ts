@@ -1,0 +1,115 @@
+// The end-to-end consistency of a rewritten call: a Claude Code PreToolUse hook rewrites a
+// `bash` command through `updatedInput`, and the command that ran, the recorded `tool/call`
+// (effective and original arguments, who rewrote it and why), the note the model receives in
+// the next request, the stream-json line and `codewhale sessions show` all say the same thing.
+// exec runs with the recording test `bash` (exec does not register the built-in tools yet).
+import assert from "node:assert/strict";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { rewriteNote } from "../../src/agent/rewrite-note.ts";
+import type { EventOf, SessionEvent } from "../../src/session/events.ts";
+import { readSession } from "../../src/session/reader.ts";
+import { runCli } from "../support/cli.ts";
+import { execEnv, jsonLines, MODEL_OF, runExecWithTools } from "../support/exec-harness.ts";
+import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
+
+let mock: MockProvider;
+before(async () => {
+  mock = await startMockProvider();
+});
+after(() => mock.close());
+
+/** Claude Code's way to wrap a command: read tool_input, answer updatedInput. */
+const WRAP_HOOK = `exec node -e '
+let s = "";
+process.stdin.on("data", (d) => (s += d)).on("end", () => {
+  const input = JSON.parse(s);
+  process.stdout.write(JSON.stringify({ hookSpecificOutput: {
+    hookEventName: "PreToolUse",
+    permissionDecision: "allow",
+    permissionDecisionReason: "add a timeout",
+    updatedInput: { command: "timeout 60 " + input.tool_input.command },
+  } }));
+});'`;
+
+function only<T extends SessionEvent["type"]>(events: SessionEvent[], type: T): EventOf<T> {
+  const found = events.filter((e): e is EventOf<T> => e.type === type);
+  assert.equal(found.length, 1, `one ${type}`);
+  return found[0]!;
+}
+
+describe("a rewritten bash call, end to end through codewhale exec", () => {
+  it("what ran, the log, the model's note, stream-json and sessions show agree", async () => {
+    const hookDir = execEnv(mock).home;
+    const hook = join(hookDir, "wrap.sh");
+    writeFileSync(hook, `#!/bin/sh\n${WRAP_HOOK}\n`);
+    chmodSync(hook, 0o755);
+    const config = [
+      "[permissions]",
+      'allow = ["bash(timeout 60 npm test)"]',
+      "[[hooks.PreToolUse]]",
+      'matcher = "Bash"',
+      `command = ${JSON.stringify(hook)}`,
+    ].join("\n");
+    const setup = execEnv(mock, config);
+    const toolLog = join(setup.home, "tools.jsonl");
+    mock.enqueue({
+      blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "npm test" } }],
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "tests pass" }] });
+    const first = mock.requests.length;
+    const args = ["--model", MODEL_OF.anthropic, "--output-format", "stream-json", "test it"];
+    const run = await runExecWithTools(args, setup, toolLog);
+    assert.equal(run.status, 0, run.stderr);
+
+    const effective = { command: "timeout 60 npm test" };
+    const original = { command: "npm test" };
+    const by = `hook:${hook}`;
+    // 1. What ran.
+    const ran = readFileSync(toolLog, "utf8").trim().split("\n");
+    assert.deepEqual(
+      ran.map((line) => JSON.parse(line)),
+      [{ tool: "bash", args: effective }],
+    );
+    // 2. The log: effective arguments, the original, who and why; the allow rule matched
+    //    the effective command. The model's own message stays verbatim.
+    const lines = jsonLines(run.stdout);
+    const events = readSession(String(lines[0]!.log_path)).events;
+    const call = only(events, "tool/call");
+    assert.deepEqual(call.arguments, effective);
+    assert.deepEqual(call.original_arguments, original);
+    assert.equal(call.rewritten_by, by);
+    assert.equal(call.rewrite_reason, "add a timeout");
+    assert.deepEqual(call.decision, {
+      outcome: "allow",
+      by: "rule",
+      rule: "bash(timeout 60 npm test)",
+    });
+    const message = events.find((e) => e.type === "assistant/message");
+    assert.ok(JSON.stringify(message).includes('"input":{"command":"npm test"}'));
+    // 3. What the model receives: the result starts with the rewrite note, and the next
+    //    request carries exactly the recorded result.
+    const note = rewriteNote("bash", effective, by, "add a timeout");
+    const result = only(events, "tool/result");
+    assert.equal(result.content, `${note}\n\nran: timeout 60 npm test`);
+    const next = mock.requests[first + 1]!.body as { messages: Array<{ content: unknown }> };
+    const toolResult = JSON.stringify(next.messages.at(-1)!.content);
+    assert.ok(toolResult.includes(JSON.stringify(result.content).slice(1, -1)));
+    // 4. The stream-json tool/call line is the log line: same fields, same values.
+    const streamCall = lines.find((line) => line.type === "tool/call")!;
+    const { v: _v, h: _h, ...logged } = call;
+    assert.deepEqual(streamCall, JSON.parse(JSON.stringify(logged)));
+    // 5. `codewhale sessions show`: the effective command, marked as rewritten from the original.
+    const show = runCli(["sessions", "show", String(lines[0]!.session_id)], {
+      env: setup.env,
+      cwd: setup.workspace,
+    });
+    assert.equal(show.status, 0, show.stderr);
+    const shown = show.stdout.split("\n").find((line) => line.includes(" tool/call "));
+    assert.equal(
+      shown,
+      `#${call.seq} tool/call bash {"command":"timeout 60 npm test"} [allow by rule] (rewritten by ${by} from {"command":"npm test"})`,
+    );
+  });
+});

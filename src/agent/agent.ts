@@ -26,6 +26,7 @@ import {
   reopenSession,
   repairEvents,
 } from "./session-open.ts";
+import { createSessionTools, type SessionTools } from "./session-tools.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import type { TurnStop } from "./tool-calls.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
@@ -43,6 +44,7 @@ export interface AgentOptions {
   resume?: string;
   /** Resume the newest session of `cwd`. */
   continueLatest?: boolean;
+  /** Replaces the session's tools (tests); by default the built-in, external and cgc tools. */
   tools?: ToolRegistry;
   /** Replaces the provider adapters (tests use a scripted stream function). */
   stream?: StreamFunction;
@@ -68,6 +70,8 @@ export class Agent {
   private controller: AbortController | null = null;
   private steering = 0;
   private disposed = false;
+  /** Settles once background processes are stopped and spill files removed. */
+  private toolsDisposed: Promise<void> = Promise.resolve();
   /** Set when a SessionStart hook asked to stop: every prompt is then refused. */
   private sessionStop: TurnStop | undefined;
   /** The number of the turn `run` is working on. */
@@ -78,6 +82,7 @@ export class Agent {
     private readonly totals: SessionTotals,
     /** True when the session existed before this run. */
     readonly resumed: boolean,
+    private readonly sessionTools: SessionTools | null,
   ) {}
 
   static async open(options: AgentOptions): Promise<Agent> {
@@ -117,7 +122,18 @@ export class Agent {
         });
       }
     }
-    const tools = options.tools ?? new ToolRegistry();
+    const sessionTools = options.tools
+      ? null
+      : await createSessionTools({
+          sessionId: writer.id,
+          cwd: options.cwd,
+          config: loaded.config,
+          env: options.env,
+          externalTools: prepared.policy.externalTools,
+        });
+    if (sessionTools?.notice)
+      bus.emit("agent/notice", { message: sessionTools.notice, source: "tools" });
+    const tools = options.tools ?? sessionTools?.registry ?? new ToolRegistry();
     const session = { sessionId: writer.id, logPath: writer.path, cwd: options.cwd };
     const guard = new SessionGuard(prepared, session, {
       env: options.env,
@@ -142,7 +158,7 @@ export class Agent {
       random: options.random ?? Math.random,
       now: options.now ?? Date.now,
     };
-    const agent = new Agent(ctx, totals, prior !== null);
+    const agent = new Agent(ctx, totals, prior !== null, sessionTools);
     const notes = await guard.hooks.sessionStart(prior ? "resume" : "startup");
     applyHookNotes(ctx, totals.nextTurn, "SessionStart", notes);
     agent.sessionStop = notes.stop;
@@ -228,6 +244,7 @@ export class Agent {
     const notes = await this.ctx.guard.hooks.sessionEnd("exit");
     notify(this.ctx, "hook", notes.notices);
     this.dispose();
+    await this.toolsDisposed;
   }
 
   /** Closes the session at once, without the SessionEnd hooks; running hooks are killed. */
@@ -236,6 +253,7 @@ export class Agent {
     this.disposed = true;
     this.controller?.abort();
     this.ctx.guard.dispose();
+    this.toolsDisposed = this.sessionTools?.dispose() ?? Promise.resolve();
     this.ctx.writer.close();
     this.ctx.bus.emit("agent/disposed");
   }

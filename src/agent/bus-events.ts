@@ -52,7 +52,7 @@ export type BusEvents = {
   "tools/pre-execute": (session: PreExecuteSession) => PreExecuteListener | undefined;
 };
 
-export type NoticeSource = "policy" | "hook" | "pre-execute";
+export type NoticeSource = "policy" | "hook" | "pre-execute" | "tools";
 
 /** What a plugin knows when it is asked for its pre-execute listener. */
 export interface PreExecuteSession {

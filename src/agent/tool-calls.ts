@@ -6,6 +6,7 @@
 import { errorMessage } from "../errors.ts";
 import type { ModelToolCall } from "../providers/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
+import { todosFromCall } from "../tools/builtin/index.ts";
 import type { AnyTool, ToolResult } from "../tools/types.ts";
 import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
 import { type CallDecision, decideToolCall } from "./pre-execute.ts";
@@ -90,6 +91,8 @@ export async function executeToolCalls(
     }
     const delivered = withNote(result, call.note);
     ctx.writer.append(resultEvent(call.callId, delivered));
+    const todos = delivered.isError ? null : todosFromCall(call.name, call.recorded);
+    if (todos) ctx.writer.append({ type: "todo/update", todos });
     const facts = { callId: call.callId, name: call.name, arguments: call.recorded };
     const outcome = { content: delivered.content, isError: delivered.isError ?? false };
     const notes = await ctx.guard.hooks.postToolUse(facts, outcome);

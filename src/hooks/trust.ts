@@ -30,6 +30,8 @@ export interface EffectivePolicy {
     deny: PolicyRule[];
   };
   hooks: Config["hooks"];
+  /** External command tools (`[[tools.external]]`) that may be offered to the model. */
+  externalTools: Config["tools"]["external"];
   /** Lines to show once: what an untrusted project's config asked for and did not get. */
   notices: string[];
 }
@@ -81,6 +83,11 @@ export function effectivePolicy(
     for (const hook of config.hooks[event]) notices.push(`  hooks.${event}: ${hook.command}`);
     hooks[event] = fallback.hooks[event];
   }
+  let externalTools = config.tools.external;
+  if (fromProject("tools.external") && fallback) {
+    for (const tool of externalTools) notices.push(`  tools.external: ${tool.name}`);
+    externalTools = fallback.tools?.external ?? [];
+  }
   checkMatchers(hooks, loaded);
   lists.allow.push(...(options.allow ?? []).map((text) => ({ text, source: "flag" })));
   return {
@@ -89,6 +96,7 @@ export function effectivePolicy(
     workspaceRoot: loaded.projectRoot ?? loaded.cwd,
     permissions: { mode: options.mode ?? mode, ...lists },
     hooks,
+    externalTools,
     notices: notices.length > 0 ? [untrustedHeader(projectFile), ...notices] : [],
   };
 }
@@ -120,7 +128,9 @@ function userFile(loaded: LoadedConfig): string {
 }
 
 /** The user file's permissions and hooks sections, with defaults, or the defaults alone. */
-function userSections(loaded: LoadedConfig): Pick<Config, "permissions" | "hooks"> {
+function userSections(
+  loaded: LoadedConfig,
+): Pick<Config, "permissions" | "hooks"> & { tools?: Config["tools"] } {
   const path = loaded.files.find((file) => file.kind === "user")?.path;
   let data: Record<string, unknown> = {};
   if (path) {
@@ -130,9 +140,13 @@ function userSections(loaded: LoadedConfig): Pick<Config, "permissions" | "hooks
       throw new ConfigError(`${path}: cannot read: ${errorMessage(error)}`, path);
     }
   }
-  const sections = configFileSchema.pick({ permissions: true, hooks: true });
-  const parsed = sections.safeParse({ permissions: data.permissions, hooks: data.hooks });
-  if (!parsed.success) throw new ConfigError(`${path}: invalid permissions or hooks`, path);
+  const sections = configFileSchema.pick({ permissions: true, hooks: true, tools: true });
+  const parsed = sections.safeParse({
+    permissions: data.permissions,
+    hooks: data.hooks,
+    tools: data.tools,
+  });
+  if (!parsed.success) throw new ConfigError(`${path}: invalid permissions, hooks or tools`, path);
   return parsed.data;
 }
 

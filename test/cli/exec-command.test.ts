@@ -132,7 +132,12 @@ describe("codewhale exec output formats", () => {
     it(`${kind}: an unknown tool and invalid arguments come back to the model as errors`, async () => {
       const setup = execEnv(mock);
       mock.enqueue(
-        { blocks: [{ kind: "tool", id: "call_1", name: "no_such_tool", input: { path: "a" } }] },
+        {
+          blocks: [
+            { kind: "tool", id: "call_1", name: "no_such_tool", input: { path: "a" } },
+            { kind: "tool", id: "call_2", name: "read", input: { offset: 2 } },
+          ],
+        },
         { blocks: [{ kind: "text", text: "I see, no tools." }] },
       );
       const first = mock.requests.length;
@@ -143,7 +148,11 @@ describe("codewhale exec output formats", () => {
       assert.equal(run.status, 0, run.stderr);
       assert.equal(JSON.parse(run.stdout).steps, 2);
       const second = mock.requests[first + 1]!.raw;
-      assert.match(second, /unknown tool \\"no_such_tool\\" \(no tools\)/);
+      assert.match(
+        second,
+        /unknown tool \\"no_such_tool\\" \(available tools: bash, [a-z_, ]*read/,
+      );
+      assert.match(second, /invalid arguments: path: [^"]*/);
     });
   }
 

@@ -2,7 +2,8 @@
 // `bash` command through `updatedInput`, and the command that ran, the recorded `tool/call`
 // (effective and original arguments, who rewrote it and why), the note the model receives in
 // the next request, the stream-json line and `codewhale sessions show` all say the same thing.
-// exec runs with the recording test `bash` (exec does not register the built-in tools yet).
+// exec runs the real built-in `bash`; the command writes bash's own view of what it was asked
+// to run ($BASH_EXECUTION_STRING) to a file, so "what ran" is read from the workspace.
 import assert from "node:assert/strict";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import { rewriteNote } from "../../src/agent/rewrite-note.ts";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { runCli } from "../support/cli.ts";
-import { execEnv, jsonLines, MODEL_OF, runExecWithTools } from "../support/exec-harness.ts";
+import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
 import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
 
 let mock: MockProvider;
@@ -33,6 +34,9 @@ process.stdin.on("data", (d) => (s += d)).on("end", () => {
   } }));
 });'`;
 
+/** The model's command: bash writes what it was asked to run into ran.txt. */
+const COMMAND = 'printf %s "$BASH_EXECUTION_STRING" > ran.txt';
+
 function only<T extends SessionEvent["type"]>(events: SessionEvent[], type: T): EventOf<T> {
   const found = events.filter((e): e is EventOf<T> => e.type === type);
   assert.equal(found.length, 1, `one ${type}`);
@@ -47,34 +51,30 @@ describe("a rewritten bash call, end to end through codewhale exec", () => {
     chmodSync(hook, 0o755);
     const config = [
       "[permissions]",
-      'allow = ["bash(timeout 60 npm test)"]',
+      `allow = [${JSON.stringify(`bash(timeout 60 ${COMMAND})`)}]`,
       "[[hooks.PreToolUse]]",
       'matcher = "Bash"',
       `command = ${JSON.stringify(hook)}`,
     ].join("\n");
     const setup = execEnv(mock, config);
-    const toolLog = join(setup.home, "tools.jsonl");
+    const command = COMMAND;
     mock.enqueue({
-      blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "npm test" } }],
+      blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command } }],
     });
     mock.enqueue({ blocks: [{ kind: "text", text: "tests pass" }] });
     const first = mock.requests.length;
     const args = ["--model", MODEL_OF.anthropic, "--output-format", "stream-json", "test it"];
-    const run = await runExecWithTools(args, setup, toolLog);
+    const run = await runExec(args, setup);
     assert.equal(run.status, 0, run.stderr);
 
-    const effective = { command: "timeout 60 npm test" };
-    const original = { command: "npm test" };
+    const effective = { command: `timeout 60 ${command}` };
+    const original = { command };
     const by = `hook:${hook}`;
-    // 1. What ran.
-    const ran = readFileSync(toolLog, "utf8").trim().split("\n");
-    assert.deepEqual(
-      ran.map((line) => JSON.parse(line)),
-      [{ tool: "bash", args: effective }],
-    );
+    const lines = jsonLines(run.stdout);
+    // 1. What ran: bash itself says it ran the effective command.
+    assert.equal(readFileSync(join(setup.workspace, "ran.txt"), "utf8"), effective.command);
     // 2. The log: effective arguments, the original, who and why; the allow rule matched
     //    the effective command. The model's own message stays verbatim.
-    const lines = jsonLines(run.stdout);
     const events = readSession(String(lines[0]!.log_path)).events;
     const call = only(events, "tool/call");
     assert.deepEqual(call.arguments, effective);
@@ -84,15 +84,16 @@ describe("a rewritten bash call, end to end through codewhale exec", () => {
     assert.deepEqual(call.decision, {
       outcome: "allow",
       by: "rule",
-      rule: "bash(timeout 60 npm test)",
+      rule: `bash(timeout 60 ${COMMAND})`,
     });
     const message = events.find((e) => e.type === "assistant/message");
-    assert.ok(JSON.stringify(message).includes('"input":{"command":"npm test"}'));
+    assert.ok(JSON.stringify(message).includes(JSON.stringify({ command })));
     // 3. What the model receives: the result starts with the rewrite note, and the next
     //    request carries exactly the recorded result.
     const note = rewriteNote("bash", effective, by, "add a timeout");
     const result = only(events, "tool/result");
-    assert.equal(result.content, `${note}\n\nran: timeout 60 npm test`);
+    assert.ok(result.content.startsWith(`${note}\n\n`), result.content);
+    assert.equal(result.is_error, false);
     const next = mock.requests[first + 1]!.body as { messages: Array<{ content: unknown }> };
     const toolResult = JSON.stringify(next.messages.at(-1)!.content);
     assert.ok(toolResult.includes(JSON.stringify(result.content).slice(1, -1)));
@@ -109,7 +110,7 @@ describe("a rewritten bash call, end to end through codewhale exec", () => {
     const shown = show.stdout.split("\n").find((line) => line.includes(" tool/call "));
     assert.equal(
       shown,
-      `#${call.seq} tool/call bash {"command":"timeout 60 npm test"} [allow by rule] (rewritten by ${by} from {"command":"npm test"})`,
+      `#${call.seq} tool/call bash ${JSON.stringify(effective)} [allow by rule] (rewritten by ${by} from ${JSON.stringify(original)})`,
     );
   });
 });

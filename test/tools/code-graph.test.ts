@@ -47,6 +47,7 @@ describe("code graph (cgc)", () => {
       tools: [],
       version: null,
       notice: "code graph off: cgc is not on the PATH",
+      absent: true,
     });
   });
 

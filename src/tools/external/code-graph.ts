@@ -41,6 +41,8 @@ export interface CodeGraphSetup {
   version: string | null;
   /** One line for the user when cgc is absent or failing; null when the tool is on. */
   notice: string | null;
+  /** True when cgc is simply not installed (the integration is inactive, nothing failed). */
+  absent: boolean;
 }
 
 /** Whether `output.gcf` (or the code_graph tool's own override) is on. */
@@ -91,9 +93,11 @@ export async function setUpCodeGraph(
 ): Promise<CodeGraphSetup> {
   const probe = await probeCgc(context, options);
   if (!probe.ok) {
-    return { tools: [], version: null, notice: `code graph off: ${probe.reason}` };
+    const absent = findExecutable("cgc", context.env.PATH) === null;
+    return { tools: [], version: null, notice: `code graph off: ${probe.reason}`, absent };
   }
-  return { tools: [createCodeGraphTool(context, options)], version: probe.version, notice: null };
+  const tools = [createCodeGraphTool(context, options)];
+  return { tools, version: probe.version, notice: null, absent: false };
 }
 
 /** The cgc argv of one query. */

@@ -19,19 +19,28 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-
 
 const FLUSH_BYTES = 64 * 1024;
 
-/** Buffers stdout lines and writes them in batches; `drain` flushes and waits for the reader. */
+/**
+ * Encodes stdout lines into one reused buffer and writes it out in batches of up to 64 KiB
+ * (or at the next turn of the event loop); `drain` flushes and waits for the reader. Lines are
+ * encoded at once, so nothing per line outlives the call that wrote it.
+ */
 export class LineSink {
-  private pending: string[] = [];
-  private bytes = 0;
+  private readonly buffer = Buffer.allocUnsafe(FLUSH_BYTES);
+  private used = 0;
   private scheduled = false;
 
   constructor(private readonly out: NodeJS.WritableStream) {}
 
   write(text: string): void {
-    this.pending.push(text);
-    this.bytes += text.length;
-    if (this.bytes >= FLUSH_BYTES) this.flush();
-    else if (!this.scheduled) {
+    if (this.used + text.length * 3 > this.buffer.length) {
+      this.flush();
+      if (text.length * 3 > this.buffer.length) {
+        this.out.write(text);
+        return;
+      }
+    }
+    this.used += this.buffer.write(text, this.used, "utf8");
+    if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
@@ -39,11 +48,9 @@ export class LineSink {
 
   flush(): void {
     this.scheduled = false;
-    if (this.pending.length === 0) return;
-    const text = this.pending.join("");
-    this.pending = [];
-    this.bytes = 0;
-    this.out.write(text);
+    if (this.used === 0) return;
+    this.out.write(Buffer.from(this.buffer.subarray(0, this.used)));
+    this.used = 0;
   }
 
   async drain(): Promise<void> {

@@ -1,7 +1,8 @@
 // The stream-json contract (docs/stream-json.md): a pure projection of durable session events
 // into JSON lines for integrators, plus the `init` first line and the `result` last line, and
 // the run tally those need. Fed only from `session/event`; knows nothing of the loop.
-import type { SessionEvent, Usage } from "../session/events.ts";
+import { readNative } from "../providers/neutral.ts";
+import type { JsonValue, SessionEvent, Usage } from "../session/events.ts";
 
 /** Version of the line shapes below; additive changes keep it, removals and renames bump it. */
 export const STREAM_JSON_SCHEMA_VERSION = 1;
@@ -89,25 +90,16 @@ export class RunTally {
   resultText = "";
   /** Thinking blocks of the last complete assistant message. */
   thinkingText = "";
-  private text = new Map<number, string[]>();
-  private thinking = new Map<number, string[]>();
 
   observe(event: SessionEvent): void {
     switch (event.type) {
       case "turn/start":
         this.turns++;
         break;
-      case "step/start":
-        this.text = new Map();
-        this.thinking = new Map();
-        break;
-      case "assistant/chunk":
-        if (event.kind !== "tool_input")
-          add(event.kind === "text" ? this.text : this.thinking, event.block, event.delta);
-        break;
       case "assistant/message":
-        this.resultText = joinBlocks(this.text);
-        this.thinkingText = joinBlocks(this.thinking);
+        // Read from the message itself, not the chunks: nothing per delta is kept.
+        this.resultText = blockText(event.content, "text");
+        this.thinkingText = blockText(event.content, "thinking");
         break;
       case "step/end":
         this.countStep(event.usage, event.cost);
@@ -124,16 +116,10 @@ export class RunTally {
   }
 }
 
-function add(blocks: Map<number, string[]>, block: number, delta: string): void {
-  const pieces = blocks.get(block);
-  if (pieces) pieces.push(delta);
-  else blocks.set(block, [delta]);
-}
-
-function joinBlocks(blocks: Map<number, string[]>): string {
-  return [...blocks.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, pieces]) => pieces.join(""))
+/** The text of a native message's text (or thinking) blocks, blank-line separated. */
+function blockText(content: JsonValue[], kind: "text" | "thinking"): string {
+  return readNative(content)
+    .flatMap((block) => (block.kind === kind ? [block.text] : []))
     .join("\n\n");
 }
 

@@ -10,17 +10,27 @@ type Serializer = (event: Record<string, unknown>, value: typeof canonicalJson) 
 const ENVELOPE_KEYS = ["v", "seq", "ts", "type"];
 const compiled = new Map<string, Serializer>();
 
+/** A JavaScript expression serialising `v` canonically, with fast paths for the common types. */
+const VALUE =
+  '(typeof v === "string" ? JSON.stringify(v) : typeof v === "number" && Number.isSafeInteger(v) ? "" + v : C(v))';
+
 function compile(type: keyof typeof payloadSchemas): Serializer {
-  const keys = [...Object.keys(payloadSchemas[type].shape), ...ENVELOPE_KEYS].sort();
-  const lines = ['let out = "{", n = 0, v;'];
-  for (const key of keys) {
-    const prefix = JSON.stringify(`${JSON.stringify(key)}:`);
-    lines.push(
-      `v = e[${JSON.stringify(key)}];`,
-      `if (v !== undefined) { out += (n++ === 0 ? "" : ",") + ${prefix} + (typeof v === "string" ? JSON.stringify(v) : C(v)); }`,
-    );
-  }
-  lines.push('return n === Object.keys(e).length ? out + "}" : null;');
+  const shape = payloadSchemas[type].shape as Record<string, { isOptional(): boolean }>;
+  const keys = [...Object.keys(shape), ...ENVELOPE_KEYS].sort();
+  const lines = ['let out = "{", n = 0, v, k = 0;', "for (const _ in e) k++;"];
+  let requiredBefore = false;
+  keys.forEach((key, index) => {
+    const optional = shape[key]?.isOptional() ?? false;
+    const name = JSON.stringify(`${JSON.stringify(key)}:`);
+    const comma = requiredBefore ? JSON.stringify(",") : index === 0 ? '""' : '(n === 0 ? "" : ",")';
+    const prefix = `${comma} + ${name}`;
+    lines.push(`v = e[${JSON.stringify(key)}];`);
+    if (optional) lines.push(`if (v !== undefined) { out += ${prefix} + ${VALUE}; n++; }`);
+    else lines.push("if (v === undefined) return null;", `out += ${prefix} + ${VALUE}; n++;`);
+    if (!optional) requiredBefore = true;
+  });
+  // Parsed or built events have no undefined members, so a larger key count means an unknown key.
+  lines.push('return n === k ? out + "}" : null;');
   return new Function("e", "C", lines.join("\n")) as Serializer;
 }
 

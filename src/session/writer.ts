@@ -181,14 +181,7 @@ export class SessionWriter {
         return;
       }
     }
-    // The line is written in pieces, so it is never built as one string (formatLine's shape).
-    const pending = this.pending;
-    let at = this.pendingBytes;
-    at += pending.write(body, at, "utf8") - 1; // then overwrite its closing brace
-    at += pending.write(',"h":"', at, "latin1");
-    at += pending.write(h, at, "latin1");
-    at += pending.write('"}\n', at, "latin1");
-    this.pendingBytes = at;
+    this.pendingBytes += this.pending.write(`${formatLine(body, h)}\n`, this.pendingBytes, "utf8");
   }
 
   private flush(): void {

@@ -1,0 +1,98 @@
+// Child of the loop benchmark, bundled by bench/loop.ts: 50,000 flood deltas from the loopback
+// mock, consumed (1) by the bare Anthropic SDK and (2) by the real loop, log and stream-json
+// output to /dev/null. One warm-up each, then the median of three; prints { bare, loop } in ms.
+import { createWriteStream, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Agent } from "../src/agent/agent.ts";
+import type { BusEvents } from "../src/agent/bus-events.ts";
+import { createBus } from "../src/bus/bus.ts";
+import { ExecOutput } from "../src/cli/exec-output.ts";
+import { loadConfig } from "../src/config/index.ts";
+import {
+  flood,
+  type MockProvider,
+  startMockProvider,
+} from "../test/support/mock-provider/index.ts";
+
+const DELTAS = 50_000;
+const KEY = `sk-ant-api03-${"x".repeat(24)}`;
+const MODEL = "claude-mock-1";
+
+async function measure(mock: MockProvider): Promise<{ bare: number; loop: number }> {
+  const bare: number[] = [];
+  const loop: number[] = [];
+  // One warm-up of each (module loading, JIT), then the measured runs.
+  for (let i = 0; i < 4; i++) {
+    mock.enqueue(flood(DELTAS));
+    bare.push(await bareStream(mock));
+    mock.enqueue(flood(DELTAS));
+    loop.push(await loopStream(mock));
+  }
+  bare.shift();
+  loop.shift();
+  return { bare: median(bare), loop: median(loop) };
+}
+
+/** The SDK consuming the flood with nothing else to do. */
+async function bareStream(mock: MockProvider): Promise<number> {
+  const { default: Anthropic } = await import("@anthropic-ai/sdk");
+  const client = new Anthropic({ apiKey: KEY, baseURL: mock.url, maxRetries: 0 });
+  const started = performance.now();
+  const stream = await client.messages.create({
+    model: MODEL,
+    max_tokens: 1024,
+    messages: [{ role: "user", content: "flood" }],
+    stream: true,
+  });
+  let deltas = 0;
+  for await (const event of stream) if (event.type === "content_block_delta") deltas++;
+  if (deltas < DELTAS) throw new Error(`bare stream saw ${deltas} deltas`);
+  return performance.now() - started;
+}
+
+/** One turn through the real loop, writer and stream-json output, as `codewhale exec` runs it. */
+async function loopStream(mock: MockProvider): Promise<number> {
+  const home = mkdtempSync(join(tmpdir(), "cw-bench-"));
+  const env = { CODEWHALE_HOME: home, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mock.url };
+  const loaded = loadConfig({ cwd: home, env, flags: { model: `anthropic/${MODEL}` } });
+  const bus = createBus<BusEvents>();
+  const devNull = createWriteStream("/dev/null");
+  const output = new ExecOutput("stream-json", devNull, process.stderr, false);
+  bus.on("session/event", output.observe);
+  const started = performance.now();
+  const agent = await Agent.open({
+    bus,
+    loaded,
+    env,
+    cwd: home,
+    sessionsDir: join(home, "sessions"),
+  });
+  const outcome = await agent.run("flood");
+  await output.finish({
+    sessionId: agent.sessionId,
+    reason: outcome.reason,
+    exitCode: 0,
+    durationMs: 0,
+  });
+  const elapsed = performance.now() - started;
+  agent.dispose();
+  devNull.end();
+  if (outcome.reason !== "completed")
+    throw new Error(`loop run ended ${outcome.reason}: ${outcome.error}`);
+  return elapsed;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const mock = await startMockProvider();
+try {
+  process.stdout.write(JSON.stringify(await measure(mock)));
+} finally {
+  await mock.close();
+}

@@ -1,7 +1,8 @@
 // Builds the CLI, then runs every test/**/*.test.ts with Node's own test runner through tsx. Node 20 has no glob
 // support in --test, so the files are listed here. Extra arguments filter by path substring.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 function collect(dir) {
@@ -32,5 +33,13 @@ const args = [
   "--test-concurrency=2",
   ...files,
 ];
-const result = spawnSync(process.execPath, args, { stdio: "inherit" });
+// Every temp dir a test makes lands in one directory that is removed afterwards.
+const scratch = mkdtempSync(join(tmpdir(), "codewhale-tests-"));
+const env = { ...process.env, TMPDIR: scratch };
+const result = spawnSync(process.execPath, args, { stdio: "inherit", env });
+try {
+  rmSync(scratch, { recursive: true, force: true });
+} catch {
+  // Left for the OS to clean; never fails the run.
+}
 process.exit(result.status ?? 1);

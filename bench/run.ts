@@ -1,5 +1,6 @@
 // `npm run bench`: prints every benchmark's figures, each beside a baseline measured in the
 // same run. BENCH_QUICK=1 shrinks the sizes for a smoke run. Filter with `npm run bench -- log`.
+import { benchExecEndToEnd } from "./exec-e2e.ts";
 import { benchLoop } from "./loop.ts";
 import { benchRunner } from "./runner.ts";
 import { benchSessionLog } from "./session-log.ts";
@@ -10,6 +11,7 @@ const benches: Bench[] = [
   { name: "session log", run: benchSessionLog },
   { name: "loop and start-up", run: benchLoop },
   { name: "runner", run: benchRunner },
+  { name: "exec end to end", run: benchExecEndToEnd },
 ];
 
 const filters = process.argv.slice(2);

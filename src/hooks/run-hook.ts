@@ -2,11 +2,11 @@
 // kept apart and each capped at 1 MiB of raw bytes. The shared runner (runner/run-command.ts)
 // is not used: it merges the two streams, ignores stdin and applies the tool-output policy
 // (redaction, head/tail truncation), while the hook protocol needs stdin, separate streams and
-// stdout byte-exact so its JSON parses. The tree-kill and shutdown behaviour match the runner's.
+// stdout byte-exact so its JSON parses. The tree kill (runner/process-tree.ts) is the runner's.
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { errorMessage } from "../errors.ts";
-import { onShutdown } from "../runner/shutdown.ts";
+import { createProcessTreeKiller } from "../runner/index.ts";
 
 /** Cap on each of stdin, stdout and stderr, in bytes. */
 export const HOOK_IO_CAP = 1024 * 1024;
@@ -57,7 +57,7 @@ export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> 
   });
   child.stdin.end(spec.input);
   const flags = { timedOut: false, cancelled: false };
-  const kill = groupKiller(child.pid, spec.killGraceMs ?? 1000);
+  const kill = createProcessTreeKiller(child.pid, spec.killGraceMs ?? 1000);
   const timer = setTimeout(() => {
     flags.timedOut = true;
     kill.kill();
@@ -130,32 +130,4 @@ function capture(stream: Readable): Captured {
     stream.once("error", () => resolve());
   });
   return { closed, text: () => ({ text: Buffer.concat(chunks).toString("utf8"), truncated }) };
-}
-
-interface GroupKiller {
-  kill(): void;
-  dispose(): void;
-}
-
-/** Signals the hook's whole process group: SIGTERM now, SIGKILL after the grace. */
-function groupKiller(pid: number | undefined, graceMs: number): GroupKiller {
-  const signalGroup = (signal: NodeJS.Signals) => {
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // The group is gone already.
-    }
-  };
-  const removeHook = onShutdown(() => signalGroup("SIGKILL"));
-  let killing = false;
-  return {
-    kill() {
-      if (killing) return;
-      killing = true;
-      signalGroup("SIGTERM");
-      setTimeout(() => signalGroup("SIGKILL"), graceMs).unref();
-    },
-    dispose: removeHook,
-  };
 }

@@ -1,15 +1,19 @@
 // The runner layer's public entry: the command runner, the output-policy pipeline for text
-// that is not a subprocess, spill scopes, and the policy types. Import from here.
+// that is not a subprocess, spill scopes, process-group killing and shutdown hooks (also used
+// by hooks/), and the policy types. Import from here.
 export type { ByteString } from "./byte-text.ts";
 export { stripControls } from "./control-stripper.ts";
 export type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 export { applyOutputPolicy, createOutputPipeline } from "./output-pipeline.ts";
 export type { OutputConfigSection, OutputPolicy, PolicyResult } from "./policy.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_OUTPUT_POLICY, outputPolicyFor } from "./policy.ts";
+export type { ProcessTreeKiller } from "./process-tree.ts";
+export { createProcessTreeKiller } from "./process-tree.ts";
 export { placeholder, Redactor } from "./redactor.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
 export { runCommand } from "./run-command.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";
 export { createSecretlintBackstop } from "./secretlint-backstop.ts";
+export { onShutdown } from "./shutdown.ts";
 export type { SpillFile, SpillScope, SpillScopeOptions } from "./spill.ts";
 export { createSpillScope, sweepStaleSpillDirs } from "./spill.ts";

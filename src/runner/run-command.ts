@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
-import { onShutdown } from "./shutdown.ts";
+import { createProcessTreeKiller } from "./process-tree.ts";
 
 export interface CommandSpec {
   /** A shell command run with `bash -c`, or an argv array run directly (no shell parsing). */
@@ -48,7 +48,7 @@ export async function runCommand(
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const killer = createTreeKiller(child.pid, spec.killGraceMs ?? 2000);
+  const killer = createProcessTreeKiller(child.pid, spec.killGraceMs ?? 2000);
   const flags = { timedOut: false, cancelled: false };
   const timer =
     spec.timeoutMs !== undefined
@@ -121,32 +121,4 @@ function pump(pipeline: OutputPipeline, streams: readonly Readable[]): Pump {
     for (const stream of streams) stream.destroy();
   };
   return { done, detach };
-}
-
-interface TreeKiller {
-  kill(): void;
-  dispose(): void;
-}
-
-/** Signals the child's whole process group: SIGTERM now, SIGKILL after the grace. */
-function createTreeKiller(pid: number | undefined, graceMs: number): TreeKiller {
-  const signalGroup = (signal: NodeJS.Signals) => {
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // The group is gone already.
-    }
-  };
-  const removeHook = onShutdown(() => signalGroup("SIGKILL"));
-  let killing = false;
-  return {
-    kill() {
-      if (killing) return;
-      killing = true;
-      signalGroup("SIGTERM");
-      setTimeout(() => signalGroup("SIGKILL"), graceMs).unref();
-    },
-    dispose: removeHook,
-  };
 }

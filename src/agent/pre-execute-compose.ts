@@ -3,31 +3,16 @@
 // registration order (plugins, PreToolUse hooks), each seeing the deep-frozen effective
 // arguments; rewrites chain and are re-validated; finally the rules see the effective call
 // and the strictest verdict (deny > ask > allow) wins. The result fills `tool/call` directly.
+import type { HookToolCall, HookVerdict } from "../hooks/pre-tool-use.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { JsonValue, ToolDecision } from "../session/events.ts";
 
-/** The call as every listener sees it; `arguments` is deep-frozen (mutation throws). */
-export interface FrozenCall {
-  readonly callId: string;
-  readonly name: string;
-  readonly arguments: JsonValue;
-}
-
 /**
- * A listener's answer. No `outcome` means no objection. `rewrite` replaces the arguments
- * (the only way to change a call) and may come with an outcome (a hook's updatedInput + ask).
+ * The call as every listener sees it (`arguments` deep-frozen), and a listener's answer. They
+ * are defined beside the PreToolUse hooks, the layer below, which produce them too.
  */
-export interface ListenerVerdict {
-  outcome?: "allow" | "deny" | "ask";
-  reason?: string;
-  rewrite?: { arguments: JsonValue; reason: string };
-  /** One line for the user. */
-  notice?: string;
-  /** A note for the model, appended next to this call's result. */
-  context?: string;
-  /** End the turn after this call; the reason is for the user. */
-  stop?: string;
-}
+export type FrozenCall = HookToolCall;
+export type ListenerVerdict = HookVerdict;
 
 /**
  * One decider, named by kind: `plugin:<name>`, `hook:<command>`. The name is what

@@ -10,7 +10,10 @@ import type { HookRuntime } from "./run-event.ts";
 import { hookName, runOneHook } from "./run-event.ts";
 import { DEFAULT_HOOK_TIMEOUT_MS } from "./run-hook.ts";
 
-/** The call a listener sees; its arguments are deep-frozen by the composer. */
+/**
+ * The call a pre-execute listener sees (hooks and plugins alike); its arguments are
+ * deep-frozen by the composer (src/agent/pre-execute-compose.ts, which re-exports these).
+ */
 export interface HookToolCall {
   readonly callId: string;
   readonly name: string;
@@ -18,8 +21,8 @@ export interface HookToolCall {
 }
 
 /**
- * A listener's answer, in the shape the agent's pre-execute composer takes. No `outcome`
- * means no objection; `rewrite` replaces the arguments (Claude Code's `updatedInput`).
+ * A pre-execute listener's answer. No `outcome` means no objection; `rewrite` replaces the
+ * arguments (the only way to change a call; for hooks, Claude Code's `updatedInput`).
  */
 export interface HookVerdict {
   outcome?: "allow" | "deny" | "ask";

@@ -1,7 +1,7 @@
 // `codewhale sessions list|show|verify|path`: read-only views of the session logs. Registered
 // by cli/main.ts; the reading and verifying is done by src/session.
 import type { Command } from "commander";
-import { ExitCode, SessionCorruptError } from "../errors.ts";
+import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
 import { findSession, listSessionFiles } from "../session/paths.ts";
 import { readSession, SessionReader } from "../session/reader.ts";
 import { summarizeSession } from "../session/summary.ts";
@@ -10,6 +10,18 @@ import { renderEventLines, renderSummaryHeader } from "./session-render.ts";
 
 interface ListOptions extends SessionDirOptions {
   json?: boolean;
+}
+
+interface ShowOptions extends ListOptions {
+  at?: number;
+}
+
+function parseSeq(value: string): number {
+  const seq = Number(value);
+  if (!Number.isSafeInteger(seq) || seq < 0) {
+    throw new UsageError(`--at needs a seq (a whole number from 0), not "${value}"`);
+  }
+  return seq;
 }
 
 export function registerSessionsCommand(program: Command): void {
@@ -21,7 +33,8 @@ export function registerSessionsCommand(program: Command): void {
   withDir(sessions.command("show <id>"))
     .description("show one session (id or unique prefix)")
     .option("--json", "print { summary, events } as JSON")
-    .action((id: string, options: ListOptions) => showSession(id, options));
+    .option("--at <seq>", "show the session as it stood at this seq (a snapshot)", parseSeq)
+    .action((id: string, options: ShowOptions) => showSession(id, options));
   withDir(sessions.command("verify <id-or-path>"))
     .description("verify a log's hash chain and format; exit 1 naming the first problem")
     .action((target: string, options: SessionDirOptions) => verifySession(target, options));
@@ -56,10 +69,13 @@ function listSessions(options: ListOptions): void {
   }
 }
 
-function showSession(id: string, options: ListOptions): void {
+function showSession(id: string, options: ShowOptions): void {
   const path = findSession(resolveSessionsDir(options), id);
   const summary = summarizeSession(path);
-  const { events, summary: read } = readSession(path);
+  const { events, summary: read } = readSession(
+    path,
+    options.at === undefined ? {} : { untilSeq: options.at },
+  );
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ summary, torn: read.torn, events })}\n`);
     return;

@@ -95,3 +95,19 @@ describe("codewhale sessions", () => {
     );
   });
 });
+
+describe("codewhale sessions show --at", () => {
+  it("shows the session as it stood at a seq, from the same log", () => {
+    const { id } = writeSession(sessions);
+    const run = cli("sessions", "show", id, "--at", "3", "--json");
+    assert.equal(run.status, 0, run.stderr);
+    const shown = JSON.parse(run.stdout) as { events: Array<{ seq: number }> };
+    assert.deepEqual(
+      shown.events.map((e) => e.seq),
+      [0, 1, 2, 3],
+    );
+    const bad = cli("sessions", "show", id, "--at", "x");
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--at needs a seq/);
+  });
+});

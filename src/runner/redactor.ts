@@ -1,10 +1,11 @@
 // Stage 3 of the output policy: secret redaction over blocks of whole lines (byte strings).
-// PEM private-key blocks are cut first (they span lines); then cheap triggers pick candidate
-// lines, only those go through the built-in rules and the secretlint backstop, and only the
-// secrets found are replaced in the block.
+// PEM private-key blocks are cut first (they span lines); then cheap gates pick candidate lines
+// (rule-candidates.ts; the broader TRIGGERS when the secretlint backstop runs), only those go
+// through the rules, and only the secrets found are replaced in the block.
 import { errorMessage } from "../errors.ts";
 import type { ByteString } from "./byte-text.ts";
 import { SECRET_RULES, TRIGGERS } from "./redact-rules.ts";
+import { hasPemBegin, ruleCandidateLines } from "./rule-candidates.ts";
 import type { SecretlintBackstop } from "./secretlint-backstop.ts";
 
 /** A secret found in the candidate text: [start, end) and its kind. */
@@ -51,7 +52,7 @@ export class Redactor {
 
   async redact(block: ByteString): Promise<ByteString> {
     if (!this.backstop) return this.redactOwn(block);
-    const { text, candidates, joined } = this.candidates(block);
+    const { text, candidates, joined } = this.candidates(block, candidateLines);
     if (candidates.length === 0) return text;
     const ranges = findSecrets(joined);
     if (this.backstop) addMissing(ranges, await this.scanBackstop(this.backstop, joined));
@@ -61,23 +62,25 @@ export class Redactor {
 
   /** Redacts with the built-in rules only, synchronously. */
   redactOwn(block: ByteString): ByteString {
-    const { text, candidates, joined } = this.candidates(block);
+    const { text, candidates, joined } = this.candidates(block, ruleCandidateLines);
     if (candidates.length === 0) return text;
     const ranges = findSecrets(joined);
     if (ranges.length === 0) return text;
     return this.apply(text, toTextRanges(ranges, candidates));
   }
 
-  /** The block with private keys cut, its candidate lines, and those lines joined by newlines. */
-  private candidates(block: ByteString) {
+  /**
+   * The block with private keys cut, the lines `find` picks, and those lines joined by newlines.
+   * No rule match spans a newline, so the rules find the same secrets in the joined lines.
+   */
+  private candidates(block: ByteString, find: (text: string) => Array<[number, number]>) {
     let text = this.skipPemContinuation(block);
-    let candidates = candidateLines(text);
-    // A trigger fires on every `-----BEGIN`, so only candidate lines can start a key block.
-    if (candidates.some(([start, end]) => text.slice(start, end).includes("-----BEGIN"))) {
-      text = this.cutPrivateKeys(text);
-      candidates = candidateLines(text);
-    }
-    const joined = candidates.map(([start, end]) => text.slice(start, end)).join("\n");
+    if (hasPemBegin(text)) text = this.cutPrivateKeys(text);
+    const candidates = find(text);
+    const joined =
+      candidates.length === 1
+        ? text.slice(candidates[0]![0], candidates[0]![1])
+        : candidates.map(([start, end]) => text.slice(start, end)).join("\n");
     return { text, candidates, joined };
   }
 
@@ -141,7 +144,7 @@ export class Redactor {
   }
 }
 
-/** [start, end) of each line (without its newline) where any trigger fires, in order. */
+/** [start, end) of each line (without its newline) where any backstop trigger fires, in order. */
 export function candidateLines(text: string): Array<[number, number]> {
   const found = new Map<number, number>();
   for (const trigger of TRIGGERS) {

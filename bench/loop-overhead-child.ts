@@ -5,6 +5,7 @@ import { createWriteStream, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
 import { Agent } from "../src/agent/agent.ts";
 import type { BusEvents } from "../src/agent/bus-events.ts";
 import { createBus } from "../src/bus/bus.ts";
@@ -15,6 +16,9 @@ import {
   type MockProvider,
   startMockProvider,
 } from "../test/support/mock-provider/index.ts";
+
+// As bin/codewhale.js does before loading the CLI (see there).
+setFlagsFromString("--liftoff-only");
 
 const DELTAS = 50_000;
 const KEY = `sk-ant-api03-${"x".repeat(24)}`;

@@ -8,6 +8,11 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
 } else {
+  // Node's HTTP client parses with a WebAssembly module; its optimising compile runs on a
+  // background thread that a short run then waits for at exit (~30 ms). The baseline
+  // compiler's code is fast enough for parsing responses.
+  const { setFlagsFromString } = await import("node:v8");
+  setFlagsFromString("--liftoff-only");
   try {
     await import("../dist/cli.js");
   } catch (error) {

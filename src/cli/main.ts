@@ -39,4 +39,19 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+/** Resolves once everything written to a stream so far has been handed to the OS. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (!stream.writable) resolve();
+    else stream.write("", () => resolve());
+  });
+}
+
+// Exit as soon as the command is done and its output flushed: an idle process would otherwise
+// wait for V8's background work (a late compile or GC task can hold it for 100+ ms). Cleanup
+// registered for shutdown (spill files, background processes, locks) runs on "exit".
+const code = await main(process.argv.slice(2));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(
+  typeof process.exitCode === "number" && code === ExitCode.ok ? process.exitCode : code,
+);

@@ -7,20 +7,13 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "cw-capture-"));
 const env = { PATH: process.env.PATH, TMPDIR: tmp, CODEWHALE_HOME: join(tmp, "home") };
 
-before(() => {
-  const build = spawnSync(process.execPath, ["scripts/build.mjs"], {
-    cwd: repoRoot,
-    encoding: "utf8",
-  });
-  assert.equal(build.status, 0, build.stderr);
-});
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function capture(...args: string[]) {

@@ -22,7 +22,11 @@ function compile(type: keyof typeof payloadSchemas): Serializer {
   keys.forEach((key, index) => {
     const optional = shape[key]?.isOptional() ?? false;
     const name = JSON.stringify(`${JSON.stringify(key)}:`);
-    const comma = requiredBefore ? JSON.stringify(",") : index === 0 ? '""' : '(n === 0 ? "" : ",")';
+    const comma = requiredBefore
+      ? JSON.stringify(",")
+      : index === 0
+        ? '""'
+        : '(n === 0 ? "" : ",")';
     const prefix = `${comma} + ${name}`;
     lines.push(`v = e[${JSON.stringify(key)}];`);
     if (optional) lines.push(`if (v !== undefined) { out += ${prefix} + ${VALUE}; n++; }`);

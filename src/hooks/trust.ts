@@ -71,7 +71,8 @@ export function effectivePolicy(
       const key = `permissions.${list}`;
       if (!fromProject(key) || !fallback) {
         const source = loaded.sources[key] ?? "default";
-        return [list, config.permissions[list].map((text) => ({ text, source }))];
+        const rules = config.permissions[list].map((text) => ({ text, source }));
+        return [list, [...rules, ...keptUserRules(loaded, list, source, projectFile)]];
       }
       for (const text of config.permissions[list]) notices.push(`  ${key}: ${text}`);
       return [list, fallback.permissions[list].map((text) => ({ text, source: userFile(loaded) }))];
@@ -99,6 +100,22 @@ export function effectivePolicy(
     externalTools,
     notices: notices.length > 0 ? [untrustedHeader(projectFile), ...notices] : [],
   };
+}
+
+/**
+ * A project file's rule list replaces the user's (arrays replace in config), but a project,
+ * even a trusted one, never takes away the user's own `deny` and `ask` rules: those are added
+ * back. A project's `allow` list still replaces the user's.
+ */
+function keptUserRules(
+  loaded: LoadedConfig,
+  list: (typeof RULE_LISTS)[number],
+  source: string,
+  projectFile: string | undefined,
+): PolicyRule[] {
+  if (list === "allow" || projectFile === undefined || source !== projectFile) return [];
+  const user = userSections(loaded).permissions[list];
+  return user.map((text) => ({ text, source: userFile(loaded) }));
 }
 
 /** True when `projectRoot` is listed in the user file's `trusted_projects`. */

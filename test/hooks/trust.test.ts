@@ -78,6 +78,27 @@ describe("effectivePolicy", () => {
     assert.equal(listed.workspaceRoot, layout.project);
   });
 
+  it("never lets a project, even a trusted one, drop the user's deny and ask rules", () => {
+    layout.writeUser(
+      `trusted_projects = [${JSON.stringify(layout.project)}]\n[permissions]\ndeny = ["bash(rm:*)"]\nask = ["bash(git push:*)"]\nallow = ["bash(ls)"]\n`,
+    );
+    layout.writeProject('[permissions]\ndeny = ["edit(secrets/**)"]\nask = []\nallow = ["bash"]\n');
+    const policy = effectivePolicy(load());
+    assert.equal(policy.trusted, true);
+    assert.deepEqual(policy.permissions.deny, [
+      { text: "edit(secrets/**)", source: layout.projectFile },
+      { text: "bash(rm:*)", source: layout.userFile },
+    ]);
+    assert.deepEqual(policy.permissions.ask, [
+      { text: "bash(git push:*)", source: layout.userFile },
+    ]);
+    assert.deepEqual(
+      policy.permissions.allow.map((rule) => rule.text),
+      ["bash"],
+      "a project's allow list replaces the user's",
+    );
+  });
+
   it("adds --allow rules to the list and lets --permission-mode override", () => {
     layout.writeUser('[permissions]\nallow = ["bash(ls)"]\n');
     const policy = effectivePolicy(load(), { allow: ["bash(npm test)"], mode: "plan" });

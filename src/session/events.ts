@@ -196,19 +196,34 @@ const envelopeShape = {
   h: z.string().length(64),
 };
 
-/** The runtime validator of a whole line of each type (envelope, type and payload, strict). */
-export const lineSchemas = Object.fromEntries(
-  EVENT_TYPES.map((type) => [
-    type,
-    payloadSchemas[type].extend({ ...envelopeShape, type: z.literal(type) }).strict(),
-  ]),
-) as unknown as { [T in EventType]: z.ZodType<EventOf<T>> };
+type LineSchemas = { [T in EventType]: z.ZodType<EventOf<T>> };
 
-/** The runtime validator for any line, built from the same definitions. */
-export const sessionEventSchema = z.discriminatedUnion(
-  "type",
-  Object.values(lineSchemas) as unknown as [z.ZodObject, ...z.ZodObject[]],
-);
+/**
+ * The runtime validator of a whole line of each type (envelope, type and payload, strict).
+ * Each is built on first use: building all of them costs ~10 ms that a run starting up should
+ * not pay before it reads a log.
+ */
+export const lineSchemas = {} as LineSchemas;
+for (const type of EVENT_TYPES) {
+  let built: z.ZodType | undefined;
+  Object.defineProperty(lineSchemas, type, {
+    enumerable: true,
+    get: () => {
+      built ??= payloadSchemas[type].extend({ ...envelopeShape, type: z.literal(type) }).strict();
+      return built;
+    },
+  });
+}
+
+let unionSchema: z.ZodType<SessionEvent> | undefined;
+/** The runtime validator for any line, built from the same definitions (on first use). */
+export function sessionEventSchema(): z.ZodType<SessionEvent> {
+  unionSchema ??= z.discriminatedUnion(
+    "type",
+    Object.values(lineSchemas) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  ) as unknown as z.ZodType<SessionEvent>;
+  return unionSchema;
+}
 
 export function isEventType(value: unknown): value is EventType {
   return typeof value === "string" && Object.hasOwn(payloadSchemas, value);

@@ -5,7 +5,6 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import type { ProviderApi } from "../../src/providers/index.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { runCli } from "../support/cli.ts";
 import {
@@ -25,32 +24,13 @@ import {
   slow,
   startMockProvider,
 } from "../support/mock-provider/index.ts";
+import { comparable, historyPrefix } from "../support/prefix-stability.ts";
 
 let mock: MockProvider;
 beforeEach(async () => {
   mock = await startMockProvider();
 });
 afterEach(() => mock.close());
-
-const HISTORY_KEY: Record<ProviderApi, string> = {
-  anthropic: "messages",
-  "openai-chat": "messages",
-  "openai-responses": "input",
-};
-
-/** Anthropic's moving cache breakpoint is the one permitted difference between requests. */
-function comparable(kind: ProviderApi, raw: string): string {
-  return kind === "anthropic" ? raw.replaceAll(',"cache_control":{"type":"ephemeral"}', "") : raw;
-}
-
-/** The raw body up to (not including) the closing bracket of its history array. */
-function historyPrefix(kind: ProviderApi, raw: string): string {
-  const body = JSON.parse(raw) as Record<string, unknown>;
-  const history = JSON.stringify(body[HISTORY_KEY[kind]]);
-  const at = raw.indexOf(history);
-  assert.ok(at > 0, "the history array appears verbatim in the raw body");
-  return raw.slice(0, at + history.length - 1);
-}
 
 function sessionIdOf(stdout: string): string {
   return String(jsonLines(stdout)[0]!.session_id);

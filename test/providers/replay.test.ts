@@ -4,13 +4,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { streamFor } from "../../src/providers/index.ts";
-import type { ProviderApi } from "../../src/providers/types.ts";
 import type { HistoryMessage } from "../../src/session/derive.ts";
 import {
   type MockProvider,
   type Script,
   startMockProvider,
 } from "../support/mock-provider/index.ts";
+import { comparable, HISTORY_KEY, historyPrefix } from "../support/prefix-stability.ts";
 import {
   assistantFrom,
   collect,
@@ -21,12 +21,6 @@ import {
   READ_TOOL,
   toolResult,
 } from "./helpers.ts";
-
-const HISTORY_KEY: Record<ProviderApi, string> = {
-  anthropic: "messages",
-  "openai-chat": "messages",
-  "openai-responses": "input",
-};
 
 const SCRIPTS: Script[] = [
   {
@@ -44,24 +38,6 @@ const SCRIPTS: Script[] = [
   },
   { blocks: [{ kind: "text", text: "All read." }] },
 ];
-
-/**
- * The moving breakpoint: Anthropic's cache key is the content prefix, and cache_control only
- * says where to write the cache, so moving it to the newest message does not change the prefix
- * the previous request cached. It is the one permitted difference, removed before comparing.
- */
-function comparable(kind: ProviderApi, raw: string): string {
-  return kind === "anthropic" ? raw.replaceAll(',"cache_control":{"type":"ephemeral"}', "") : raw;
-}
-
-/** The raw body up to (not including) the closing bracket of its history array. */
-function historyPrefix(kind: ProviderApi, raw: string): string {
-  const body = JSON.parse(raw) as Record<string, unknown>;
-  const history = JSON.stringify(body[HISTORY_KEY[kind]]);
-  const at = raw.indexOf(history);
-  assert.ok(at > 0, "the history array appears verbatim in the raw body");
-  return raw.slice(0, at + history.length - 1);
-}
 
 describe("canonical replay", () => {
   let mock: MockProvider;

@@ -38,28 +38,64 @@ type Inner = (
   track: StreamTrack,
 ) => AsyncGenerator<StreamPart>;
 
-/** Turns an adapter generator into a StreamFunction whose failures end as one `error` part. */
+/**
+ * Turns an adapter generator into a StreamFunction whose failures end as one `error` part.
+ * A hand-written iterator rather than another async generator: it sits on the per-delta path,
+ * and a generator layer costs an extra promise and result object for every delta.
+ */
 export function guardStream(inner: Inner) {
-  return async function* guarded(
+  return function guarded(
     config: ProviderConfig,
     request: ProviderRequest,
-  ): AsyncGenerator<StreamPart> {
+  ): AsyncIterableIterator<StreamPart> {
     const track: StreamTrack = { started: false, partial: false, requestId: null };
-    try {
-      if (request.signal.aborted) throw new Error(CANCELLED_MESSAGE);
-      for await (const part of inner(config, request, track)) {
-        if (part.type === "start") {
-          track.started = true;
-          track.requestId = part.requestId;
-        } else if (part.type === "delta") track.partial = true;
-        yield part;
+    let source: AsyncGenerator<StreamPart> | null = null;
+    let finished = false;
+    const fail = (error: unknown): IteratorResult<StreamPart> => {
+      finished = true;
+      return {
+        done: false,
+        value: { type: "error", error: toFailure(error, track, request.signal) },
+      };
+    };
+    const step = async (): Promise<IteratorResult<StreamPart>> => {
+      if (finished) return { done: true, value: undefined };
+      try {
+        if (!source) {
+          if (request.signal.aborted) throw new Error(CANCELLED_MESSAGE);
+          source = inner(config, request, track);
+        }
+        const next = await source.next();
+        if (next.done) {
+          // The SDKs end their iterators silently on abort; a cancelled stream must say so.
+          if (request.signal.aborted) throw new Error(CANCELLED_MESSAGE);
+          finished = true;
+          return next;
+        }
+        observe(track, next.value);
+        return next;
+      } catch (error) {
+        return fail(error);
       }
-      // The SDKs end their iterators silently on abort; a cancelled stream must still say so.
-      if (request.signal.aborted) throw new Error(CANCELLED_MESSAGE);
-    } catch (error) {
-      yield { type: "error", error: toFailure(error, track, request.signal) };
-    }
+    };
+    const iterator: AsyncIterableIterator<StreamPart> = {
+      next: step,
+      async return() {
+        finished = true;
+        await source?.return(undefined);
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
   };
+}
+
+function observe(track: StreamTrack, part: StreamPart): void {
+  if (part.type === "start") {
+    track.started = true;
+    track.requestId = part.requestId;
+  } else if (part.type === "delta") track.partial = true;
 }
 
 /** Classifies a thrown value. An aborted signal wins over whatever the SDK threw. */

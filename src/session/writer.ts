@@ -11,14 +11,8 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import { canonicalEvent } from "./event-serializer.ts";
-import {
-  type EventInput,
-  type Payload,
-  SESSION_SCHEMA_VERSION,
-  type SessionEvent,
-  SYNC_EVENT_TYPES,
-} from "./events.ts";
+import { draftAndBody } from "./event-serializer.ts";
+import { type EventInput, type Payload, type SessionEvent, SYNC_EVENT_TYPES } from "./events.ts";
 import { chainHash, formatLine } from "./hash-chain.ts";
 import { acquireWriterLock } from "./lock.ts";
 import { newSessionId, sessionIdOfPath, sessionPath } from "./paths.ts";
@@ -128,8 +122,7 @@ export class SessionWriter {
   append(input: EventInput): SessionEvent {
     if (this.closed) throw new Error(`session ${this.id} is closed`);
     const seq = this.nextSeq;
-    const draft = { v: SESSION_SCHEMA_VERSION, seq, ts: isoNow(), ...input };
-    const body = canonicalEvent(draft);
+    const { draft, body } = draftAndBody(input, seq, isoNow());
     const h = chainHash(this.lastHash, body);
 
     this.nextSeq = seq + 1;
@@ -138,10 +131,10 @@ export class SessionWriter {
     this.unsynced = true;
     if (SYNC_EVENT_TYPES.has(input.type)) this.sync();
     if (this.unsynced) this.scheduleSync();
-    const event = draft as typeof draft & { h: string };
-    event.h = h;
-    this.deliver(event as SessionEvent);
-    return event as SessionEvent;
+    draft.h = h;
+    const event = draft as unknown as SessionEvent;
+    this.deliver(event);
+    return event;
   }
 
   /** The seq the next append will get. */

@@ -56,3 +56,29 @@ describe("compiled event serializer", () => {
     assert.equal(canonicalEvent(event), canonicalJson(event));
   });
 });
+
+describe("flat events laid out in canonical order", () => {
+  it("serialise exactly as canonicalJson, and fall back for anything unusual", async () => {
+    const { draftAndBody } = await import("../../src/session/event-serializer.ts");
+    fc.assert(
+      fc.property(fc.string(), fc.nat(), fc.nat(), (delta, turn, block) => {
+        const input = { type: "assistant/chunk", turn, step: 1, block, kind: "thinking", delta };
+        const { draft, body } = draftAndBody(input, 9, "t");
+        assert.equal(body, canonicalJson({ ...input, v: 1, seq: 9, ts: "t" }));
+        assert.deepEqual(draft, { ...input, v: 1, seq: 9, ts: "t" });
+      }),
+    );
+    const odd = {
+      type: "assistant/chunk",
+      turn: 0,
+      step: 0,
+      block: 0,
+      kind: "text",
+      delta: "x",
+      extra: 1,
+    };
+    assert.equal(draftAndBody(odd, 1, "t").body, canonicalJson({ ...odd, v: 1, seq: 1, ts: "t" }));
+    const nan = { type: "turn/start", turn: Number.NaN };
+    assert.throws(() => draftAndBody(nan, 1, "t"), /not finite/);
+  });
+});

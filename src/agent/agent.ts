@@ -230,6 +230,14 @@ export class Agent {
     return true;
   }
 
+  /**
+   * Tells the bus (`agent/queued`) that a surface is holding a prompt until the running turn
+   * ends. Transient: the prompt reaches the log as `user/message` when its turn starts.
+   */
+  announceQueued(text: string): void {
+    this.ctx.bus.emit("agent/queued", { text });
+  }
+
   /** Cancels the running turn: aborts the stream and running tools; the turn ends `cancelled`. */
   cancel(): void {
     if (!this.controller || this.controller.signal.aborted) return;

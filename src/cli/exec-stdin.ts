@@ -36,6 +36,7 @@ export async function runStdinSession(
     if (line.type === "abort") agent.cancel();
     else if (line.type === "steer" && agent.steer(line.text)) return;
     else {
+      if (agent.running || pumping) agent.announceQueued(line.text);
       queue.push(line.text);
       pump();
     }

@@ -101,3 +101,20 @@ describe("cancellation", () => {
     assert.equal(ofType(h.events, "tool/call").length, 2, "every call is paired with a result");
   });
 });
+
+describe("lifecycle events", () => {
+  it("are on the bus only: a queued prompt and the status changes never reach the log", async () => {
+    const h = await openHarness(scripted({ text: "ok" }));
+    const seen: string[] = [];
+    h.bus.on("agent/queued", ({ text }) => seen.push(`queued:${text}`));
+    h.bus.on("agent/status", ({ status }) => seen.push(`status:${status}`));
+    const running = h.agent.run("first");
+    h.agent.announceQueued("second");
+    await running;
+    h.agent.dispose();
+    assert.deepEqual(seen, ["status:running", "queued:second", "status:idle"]);
+    const logged = JSON.stringify(readSession(h.agent.logPath).events);
+    assert.ok(!logged.includes("second"), "a queued prompt is not a durable fact until its turn");
+    assert.ok(!logged.includes("agent/"), "no lifecycle event is persisted");
+  });
+});

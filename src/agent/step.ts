@@ -10,7 +10,7 @@ import type {
   StreamPart,
 } from "../providers/index.ts";
 import { costOf } from "../providers/index.ts";
-import type { BlockKind } from "../providers/types.ts";
+import type { BlockKind, DeltaSink } from "../providers/types.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { JsonValue } from "../session/events.ts";
 import type { RunContext } from "./run-context.ts";
@@ -43,17 +43,19 @@ export async function streamAttempt(
   const blocks = new Map<number, { kind: BlockKind; pieces: string[] }>();
   const partial = () =>
     [...blocks].map(([block, b]) => ({ block, kind: b.kind, text: b.pieces.join("") }));
+  // Each delta becomes a durable chunk the moment it arrives (called by the adapter).
+  const onDelta: DeltaSink = (block, kind, delta) => {
+    ctx.writer.append({ type: "assistant/chunk", turn, step, block, kind, delta });
+    const entry = blocks.get(block);
+    if (entry) entry.pieces.push(delta);
+    else blocks.set(block, { kind, pieces: [delta] });
+  };
   let requestId: string | null = null;
   try {
-    for await (const part of ctx.stream(ctx.provider, buildRequest(ctx, signal))) {
+    for await (const part of ctx.stream(ctx.provider, buildRequest(ctx, signal, onDelta))) {
       if (part.type === "start") requestId = part.requestId;
-      else if (part.type === "delta") {
-        const { block, kind, delta } = part;
-        ctx.writer.append({ type: "assistant/chunk", turn, step, block, kind, delta });
-        const entry = blocks.get(block);
-        if (entry) entry.pieces.push(delta);
-        else blocks.set(block, { kind, pieces: [delta] });
-      } else if (part.type === "message") {
+      else if (part.type === "delta") onDelta(part.block, part.kind, part.delta);
+      else if (part.type === "message") {
         recordMessage(ctx, turn, step, part);
         return { ok: true, toolCalls: part.toolCalls };
       } else return { ok: false, failure: part.error, partial: partial() };
@@ -70,13 +72,14 @@ export async function streamAttempt(
   return { ok: false, failure: failureOf(message, requestId, blocks.size > 0), partial: partial() };
 }
 
-function buildRequest(ctx: RunContext, signal: AbortSignal): ProviderRequest {
+function buildRequest(ctx: RunContext, signal: AbortSignal, onDelta: DeltaSink): ProviderRequest {
   const request: ProviderRequest = {
     model: ctx.model,
     system: ctx.system,
     messages: ctx.deriver.messages(),
     tools: ctx.toolSpecs,
     signal,
+    onDelta,
   };
   const budget = ctx.config.thinking.budget_tokens;
   if (budget !== undefined) request.thinking = { budgetTokens: budget };

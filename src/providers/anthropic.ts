@@ -8,7 +8,7 @@ import type {
 import type { JsonValue, Usage } from "../session/events.ts";
 import { buildAnthropicBody } from "./anthropic-request.ts";
 import { guardStream, headerRequestId, IncompleteStreamError } from "./failure.ts";
-import type { BlockKind, ModelToolCall, StreamPart } from "./types.ts";
+import type { DeltaSink, ModelToolCall, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -29,7 +29,7 @@ function withoutConsoleWarnings<T>(create: () => T): T {
   }
 }
 
-export const streamAnthropic = guardStream(async function* (config, request) {
+export const streamAnthropic = guardStream(async function* (config, request, emit) {
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
   const client = new Anthropic({
     apiKey: config.apiKey,
@@ -44,17 +44,17 @@ export const streamAnthropic = guardStream(async function* (config, request) {
   ).withResponse();
   const requestId = headerRequestId(response.headers);
   yield { type: "start", requestId };
-  const message = new MessageAssembly();
-  for await (const event of stream) {
-    const delta = message.apply(event);
-    if (delta) yield delta;
-  }
+  const message = new MessageAssembly(emit);
+  for await (const event of stream) message.apply(event);
   if (request.signal.aborted) return;
   if (!message.stopped) throw new IncompleteStreamError("stream ended before message_stop");
   yield message.finish(requestId);
 });
 
-/** Accumulates stream events into content blocks exactly as the API sent them. */
+/**
+ * Accumulates stream events into content blocks exactly as the API sent them, handing each
+ * text, thinking and tool-input delta to `emit` as it arrives.
+ */
 class MessageAssembly {
   private readonly blocks: JsonObject[] = [];
   private readonly partialJson = new Map<number, string>();
@@ -68,59 +68,58 @@ class MessageAssembly {
   private stopReason: string | null = null;
   stopped = false;
 
-  /** Applies one event; returns the delta part it produced, if any. */
-  apply(event: RawMessageStreamEvent): StreamPart | null {
+  constructor(private readonly emit: DeltaSink) {}
+
+  apply(event: RawMessageStreamEvent): void {
     switch (event.type) {
       case "message_start":
         this.readUsage(event.message.usage);
-        return null;
+        break;
       case "content_block_start":
         this.blocks[event.index] = structuredClone(event.content_block) as unknown as JsonObject;
-        return null;
+        break;
       case "content_block_delta":
-        return this.applyDelta(event.index, event.delta);
+        this.applyDelta(event.index, event.delta);
+        break;
       case "content_block_stop":
         this.closeBlock(event.index);
-        return null;
+        break;
       case "message_delta":
         this.stopReason = event.delta.stop_reason ?? this.stopReason;
         this.readUsage(event.usage);
-        return null;
+        break;
       case "message_stop":
         this.stopped = true;
-        return null;
+        break;
       default:
-        return null;
+        break;
     }
   }
 
   private applyDelta(
     index: number,
     delta: Extract<RawMessageStreamEvent, { type: "content_block_delta" }>["delta"],
-  ): StreamPart | null {
+  ): void {
     const block = this.blocks[index];
-    if (!block) return null;
-    const part = (kind: BlockKind, text: string): StreamPart => ({
-      type: "delta",
-      block: index,
-      kind,
-      delta: text,
-    });
+    if (!block) return;
     switch (delta.type) {
       case "text_delta":
         block.text = `${typeof block.text === "string" ? block.text : ""}${delta.text}`;
-        return part("text", delta.text);
+        this.emit(index, "text", delta.text);
+        break;
       case "thinking_delta":
         block.thinking = `${typeof block.thinking === "string" ? block.thinking : ""}${delta.thinking}`;
-        return part("thinking", delta.thinking);
+        this.emit(index, "thinking", delta.thinking);
+        break;
       case "signature_delta":
         block.signature = `${typeof block.signature === "string" ? block.signature : ""}${delta.signature}`;
-        return null;
+        break;
       case "input_json_delta":
         this.partialJson.set(index, (this.partialJson.get(index) ?? "") + delta.partial_json);
-        return part("tool_input", delta.partial_json);
+        this.emit(index, "tool_input", delta.partial_json);
+        break;
       default:
-        return null;
+        break;
     }
   }
 

@@ -2,13 +2,19 @@
 // to one ProviderFailure, and wraps adapters so a stream function never throws once called.
 // Duck-typed on purpose: the SDKs are imported lazily, so their classes are not at hand here.
 import { errorMessage } from "../errors.ts";
-import type { ProviderConfig, ProviderFailure, ProviderRequest, StreamPart } from "./types.ts";
+import type {
+  DeltaSink,
+  ProviderConfig,
+  ProviderFailure,
+  ProviderRequest,
+  StreamPart,
+} from "./types.ts";
 
 /** What an adapter has seen so far; the wrapper reads it to classify a failure. */
 export interface StreamTrack {
   /** Response headers arrived (a `start` part was yielded). */
   started: boolean;
-  /** A delta was yielded. */
+  /** A delta was emitted. */
   partial: boolean;
   requestId: string | null;
 }
@@ -29,19 +35,25 @@ export class StreamEventError extends Error {
   }
 }
 
+/** Wraps what the request's delta sink threw, so it is not mistaken for a network failure. */
+class DeltaSinkError extends Error {
+  override readonly name = "DeltaSinkError";
+}
+
 /** The message of the error part that ends a cancelled stream. */
 export const CANCELLED_MESSAGE = "request cancelled";
 
 type Inner = (
   config: ProviderConfig,
   request: ProviderRequest,
-  track: StreamTrack,
+  emit: DeltaSink,
 ) => AsyncGenerator<StreamPart>;
 
 /**
  * Turns an adapter generator into a StreamFunction whose failures end as one `error` part.
- * A hand-written iterator rather than another async generator: it sits on the per-delta path,
- * and a generator layer costs an extra promise and result object for every delta.
+ * Adapters hand deltas to `emit`: straight to the request's `onDelta` when there is one,
+ * otherwise queued and yielded as `delta` parts in order. A hand-written iterator rather than
+ * another async generator layer, which would cost a promise and a result object per part.
  */
 export function guardStream(inner: Inner) {
   return function guarded(
@@ -49,39 +61,43 @@ export function guardStream(inner: Inner) {
     request: ProviderRequest,
   ): AsyncIterableIterator<StreamPart> {
     const track: StreamTrack = { started: false, partial: false, requestId: null };
+    const queue: StreamPart[] = [];
+    const emit = deltaEmitter(track, request.onDelta, queue);
     let source: AsyncGenerator<StreamPart> | null = null;
     let finished = false;
-    const fail = (error: unknown): IteratorResult<StreamPart> => {
-      finished = true;
-      return {
-        done: false,
-        value: { type: "error", error: toFailure(error, track, request.signal) },
-      };
+    /** Delivers a part after the deltas queued before it. */
+    const deliver = (part: StreamPart): IteratorResult<StreamPart> => {
+      if (queue.length === 0) return { done: false, value: part };
+      queue.push(part);
+      return { done: false, value: queue.shift() as StreamPart };
     };
     const step = async (): Promise<IteratorResult<StreamPart>> => {
+      if (queue.length > 0) return { done: false, value: queue.shift() as StreamPart };
       if (finished) return { done: true, value: undefined };
       try {
         if (!source) {
           if (request.signal.aborted) throw new Error(CANCELLED_MESSAGE);
-          source = inner(config, request, track);
+          source = inner(config, request, emit);
         }
         const next = await source.next();
         if (next.done) {
           // The SDKs end their iterators silently on abort; a cancelled stream must say so.
           if (request.signal.aborted) throw new Error(CANCELLED_MESSAGE);
           finished = true;
-          return next;
+          return queue.length > 0 ? { done: false, value: queue.shift() as StreamPart } : next;
         }
         observe(track, next.value);
-        return next;
+        return deliver(next.value);
       } catch (error) {
-        return fail(error);
+        finished = true;
+        return deliver({ type: "error", error: toFailure(error, track, request.signal) });
       }
     };
     const iterator: AsyncIterableIterator<StreamPart> = {
       next: step,
       async return() {
         finished = true;
+        queue.length = 0;
         await source?.return(undefined);
         return { done: true, value: undefined };
       },
@@ -91,11 +107,33 @@ export function guardStream(inner: Inner) {
   };
 }
 
+/** The `emit` an adapter gets: records that content arrived, then passes the delta on. */
+function deltaEmitter(
+  track: StreamTrack,
+  sink: DeltaSink | undefined,
+  queue: StreamPart[],
+): DeltaSink {
+  if (!sink) {
+    return (block, kind, delta) => {
+      track.partial = true;
+      queue.push({ type: "delta", block, kind, delta });
+    };
+  }
+  return (block, kind, delta) => {
+    track.partial = true;
+    try {
+      sink(block, kind, delta);
+    } catch (error) {
+      throw new DeltaSinkError(errorMessage(error), { cause: error });
+    }
+  };
+}
+
 function observe(track: StreamTrack, part: StreamPart): void {
   if (part.type === "start") {
     track.started = true;
     track.requestId = part.requestId;
-  } else if (part.type === "delta") track.partial = true;
+  }
 }
 
 /** Classifies a thrown value. An aborted signal wins over whatever the SDK threw. */
@@ -108,7 +146,7 @@ export function toFailure(
   if (signal.aborted) {
     return { ...base, message: CANCELLED_MESSAGE, status: null, retryable: false };
   }
-  if (error instanceof IncompleteStreamError) {
+  if (error instanceof IncompleteStreamError || error instanceof DeltaSinkError) {
     return { ...base, message: error.message, status: null, retryable: false };
   }
   if (error instanceof StreamEventError) {

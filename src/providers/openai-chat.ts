@@ -9,7 +9,7 @@ import type { JsonValue, Usage } from "../session/events.ts";
 import { guardStream, headerRequestId, IncompleteStreamError } from "./failure.ts";
 import { buildChatBody } from "./openai-chat-request.ts";
 import { createOpenAIClient } from "./openai-client.ts";
-import type { BlockKind, StreamPart } from "./types.ts";
+import type { DeltaSink, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
 interface CallState {
@@ -18,7 +18,7 @@ interface CallState {
   arguments: string;
 }
 
-export const streamOpenAIChat = guardStream(async function* (config, request) {
+export const streamOpenAIChat = guardStream(async function* (config, request, emit) {
   const client = await createOpenAIClient(config);
   const body = buildChatBody(config, request) as unknown as ChatCompletionCreateParamsStreaming;
   const { data: stream, response } = await client.chat.completions
@@ -26,15 +26,18 @@ export const streamOpenAIChat = guardStream(async function* (config, request) {
     .withResponse();
   const requestId = headerRequestId(response.headers);
   yield { type: "start", requestId };
-  const message = new ChatAssembly();
-  for await (const chunk of stream) yield* message.apply(chunk);
+  const message = new ChatAssembly(emit);
+  for await (const chunk of stream) message.apply(chunk);
   if (request.signal.aborted) return;
   if (message.finishReason === null)
     throw new IncompleteStreamError("stream ended before finish_reason");
   yield message.finish(requestId);
 });
 
-/** Accumulates chunks into one assistant message; blocks are numbered in order of arrival. */
+/**
+ * Accumulates chunks into one assistant message, blocks numbered in order of arrival; hands
+ * each reasoning, text and argument delta to `emit` as it arrives.
+ */
 class ChatAssembly {
   private text: string | null = null;
   private reasoning: { field: string; text: string } | null = null;
@@ -43,21 +46,23 @@ class ChatAssembly {
   private usage: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
   finishReason: string | null = null;
 
-  *apply(chunk: ChatCompletionChunk): Generator<StreamPart> {
+  constructor(private readonly emit: DeltaSink) {}
+
+  apply(chunk: ChatCompletionChunk): void {
     if (chunk.usage) this.usage = chatUsage(chunk.usage);
     const choice = chunk.choices[0];
     if (!choice) return;
-    const delta: Record<string, unknown> = { ...choice.delta };
+    const delta = choice.delta as Record<string, unknown>;
     for (const field of ["reasoning_content", "reasoning"]) {
       const value = delta[field];
       if (typeof value !== "string" || value === "") continue;
       this.reasoning ??= { field, text: "" };
       this.reasoning.text += value;
-      yield this.part("thinking", "thinking", value);
+      this.emit(this.blockOf("thinking"), "thinking", value);
     }
     if (typeof choice.delta.content === "string" && choice.delta.content !== "") {
       this.text = (this.text ?? "") + choice.delta.content;
-      yield this.part("text", "text", choice.delta.content);
+      this.emit(this.blockOf("text"), "text", choice.delta.content);
     }
     for (const call of choice.delta.tool_calls ?? []) {
       const state = this.calls[call.index] ?? { id: "", name: "", arguments: "" };
@@ -66,18 +71,19 @@ class ChatAssembly {
       state.name += call.function?.name ?? "";
       const args = call.function?.arguments ?? "";
       state.arguments += args;
-      if (args !== "") yield this.part(`tool:${call.index}`, "tool_input", args);
+      if (args !== "") this.emit(this.blockOf(`tool:${call.index}`), "tool_input", args);
     }
     this.finishReason = choice.finish_reason ?? this.finishReason;
   }
 
-  private part(key: string, kind: BlockKind, delta: string): StreamPart {
+  /** The block number of a kind of content (`text`, `thinking`, `tool:N`), given on first use. */
+  private blockOf(key: string): number {
     let block = this.blockIndex.get(key);
     if (block === undefined) {
       block = this.blockIndex.size;
       this.blockIndex.set(key, block);
     }
-    return { type: "delta", block, kind, delta };
+    return block;
   }
 
   finish(requestId: string | null): StreamPart {

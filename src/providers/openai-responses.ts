@@ -15,11 +15,11 @@ import {
 } from "./failure.ts";
 import { createOpenAIClient } from "./openai-client.ts";
 import { buildResponsesBody } from "./openai-responses-request.ts";
-import type { ModelToolCall, StreamPart } from "./types.ts";
+import type { DeltaSink, ModelToolCall, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
 
-export const streamOpenAIResponses = guardStream(async function* (config, request) {
+export const streamOpenAIResponses = guardStream(async function* (config, request, emit) {
   const client = await createOpenAIClient(config);
   const body = buildResponsesBody(config, request) as unknown as ResponseCreateParamsStreaming;
   const { data: stream, response } = await client.responses
@@ -27,41 +27,46 @@ export const streamOpenAIResponses = guardStream(async function* (config, reques
     .withResponse();
   const requestId = headerRequestId(response.headers);
   yield { type: "start", requestId };
-  const assembly = new ResponseAssembly();
-  for await (const event of stream) {
-    const part = assembly.apply(event);
-    if (part) yield part;
-  }
+  const assembly = new ResponseAssembly(emit);
+  for await (const event of stream) assembly.apply(event);
   if (request.signal.aborted) return;
   if (assembly.stopReason === null)
     throw new IncompleteStreamError("stream ended before response.completed");
   yield assembly.finish(requestId);
 });
 
-/** Collects finished output items by output index, and the usage of the final response. */
+/**
+ * Collects finished output items by output index and the usage of the final response; hands
+ * each text, reasoning and argument delta to `emit` as it arrives.
+ */
 class ResponseAssembly {
   private readonly items: JsonObject[] = [];
   private usage: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
   stopReason: string | null = null;
 
-  apply(event: ResponseStreamEvent): StreamPart | null {
+  constructor(private readonly emit: DeltaSink) {}
+
+  apply(event: ResponseStreamEvent): void {
     switch (event.type) {
       case "response.output_text.delta":
-        return { type: "delta", block: event.output_index, kind: "text", delta: event.delta };
+        this.emit(event.output_index, "text", event.delta);
+        return;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
-        return { type: "delta", block: event.output_index, kind: "thinking", delta: event.delta };
+        this.emit(event.output_index, "thinking", event.delta);
+        return;
       case "response.function_call_arguments.delta":
-        return { type: "delta", block: event.output_index, kind: "tool_input", delta: event.delta };
+        this.emit(event.output_index, "tool_input", event.delta);
+        return;
       case "response.output_item.done":
         this.items[event.output_index] = structuredClone(event.item) as unknown as JsonObject;
-        return null;
+        return;
       case "response.completed":
       case "response.incomplete":
         if (event.response.usage) this.usage = responsesUsage(event.response.usage);
         this.stopReason =
           event.response.incomplete_details?.reason ?? event.response.status ?? "completed";
-        return null;
+        return;
       case "response.failed": {
         const error = event.response.error;
         throw new StreamEventError(
@@ -72,7 +77,7 @@ class ResponseAssembly {
       case "error":
         throw new StreamEventError(event.code ?? "error", event.message);
       default:
-        return null;
+        return;
     }
   }
 

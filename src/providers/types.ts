@@ -34,9 +34,18 @@ export interface ProviderRequest {
   /** Extended thinking / reasoning budget; absent means off. */
   thinking?: { budgetTokens: number };
   signal: AbortSignal;
+  /**
+   * When set, each streamed delta is handed here synchronously as it arrives, in order, and
+   * the stream yields no `delta` parts (only start, message and error). Deltas are the bulk of
+   * a stream; a call per delta costs no promise or iterator result the way a yielded part does.
+   */
+  onDelta?: DeltaSink;
 }
 
 export type BlockKind = "text" | "thinking" | "tool_input";
+
+/** Receives one streamed delta of a content block. */
+export type DeltaSink = (block: number, kind: BlockKind, delta: string) => void;
 
 /** A tool call the model made, with its raw (unparsed) JSON arguments. */
 export interface ModelToolCall {

@@ -52,18 +52,32 @@ export function canonicalEvent(event: Record<string, unknown>): string {
   return serializer(event, canonicalJson) ?? canonicalJson(event);
 }
 
-type DraftBuilder = (input: Record<string, unknown>, seq: number, ts: string) => Draft | null;
 type Draft = Record<string, unknown>;
+type DraftBuilder = (
+  input: Record<string, unknown>,
+  seq: number,
+  ts: string,
+) => DraftAndBody | null;
+interface DraftAndBody {
+  draft: Draft;
+  body: string;
+}
 
 const builders = new Map<string, DraftBuilder | null>();
-const PRIMITIVE = new Set(["string", "integer", "number", "boolean"]);
+/** How a flat field's value is checked and written, by its JSON-schema type. */
+const FLAT_FIELD: Record<string, { check(v: string): string; write(v: string): string }> = {
+  string: { check: (v) => `typeof ${v} === "string"`, write: (v) => `JSON.stringify(${v})` },
+  integer: { check: (v) => `Number.isFinite(${v})`, write: (v) => `"" + ${v}` },
+  number: { check: (v) => `Number.isFinite(${v})`, write: (v) => `"" + ${v}` },
+  boolean: { check: (v) => `typeof ${v} === "boolean"`, write: (v) => `"" + ${v}` },
+};
 
 /**
  * For event types whose payload fields are all required primitives (the streamed chunk among
- * them), a builder that lays the event out with its keys already in canonical order, so that
- * `JSON.stringify` of it is its canonical JSON: no key sorting and no string assembly on the
- * hot path. Returns null for other types; the built draft is null when the input has an
- * unknown key or a value JSON cannot carry as is, and the caller takes the generic path.
+ * them), a compiled builder that lays the event out with its keys in canonical order and
+ * writes its canonical JSON in one template: no key sorting, no generic value dispatch on the
+ * hot path. Returns null for other types; the builder returns null when the input has an
+ * unknown key or a value of another type, and the caller takes the generic path.
  */
 function draftBuilder(type: string): DraftBuilder | null {
   if (builders.has(type)) return builders.get(type) ?? null;
@@ -77,48 +91,66 @@ function compileBuilder(type: keyof typeof payloadSchemas): DraftBuilder | null 
     properties?: Record<string, { type?: string; enum?: unknown[]; const?: unknown }>;
     required?: string[];
   };
-  const fields = Object.entries(json.properties ?? {});
-  const flat = fields.every(
-    ([key, p]) =>
-      (json.required ?? []).includes(key) &&
-      (p.enum !== undefined || p.const !== undefined || PRIMITIVE.has(p.type ?? "")),
-  );
-  if (!flat) return null;
-  const names = fields.map(([key]) => key);
+  const fields = Object.entries(json.properties ?? {}).map(([key, p]) => ({
+    key,
+    kind: flatKind(p),
+    required: (json.required ?? []).includes(key),
+  }));
+  if (!fields.every((field) => field.required && field.kind !== null)) return null;
   const lines = [
     "let k = 0; for (const _ in e) k++;",
-    `if (k !== ${names.length + 1}) return null;`,
+    `if (k !== ${fields.length + 1}) return null;`,
   ];
-  names.forEach((key, i) => {
+  const members: [key: string, value: string, json: string][] = [
+    ["seq", "seq", '"" + seq'],
+    ["ts", "ts", "JSON.stringify(ts)"],
+    ["type", "e.type", JSON.stringify(JSON.stringify(type))],
+    ["v", String(SESSION_SCHEMA_VERSION), JSON.stringify(String(SESSION_SCHEMA_VERSION))],
+  ];
+  fields.forEach(({ key, kind }, i) => {
+    const field = FLAT_FIELD[kind as string];
+    if (!field) throw new Error(`no flat writer for ${kind}`);
     lines.push(
       `const a${i} = e[${JSON.stringify(key)}];`,
-      `if (a${i} === undefined || typeof a${i} === "object" || (typeof a${i} === "number" && !Number.isFinite(a${i}))) return null;`,
+      `if (!(${field.check(`a${i}`)})) return null;`,
     );
+    members.push([key, `a${i}`, field.write(`a${i}`)]);
   });
-  const members = [
-    ...names.map((key, i) => [key, `a${i}`]),
-    ["seq", "seq"],
-    ["ts", "ts"],
-    ["type", "e.type"],
-    ["v", String(SESSION_SCHEMA_VERSION)],
-  ].sort(([a], [b]) => ((a as string) < (b as string) ? -1 : 1));
-  lines.push(
-    `return { ${members.map(([key, value]) => `${JSON.stringify(key)}: ${value}`).join(", ")} };`,
-  );
+  members.sort(([a], [b]) => (a < b ? -1 : 1));
+  const draft = members.map(([key, value]) => `${JSON.stringify(key)}: ${value}`).join(", ");
+  const body = members
+    .map(
+      ([key, , write], i) =>
+        `${JSON.stringify(`${i === 0 ? "{" : ","}${JSON.stringify(key)}:`)} + ${write}`,
+    )
+    .join(" + ");
+  lines.push(`return { draft: { ${draft} }, body: ${body} + "}" };`);
   return new Function("e", "seq", "ts", lines.join("\n")) as DraftBuilder;
+}
+
+/** The JSON-schema type a flat field is written as, or null when the field is not flat. */
+function flatKind(p: { type?: string; enum?: unknown[]; const?: unknown }): string | null {
+  const values = p.enum ?? (p.const === undefined ? undefined : [p.const]);
+  if (values) {
+    const kinds = new Set(values.map((value) => typeof value));
+    return kinds.size === 1 && FLAT_FIELD[[...kinds][0] as string]
+      ? ([...kinds][0] as string)
+      : null;
+  }
+  return p.type !== undefined && FLAT_FIELD[p.type] ? p.type : null;
 }
 
 /**
  * The event (without `h`) and its canonical JSON. Flat types are laid out in canonical key
- * order and serialised natively; every other event goes through canonicalEvent.
+ * order and written by their compiled template; every other event goes through canonicalEvent.
  */
 export function draftAndBody(
   input: Record<string, unknown> & { type: string },
   seq: number,
   ts: string,
-): { draft: Draft; body: string } {
+): DraftAndBody {
   const fast = draftBuilder(input.type)?.(input, seq, ts);
-  if (fast) return { draft: fast, body: JSON.stringify(fast) };
+  if (fast) return fast;
   const draft: Draft = { v: SESSION_SCHEMA_VERSION, seq, ts, ...input };
   return { draft, body: canonicalEvent(draft) };
 }

@@ -32,7 +32,7 @@ export interface Reply {
 
 export interface Scripted {
   stream: StreamFunction;
-  requests: Array<Omit<ProviderRequest, "signal">>;
+  requests: Array<Omit<ProviderRequest, "signal" | "onDelta">>;
   push(...replies: Reply[]): void;
 }
 
@@ -42,7 +42,7 @@ export function scripted(...initial: Reply[]): Scripted {
   const queue = [...initial];
   const requests: Scripted["requests"] = [];
   const stream: StreamFunction = (_config, request) => {
-    const { signal, ...rest } = request;
+    const { signal, onDelta, ...rest } = request;
     requests.push(structuredClone(rest));
     const reply = queue.shift() ?? { fail: { message: "no scripted reply" } };
     return play(reply, request);

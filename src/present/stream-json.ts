@@ -2,7 +2,7 @@
 // into JSON lines for integrators, plus the `init` first line and the `result` last line, and
 // the run tally those need. Fed only from `session/event`; knows nothing of the loop.
 import { readNative } from "../providers/neutral.ts";
-import type { JsonValue, SessionEvent, Usage } from "../session/events.ts";
+import type { EventOf, JsonValue, SessionEvent, Usage } from "../session/events.ts";
 
 /** Version of the line shapes below; additive changes keep it, removals and renames bump it. */
 export const STREAM_JSON_SCHEMA_VERSION = 1;
@@ -70,8 +70,33 @@ export function serializeLine(line: StreamLine): string {
  */
 export function projectEventText(event: SessionEvent): string {
   if (event.type !== "assistant/chunk") return projectEvent(event).map(serializeLine).join("");
-  const shape = DELTA_SHAPE[event.kind];
-  return `{"type":"${shape.type}","seq":${event.seq},"turn":${event.turn},"step":${event.step},"block":${event.block},"kind":"${event.kind}","${shape.field}":${JSON.stringify(event.delta)}}\n`;
+  return `${deltaLineHead(event)}${event.seq}${deltaLineMiddle(event)}${JSON.stringify(event.delta)}}\n`;
+}
+
+const DELTA_HEADS = Object.fromEntries(
+  Object.entries(DELTA_SHAPE).map(([kind, shape]) => [kind, `{"type":"${shape.type}","seq":`]),
+) as Record<keyof typeof DELTA_SHAPE, string>;
+
+function deltaLineHead(event: EventOf<"assistant/chunk">): string {
+  return DELTA_HEADS[event.kind];
+}
+
+/** The text between seq and the delta, kept while turn, step, block and kind stay the same. */
+let middle = { turn: -1, step: -1, block: -1, kind: "", text: "" };
+
+function deltaLineMiddle(event: EventOf<"assistant/chunk">): string {
+  const { turn, step, block, kind } = event;
+  if (
+    middle.turn !== turn ||
+    middle.step !== step ||
+    middle.block !== block ||
+    middle.kind !== kind
+  ) {
+    const field = DELTA_SHAPE[kind].field;
+    const text = `,"turn":${turn},"step":${step},"block":${block},"kind":"${kind}","${field}":`;
+    middle = { turn, step, block, kind, text };
+  }
+  return middle.text;
 }
 
 const ZERO_USAGE: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };

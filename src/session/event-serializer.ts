@@ -88,48 +88,110 @@ function draftBuilder(type: string): DraftBuilder | null {
 
 function compileBuilder(type: keyof typeof payloadSchemas): DraftBuilder | null {
   const json = z.toJSONSchema(payloadSchemas[type]) as {
-    properties?: Record<string, { type?: string; enum?: unknown[]; const?: unknown }>;
+    properties?: Record<string, FieldSchema>;
     required?: string[];
   };
   const fields = Object.entries(json.properties ?? {}).map(([key, p]) => ({
     key,
     kind: flatKind(p),
     required: (json.required ?? []).includes(key),
+    free: p.enum === undefined && p.const === undefined,
   }));
   if (!fields.every((field) => field.required && field.kind !== null)) return null;
-  const lines = [
+  const checks = [
     "let k = 0; for (const _ in e) k++;",
     `if (k !== ${fields.length + 1}) return null;`,
   ];
-  const members: [key: string, value: string, json: string][] = [
-    ["seq", "seq", '"" + seq'],
-    ["ts", "ts", "JSON.stringify(ts)"],
-    ["type", "e.type", JSON.stringify(JSON.stringify(type))],
-    ["v", String(SESSION_SCHEMA_VERSION), JSON.stringify(String(SESSION_SCHEMA_VERSION))],
+  const members: Member[] = [
+    { key: "seq", value: "seq", write: '"" + seq', volatile: true },
+    { key: "ts", value: "ts", write: "JSON.stringify(ts)", compare: "ts" },
+    { key: "type", value: "e.type", write: JSON.stringify(JSON.stringify(type)) },
+    { key: "v", value: String(SESSION_SCHEMA_VERSION), write: `"${SESSION_SCHEMA_VERSION}"` },
   ];
-  fields.forEach(({ key, kind }, i) => {
+  fields.forEach(({ key, kind, free }, i) => {
     const field = FLAT_FIELD[kind as string];
     if (!field) throw new Error(`no flat writer for ${kind}`);
-    lines.push(
-      `const a${i} = e[${JSON.stringify(key)}];`,
-      `if (!(${field.check(`a${i}`)})) return null;`,
+    const a = `a${i}`;
+    checks.push(
+      `const ${a} = e[${JSON.stringify(key)}];`,
+      `if (!(${field.check(a)})) return null;`,
     );
-    members.push([key, `a${i}`, field.write(`a${i}`)]);
+    const volatile = kind === "string" && free;
+    members.push({
+      key,
+      value: a,
+      write: field.write(a),
+      ...(volatile ? { volatile } : { compare: a }),
+    });
   });
-  members.sort(([a], [b]) => (a < b ? -1 : 1));
-  const draft = members.map(([key, value]) => `${JSON.stringify(key)}: ${value}`).join(", ");
-  const body = members
-    .map(
-      ([key, , write], i) =>
-        `${JSON.stringify(`${i === 0 ? "{" : ","}${JSON.stringify(key)}:`)} + ${write}`,
-    )
-    .join(" + ");
-  lines.push(`return { draft: { ${draft} }, body: ${body} + "}" };`);
-  return new Function("e", "seq", "ts", lines.join("\n")) as DraftBuilder;
+  members.sort((a, b) => (a.key < b.key ? -1 : 1));
+  const { setup, body } = bodyTemplate(members);
+  const draft = members.map((m) => `${JSON.stringify(m.key)}: ${m.value}`).join(", ");
+  const code = [...checks, ...setup, `return { draft: { ${draft} }, body: ${body} };`];
+  const factory = new Function("c", `return (e, seq, ts) => {\n${code.join("\n")}\n};`);
+  return factory({}) as DraftBuilder;
+}
+
+interface FieldSchema {
+  type?: string;
+  enum?: unknown[];
+  const?: unknown;
+}
+
+/** One member of a flat event: its draft value and JSON expressions, and how it varies. */
+interface Member {
+  key: string;
+  value: string;
+  write: string;
+  /** Differs on nearly every event (seq, free text): written in place each time. */
+  volatile?: boolean;
+  /** The expression whose change invalidates the cached text around this member. */
+  compare?: string;
+}
+
+/**
+ * The body as few concatenations as possible: the text between volatile members (keys,
+ * separators and the values that rarely change, such as turn, step, block and kind) is kept
+ * from the previous call in the cache `c` while those values are unchanged. A chunk's body is
+ * then four concatenations instead of eighteen.
+ */
+function bodyTemplate(members: Member[]): { setup: string[]; body: string } {
+  const setup: string[] = [];
+  const pieces: string[] = [];
+  let parts: string[] = [];
+  let compares: string[] = [];
+  const close = () => {
+    const text = parts.join(" + ");
+    if (compares.length === 0) pieces.push(text);
+    else {
+      const f = `f${setup.length}`;
+      const changed = compares.map((v, j) => `c.${f}_${j} !== ${v}`).join(" || ");
+      const remember = compares.map((v, j) => `c.${f}_${j} = ${v};`).join(" ");
+      setup.push(
+        `let ${f} = c.${f}; if (${f} === undefined || ${changed}) { ${f} = c.${f} = ${text}; ${remember} }`,
+      );
+      pieces.push(f);
+    }
+    parts = [];
+    compares = [];
+  };
+  members.forEach((member, i) => {
+    parts.push(JSON.stringify(`${i === 0 ? "{" : ","}${JSON.stringify(member.key)}:`));
+    if (member.volatile) {
+      close();
+      pieces.push(member.write);
+    } else {
+      parts.push(member.write);
+      if (member.compare) compares.push(member.compare);
+    }
+  });
+  parts.push('"}"');
+  close();
+  return { setup, body: pieces.join(" + ") };
 }
 
 /** The JSON-schema type a flat field is written as, or null when the field is not flat. */
-function flatKind(p: { type?: string; enum?: unknown[]; const?: unknown }): string | null {
+function flatKind(p: FieldSchema): string | null {
   const values = p.enum ?? (p.const === undefined ? undefined : [p.const]);
   if (values) {
     const kinds = new Set(values.map((value) => typeof value));

@@ -1,6 +1,8 @@
 // The one writer of a session log. Assigns seq, ts and the chained hash, group-commits lines in
 // order, and syncs to disk before returning from every append the durability contract names
 // (see docs/session-format.md). Publishes each appended event, in order, to one listener.
+
+import { hash } from "node:crypto";
 import {
   closeSync,
   fdatasync,
@@ -123,11 +125,10 @@ export class SessionWriter {
     if (this.closed) throw new Error(`session ${this.id} is closed`);
     const seq = this.nextSeq;
     const { draft, body } = draftAndBody(input, seq, isoNow());
-    const h = chainHash(this.lastHash, body);
+    const h = this.enqueue(body);
 
     this.nextSeq = seq + 1;
     this.lastHash = h;
-    this.enqueue(body, h);
     this.unsynced = true;
     if (SYNC_EVENT_TYPES.has(input.type)) this.sync();
     if (this.unsynced) this.scheduleSync();
@@ -163,18 +164,37 @@ export class SessionWriter {
     }
   }
 
-  /** Encodes a line into the pending buffer, writing the buffer out when it is full. */
-  private enqueue(body: string, h: string): void {
-    // A UTF-8 encoding takes at most 3 bytes per UTF-16 code unit; the h member is ASCII.
-    const worst = body.length * 3 + H_MEMBER_BYTES;
+  /**
+   * Hashes a canonical body onto the chain and encodes its line into the pending buffer,
+   * writing the buffer out first when the line might not fit; returns the line's `h`. The
+   * hash input (previous `h`, then the body) is laid out where the line goes, hashed there,
+   * and the body moved into place, so no line-sized string is built per event.
+   */
+  private enqueue(body: string): string {
+    const previous = this.lastHash;
+    // A UTF-8 encoding takes at most 3 bytes per UTF-16 code unit; h members are ASCII.
+    const worst = previous.length + body.length * 3 + H_MEMBER_BYTES;
     if (this.pendingBytes + worst > this.pending.length) {
       this.flush();
       if (worst > this.pending.length) {
+        const h = chainHash(previous, body);
         this.writeRaw(`${formatLine(body, h)}\n`);
-        return;
+        return h;
       }
     }
-    this.pendingBytes += this.pending.write(`${formatLine(body, h)}\n`, this.pendingBytes, "utf8");
+    const buffer = this.pending;
+    const start = this.pendingBytes;
+    const skip = buffer.write(previous, start);
+    const length = buffer.write(body, start + skip);
+    const h = hash("sha256", buffer.subarray(start, start + skip + length), "hex");
+    if (skip > 0) buffer.copyWithin(start, start + skip, start + skip + length);
+    // The body's closing brace gives way to the h member.
+    let at = start + length - 1;
+    at += buffer.write(',"h":"', at);
+    at += buffer.write(h, at);
+    at += buffer.write('"}\n', at);
+    this.pendingBytes = at;
+    return h;
   }
 
   private flush(): void {

@@ -5,20 +5,17 @@ import { createWriteStream, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { setFlagsFromString } from "node:v8";
 import { Agent } from "../src/agent/agent.ts";
 import type { BusEvents } from "../src/agent/bus-events.ts";
 import { createBus } from "../src/bus/bus.ts";
 import { ExecOutput } from "../src/cli/exec-output.ts";
 import { loadConfig } from "../src/config/index.ts";
+import { providerFetch } from "../src/providers/http-client.ts";
 import {
   flood,
   type MockProvider,
   startMockProvider,
 } from "../test/support/mock-provider/index.ts";
-
-// As bin/codewhale.js does before loading the CLI (see there).
-setFlagsFromString("--liftoff-only");
 
 const DELTAS = 50_000;
 const KEY = `sk-ant-api03-${"x".repeat(24)}`;
@@ -39,10 +36,11 @@ async function measure(mock: MockProvider): Promise<{ bare: number; loop: number
   return { bare: median(bare), loop: median(loop) };
 }
 
-/** The SDK consuming the flood with nothing else to do. */
+/** The SDK, with the HTTP client codewhale gives it, consuming the flood and nothing else. */
 async function bareStream(mock: MockProvider): Promise<number> {
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
-  const client = new Anthropic({ apiKey: KEY, baseURL: mock.url, maxRetries: 0 });
+  const fetch = await providerFetch();
+  const client = new Anthropic({ apiKey: KEY, baseURL: mock.url, maxRetries: 0, fetch });
   const started = performance.now();
   const stream = await client.messages.create({
     model: MODEL,

@@ -1,25 +1,88 @@
 #!/usr/bin/env node
-// The codewhale executable: answers --version without loading anything, otherwise loads the
-// bundled CLI from dist/ (built by `npm run build`).
-import { readFileSync } from "node:fs";
+// The codewhale executable: answers --version without loading anything, otherwise runs the
+// bundled CLI (dist/cli.cjs, built by `npm run build`) with V8's code cache kept in
+// $CODEWHALE_HOME/cache, so later runs skip parsing and compiling most of the bundle.
+import { hash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  // Node's HTTP client parses with a WebAssembly module; its optimising compile runs on a
-  // background thread that a short run then waits for at exit (~30 ms). The baseline
-  // compiler's code is fast enough for parsing responses.
-  const { setFlagsFromString } = await import("node:v8");
-  setFlagsFromString("--liftoff-only");
+  runBundle(fileURLToPath(new URL("../dist/cli.cjs", import.meta.url)));
+}
+
+/**
+ * Runs the CommonJS bundle as `require` would, compiled as a vm script so that V8's code cache
+ * can be handed in (Node 20 has no code cache for ES modules or `require`). Without a usable
+ * cache the run writes one at exit, holding every function the run compiled.
+ */
+function runBundle(file) {
+  const source = readBundle(file);
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const cache = cachePath(source);
+  const cachedData = cache ? readOptional(cache) : undefined;
+  // On the bundle's first line, so line numbers (and the source map) stay as built.
+  const script = new Script(wrapped, { filename: file, cachedData });
+  if (cache && (!cachedData || script.cachedDataRejected)) {
+    process.once("exit", () => writeCache(cache, script));
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+}
+
+function readBundle(file) {
   try {
-    await import("../dist/cli.js");
+    return readFileSync(file, "utf8");
   } catch (error) {
-    if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("dist/cli.js")) {
-      process.stderr.write("codewhale: not built yet; run `npm run build` first\n");
-      process.exit(2);
+    if (error?.code !== "ENOENT") throw error;
+    process.stderr.write("codewhale: not built yet; run `npm run build` first\n");
+    process.exit(2);
+  }
+}
+
+/**
+ * The cache file for this bundle and Node version: named by the bundle's SHA-256, so a rebuilt
+ * or upgraded bundle never meets a stale cache. Home as src/config/files.ts resolves it.
+ */
+function cachePath(source) {
+  if (process.env.CODEWHALE_COMPILE_CACHE === "0") return null;
+  const fromEnv = process.env.CODEWHALE_HOME;
+  const home = fromEnv
+    ? resolve(fromEnv.replace(/^~(?=$|\/)/, process.env.HOME || homedir()))
+    : join(process.env.HOME || homedir(), ".codewhale");
+  const id = hash("sha256", `${process.version}\0${source}`, "hex").slice(0, 32);
+  return join(home, "cache", `cli-${id}.v8cache`);
+}
+
+function readOptional(path) {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the cache atomically and removes older ones; a cache is an optimisation, never an error. */
+function writeCache(path, script) {
+  try {
+    const dir = dirname(path);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temp = `${path}.${process.pid}.tmp`;
+    writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+    renameSync(temp, path);
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith("cli-") && join(dir, name) !== path && !name.endsWith(".tmp")) {
+        rmSync(join(dir, name), { force: true });
+      }
     }
-    throw error;
+  } catch {
+    // Read-only home, full disk: the next run compiles from source again.
   }
 }

@@ -47,11 +47,18 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
   });
 }
 
-// Exit as soon as the command is done and its output flushed: an idle process would otherwise
-// wait for V8's background work (a late compile or GC task can hold it for 100+ ms). Cleanup
-// registered for shutdown (spill files, background processes, locks) runs on "exit".
-const code = await main(process.argv.slice(2));
-await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-process.exit(
-  typeof process.exitCode === "number" && code === ExitCode.ok ? process.exitCode : code,
-);
+/**
+ * Runs the command line and exits as soon as the command is done and its output flushed: an
+ * idle process would otherwise wait for V8's background work (a late compile or GC task can
+ * hold it for 100+ ms). Cleanup registered for shutdown (spill files, background processes,
+ * locks) runs on "exit".
+ */
+async function run(): Promise<void> {
+  const code = await main(process.argv.slice(2));
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(
+    typeof process.exitCode === "number" && code === ExitCode.ok ? process.exitCode : code,
+  );
+}
+
+void run();

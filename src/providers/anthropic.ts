@@ -1,6 +1,6 @@
-// The `anthropic` adapter: streams the Messages API through the official SDK (imported lazily,
-// it is slow to load) and assembles the content blocks verbatim, signatures included, for
-// `assistant/message`. Called through the registry in index.ts.
+// The `anthropic` adapter: streams the Messages API through the official SDK (imported
+// lazily, it is slow to load; requests go through http-client.ts) and assembles the content
+// blocks verbatim, signatures included, for `assistant/message`. Called via index.ts.
 import type {
   MessageCreateParamsStreaming,
   RawMessageStreamEvent,
@@ -8,6 +8,7 @@ import type {
 import type { JsonValue, Usage } from "../session/events.ts";
 import { buildAnthropicBody } from "./anthropic-request.ts";
 import { guardStream, headerRequestId, IncompleteStreamError } from "./failure.ts";
+import { providerFetch } from "./http-client.ts";
 import type { DeltaSink, ModelToolCall, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
@@ -30,8 +31,12 @@ function withoutConsoleWarnings<T>(create: () => T): T {
 }
 
 export const streamAnthropic = guardStream(async function* (config, request, emit) {
-  const { default: Anthropic } = await import("@anthropic-ai/sdk");
+  const [{ default: Anthropic }, fetch] = await Promise.all([
+    import("@anthropic-ai/sdk"),
+    providerFetch(),
+  ]);
   const client = new Anthropic({
+    fetch,
     apiKey: config.apiKey,
     baseURL: config.baseUrl ?? DEFAULT_ANTHROPIC_URL,
     maxRetries: 0,

@@ -2,6 +2,7 @@
 // to one ProviderFailure, and wraps adapters so a stream function never throws once called.
 // Duck-typed on purpose: the SDKs are imported lazily, so their classes are not at hand here.
 import { errorMessage } from "../errors.ts";
+import { type HeaderReader, isHeaderReader } from "./http-client.ts";
 import type {
   DeltaSink,
   ProviderConfig,
@@ -175,7 +176,7 @@ interface ApiErrorView {
   message: string;
   status: number | null;
   requestId: string | null;
-  headers: Headers | null;
+  headers: HeaderReader | null;
   retryable: boolean;
   connection: boolean;
 }
@@ -191,7 +192,7 @@ const RETRYABLE_TYPES = new Set([
 function readApiError(error: unknown): ApiErrorView | null {
   if (!(error instanceof Error) || !("status" in error) || !("headers" in error)) return null;
   const status = typeof error.status === "number" ? error.status : null;
-  const headers = error.headers instanceof Headers ? error.headers : null;
+  const headers = isHeaderReader(error.headers) ? error.headers : null;
   const body = "error" in error ? error.error : undefined;
   const { type, message } = readErrorBody(body);
   const connection = error.constructor.name.includes("Connection");
@@ -227,12 +228,12 @@ function readErrorBody(body: unknown): { type: string | null; message: string | 
 }
 
 /** The request id of a response: Anthropic sends `request-id`, OpenAI `x-request-id`. */
-export function headerRequestId(headers: Headers | null | undefined): string | null {
+export function headerRequestId(headers: HeaderReader | null | undefined): string | null {
   return headers?.get("request-id") ?? headers?.get("x-request-id") ?? null;
 }
 
 /** `retry-after-ms`, else `retry-after` as seconds or an HTTP date; undefined when absent. */
-export function parseRetryAfter(headers: Headers, now = Date.now()): number | undefined {
+export function parseRetryAfter(headers: HeaderReader, now = Date.now()): number | undefined {
   const ms = Number.parseFloat(headers.get("retry-after-ms") ?? "");
   if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
   const value = headers.get("retry-after");

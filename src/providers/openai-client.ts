@@ -1,13 +1,16 @@
 // The OpenAI SDK client both OpenAI adapters use, loaded lazily (the import is slow). The key
 // is passed explicitly and organization/project are nulled so the SDK reads no environment;
-// the SDK's own retries are off because the loop owns retries.
+// the SDK's own retries are off because the loop owns retries. Requests go through
+// http-client.ts.
+import { providerFetch } from "./http-client.ts";
 import type { ProviderConfig } from "./types.ts";
 
 export const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
 
 export async function createOpenAIClient(config: ProviderConfig) {
-  const { default: OpenAI } = await import("openai");
+  const [{ default: OpenAI }, fetch] = await Promise.all([import("openai"), providerFetch()]);
   return new OpenAI({
+    fetch,
     apiKey: config.apiKey,
     baseURL: config.baseUrl ?? DEFAULT_OPENAI_URL,
     organization: null,

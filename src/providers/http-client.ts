@@ -1,0 +1,25 @@
+// The HTTP client the provider SDKs send their requests through: node-fetch, over node:http,
+// in place of the SDKs' default (Node's built-in fetch). Node's fetch loads about 20 ms of
+// JavaScript and parses responses in WebAssembly whose background tier-up compile a short run
+// then waits for at exit; see docs/rfc for the decision. Loaded lazily, like the SDKs.
+
+/** The part of the Fetch API's headers the adapters read. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** The `fetch` handed to the SDKs, typed as theirs. */
+export async function providerFetch(): Promise<typeof fetch> {
+  const { default: nodeFetch } = await import("node-fetch");
+  return nodeFetch as unknown as typeof fetch;
+}
+
+/** True for a Fetch API headers object of any implementation (the SDKs', node-fetch's). */
+export function isHeaderReader(value: unknown): value is HeaderReader {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "get" in value &&
+    typeof (value as { get: unknown }).get === "function"
+  );
+}

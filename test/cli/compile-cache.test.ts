@@ -1,0 +1,75 @@
+// The executable's compile cache (bin/codewhale.js): V8's code cache for the bundle, kept in
+// $CODEWHALE_HOME/cache. Written once, privately, reused unchanged, replaced when corrupt or
+// stale, never written when turned off, and never a reason for a run to fail or print.
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { runCli } from "../support/cli.ts";
+import { tempDir } from "../support/session-fixtures.ts";
+
+let home: string;
+
+beforeEach(() => {
+  home = tempDir("cw-compile-cache-");
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+function run(env: Record<string, string> = {}) {
+  const result = runCli(["config", "show", "--json"], { env: { CODEWHALE_HOME: home, ...env } });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stderr, "");
+  return result;
+}
+
+const cacheDir = () => join(home, "cache");
+const cacheFiles = () => readdirSync(cacheDir()).filter((name) => name.endsWith(".v8cache"));
+
+describe("compile cache", () => {
+  it("is written once, privately, on the first run and reused unchanged after", () => {
+    const first = run();
+    const [name, ...others] = cacheFiles();
+    assert.ok(name?.startsWith("cli-"), "one cache file named after the bundle");
+    assert.deepEqual(others, []);
+    const path = join(cacheDir(), name as string);
+    assert.equal(statSync(cacheDir()).mode & 0o777, 0o700);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.ok(statSync(path).size > 100_000, "holds compiled code");
+    const before = statSync(path);
+    const second = run();
+    assert.equal(second.stdout, first.stdout);
+    const after = statSync(path);
+    assert.equal(after.mtimeMs, before.mtimeMs, "an accepted cache is not rewritten");
+    assert.equal(after.ino, before.ino);
+  });
+
+  it("replaces a corrupt cache and runs as usual", () => {
+    const first = run();
+    const [name] = cacheFiles();
+    const path = join(cacheDir(), name as string);
+    writeFileSync(path, "not a code cache");
+    const second = run();
+    assert.equal(second.stdout, first.stdout);
+    assert.notEqual(readFileSync(path, "utf8").slice(0, 16), "not a code cache");
+    assert.ok(statSync(path).size > 100_000);
+  });
+
+  it("removes caches of other builds when it writes a new one", () => {
+    mkdirSync(cacheDir(), { mode: 0o700 });
+    writeFileSync(join(cacheDir(), "cli-0123456789abcdef.v8cache"), "old build");
+    run();
+    assert.equal(cacheFiles().length, 1);
+    assert.ok(!cacheFiles().includes("cli-0123456789abcdef.v8cache"));
+  });
+
+  it("writes nothing with CODEWHALE_COMPILE_CACHE=0", () => {
+    run({ CODEWHALE_COMPILE_CACHE: "0" });
+    assert.throws(() => readdirSync(cacheDir()), { code: "ENOENT" });
+  });
+
+  it("fails open when the cache cannot be written", () => {
+    writeFileSync(cacheDir(), "a file where the cache directory would go");
+    const result = run();
+    assert.match(result.stdout, /"model"/);
+  });
+});

@@ -1,6 +1,6 @@
 // Child of the loop benchmark, bundled by bench/loop.ts: 50,000 flood deltas from the loopback
 // mock, consumed (1) by the bare Anthropic SDK and (2) by the real loop, log and stream-json
-// output to /dev/null. One warm-up each, then the median of three; prints { bare, loop } in ms.
+// output to /dev/null. One warm-up each, then the median of seven; prints { bare, loop } in ms.
 import { createWriteStream, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,14 +18,15 @@ import {
 } from "../test/support/mock-provider/index.ts";
 
 const DELTAS = 50_000;
+const RUNS = 7;
 const KEY = `sk-ant-api03-${"x".repeat(24)}`;
 const MODEL = "claude-mock-1";
 
 async function measure(mock: MockProvider): Promise<{ bare: number; loop: number }> {
   const bare: number[] = [];
   const loop: number[] = [];
-  // One warm-up of each (module loading, JIT), then the measured runs.
-  for (let i = 0; i < 4; i++) {
+  // One warm-up of each (module loading, JIT), then the measured runs, alternating.
+  for (let i = 0; i <= RUNS; i++) {
     mock.enqueue(flood(DELTAS));
     bare.push(await bareStream(mock));
     mock.enqueue(flood(DELTAS));

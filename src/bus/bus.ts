@@ -122,7 +122,7 @@ export function createBus<Events extends EventMap<Events>>(options: BusOptions =
   /** The listeners an event goes to: those registered now, minus any removed before their turn. */
   const snapshot = (name: string): readonly Registration[] => registry.get(name) ?? NONE;
 
-  const deliver = ({ name, args, targets }: QueuedEmit): void => {
+  const deliver = (name: string, args: readonly unknown[], targets: readonly Registration[]) => {
     for (const target of targets) {
       if (!target.active) continue;
       try {
@@ -153,15 +153,16 @@ export function createBus<Events extends EventMap<Events>>(options: BusOptions =
     emit(name, ...args) {
       const targets = snapshot(name);
       if (targets.length === 0) return;
-      const emitted: QueuedEmit = { name, args, targets };
       if (draining) {
-        pending.push(emitted);
+        pending.push({ name, args, targets });
         return;
       }
       draining = true;
       try {
-        deliver(emitted);
-        for (let next = pending.shift(); next; next = pending.shift()) deliver(next);
+        deliver(name, args, targets);
+        for (let next = pending.shift(); next; next = pending.shift()) {
+          deliver(next.name, next.args, next.targets);
+        }
       } finally {
         draining = false;
       }

@@ -127,7 +127,8 @@ function compileBuilder(type: keyof typeof payloadSchemas): DraftBuilder | null 
   members.sort((a, b) => (a.key < b.key ? -1 : 1));
   const { setup, body } = bodyTemplate(members);
   const draft = members.map((m) => `${JSON.stringify(m.key)}: ${m.value}`).join(", ");
-  const code = [...checks, ...setup, `return { draft: { ${draft} }, body: ${body} };`];
+  // `h` is laid out now (filled in by the writer) so that setting it grows nothing.
+  const code = [...checks, ...setup, `return { draft: { ${draft}, "h": "" }, body: ${body} };`];
   const factory = new Function("c", `return (e, seq, ts) => {\n${code.join("\n")}\n};`);
   return factory({}) as DraftBuilder;
 }

@@ -30,6 +30,9 @@ export interface WriterOptions {
 const WRITE_THRESHOLD_BYTES = 1 << 20;
 /** `,"h":"` + 64 hex digits + `"}` + newline. */
 const H_MEMBER_BYTES = 6 + 64 + 3;
+// Copied in as bytes: cheaper than encoding the same short strings on every line.
+const H_OPEN = Buffer.from(',"h":"');
+const H_CLOSE = Buffer.from('"}\n');
 
 let lastMs = 0;
 let lastIso = "";
@@ -54,6 +57,8 @@ export class SessionWriter {
   /** Encoded lines not yet written to the file. */
   private readonly pending = Buffer.allocUnsafe(WRITE_THRESHOLD_BYTES);
   private pendingBytes = 0;
+  /** Where the last line's h sits in the pending buffer; -1 once that line was written out. */
+  private lastHAt = -1;
   private unsynced = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly deliveryQueue: SessionEvent[] = [];
@@ -184,27 +189,40 @@ export class SessionWriter {
     }
     const buffer = this.pending;
     const start = this.pendingBytes;
-    const skip = buffer.write(previous, start);
+    const skip = this.putPrevious(start);
     const length = buffer.write(body, start + skip);
     const h = hash("sha256", buffer.subarray(start, start + skip + length), "hex");
     if (skip > 0) buffer.copyWithin(start, start + skip, start + skip + length);
     // The body's closing brace gives way to the h member.
     let at = start + length - 1;
-    at += buffer.write(',"h":"', at);
+    buffer.set(H_OPEN, at);
+    at += H_OPEN.length;
+    this.lastHAt = at;
     at += buffer.write(h, at);
-    at += buffer.write('"}\n', at);
+    buffer.set(H_CLOSE, at);
+    at += H_CLOSE.length;
     this.pendingBytes = at;
     return h;
+  }
+
+  /** Puts the previous h at `start`, copied from the line before when it is still buffered. */
+  private putPrevious(start: number): number {
+    if (this.lastHAt < 0) return this.pending.write(this.lastHash, start);
+    this.pending.copyWithin(start, this.lastHAt, this.lastHAt + 64);
+    return 64;
   }
 
   private flush(): void {
     if (this.pendingBytes === 0) return;
     writeAll(this.fd, this.pending.subarray(0, this.pendingBytes));
     this.pendingBytes = 0;
+    this.lastHAt = -1;
   }
 
+  /** Writes text past the pending buffer (after flushing it); the last h is then not in it. */
   private writeRaw(text: string): void {
     writeAll(this.fd, Buffer.from(text, "utf8"));
+    this.lastHAt = -1;
   }
 
   private scheduleSync(): void {
@@ -231,14 +249,17 @@ export class SessionWriter {
     });
   }
 
+  /** Publishes in append order: an append made by a listener is delivered after this one. */
   private deliver(event: SessionEvent): void {
     const publish = this.options.publish;
     if (!publish) return;
-    this.deliveryQueue.push(event);
-    if (this.delivering) return;
+    if (this.delivering) {
+      this.deliveryQueue.push(event);
+      return;
+    }
     this.delivering = true;
     let failure: unknown;
-    for (let next = this.deliveryQueue.shift(); next; next = this.deliveryQueue.shift()) {
+    for (let next: SessionEvent | undefined = event; next; next = this.deliveryQueue.shift()) {
       try {
         publish(next);
       } catch (error) {

@@ -65,7 +65,7 @@ describe("flat events laid out in canonical order", () => {
         const input = { type: "assistant/chunk", turn, step: 1, block, kind: "thinking", delta };
         const { draft, body } = draftAndBody(input, 9, "t");
         assert.equal(body, canonicalJson({ ...input, v: 1, seq: 9, ts: "t" }));
-        assert.deepEqual(draft, { ...input, v: 1, seq: 9, ts: "t" });
+        assert.deepEqual(draft, { ...input, v: 1, seq: 9, ts: "t", h: "" });
       }),
     );
     const odd = {

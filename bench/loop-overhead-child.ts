@@ -1,6 +1,7 @@
 // Child of the loop benchmark, bundled by bench/loop.ts: 50,000 flood deltas from the loopback
 // mock, consumed (1) by the bare Anthropic SDK and (2) by the real loop, log and stream-json
 // output to /dev/null. One warm-up each, then the median of seven; prints { bare, loop } in ms.
+// The mock runs in this process, or, with MOCK_URL, is another process started with `--serve`.
 import { createWriteStream, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +23,9 @@ const RUNS = 7;
 const KEY = `sk-ant-api03-${"x".repeat(24)}`;
 const MODEL = "claude-mock-1";
 
-async function measure(mock: MockProvider): Promise<{ bare: number; loop: number }> {
+type FloodSource = Pick<MockProvider, "url" | "enqueue">;
+
+async function measure(mock: FloodSource): Promise<{ bare: number; loop: number }> {
   const bare: number[] = [];
   const loop: number[] = [];
   // One warm-up of each (module loading, JIT), then the measured runs, alternating.
@@ -38,7 +41,7 @@ async function measure(mock: MockProvider): Promise<{ bare: number; loop: number
 }
 
 /** The SDK, with the HTTP client codewhale gives it, consuming the flood and nothing else. */
-async function bareStream(mock: MockProvider): Promise<number> {
+async function bareStream(mock: FloodSource): Promise<number> {
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
   const fetch = await providerFetch();
   const client = new Anthropic({ apiKey: KEY, baseURL: mock.url, maxRetries: 0, fetch });
@@ -56,7 +59,7 @@ async function bareStream(mock: MockProvider): Promise<number> {
 }
 
 /** One turn through the real loop, writer and stream-json output, as `codewhale exec` runs it. */
-async function loopStream(mock: MockProvider): Promise<number> {
+async function loopStream(mock: FloodSource): Promise<number> {
   const home = mkdtempSync(join(tmpdir(), "cw-bench-"));
   const env = { CODEWHALE_HOME: home, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mock.url };
   const loaded = loadConfig({ cwd: home, env, flags: { model: `anthropic/${MODEL}` } });
@@ -93,9 +96,19 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-const mock = await startMockProvider();
-try {
-  process.stdout.write(JSON.stringify(await measure(mock)));
-} finally {
-  await mock.close();
+if (process.argv.includes("--serve")) {
+  // A mock in its own process: every request of the measuring child gets a flood.
+  const mock = await startMockProvider();
+  for (let i = 0; i < 2 * (RUNS + 1); i++) mock.enqueue(flood(DELTAS));
+  process.stdout.write(`${mock.url}\n`);
+} else if (process.env.MOCK_URL) {
+  const remote: FloodSource = { url: process.env.MOCK_URL, enqueue: () => undefined };
+  process.stdout.write(JSON.stringify(await measure(remote)));
+} else {
+  const mock = await startMockProvider();
+  try {
+    process.stdout.write(JSON.stringify(await measure(mock)));
+  } finally {
+    await mock.close();
+  }
 }

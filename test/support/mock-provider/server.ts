@@ -118,6 +118,9 @@ async function playStream(
     "cache-control": "no-cache",
     ...headers,
   });
+  const faultFree =
+    !script.delayMs && script.cutAfterEvents === undefined && !script.errorAfterEvents;
+  if (faultFree) return writeWhole(res, events);
   let flushed: Promise<unknown> = Promise.resolve();
   for (const [index, event] of events.entries()) {
     if (res.destroyed) return;
@@ -138,6 +141,32 @@ async function playStream(
     if (res.writableNeedDrain) await once(res, "drain");
   }
   res.end();
+}
+
+/**
+ * A stream with nothing to time or break is rendered once and written in socket-sized slices,
+ * so the mock is never what a client waits for (events may straddle slices, as from a server).
+ */
+async function writeWhole(res: ServerResponse, events: SseEvent[]): Promise<void> {
+  const body = Buffer.from(events.map(format).join(""), "utf8");
+  for (let at = 0; at < body.length && !res.destroyed; at += WRITE_SLICE_BYTES) {
+    if (!res.write(body.subarray(at, at + WRITE_SLICE_BYTES))) await drainedOrClosed(res);
+  }
+  res.end();
+}
+
+const WRITE_SLICE_BYTES = 64 * 1024;
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 function format(event: SseEvent): string {

@@ -2,7 +2,7 @@
 // The codewhale executable: answers --version without loading anything, otherwise runs the
 // bundled CLI (dist/cli.cjs, built by `npm run build`) with V8's code cache kept in
 // $CODEWHALE_HOME/cache, so later runs skip parsing and compiling most of the bundle.
-import { hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -24,9 +24,9 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
  * cache the run writes one at exit, holding every function the run compiled.
  */
 function runBundle(file) {
-  const source = readBundle(file);
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const cache = cachePath(source);
+  const bytes = readBundle(file);
+  const cache = cachePath(bytes);
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${bytes}\n})`;
   const cachedData = cache ? readOptional(cache) : undefined;
   // On the bundle's first line, so line numbers (and the source map) stay as built.
   const script = new Script(wrapped, { filename: file, cachedData });
@@ -39,7 +39,7 @@ function runBundle(file) {
 
 function readBundle(file) {
   try {
-    return readFileSync(file, "utf8");
+    return readFileSync(file);
   } catch (error) {
     if (error?.code !== "ENOENT") throw error;
     process.stderr.write("codewhale: not built yet; run `npm run build` first\n");
@@ -48,16 +48,16 @@ function readBundle(file) {
 }
 
 /**
- * The cache file for this bundle and Node version: named by the bundle's SHA-256, so a rebuilt
+ * The cache file for this bundle and Node version: named by their SHA-256, so a rebuilt
  * or upgraded bundle never meets a stale cache. Home as src/config/files.ts resolves it.
  */
-function cachePath(source) {
+function cachePath(bytes) {
   if (process.env.CODEWHALE_COMPILE_CACHE === "0") return null;
   const fromEnv = process.env.CODEWHALE_HOME;
   const home = fromEnv
     ? resolve(fromEnv.replace(/^~(?=$|\/)/, process.env.HOME || homedir()))
     : join(process.env.HOME || homedir(), ".codewhale");
-  const id = hash("sha256", `${process.version}\0${source}`, "hex").slice(0, 32);
+  const id = createHash("sha256").update(process.version).update(bytes).digest("hex").slice(0, 32);
   return join(home, "cache", `cli-${id}.v8cache`);
 }
 

@@ -1,7 +1,7 @@
-// Canonical JSON of one event, specialised per event type. The keys of each type (envelope
-// and payload) are known from events.ts, so they are sorted once and a straight-line
-// serializer is compiled for the type; values still go through canonicalJson (strings through
-// JSON.stringify directly). An object with keys outside its schema falls back to the generic path.
+// Canonical JSON of one event, specialised per event type from the schemas in events.ts: flat
+// types (the streamed chunk among them) get a compiled builder that lays the event out and
+// writes its body by one template; others a compiled serializer over their sorted keys. Any
+// value or key the compiled code does not expect falls back to the generic canonicalJson.
 
 import { z } from "zod";
 import { canonicalJson } from "./canonical-json.ts";

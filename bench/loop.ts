@@ -48,6 +48,7 @@ async function benchOverhead(): Promise<string[]> {
   return [
     `loop: ${DELTAS} deltas, SDK bare stream ${ms(inProcess.bare)}; loop + log + stream-json (bundled, in-process, to /dev/null) ${ms(inProcess.loop)} = ${ratio(inProcess)}x (target <= 1.5x)`,
     `  with the mock in its own process: bare ${ms(separate.bare)}, loop ${ms(separate.loop)} = ${ratio(separate)}x`,
+    `  per delta (mock in its own process): the SDK ${perDelta(separate.bare)}, the loop adds ${perDelta(separate.loop - separate.bare)}`,
   ];
 }
 
@@ -173,6 +174,10 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function perDelta(totalMs: number): string {
+  return `${((totalMs * 1000) / DELTAS).toFixed(1)} µs`;
 }
 
 function ms(value: number): string {

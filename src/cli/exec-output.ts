@@ -3,6 +3,8 @@
 // present/stream-json.ts, written in batches). Each renders only from `session/event`.
 
 import {
+  deltaLineMaxBytes,
+  encodeDeltaLine,
   type InitInfo,
   initLine,
   projectEventText,
@@ -12,7 +14,7 @@ import {
   type StreamLine,
   serializeLine,
 } from "../present/stream-json.ts";
-import type { SessionEvent } from "../session/events.ts";
+import type { EventOf, SessionEvent } from "../session/events.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
@@ -40,10 +42,25 @@ export class LineSink {
       }
     }
     this.used += this.buffer.write(text, this.used, "utf8");
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
+    this.scheduleFlush();
+  }
+
+  /** A chunk's stream-json line, encoded straight into the buffer (the bulk of any stream). */
+  writeDelta(event: EventOf<"assistant/chunk">): void {
+    const room = deltaLineMaxBytes(event);
+    if (this.used + room > this.buffer.length) this.flush();
+    if (room > this.buffer.length || !Number.isSafeInteger(event.seq) || event.seq < 0) {
+      this.write(projectEventText(event));
+      return;
     }
+    this.used = encodeDeltaLine(event, this.buffer, this.used);
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
   }
 
   flush(): void {
@@ -78,7 +95,8 @@ export class ExecOutput {
   readonly observe = (event: SessionEvent): void => {
     this.tally.observe(event);
     if (this.format === "stream-json") {
-      this.writeLine(projectEventText(event));
+      if (event.type === "assistant/chunk" && this.beforeInit === null) this.sink.writeDelta(event);
+      else this.writeLine(projectEventText(event));
     } else if (this.showThinking && event.type === "assistant/message" && this.tally.thinkingText) {
       this.stderr.write(`${this.tally.thinkingText.replace(/^/gm, "[thinking] ")}\n`);
     }

@@ -70,21 +70,24 @@ export function serializeLine(line: StreamLine): string {
  */
 export function projectEventText(event: SessionEvent): string {
   if (event.type !== "assistant/chunk") return projectEvent(event).map(serializeLine).join("");
-  return `${deltaLineHead(event)}${event.seq}${deltaLineMiddle(event)}${JSON.stringify(event.delta)}}\n`;
+  return `${deltaLineHead(event)}${event.seq}${deltaLineMiddle(event).text}${JSON.stringify(event.delta)}}\n`;
 }
 
 const DELTA_HEADS = Object.fromEntries(
   Object.entries(DELTA_SHAPE).map(([kind, shape]) => [kind, `{"type":"${shape.type}","seq":`]),
 ) as Record<keyof typeof DELTA_SHAPE, string>;
+const DELTA_HEAD_BYTES = Object.fromEntries(
+  Object.entries(DELTA_HEADS).map(([kind, head]) => [kind, Buffer.from(head)]),
+) as Record<keyof typeof DELTA_SHAPE, Buffer>;
 
 function deltaLineHead(event: EventOf<"assistant/chunk">): string {
   return DELTA_HEADS[event.kind];
 }
 
 /** The text between seq and the delta, kept while turn, step, block and kind stay the same. */
-let middle = { turn: -1, step: -1, block: -1, kind: "", text: "" };
+let middle = { turn: -1, step: -1, block: -1, kind: "", text: "", bytes: Buffer.alloc(0) };
 
-function deltaLineMiddle(event: EventOf<"assistant/chunk">): string {
+function deltaLineMiddle(event: EventOf<"assistant/chunk">): typeof middle {
   const { turn, step, block, kind } = event;
   if (
     middle.turn !== turn ||
@@ -94,9 +97,48 @@ function deltaLineMiddle(event: EventOf<"assistant/chunk">): string {
   ) {
     const field = DELTA_SHAPE[kind].field;
     const text = `,"turn":${turn},"step":${step},"block":${block},"kind":"${kind}","${field}":`;
-    middle = { turn, step, block, kind, text };
+    middle = { turn, step, block, kind, text, bytes: Buffer.from(text) };
   }
-  return middle.text;
+  return middle;
+}
+
+/** Room `encodeDeltaLine` may need: the fixed parts, seq, and the delta at its most escaped. */
+export function deltaLineMaxBytes(event: EventOf<"assistant/chunk">): number {
+  return 200 + event.delta.length * 6;
+}
+
+/**
+ * Encodes the delta line of a chunk event into `buffer` at `at` and returns the end: exactly
+ * the bytes of `projectEventText(event)`, without building the line as a string first. The
+ * caller makes `deltaLineMaxBytes(event)` of room.
+ */
+export function encodeDeltaLine(
+  event: EventOf<"assistant/chunk">,
+  buffer: Buffer,
+  at: number,
+): number {
+  const head = DELTA_HEAD_BYTES[event.kind];
+  buffer.set(head, at);
+  let end = writeDigits(buffer, at + head.length, event.seq);
+  const { bytes } = deltaLineMiddle(event);
+  buffer.set(bytes, end);
+  end += bytes.length;
+  end += buffer.write(JSON.stringify(event.delta), end);
+  buffer[end] = 0x7d; // }
+  buffer[end + 1] = 0x0a; // newline
+  return end + 2;
+}
+
+/** Writes a non-negative safe integer in decimal; returns the end. */
+function writeDigits(buffer: Buffer, at: number, value: number): number {
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  let rest = value;
+  for (let i = at + digits - 1; i >= at; i--) {
+    buffer[i] = 0x30 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return at + digits;
 }
 
 const ZERO_USAGE: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };

@@ -1,7 +1,8 @@
 // Child of the loop benchmark, bundled by bench/loop.ts: 50,000 flood deltas from the loopback
 // mock, consumed (1) by the bare Anthropic SDK and (2) by the real loop, log and stream-json
 // output to /dev/null. One warm-up each, then the median of seven; prints { bare, loop } in ms.
-// The mock runs in this process, or, with MOCK_URL, is another process started with `--serve`.
+// The mock runs in this process, or, with MOCK_URL, is another process started with `--serve`;
+// either way each flood is rendered before its request, so the timings hold only the client.
 import { createWriteStream, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import { providerFetch } from "../src/providers/http-client.ts";
 import {
   flood,
   type MockProvider,
+  prepareStream,
   startMockProvider,
 } from "../test/support/mock-provider/index.ts";
 
@@ -25,14 +27,19 @@ const MODEL = "claude-mock-1";
 
 type FloodSource = Pick<MockProvider, "url" | "enqueue">;
 
+/** The flood, rendered before it is requested, so no timed run includes the mock's work. */
+function preparedFlood() {
+  return prepareStream("anthropic", flood(DELTAS), MODEL);
+}
+
 async function measure(mock: FloodSource): Promise<{ bare: number; loop: number }> {
   const bare: number[] = [];
   const loop: number[] = [];
   // One warm-up of each (module loading, JIT), then the measured runs, alternating.
   for (let i = 0; i <= RUNS; i++) {
-    mock.enqueue(flood(DELTAS));
+    mock.enqueue(preparedFlood());
     bare.push(await bareStream(mock));
-    mock.enqueue(flood(DELTAS));
+    mock.enqueue(preparedFlood());
     loop.push(await loopStream(mock));
   }
   bare.shift();
@@ -99,7 +106,7 @@ function median(values: number[]): number {
 if (process.argv.includes("--serve")) {
   // A mock in its own process: every request of the measuring child gets a flood.
   const mock = await startMockProvider();
-  for (let i = 0; i < 2 * (RUNS + 1); i++) mock.enqueue(flood(DELTAS));
+  for (let i = 0; i < 2 * (RUNS + 1); i++) mock.enqueue(preparedFlood());
   process.stdout.write(`${mock.url}\n`);
 } else if (process.env.MOCK_URL) {
   const remote: FloodSource = { url: process.env.MOCK_URL, enqueue: () => undefined };

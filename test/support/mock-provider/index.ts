@@ -1,9 +1,17 @@
 // The loopback mock provider for tests through the real SDKs: the server, its script format
 // and the fault helpers. See server.ts for how to start one.
 export * from "./faults.ts";
-export type { Enqueued, HttpFault, Script, ScriptBlock, ScriptUsage } from "./script.ts";
+export type {
+  Enqueued,
+  HttpFault,
+  PreparedStream,
+  Script,
+  ScriptBlock,
+  ScriptUsage,
+} from "./script.ts";
 export {
   type MockProvider,
+  prepareStream,
   type RecordedRequest,
   startMockProvider,
   type WireApi,

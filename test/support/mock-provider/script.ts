@@ -47,10 +47,19 @@ export interface HttpFault {
   headers?: Record<string, string>;
 }
 
-export type Enqueued = Script | HttpFault;
+/** A fault-free stream rendered before its request arrives (see `prepareStream`). */
+export interface PreparedStream {
+  prepared: Buffer;
+}
+
+export type Enqueued = Script | HttpFault | PreparedStream;
 
 export function isHttpFault(item: Enqueued): item is HttpFault {
   return "fault" in item && item.fault === "http";
+}
+
+export function isPrepared(item: Enqueued): item is PreparedStream {
+  return "prepared" in item;
 }
 
 /** One server-sent event; `event` is omitted for Chat Completions' bare `data:` lines. */

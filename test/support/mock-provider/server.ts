@@ -13,6 +13,8 @@ import {
   type Enqueued,
   type HttpFault,
   isHttpFault,
+  isPrepared,
+  type PreparedStream,
   type Script,
   type SseEvent,
 } from "./script.ts";
@@ -73,6 +75,7 @@ export async function startMockProvider(): Promise<MockProvider> {
     }
     const next = queue.shift() ?? badRequest("mock provider: no scripted response queued");
     if (isHttpFault(next)) return sendFault(res, api, next, idHeader);
+    if (isPrepared(next)) return sendPrepared(res, next.prepared, idHeader);
     const model =
       isRecord(record.body) && typeof record.body.model === "string" ? record.body.model : "mock";
     await playStream(res, api, next, render(api, next, model, id), idHeader);
@@ -147,8 +150,36 @@ async function playStream(
  * A stream with nothing to time or break is rendered once and written in socket-sized slices,
  * so the mock is never what a client waits for (events may straddle slices, as from a server).
  */
-async function writeWhole(res: ServerResponse, events: SseEvent[]): Promise<void> {
-  const body = Buffer.from(events.map(format).join(""), "utf8");
+function writeWhole(res: ServerResponse, events: SseEvent[]): Promise<void> {
+  return writeSlices(res, renderBody(events));
+}
+
+function renderBody(events: SseEvent[]): Buffer {
+  return Buffer.from(events.map(format).join(""), "utf8");
+}
+
+/**
+ * Renders a fault-free stream ahead of its request, for benchmarks: enqueued, it is sent as is,
+ * so a timed request measures the client alone.
+ */
+export function prepareStream(api: WireApi, script: Script, model = "mock"): PreparedStream {
+  return { prepared: renderBody(render(api, script, model, "mock_prepared")) };
+}
+
+async function sendPrepared(
+  res: ServerResponse,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<void> {
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    ...headers,
+  });
+  await writeSlices(res, body);
+}
+
+async function writeSlices(res: ServerResponse, body: Buffer): Promise<void> {
   for (let at = 0; at < body.length && !res.destroyed; at += WRITE_SLICE_BYTES) {
     if (!res.write(body.subarray(at, at + WRITE_SLICE_BYTES))) await drainedOrClosed(res);
   }

@@ -116,11 +116,7 @@ async function playStream(
   events: SseEvent[],
   headers: Record<string, string>,
 ): Promise<void> {
-  res.writeHead(200, {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache",
-    ...headers,
-  });
+  writeSseHead(res, headers);
   const faultFree =
     !script.delayMs && script.cutAfterEvents === undefined && !script.errorAfterEvents;
   if (faultFree) return writeWhole(res, events);
@@ -171,12 +167,16 @@ async function sendPrepared(
   body: Buffer,
   headers: Record<string, string>,
 ): Promise<void> {
+  writeSseHead(res, headers);
+  await writeSlices(res, body);
+}
+
+function writeSseHead(res: ServerResponse, headers: Record<string, string>): void {
   res.writeHead(200, {
     "content-type": "text/event-stream",
     "cache-control": "no-cache",
     ...headers,
   });
-  await writeSlices(res, body);
 }
 
 async function writeSlices(res: ServerResponse, body: Buffer): Promise<void> {

@@ -1,7 +1,7 @@
 // The HTTP client the provider SDKs send their requests through: node-fetch, over node:http,
-// in place of the SDKs' default (Node's built-in fetch). Node's fetch loads about 20 ms of
-// JavaScript and parses responses in WebAssembly whose background tier-up compile a short run
-// then waits for at exit; see docs/rfc for the decision. Loaded lazily, like the SDKs.
+// in place of the SDKs' default (Node's built-in fetch), which parses responses in WebAssembly
+// whose background compile a short run waits for at exit. Loaded lazily, like the SDKs. Why:
+// docs/rfc/implemented/architecture/2026-11-30-start-up-path.md.
 
 /** The part of the Fetch API's headers the adapters read. */
 export interface HeaderReader {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { runCli } from "../support/cli.ts";
 import {
   type ExecEnv,
@@ -14,17 +14,9 @@ import {
   MODEL_OF,
   runExec,
 } from "../support/exec-harness.ts";
-import {
-  type MockProvider,
-  type Script,
-  startMockProvider,
-} from "../support/mock-provider/index.ts";
+import { type Script, useMockProvider } from "../support/mock-provider/index.ts";
 
-let mock: MockProvider;
-before(async () => {
-  mock = await startMockProvider();
-});
-after(() => mock.close());
+const mock = useMockProvider();
 
 const answer: Script = {
   blocks: [

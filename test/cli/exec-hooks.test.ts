@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
 import {
@@ -16,13 +16,9 @@ import {
   runExec,
   runExecWithTools,
 } from "../support/exec-harness.ts";
-import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
 
-let mock: MockProvider;
-before(async () => {
-  mock = await startMockProvider();
-});
-after(() => mock.close());
+const mock = useMockProvider();
 
 const STREAM = ["--model", MODEL_OF.anthropic, "--output-format", "stream-json"];
 

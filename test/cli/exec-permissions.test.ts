@@ -5,17 +5,13 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { execEnv, jsonLines, MODEL_OF, runExecWithTools } from "../support/exec-harness.ts";
-import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
 
-let mock: MockProvider;
-before(async () => {
-  mock = await startMockProvider();
-});
-after(() => mock.close());
+const mock = useMockProvider();
 
 const MODEL = MODEL_OF.anthropic;
 

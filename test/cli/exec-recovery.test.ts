@@ -4,7 +4,7 @@
 // stream-json session on stdin.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { readSession } from "../../src/session/reader.ts";
 import { runCli } from "../support/cli.ts";
 import {
@@ -17,20 +17,10 @@ import {
   spawnCli,
   waitFor,
 } from "../support/exec-harness.ts";
-import {
-  type MockProvider,
-  rateLimited,
-  serverError,
-  slow,
-  startMockProvider,
-} from "../support/mock-provider/index.ts";
+import { rateLimited, serverError, slow, useMockProvider } from "../support/mock-provider/index.ts";
 import { comparable, historyPrefix } from "../support/prefix-stability.ts";
 
-let mock: MockProvider;
-beforeEach(async () => {
-  mock = await startMockProvider();
-});
-afterEach(() => mock.close());
+const mock = useMockProvider({ each: true });
 
 function sessionIdOf(stdout: string): string {
   return String(jsonLines(stdout)[0]!.session_id);

@@ -7,19 +7,15 @@
 import assert from "node:assert/strict";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { rewriteNote } from "../../src/agent/rewrite-note.ts";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { runCli } from "../support/cli.ts";
 import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
-import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
 
-let mock: MockProvider;
-before(async () => {
-  mock = await startMockProvider();
-});
-after(() => mock.close());
+const mock = useMockProvider();
 
 /** Claude Code's way to wrap a command: read tool_input, answer updatedInput. */
 const WRAP_HOOK = `exec node -e '

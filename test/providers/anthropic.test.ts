@@ -2,17 +2,13 @@
 // native content it keeps (signed and redacted thinking, tool_use), usage with cache tokens,
 // and the request it sends (cache_control breakpoints, thinking budget, key header).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { streamAnthropic } from "../../src/providers/anthropic.ts";
-import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
+import { startMockProvider, useMockProvider } from "../support/mock-provider/index.ts";
 import { collect, configFor, deltaText, makeRequest, messageOf, READ_TOOL } from "./helpers.ts";
 
 describe("anthropic adapter", () => {
-  let mock: MockProvider;
-  before(async () => {
-    mock = await startMockProvider();
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
   const run = (request = makeRequest()) =>
     collect(streamAnthropic(configFor("anthropic", mock), request));
 

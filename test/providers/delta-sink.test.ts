@@ -2,18 +2,14 @@
 // reach the sink in order while the stream yields only start, message and error parts, and a
 // sink that throws ends the stream with one error that is not retried as a network failure.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { streamFor } from "../../src/providers/index.ts";
 import type { BlockKind } from "../../src/providers/types.ts";
-import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
 import { collect, configFor, errorOf, KINDS, makeRequest, messageOf } from "./helpers.ts";
 
 describe("delta sink", () => {
-  let mock: MockProvider;
-  before(async () => {
-    mock = await startMockProvider();
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
   for (const kind of KINDS) {
     it(`${kind}: deltas go to the sink in order, none are yielded`, async () => {

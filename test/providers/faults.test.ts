@@ -2,21 +2,20 @@
 // fault becomes one final `error` part with the right status, retryability, retry delay,
 // request id and partial flag; aborts end quickly; a stream function never throws.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { CANCELLED_MESSAGE } from "../../src/providers/failure.ts";
 import { streamFor } from "../../src/providers/index.ts";
 import {
   badRequest,
   flood,
   inStreamError,
-  type MockProvider,
   overloaded,
   rateLimited,
   type Script,
   serverError,
   slow,
-  startMockProvider,
   streamCut,
+  useMockProvider,
 } from "../support/mock-provider/index.ts";
 import { collect, configFor, errorOf, KINDS, makeRequest, messageOf } from "./helpers.ts";
 
@@ -26,11 +25,7 @@ const LONG_TEXT: Script = {
 };
 
 describe("provider failures", () => {
-  let mock: MockProvider;
-  before(async () => {
-    mock = await startMockProvider();
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
   for (const kind of KINDS) {
     const run = (request = makeRequest()) =>

@@ -2,17 +2,13 @@
 // one native message it keeps (reasoning_content or reasoning as thinking, tool_calls), usage
 // with cached tokens, and the request it sends (stream_options.include_usage, tools).
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { streamOpenAIChat } from "../../src/providers/openai-chat.ts";
-import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
 import { collect, configFor, deltaText, makeRequest, messageOf, READ_TOOL } from "./helpers.ts";
 
 describe("openai-chat adapter", () => {
-  let mock: MockProvider;
-  before(async () => {
-    mock = await startMockProvider();
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
   const run = (request = makeRequest()) =>
     collect(streamOpenAIChat(configFor("openai-chat", mock), request));
 

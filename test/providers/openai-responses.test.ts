@@ -2,17 +2,13 @@
 // the output items it keeps (reasoning with encrypted_content, messages, function calls),
 // usage with cached tokens, and the stateless request it sends.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { streamOpenAIResponses } from "../../src/providers/openai-responses.ts";
-import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
 import { collect, configFor, deltaText, makeRequest, messageOf, READ_TOOL } from "./helpers.ts";
 
 describe("openai-responses adapter", () => {
-  let mock: MockProvider;
-  before(async () => {
-    mock = await startMockProvider();
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
   const run = (request = makeRequest()) =>
     collect(streamOpenAIResponses(configFor("openai-responses", mock), request));
 

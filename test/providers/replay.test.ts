@@ -2,14 +2,10 @@
 // serialised history is a byte prefix of the next one's (for Anthropic after removing the one
 // moving cache_control marker), and native reasoning never reaches a different model.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { streamFor } from "../../src/providers/index.ts";
 import type { HistoryMessage } from "../../src/session/derive.ts";
-import {
-  type MockProvider,
-  type Script,
-  startMockProvider,
-} from "../support/mock-provider/index.ts";
+import { type Script, useMockProvider } from "../support/mock-provider/index.ts";
 import { comparable, HISTORY_KEY, historyPrefix } from "../support/prefix-stability.ts";
 import {
   assistantFrom,
@@ -40,11 +36,7 @@ const SCRIPTS: Script[] = [
 ];
 
 describe("canonical replay", () => {
-  let mock: MockProvider;
-  before(async () => {
-    mock = await startMockProvider();
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
   for (const kind of KINDS) {
     it(`${kind}: each request's history is a byte prefix of the next over a tool loop`, async () => {
@@ -94,11 +86,7 @@ describe("canonical replay", () => {
 });
 
 describe("switching model", () => {
-  let mock: MockProvider;
-  before(async () => {
-    mock = await startMockProvider();
-  });
-  after(() => mock.close());
+  const mock = useMockProvider();
 
   for (const from of KINDS) {
     for (const to of KINDS) {

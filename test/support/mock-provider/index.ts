@@ -1,6 +1,7 @@
 // The loopback mock provider for tests through the real SDKs: the server, its script format
 // and the fault helpers. See server.ts for how to start one.
 export * from "./faults.ts";
+export { useMockProvider } from "./lifecycle.ts";
 export type {
   Enqueued,
   HttpFault,

@@ -33,6 +33,17 @@ function verify(setup: ExecEnv, id: string): void {
 
 const longText = "The quick brown fox jumps over the lazy dog. ".repeat(10);
 
+/** An exec streaming a slow answer as stream-json, once more than `deltas` deltas arrived. */
+async function slowStreamStarted(setup: ExecEnv, deltas: number) {
+  mock.enqueue(slow({ blocks: [{ kind: "text", text: longText }] }, 20));
+  const run = spawnCli(
+    ["exec", "--model", MODEL_OF.anthropic, "--output-format", "stream-json", "write"],
+    setup,
+  );
+  await waitFor(() => run.stdout().split('"message_delta"').length > deltas);
+  return run;
+}
+
 describe("prefix stability", () => {
   for (const kind of KINDS) {
     it(`${kind}: each request's messages begin with the previous request's, across steps and turns`, async () => {
@@ -104,12 +115,7 @@ describe("prefix stability", () => {
 describe("crashes and signals", () => {
   it("resumes after SIGKILL mid-stream: the partial is recorded, the log verifies, the talk goes on", async () => {
     const setup = execEnv(mock);
-    mock.enqueue(slow({ blocks: [{ kind: "text", text: longText }] }, 20));
-    const run = spawnCli(
-      ["exec", "--model", MODEL_OF.anthropic, "--output-format", "stream-json", "write"],
-      setup,
-    );
-    await waitFor(() => run.stdout().split('"message_delta"').length > 4);
+    const run = await slowStreamStarted(setup, 4);
     await new Promise((resolve) => setTimeout(resolve, 150));
     run.child.kill("SIGKILL");
     const killed = await run.done;
@@ -133,12 +139,7 @@ describe("crashes and signals", () => {
 
   it("SIGINT cancels: exit 130, the partial in step/failed, turn/end cancelled, a final result line", async () => {
     const setup = execEnv(mock);
-    mock.enqueue(slow({ blocks: [{ kind: "text", text: longText }] }, 20));
-    const run = spawnCli(
-      ["exec", "--model", MODEL_OF.anthropic, "--output-format", "stream-json", "write"],
-      setup,
-    );
-    await waitFor(() => run.stdout().split('"message_delta"').length > 3);
+    const run = await slowStreamStarted(setup, 3);
     run.child.kill("SIGINT");
     const done = await run.done;
     assert.equal(done.status, 130, done.stderr);

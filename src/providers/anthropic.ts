@@ -7,7 +7,8 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { JsonValue, Usage } from "../session/events.ts";
 import { buildAnthropicBody } from "./anthropic-request.ts";
-import { guardStream, headerRequestId, IncompleteStreamError } from "./failure.ts";
+import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
+import { guardStream } from "./failure.ts";
 import { providerFetch } from "./http-client.ts";
 import type { DeltaSink, ModelToolCall, StreamPart } from "./types.ts";
 
@@ -44,23 +45,17 @@ export const streamAnthropic = guardStream(async function* (config, request, emi
   });
   // The body is built from verbatim native JSON; this is the one boundary into SDK types.
   const body = buildAnthropicBody(config, request) as unknown as MessageCreateParamsStreaming;
-  const { data: stream, response } = await withoutConsoleWarnings(() =>
+  const opened = await withoutConsoleWarnings(() =>
     client.messages.create(body, { signal: request.signal }),
   ).withResponse();
-  const requestId = headerRequestId(response.headers);
-  yield { type: "start", requestId };
-  const message = new MessageAssembly(emit);
-  for await (const event of stream) message.apply(event);
-  if (request.signal.aborted) return;
-  if (!message.stopped) throw new IncompleteStreamError("stream ended before message_stop");
-  yield message.finish(requestId);
+  yield* assembledStream(opened, new MessageAssembly(emit), request, "message_stop");
 });
 
 /**
  * Accumulates stream events into content blocks exactly as the API sent them, handing each
  * text, thinking and tool-input delta to `emit` as it arrives.
  */
-class MessageAssembly {
+class MessageAssembly implements StreamAssembly<RawMessageStreamEvent> {
   private readonly blocks: JsonObject[] = [];
   private readonly partialJson = new Map<number, string>();
   private readonly usage: Usage = {
@@ -71,7 +66,7 @@ class MessageAssembly {
     reasoning: 0,
   };
   private stopReason: string | null = null;
-  stopped = false;
+  complete = false;
 
   constructor(private readonly emit: DeltaSink) {}
 
@@ -94,7 +89,7 @@ class MessageAssembly {
         this.readUsage(event.usage);
         break;
       case "message_stop":
-        this.stopped = true;
+        this.complete = true;
         break;
       default:
         break;

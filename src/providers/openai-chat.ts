@@ -6,7 +6,8 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from "openai/resources/chat/completions";
 import type { JsonValue, Usage } from "../session/events.ts";
-import { guardStream, headerRequestId, IncompleteStreamError } from "./failure.ts";
+import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
+import { guardStream } from "./failure.ts";
 import { buildChatBody } from "./openai-chat-request.ts";
 import { createOpenAIClient } from "./openai-client.ts";
 import type { DeltaSink, StreamPart } from "./types.ts";
@@ -21,30 +22,27 @@ interface CallState {
 export const streamOpenAIChat = guardStream(async function* (config, request, emit) {
   const client = await createOpenAIClient(config);
   const body = buildChatBody(config, request) as unknown as ChatCompletionCreateParamsStreaming;
-  const { data: stream, response } = await client.chat.completions
+  const opened = await client.chat.completions
     .create(body, { signal: request.signal })
     .withResponse();
-  const requestId = headerRequestId(response.headers);
-  yield { type: "start", requestId };
-  const message = new ChatAssembly(emit);
-  for await (const chunk of stream) message.apply(chunk);
-  if (request.signal.aborted) return;
-  if (message.finishReason === null)
-    throw new IncompleteStreamError("stream ended before finish_reason");
-  yield message.finish(requestId);
+  yield* assembledStream(opened, new ChatAssembly(emit), request, "finish_reason");
 });
 
 /**
  * Accumulates chunks into one assistant message, blocks numbered in order of arrival; hands
  * each reasoning, text and argument delta to `emit` as it arrives.
  */
-class ChatAssembly {
+class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
   private text: string | null = null;
   private reasoning: { field: string; text: string } | null = null;
   private readonly calls: CallState[] = [];
   private readonly blockIndex = new Map<string, number>();
   private usage: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
-  finishReason: string | null = null;
+  private finishReason: string | null = null;
+
+  get complete(): boolean {
+    return this.finishReason !== null;
+  }
 
   constructor(private readonly emit: DeltaSink) {}
 

@@ -7,12 +7,8 @@ import type {
   ResponseUsage,
 } from "openai/resources/responses/responses";
 import type { JsonValue, Usage } from "../session/events.ts";
-import {
-  guardStream,
-  headerRequestId,
-  IncompleteStreamError,
-  StreamEventError,
-} from "./failure.ts";
+import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
+import { guardStream, StreamEventError } from "./failure.ts";
 import { createOpenAIClient } from "./openai-client.ts";
 import { buildResponsesBody } from "./openai-responses-request.ts";
 import type { DeltaSink, ModelToolCall, StreamPart } from "./types.ts";
@@ -22,27 +18,22 @@ type JsonObject = { [key: string]: JsonValue };
 export const streamOpenAIResponses = guardStream(async function* (config, request, emit) {
   const client = await createOpenAIClient(config);
   const body = buildResponsesBody(config, request) as unknown as ResponseCreateParamsStreaming;
-  const { data: stream, response } = await client.responses
-    .create(body, { signal: request.signal })
-    .withResponse();
-  const requestId = headerRequestId(response.headers);
-  yield { type: "start", requestId };
-  const assembly = new ResponseAssembly(emit);
-  for await (const event of stream) assembly.apply(event);
-  if (request.signal.aborted) return;
-  if (assembly.stopReason === null)
-    throw new IncompleteStreamError("stream ended before response.completed");
-  yield assembly.finish(requestId);
+  const opened = await client.responses.create(body, { signal: request.signal }).withResponse();
+  yield* assembledStream(opened, new ResponseAssembly(emit), request, "response.completed");
 });
 
 /**
  * Collects finished output items by output index and the usage of the final response; hands
  * each text, reasoning and argument delta to `emit` as it arrives.
  */
-class ResponseAssembly {
+class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
   private readonly items: JsonObject[] = [];
   private usage: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
-  stopReason: string | null = null;
+  private stopReason: string | null = null;
+
+  get complete(): boolean {
+    return this.stopReason !== null;
+  }
 
   constructor(private readonly emit: DeltaSink) {}
 

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { errorMessage } from "../errors.ts";
-import { createProcessTreeKiller } from "../runner/index.ts";
+import { guardProcessTree } from "../runner/index.ts";
 
 /** Cap on each of stdin, stdout and stderr, in bytes. */
 export const HOOK_IO_CAP = 1024 * 1024;
@@ -56,18 +56,11 @@ export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> 
     // EPIPE: the hook exited or closed stdin without reading it all; that is its right.
   });
   child.stdin.end(spec.input);
-  const flags = { timedOut: false, cancelled: false };
-  const kill = createProcessTreeKiller(child.pid, spec.killGraceMs ?? 1000);
-  const timer = setTimeout(() => {
-    flags.timedOut = true;
-    kill.kill();
-  }, spec.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
-  const onAbort = () => {
-    flags.cancelled = true;
-    kill.kill();
-  };
-  if (spec.signal?.aborted) onAbort();
-  spec.signal?.addEventListener("abort", onAbort, { once: true });
+  const guard = guardProcessTree(child.pid, {
+    graceMs: spec.killGraceMs ?? 1000,
+    timeoutMs: spec.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+    ...(spec.signal ? { signal: spec.signal } : {}),
+  });
   try {
     const exit = await waitForExit(child);
     await Promise.race([
@@ -79,16 +72,14 @@ export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> 
     const out = stdout.text();
     return {
       ...exit,
-      ...flags,
+      ...guard.flags,
       stdout: out.text,
       stdoutTruncated: out.truncated,
       stderr: stderr.text().text,
       durationMs: Date.now() - started,
     };
   } finally {
-    clearTimeout(timer);
-    spec.signal?.removeEventListener("abort", onAbort);
-    kill.dispose();
+    guard.dispose();
   }
 }
 

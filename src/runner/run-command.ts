@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
-import { createProcessTreeKiller } from "./process-tree.ts";
+import { guardProcessTree } from "./process-tree.ts";
 
 export interface CommandSpec {
   /** A shell command run with `bash -c`, or an argv array run directly (no shell parsing). */
@@ -48,21 +48,11 @@ export async function runCommand(
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const killer = createProcessTreeKiller(child.pid, spec.killGraceMs ?? 2000);
-  const flags = { timedOut: false, cancelled: false };
-  const timer =
-    spec.timeoutMs !== undefined
-      ? setTimeout(() => {
-          flags.timedOut = true;
-          killer.kill();
-        }, spec.timeoutMs)
-      : null;
-  const onAbort = () => {
-    flags.cancelled = true;
-    killer.kill();
-  };
-  if (spec.signal?.aborted) onAbort();
-  spec.signal?.addEventListener("abort", onAbort, { once: true });
+  const guard = guardProcessTree(child.pid, {
+    graceMs: spec.killGraceMs ?? 2000,
+    ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
+    ...(spec.signal ? { signal: spec.signal } : {}),
+  });
   try {
     const reader = pump(pipeline, [child.stdout!, child.stderr!]);
     const exit = await waitForExit(child);
@@ -70,11 +60,9 @@ export async function runCommand(
     const drain = setTimeout(() => reader.detach(), DRAIN_AFTER_EXIT_MS);
     await reader.done.finally(() => clearTimeout(drain));
     const result = await pipeline.end();
-    return { ...result, ...exit, ...flags, durationMs: Date.now() - started };
+    return { ...result, ...exit, ...guard.flags, durationMs: Date.now() - started };
   } finally {
-    if (timer) clearTimeout(timer);
-    spec.signal?.removeEventListener("abort", onAbort);
-    killer.dispose();
+    guard.dispose();
   }
 }
 

@@ -12,10 +12,7 @@ interface ProcessTreeKiller {
 }
 
 /** A killer for the process group led by `pid` (nothing happens when `pid` is undefined). */
-function createProcessTreeKiller(
-  pid: number | undefined,
-  graceMs: number,
-): ProcessTreeKiller {
+function createProcessTreeKiller(pid: number | undefined, graceMs: number): ProcessTreeKiller {
   const signalGroup = (signal: NodeJS.Signals) => {
     if (pid === undefined) return;
     try {

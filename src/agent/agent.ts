@@ -177,6 +177,10 @@ export class Agent {
   get model(): string {
     return this.ctx.model;
   }
+  /** The tools this session offers the model (surfaces read their presenters). */
+  get tools(): ToolRegistry {
+    return this.ctx.tools;
+  }
   /** The system prompt every request of this run carries. */
   get systemPrompt(): string {
     return this.ctx.system;

@@ -119,6 +119,7 @@ async function runExec(
       askResolver: createExecAskResolver,
     },
   });
+  output.tools.useTools((name) => agent.tools.get(name));
   const stopSignals = handleSigint(agent);
   try {
     output.init({

@@ -14,6 +14,7 @@ import {
   type StreamLine,
   serializeLine,
 } from "../present/stream-json.ts";
+import { ToolPresentations } from "../present/tool-presentations.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -79,6 +80,8 @@ export class LineSink {
 /** Renders one run in one format; `observe` is subscribed to `session/event`. */
 export class ExecOutput {
   tally = new RunTally();
+  /** How tool calls and results are presented on their stream-json lines. */
+  readonly tools = new ToolPresentations();
   private readonly sink: LineSink;
   /** Lines of events published before `init` (the session's first events). */
   private beforeInit: string[] | null = [];
@@ -96,7 +99,7 @@ export class ExecOutput {
     this.tally.observe(event);
     if (this.format === "stream-json") {
       if (event.type === "assistant/chunk" && this.beforeInit === null) this.sink.writeDelta(event);
-      else this.writeLine(projectEventText(event));
+      else this.writeLine(projectEventText(event, this.tools.of(event)));
     } else if (this.showThinking && event.type === "assistant/message" && this.tally.thinkingText) {
       this.stderr.write(`${this.tally.thinkingText.replace(/^/gm, "[thinking] ")}\n`);
     }

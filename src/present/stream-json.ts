@@ -40,8 +40,11 @@ const DELTA_SHAPE = {
   tool_input: { type: "tool_input_delta", field: "partial_json" },
 } as const;
 
-/** The lines one session event projects to (one for every type today). */
-export function projectEvent(event: SessionEvent): StreamLine[] {
+/**
+ * The lines one session event projects to (one for every type today). A tool call or result
+ * also carries its `presentation` when the surface gives one (see tool-presentations.ts).
+ */
+export function projectEvent(event: SessionEvent, presentation?: object): StreamLine[] {
   if (event.type === "assistant/chunk") {
     const shape = DELTA_SHAPE[event.kind];
     return [
@@ -57,7 +60,7 @@ export function projectEvent(event: SessionEvent): StreamLine[] {
     ];
   }
   const { v: _v, h: _h, ...rest } = event;
-  return [rest];
+  return [presentation === undefined ? rest : { ...rest, presentation }];
 }
 
 export function serializeLine(line: StreamLine): string {
@@ -68,8 +71,10 @@ export function serializeLine(line: StreamLine): string {
  * The serialized lines of one event: exactly `projectEvent(event).map(serializeLine)`, with
  * the delta lines (the bulk of any stream) written without building an object first.
  */
-export function projectEventText(event: SessionEvent): string {
-  if (event.type !== "assistant/chunk") return projectEvent(event).map(serializeLine).join("");
+export function projectEventText(event: SessionEvent, presentation?: object): string {
+  if (event.type !== "assistant/chunk") {
+    return projectEvent(event, presentation).map(serializeLine).join("");
+  }
   return `${deltaLineHead(event)}${event.seq}${deltaLineMiddle(event).text}${JSON.stringify(event.delta)}}\n`;
 }
 

@@ -93,10 +93,12 @@ describe("a rewritten bash call, end to end through codewhale exec", () => {
     const next = mock.requests[first + 1]!.body as { messages: Array<{ content: unknown }> };
     const toolResult = JSON.stringify(next.messages.at(-1)!.content);
     assert.ok(toolResult.includes(JSON.stringify(result.content).slice(1, -1)));
-    // 4. The stream-json tool/call line is the log line: same fields, same values.
-    const streamCall = lines.find((line) => line.type === "tool/call")!;
+    // 4. The stream-json tool/call line is the log line (same fields, same values) plus its
+    //    presentation, which shows the effective command.
+    const { presentation, ...streamCall } = lines.find((line) => line.type === "tool/call")!;
     const { v: _v, h: _h, ...logged } = call;
     assert.deepEqual(streamCall, JSON.parse(JSON.stringify(logged)));
+    assert.equal((presentation as { title: string }).title, effective.command);
     // 5. `codewhale sessions show`: the effective command, marked as rewritten from the original.
     const show = runCli(["sessions", "show", String(lines[0]!.session_id)], {
       env: setup.env,

@@ -91,6 +91,7 @@ export async function executeToolCalls(
     }
     const delivered = withNote(result, call.note);
     ctx.writer.append(resultEvent(call.callId, delivered));
+    notifyPolicyErrors(ctx, call, delivered);
     const todos = delivered.isError ? null : todosFromCall(call.name, call.recorded);
     if (todos) ctx.writer.append({ type: "todo/update", todos });
     const facts = { callId: call.callId, name: call.name, arguments: call.recorded };
@@ -247,6 +248,17 @@ function callEvent(
     ...(decided.rewriteReason === undefined ? {} : { rewrite_reason: decided.rewriteReason }),
     decision: decided.decision,
   };
+}
+
+/**
+ * A stage of the output policy that failed (the spill, the redactor) failed open: the result
+ * was still delivered, and the person running the session is told in one status line.
+ */
+function notifyPolicyErrors(ctx: RunContext, call: PreparedCall, result: ToolResult): void {
+  const errors = result.policyErrors ?? [];
+  if (errors.length === 0) return;
+  const line = `output policy: ${call.name} (${call.callId}): ${errors.join("; ")}; the output was still delivered`;
+  notify(ctx, "output", [line]);
 }
 
 function errorResult(callId: string, reason: string): EventInput {

@@ -91,6 +91,32 @@ describe("codewhale exec output policy", () => {
     });
   }
 
+  it("fails open when the spill cannot be written: delivered, recorded, one status line", async () => {
+    const setup = execEnv(mock, "[output]\nmax_bytes = 2000\n");
+    const notADir = join(setup.workspace, "not-a-dir");
+    writeFileSync(notADir, "");
+    const env = { ...setup.env, TMPDIR: join(notADir, "tmp") };
+    mock.enqueue(bashCall("seq 1 3000"));
+    mock.enqueue({ blocks: [{ kind: "text", text: "Counted." }] });
+    const done = await spawnCli(
+      [...ARGS, "--output-format", "stream-json", "go"],
+      { ...setup, env },
+      "",
+    ).done;
+    assert.equal(done.status, 0, done.stderr);
+    const result = jsonLines(done.stdout).find((line) => line.type === "tool/result")!;
+    assert.equal(result.truncated, true);
+    assert.equal(result.spill_path, null);
+    assert.match(String(result.content), /full output not saved/);
+    assert.match(String(result.content), /^1\n2\n/);
+    assert.match(String((result.policy_errors as string[])[0]), /^spill: /);
+    assert.match(
+      done.stderr,
+      /^codewhale: output policy: bash \(toolu_1\): spill: .*; the output was still delivered\n$/,
+    );
+    assert.equal(jsonLines(done.stdout).at(-1)!.result, "Counted.", "the session went on");
+  });
+
   it("sweeps a spill directory left by a dead process, and leaves a live one's", async () => {
     const setup = setupWithOwnTmp();
     const deadPid = spawnSync("true").pid as number;

@@ -47,6 +47,17 @@ describe("codewhale capture", () => {
     assert.deepEqual(spillDirs(), []);
   });
 
+  it("reports redactions by kind with --json, and prints only the placeholder", () => {
+    const key = `AKIA${"ABCDEFGHIJKLMNOP".split("").reverse().join("")}`;
+    const run = capture("--json", "--", "bash", "-c", `echo "export AWS_ACCESS_KEY_ID=${key}"`);
+    assert.equal(run.status, 0, run.stderr);
+    const json = JSON.parse(run.stdout);
+    assert.ok(!run.stdout.includes(key));
+    assert.match(json.output, /\[REDACTED:aws_access_key_id\]/);
+    assert.deepEqual(json.redactions, { aws_access_key_id: 1 });
+    assert.equal(json.truncated, false);
+  });
+
   it("keeps the spill with --keep-spill, and writes none with --no-spill", () => {
     const kept = JSON.parse(
       capture("--json", "--keep-spill", "--max-bytes", "100", "--", "seq", "1", "500").stdout,

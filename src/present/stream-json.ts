@@ -2,7 +2,13 @@
 // into JSON lines for integrators, plus the `init` first line and the `result` last line, and
 // the run tally those need. Fed only from `session/event`; knows nothing of the loop.
 import { readNative } from "../providers/neutral.ts";
-import type { EventOf, JsonValue, SessionEvent, Usage } from "../session/events.ts";
+import {
+  type EventOf,
+  type JsonValue,
+  type SessionEvent,
+  type Usage,
+  zeroUsage,
+} from "../session/events.ts";
 
 /** Version of the line shapes below; additive changes keep it, removals and renames bump it. */
 export const STREAM_JSON_SCHEMA_VERSION = 1;
@@ -146,8 +152,6 @@ function writeDigits(buffer: Buffer, at: number, value: number): number {
   return at + digits;
 }
 
-const ZERO_USAGE: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
-
 /**
  * What a run produced, folded from its session events: the text and thinking of the last
  * assistant message, turns, steps, usage and cost. Failed attempts contribute nothing.
@@ -155,7 +159,7 @@ const ZERO_USAGE: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, 
 export class RunTally {
   turns = 0;
   steps = 0;
-  readonly usage: Usage = { ...ZERO_USAGE };
+  readonly usage: Usage = zeroUsage();
   /** Sum of known step costs; null while no step had a known price. */
   cost: number | null = null;
   /** Text blocks of the last complete assistant message. */
@@ -183,7 +187,7 @@ export class RunTally {
 
   private countStep(usage: Usage, cost: number | null): void {
     this.steps++;
-    for (const key of Object.keys(ZERO_USAGE) as (keyof Usage)[]) this.usage[key] += usage[key];
+    for (const key of Object.keys(this.usage) as (keyof Usage)[]) this.usage[key] += usage[key];
     if (cost !== null) this.cost = (this.cost ?? 0) + cost;
   }
 }

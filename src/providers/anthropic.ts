@@ -5,7 +5,7 @@ import type {
   MessageCreateParamsStreaming,
   RawMessageStreamEvent,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { JsonValue, Usage } from "../session/events.ts";
+import { type JsonValue, type Usage, zeroUsage } from "../session/events.ts";
 import { buildAnthropicBody } from "./anthropic-request.ts";
 import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
 import { guardStream } from "./failure.ts";
@@ -58,13 +58,7 @@ export const streamAnthropic = guardStream(async function* (config, request, emi
 class MessageAssembly implements StreamAssembly<RawMessageStreamEvent> {
   private readonly blocks: JsonObject[] = [];
   private readonly partialJson = new Map<number, string>();
-  private readonly usage: Usage = {
-    input: 0,
-    output: 0,
-    cache_read: 0,
-    cache_write: 0,
-    reasoning: 0,
-  };
+  private readonly usage: Usage = zeroUsage();
   private stopReason: string | null = null;
   complete = false;
 

@@ -5,7 +5,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
 } from "openai/resources/chat/completions";
-import type { JsonValue, Usage } from "../session/events.ts";
+import { type JsonValue, type Usage, zeroUsage } from "../session/events.ts";
 import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
 import { guardStream } from "./failure.ts";
 import { buildChatBody } from "./openai-chat-request.ts";
@@ -37,7 +37,7 @@ class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
   private reasoning: { field: string; text: string } | null = null;
   private readonly calls: CallState[] = [];
   private readonly blockIndex = new Map<string, number>();
-  private usage: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
+  private usage: Usage = zeroUsage();
   private finishReason: string | null = null;
 
   get complete(): boolean {

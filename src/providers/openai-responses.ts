@@ -6,7 +6,7 @@ import type {
   ResponseStreamEvent,
   ResponseUsage,
 } from "openai/resources/responses/responses";
-import type { JsonValue, Usage } from "../session/events.ts";
+import { type JsonValue, type Usage, zeroUsage } from "../session/events.ts";
 import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
 import { guardStream, StreamEventError } from "./failure.ts";
 import { createOpenAIClient } from "./openai-client.ts";
@@ -28,7 +28,7 @@ export const streamOpenAIResponses = guardStream(async function* (config, reques
  */
 class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
   private readonly items: JsonObject[] = [];
-  private usage: Usage = { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
+  private usage: Usage = zeroUsage();
   private stopReason: string | null = null;
 
   get complete(): boolean {

@@ -22,6 +22,11 @@ export const usageSchema = z.object({
 });
 export type Usage = z.infer<typeof usageSchema>;
 
+/** A fresh all-zero Usage, to add a request's counts to. */
+export function zeroUsage(): Usage {
+  return { input: 0, output: 0, cache_read: 0, cache_write: 0, reasoning: 0 };
+}
+
 /** Who decided whether a tool call runs, and how. */
 export const toolDecisionSchema = z.object({
   outcome: z.enum(["allow", "deny", "ask"]),

@@ -9,6 +9,10 @@ import {
   type Usage,
   zeroUsage,
 } from "../session/events.ts";
+import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
+
+/** How a tool call or result is shown (tools/presentation.ts). */
+type Presentation = CallPresentation | ResultPresentation;
 
 /** Version of the line shapes below; additive changes keep it, removals and renames bump it. */
 export const STREAM_JSON_SCHEMA_VERSION = 1;
@@ -50,7 +54,7 @@ const DELTA_SHAPE = {
  * The lines one session event projects to (one for every type today). A tool call or result
  * also carries its `presentation` when the surface gives one (see tool-presentations.ts).
  */
-export function projectEvent(event: SessionEvent, presentation?: object): StreamLine[] {
+export function projectEvent(event: SessionEvent, presentation?: Presentation): StreamLine[] {
   if (event.type === "assistant/chunk") {
     const shape = DELTA_SHAPE[event.kind];
     return [
@@ -77,7 +81,7 @@ export function serializeLine(line: StreamLine): string {
  * The serialized lines of one event: exactly `projectEvent(event).map(serializeLine)`, with
  * the delta lines (the bulk of any stream) written without building an object first.
  */
-export function projectEventText(event: SessionEvent, presentation?: object): string {
+export function projectEventText(event: SessionEvent, presentation?: Presentation): string {
   if (event.type !== "assistant/chunk") {
     return projectEvent(event, presentation).map(serializeLine).join("");
   }

@@ -1,10 +1,12 @@
 // End to end: `codewhale exec --output-format stream-json` with the real tools against the
 // loopback mock. Every tool/call and tool/result line carries the tool's own presentation
-// (title, kind, locations; a summary or a diff), made from the effective recorded arguments.
+// (title, kind, locations; a summary or a diff), made from the effective recorded arguments;
+// a todo_write call is recorded as `todo/update`.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { readSession } from "../../src/session/reader.ts";
 import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
@@ -58,5 +60,28 @@ describe("codewhale exec stream-json tool presentation", () => {
     const unknown = line("tool/result", "toolu_3");
     assert.equal(unknown.is_error, true);
     assert.match(String((unknown.presentation as { summary: string }).summary), /^Error: /);
+  });
+
+  it("records a todo_write call as todo/update, in the log and on stream-json", async () => {
+    const setup = execEnv(mock);
+    const todos = [
+      { content: "read the code", status: "completed" },
+      { content: "write the test", status: "in_progress" },
+    ];
+    mock.enqueue(toolTurn([{ id: "toolu_9", name: "todo_write", input: { todos } }]));
+    mock.enqueue({ blocks: [{ kind: "text", text: "Planned." }] });
+    const args = ["--model", MODEL_OF.anthropic, "--output-format", "stream-json", "plan"];
+    const run = await runExec(args, setup);
+    assert.equal(run.status, 0, run.stderr);
+    const lines = jsonLines(run.stdout);
+    const update = lines.find((line) => line.type === "todo/update");
+    assert.deepEqual(update?.todos, todos);
+    const logged = readSession(String(lines[0]!.log_path)).events;
+    assert.deepEqual(
+      logged
+        .filter((e) => e.type === "todo/update")
+        .map((e) => e.type === "todo/update" && e.todos),
+      [todos],
+    );
   });
 });

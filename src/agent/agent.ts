@@ -132,7 +132,7 @@ export class Agent {
           externalTools: prepared.policy.externalTools,
         });
     if (sessionTools?.notice)
-      bus.emit("agent/notice", { message: sessionTools.notice, source: "tools" });
+      bus.emit("agent/notice", { message: sessionTools.notice, source: sessionTools.noticeSource });
     const tools = options.tools ?? sessionTools?.registry ?? new ToolRegistry();
     const session = { sessionId: writer.id, logPath: writer.path, cwd: options.cwd };
     const guard = new SessionGuard(prepared, session, {

@@ -38,8 +38,10 @@ export type BusEvents = {
    * One line for the user that the log does not carry: what an untrusted project's config
    * asked for and did not get (`source: "policy"`, a header line then one line per setting,
    * shown as they are), a hook's error or `systemMessage` (`"hook"`), a failing pre-execute
-   * listener (`"pre-execute"`), the code-graph probe (`"tools"`), an output-policy stage that
-   * failed open (`"output"`; the log carries it as `tool/result.policy_errors`).
+   * listener (`"pre-execute"`), a failing code-graph probe (`"tools"`), an output-policy stage
+   * that failed open (`"output"`; the log carries it as `tool/result.policy_errors`), and
+   * status a person may want but a script does not, such as cgc not being installed
+   * (`"status"`; headless surfaces show it only on a terminal).
    */
   "agent/notice": (notice: { message: string; source: NoticeSource }) => void;
   /**
@@ -53,7 +55,7 @@ export type BusEvents = {
   "tools/pre-execute": (session: PreExecuteSession) => PreExecuteListener | undefined;
 };
 
-export type NoticeSource = "policy" | "hook" | "pre-execute" | "tools" | "output";
+export type NoticeSource = "policy" | "hook" | "pre-execute" | "tools" | "output" | "status";
 
 /** What a plugin knows when it is asked for its pre-execute listener. */
 export interface PreExecuteSession {

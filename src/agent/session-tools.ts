@@ -16,6 +16,8 @@ export interface SessionTools {
    * `codewhale doctor` reports it.
    */
   notice: string | null;
+  /** `status` when cgc is simply not installed, `tools` when it is there and failing. */
+  noticeSource: "status" | "tools";
   /** Stops background processes and removes the session's spill files. */
   dispose(): Promise<void>;
 }
@@ -45,7 +47,8 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
   const codeGraph = await setUpCodeGraph(context, { gcf: gcfEnabled(options.config.output) });
   return {
     registry: new ToolRegistry([...builtins, ...external, ...codeGraph.tools]),
-    notice: codeGraph.absent ? null : codeGraph.notice,
+    notice: codeGraph.notice,
+    noticeSource: codeGraph.absent ? "status" : "tools",
     async dispose() {
       await context.background.dispose();
       spill.dispose();

@@ -100,6 +100,8 @@ async function runExec(
   );
   bus.on("session/event", output.observe);
   bus.on("agent/notice", ({ message, source }) => {
+    // Status lines are for a person at a terminal; scripts and CI keep a quiet stderr.
+    if (source === "status" && !process.stderr.isTTY) return;
     process.stderr.write(source === "policy" ? `${message}\n` : `codewhale: ${message}\n`);
   });
   const agent = await Agent.open({

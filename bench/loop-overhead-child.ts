@@ -1,6 +1,7 @@
 // Child of the loop benchmark, bundled by bench/loop.ts: 50,000 flood deltas from the loopback
 // mock, consumed (1) by the bare Anthropic SDK and (2) by the real loop, log and stream-json
-// output to /dev/null. One warm-up each, then the median of seven; prints { bare, loop } in ms.
+// output to /dev/null. One warm-up each, then the median of seven; prints { bare, loop } in ms
+// and the number of chunk events the last loop run logged for its deltas.
 // The mock runs in this process, or, with MOCK_URL, is another process started with `--serve`;
 // either way each flood is rendered before its request, so the timings hold only the client.
 import { createWriteStream, mkdtempSync } from "node:fs";
@@ -32,7 +33,9 @@ function preparedFlood() {
   return prepareStream("anthropic", flood(DELTAS), MODEL);
 }
 
-async function measure(mock: FloodSource): Promise<{ bare: number; loop: number }> {
+let chunkEvents = 0;
+
+async function measure(mock: FloodSource): Promise<{ bare: number; loop: number; chunks: number }> {
   const bare: number[] = [];
   const loop: number[] = [];
   // One warm-up of each (module loading, JIT), then the measured runs, alternating.
@@ -44,7 +47,7 @@ async function measure(mock: FloodSource): Promise<{ bare: number; loop: number 
   }
   bare.shift();
   loop.shift();
-  return { bare: median(bare), loop: median(loop) };
+  return { bare: median(bare), loop: median(loop), chunks: chunkEvents };
 }
 
 /** The SDK, with the HTTP client codewhale gives it, consuming the flood and nothing else. */
@@ -74,6 +77,10 @@ async function loopStream(mock: FloodSource): Promise<number> {
   const devNull = createWriteStream("/dev/null");
   const output = new ExecOutput("stream-json", devNull, process.stderr, false);
   bus.on("session/event", output.observe);
+  let chunks = 0;
+  bus.on("session/event", (event) => {
+    if (event.type === "assistant/chunk") chunks++;
+  });
   const started = performance.now();
   const agent = await Agent.open({
     bus,
@@ -90,6 +97,7 @@ async function loopStream(mock: FloodSource): Promise<number> {
     durationMs: 0,
   });
   const elapsed = performance.now() - started;
+  chunkEvents = chunks;
   agent.dispose();
   devNull.end();
   if (outcome.reason !== "completed")

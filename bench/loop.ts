@@ -46,7 +46,7 @@ async function benchOverhead(): Promise<string[]> {
   const separate = await withFloodServer(script, (url) => runChild(script, { MOCK_URL: url }));
   const ratio = ({ bare, loop }: Overhead) => (loop / bare).toFixed(2);
   return [
-    `loop: ${DELTAS} deltas, SDK bare stream ${ms(inProcess.bare)}; loop + log + stream-json (bundled, in-process, to /dev/null) ${ms(inProcess.loop)} = ${ratio(inProcess)}x (target <= 1.5x)`,
+    `loop: ${DELTAS} deltas (logged as ${inProcess.chunks} chunk events), SDK bare stream ${ms(inProcess.bare)}; loop + log + stream-json (bundled, in-process, to /dev/null) ${ms(inProcess.loop)} = ${ratio(inProcess)}x (target <= 1.5x)`,
     `  with the mock in its own process: bare ${ms(separate.bare)}, loop ${ms(separate.loop)} = ${ratio(separate)}x`,
     `  per delta (mock in its own process): the SDK ${perDelta(separate.bare)}, the loop adds ${perDelta(separate.loop - separate.bare)}`,
   ];
@@ -55,6 +55,7 @@ async function benchOverhead(): Promise<string[]> {
 interface Overhead {
   bare: number;
   loop: number;
+  chunks: number;
 }
 
 async function runChild(script: string, env: Record<string, string>): Promise<Overhead> {

@@ -43,9 +43,10 @@ export async function streamAttempt(
   const blocks = new Map<number, { kind: BlockKind; pieces: string[] }>();
   const partial = () =>
     [...blocks].map(([block, b]) => ({ block, kind: b.kind, text: b.pieces.join("") }));
-  // Each delta becomes a durable chunk the moment it arrives (called by the adapter).
+  // Each delta goes to the log the moment it arrives (called by the adapter); the writer
+  // records deltas that arrive together as one chunk.
   const onDelta: DeltaSink = (block, kind, delta) => {
-    ctx.writer.append({ type: "assistant/chunk", turn, step, block, kind, delta });
+    ctx.writer.appendDelta({ turn, step, block, kind, delta });
     const entry = blocks.get(block);
     if (entry) entry.pieces.push(delta);
     else blocks.set(block, { kind, pieces: [delta] });

@@ -73,11 +73,11 @@ const FLAT_FIELD: Record<string, { check(v: string): string; write(v: string): s
 };
 
 /**
- * For event types whose payload fields are all required primitives (the streamed chunk among
+ * For event types whose required payload fields are all primitives (the streamed chunk among
  * them), a compiled builder that lays the event out with its keys in canonical order and
  * writes its canonical JSON in one template: no key sorting, no generic value dispatch on the
  * hot path. Returns null for other types; the builder returns null when the input has an
- * unknown key or a value of another type, and the caller takes the generic path.
+ * optional or unknown key or a value of another type, and the caller takes the generic path.
  */
 function draftBuilder(type: string): DraftBuilder | null {
   if (builders.has(type)) return builders.get(type) ?? null;
@@ -91,13 +91,16 @@ function compileBuilder(type: keyof typeof payloadSchemas): DraftBuilder | null 
     properties?: Record<string, FieldSchema>;
     required?: string[];
   };
-  const fields = Object.entries(json.properties ?? {}).map(([key, p]) => ({
-    key,
-    kind: flatKind(p),
-    required: (json.required ?? []).includes(key),
-    free: p.enum === undefined && p.const === undefined,
-  }));
-  if (!fields.every((field) => field.required && field.kind !== null)) return null;
+  // Only required fields are laid out: an input with an optional one has a larger key count
+  // and takes the generic path.
+  const fields = Object.entries(json.properties ?? {})
+    .filter(([key]) => (json.required ?? []).includes(key))
+    .map(([key, p]) => ({
+      key,
+      kind: flatKind(p),
+      free: p.enum === undefined && p.const === undefined,
+    }));
+  if (!fields.every((field) => field.kind !== null)) return null;
   const checks = [
     "let k = 0; for (const _ in e) k++;",
     `if (k !== ${fields.length + 1}) return null;`,

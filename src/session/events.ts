@@ -70,12 +70,18 @@ export const payloadSchemas = {
   }),
   /** One model request begins. */
   "step/start": z.object({ ...turnStep, provider: z.string(), model: z.string() }),
-  /** One streamed delta of one content block, in arrival order. */
+  /**
+   * Streamed deltas of one content block, in arrival order. Deltas handed over together (in
+   * one burst from the network, before the event loop turns) share one event: `delta` is
+   * their text joined and `parts` each one's length in UTF-16 code units (absent for a single
+   * delta). `chunkDeltas` splits them again.
+   */
   "assistant/chunk": z.object({
     ...turnStep,
     block: z.number().int().nonnegative(),
     kind: z.enum(["text", "thinking", "tool_input"]),
     delta: z.string(),
+    parts: z.array(z.number().int().nonnegative()).optional(),
   }),
   /**
    * The complete assistant message exactly as the provider returned it: `content` holds the
@@ -168,6 +174,19 @@ export const payloadSchemas = {
 } as const;
 
 export type EventType = keyof typeof payloadSchemas;
+
+/** The deltas one chunk event records, as they were streamed. */
+export function chunkDeltas(chunk: Pick<Payload<"assistant/chunk">, "delta" | "parts">): string[] {
+  const parts = chunk.parts;
+  if (!parts) return [chunk.delta];
+  const deltas: string[] = [];
+  let at = 0;
+  for (const length of parts) {
+    deltas.push(chunk.delta.slice(at, at + length));
+    at += length;
+  }
+  return deltas;
+}
 export const EVENT_TYPES = Object.keys(payloadSchemas) as EventType[];
 
 /** The fields the store sets on every line. */

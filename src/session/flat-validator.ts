@@ -1,5 +1,5 @@
 // Fast validators for the flat event types (fields of string, integer, number, boolean, enum
-// or const), compiled once from the same zod definitions through their JSON Schema into a
+// or const, or arrays of those), compiled once from the same zod definitions through their JSON Schema into a
 // straight-line function. Replay runs them on every line; zod runs for nested types and to
 // word a failure. The generated code embeds only JSON-encoded keys and constants.
 import { z } from "zod";
@@ -14,6 +14,7 @@ interface PropertySchema {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  items?: PropertySchema;
 }
 
 const BOUNDS = ["minimum", "maximum", "minLength", "maxLength"];
@@ -43,6 +44,14 @@ export function compileFlatValidator(schema: z.ZodType): FlatValidator | null {
 
 /** A JavaScript boolean expression over `v`, or null for a property that is not flat. */
 function propertyTest(p: PropertySchema): string | null {
+  if (p.type === "array" && p.items && Object.keys(p).length === 2) {
+    const item = scalarTest(p.items);
+    return item === null ? null : `Array.isArray(v) && v.every((v) => ${item})`;
+  }
+  return scalarTest(p);
+}
+
+function scalarTest(p: PropertySchema): string | null {
   if (p.const !== undefined) return `v === ${JSON.stringify(p.const)}`;
   if (p.enum) return p.enum.map((option) => `v === ${JSON.stringify(option)}`).join(" || ");
   if (Object.keys(p).some((key) => key !== "type" && !BOUNDS.includes(key))) return null;

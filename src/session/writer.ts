@@ -1,6 +1,7 @@
 // The one writer of a session log. Assigns seq, ts and the chained hash, group-commits lines in
 // order, and syncs to disk before returning from every append the durability contract names
 // (see docs/session-format.md). Publishes each appended event, in order, to one listener.
+// Streamed deltas that arrive together are recorded as one chunk (chunk-coalescer.ts).
 
 import { hash } from "node:crypto";
 import {
@@ -13,6 +14,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { ChunkCoalescer, type DeltaInput } from "./chunk-coalescer.ts";
 import { draftAndBody } from "./event-serializer.ts";
 import { type EventInput, type Payload, type SessionEvent, SYNC_EVENT_TYPES } from "./events.ts";
 import { chainHash, formatLine } from "./hash-chain.ts";
@@ -64,6 +66,7 @@ export class SessionWriter {
   private readonly deliveryQueue: SessionEvent[] = [];
   private delivering = false;
   private closed = false;
+  private readonly chunks = new ChunkCoalescer((chunk) => this.record(chunk));
 
   private constructor(
     readonly id: string,
@@ -125,9 +128,24 @@ export class SessionWriter {
     }
   }
 
+  /**
+   * Appends one streamed delta. Deltas of one block handed over before the event loop turns
+   * are recorded together as one `assistant/chunk`, at the latest when the loop turns or just
+   * before the next `append`, so the log keeps arrival order.
+   */
+  appendDelta(delta: DeltaInput): void {
+    if (this.closed) throw new Error(`session ${this.id} is closed`);
+    this.chunks.push(delta);
+  }
+
   /** Appends one event; durable before returning when its type is in SYNC_EVENT_TYPES. */
   append(input: EventInput): SessionEvent {
     if (this.closed) throw new Error(`session ${this.id} is closed`);
+    this.chunks.seal();
+    return this.record(input);
+  }
+
+  private record(input: EventInput): SessionEvent {
     const seq = this.nextSeq;
     const { draft, body } = draftAndBody(input, seq, isoNow());
     const h = this.enqueue(body);
@@ -143,13 +161,15 @@ export class SessionWriter {
     return event;
   }
 
-  /** The seq the next append will get. */
+  /** The seq the next `append` will get (kept deltas are recorded first). */
   get seq(): number {
+    this.chunks.seal();
     return this.nextSeq;
   }
 
   /** Writes pending lines to the file and syncs them to disk. */
   sync(): void {
+    this.chunks.seal();
     this.flush();
     if (!this.unsynced) return;
     fdatasyncSync(this.fd);

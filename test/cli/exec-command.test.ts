@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { describe, it } from "node:test";
+import { chunkDeltas, type EventOf } from "../../src/session/events.ts";
+import { readSession } from "../../src/session/reader.ts";
 import { runCli } from "../support/cli.ts";
 import {
   type ExecEnv,
@@ -14,7 +16,7 @@ import {
   MODEL_OF,
   runExec,
 } from "../support/exec-harness.ts";
-import { type Script, useMockProvider } from "../support/mock-provider/index.ts";
+import { flood, type Script, useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
 
@@ -109,6 +111,30 @@ describe("codewhale exec output formats", () => {
         );
         assert.equal(jq.replaceAll("\n", ""), "Hello from the mock.");
       }
+    });
+
+    it(`${kind}: a fast stream keeps every delta; deltas that arrive together share a chunk`, async () => {
+      const setup = execEnv(mock);
+      const count = 3000;
+      mock.enqueue(flood(count, "w "));
+      const run = await runExec(
+        ["--model", MODEL_OF[kind], "--output-format", "stream-json", "flood"],
+        setup,
+      );
+      assert.equal(run.status, 0, run.stderr);
+      const lines = jsonLines(run.stdout);
+      const printed = lines.filter((l) => l.type === "message_delta").map((l) => l.text);
+      assert.equal(printed.join(""), "w ".repeat(count));
+      const chunks = readSession(String(lines[0]!.log_path)).events.filter(
+        (e): e is EventOf<"assistant/chunk"> => e.type === "assistant/chunk",
+      );
+      assert.deepEqual(
+        chunks.flatMap(chunkDeltas),
+        Array(count).fill("w "),
+        "every streamed delta, in order",
+      );
+      assert.equal(printed.length, chunks.length, "one message_delta per chunk event");
+      assert.ok(chunks.length < count / 10, `${chunks.length} chunk events for ${count} deltas`);
     });
 
     it(`${kind}: request 1 of a simple task is at most 8 KB`, async () => {

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { canonicalJson } from "../../src/session/canonical-json.ts";
 import { canonicalEvent } from "../../src/session/event-serializer.ts";
+import { SESSION_SCHEMA_VERSION } from "../../src/session/events.ts";
 import { sampleTurn } from "../support/session-fixtures.ts";
 
 const envelope = { v: 1, seq: 7, ts: "2026-11-29T23:00:00.000Z" };
@@ -60,12 +61,13 @@ describe("compiled event serializer", () => {
 describe("flat events laid out in canonical order", () => {
   it("serialise exactly as canonicalJson, and fall back for anything unusual", async () => {
     const { draftAndBody } = await import("../../src/session/event-serializer.ts");
+    const v = SESSION_SCHEMA_VERSION;
     fc.assert(
       fc.property(fc.string(), fc.nat(), fc.nat(), (delta, turn, block) => {
         const input = { type: "assistant/chunk", turn, step: 1, block, kind: "thinking", delta };
         const { draft, body } = draftAndBody(input, 9, "t");
-        assert.equal(body, canonicalJson({ ...input, v: 1, seq: 9, ts: "t" }));
-        assert.deepEqual(draft, { ...input, v: 1, seq: 9, ts: "t", h: "" });
+        assert.equal(body, canonicalJson({ ...input, v, seq: 9, ts: "t" }));
+        assert.deepEqual(draft, { ...input, v, seq: 9, ts: "t", h: "" });
       }),
     );
     const odd = {
@@ -77,7 +79,14 @@ describe("flat events laid out in canonical order", () => {
       delta: "x",
       extra: 1,
     };
-    assert.equal(draftAndBody(odd, 1, "t").body, canonicalJson({ ...odd, v: 1, seq: 1, ts: "t" }));
+    assert.equal(draftAndBody(odd, 1, "t").body, canonicalJson({ ...odd, v, seq: 1, ts: "t" }));
+    // An optional member (several deltas in one chunk) takes the generic path, same bytes.
+    const { extra: _, ...plain } = odd;
+    const joined = { ...plain, delta: "xy", parts: [1, 1] };
+    assert.equal(
+      draftAndBody(joined, 2, "t").body,
+      canonicalJson({ ...joined, v, seq: 2, ts: "t" }),
+    );
     const nan = { type: "turn/start", turn: Number.NaN };
     assert.throws(() => draftAndBody(nan, 1, "t"), /not finite/);
   });

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { EVENT_TYPES, lineSchemas } from "../../src/session/events.ts";
+import { EVENT_TYPES, lineSchemas, SESSION_SCHEMA_VERSION } from "../../src/session/events.ts";
 import { compileFlatValidator } from "../../src/session/flat-validator.ts";
 
 const valid: Record<string, Record<string, unknown>> = {
@@ -18,7 +18,13 @@ const valid: Record<string, Record<string, unknown>> = {
     config_fingerprint: "f",
   },
 };
-const envelope = (type: string) => ({ v: 1, seq: 4, ts: "t", h: "a".repeat(64), type });
+const envelope = (type: string) => ({
+  v: SESSION_SCHEMA_VERSION,
+  seq: 4,
+  ts: "t",
+  h: "a".repeat(64),
+  type,
+});
 
 describe("flat validators", () => {
   it("are compiled for flat types and not for nested ones", () => {
@@ -41,8 +47,14 @@ describe("flat validators", () => {
         "extra",
         "type",
         "cwd",
+        "parts",
       ),
-      value: fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.integer({ min: -2, max: 2 })),
+      value: fc.oneof(
+        fc.jsonValue(),
+        fc.constant(undefined),
+        fc.integer({ min: -2, max: 2 }),
+        fc.array(fc.integer({ min: -1, max: 3 }), { maxLength: 3 }),
+      ),
     });
     for (const type of EVENT_TYPES) {
       const fast = compileFlatValidator(lineSchemas[type]);

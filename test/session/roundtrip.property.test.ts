@@ -25,14 +25,17 @@ const eventArbitrary: fc.Arbitrary<EventInput> = fc.oneof(
   fc.record({ type: fc.constant("user/message" as const), text }),
   fc.record({ type: fc.constant("steering/message" as const), turn: nat, text }),
   fc.record({ type: fc.constant("turn/start" as const), turn: nat }),
-  fc.record({
-    type: fc.constant("assistant/chunk" as const),
-    turn: nat,
-    step: nat,
-    block: nat,
-    kind,
-    delta: text,
-  }),
+  fc
+    .record({
+      type: fc.constant("assistant/chunk" as const),
+      turn: nat,
+      step: nat,
+      block: nat,
+      kind,
+      delta: text,
+      parts: fc.option(fc.array(nat, { minLength: 2 }), { nil: undefined }),
+    })
+    .map(({ parts, ...chunk }) => (parts ? { ...chunk, parts } : chunk)),
   fc.record({
     type: fc.constant("assistant/message" as const),
     turn: nat,

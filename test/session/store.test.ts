@@ -3,6 +3,7 @@ import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } f
 import { hostname } from "node:os";
 import { describe, it } from "node:test";
 import { SessionCorruptError, SessionLockedError } from "../../src/errors.ts";
+import { SESSION_SCHEMA_VERSION } from "../../src/session/events.ts";
 import { bodyOf, chainHash, hMemberAt, hOf } from "../../src/session/hash-chain.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
@@ -33,7 +34,7 @@ describe("session log: writing and reading", () => {
     let previous = "";
     lines.forEach((line, index) => {
       const event = JSON.parse(line);
-      assert.equal(event.v, 1);
+      assert.equal(event.v, SESSION_SCHEMA_VERSION);
       assert.equal(event.seq, index);
       const at = hMemberAt(line);
       assert.ok(at > 0);
@@ -187,7 +188,7 @@ describe("session log: damage", () => {
 
   it("names an unknown schema version", () => {
     const { path } = writeSession(tempDir());
-    editLine(path, 1, (line) => line.replace('"v":1', '"v":9'));
+    editLine(path, 1, (line) => line.replace(`"v":${SESSION_SCHEMA_VERSION}`, '"v":9'));
     assert.deepEqual(corruptReason(path), { line: 2, reason: "unsupported schema version v=9" });
   });
 

@@ -1,7 +1,7 @@
 // `codewhale capture [--json] -- CMD [ARGS…]`: runs a command through the shared runner with the
 // effective output policy and prints exactly what the model would see (with --json, also the
-// metadata). Exits with the command's own code, also when the reader of stdout has gone (EPIPE);
-// 2 for usage errors. Registered by cli/main.ts.
+// metadata). Exits with the command's own code, also when the reader of stdout has gone (see
+// stdout-reader.ts); 2 for usage errors. Registered by cli/main.ts.
 import { randomUUID } from "node:crypto";
 import { constants } from "node:os";
 import { setFlagsFromString } from "node:v8";
@@ -57,7 +57,6 @@ async function capture(command: string[], options: CaptureOptions): Promise<void
     { spill },
   );
   setExitCodeAtExit(exitCodeOf(result));
-  process.stdout.on("error", ignoreClosedReader);
   if (options.json) process.stdout.write(`${JSON.stringify(toJson(result), null, 2)}\n`);
   else {
     process.stdout.write(result.output);
@@ -66,11 +65,6 @@ async function capture(command: string[], options: CaptureOptions): Promise<void
   if (process.env.CODEWHALE_CAPTURE_RUSAGE) {
     process.stderr.write(`codewhale: maxrss_kb=${process.resourceUsage().maxRSS}\n`);
   }
-}
-
-/** `codewhale capture -- cmd | head -1`: what the reader did not take is not an error. */
-function ignoreClosedReader(error: NodeJS.ErrnoException): void {
-  if (error.code !== "EPIPE") throw error;
 }
 
 function effectivePolicy(options: CaptureOptions): OutputPolicy {

@@ -23,6 +23,7 @@ import type { ToolRegistry } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
 import { runStdinSession } from "./exec-stdin.ts";
+import { onStdoutReaderGone } from "./stdout-reader.ts";
 
 interface ExecOptions {
   model?: string;
@@ -123,6 +124,12 @@ async function runExec(
   });
   output.tools.useTools((name) => agent.tools.get(name));
   const stopSignals = handleSigint(agent);
+  // `codewhale exec … | head`: nobody reads the rest, so the turn stops as if cancelled.
+  let readerGone = false;
+  const stopWatching = onStdoutReaderGone(() => {
+    readerGone = true;
+    agent.cancel();
+  });
   try {
     output.init({
       sessionId: agent.sessionId,
@@ -147,13 +154,17 @@ async function runExec(
       ? await runStdinSession(agent, process.stdin, output, finish)
       : await runOnce(agent, prompt ?? "", finish);
     if (last && exitCodeOf(last) !== ExitCode.ok) {
-      throw new RunStoppedError(last.error ?? last.reason, exitCodeOf(last));
+      const why = readerGone && last.reason === "cancelled" ? GONE : (last.error ?? last.reason);
+      throw new RunStoppedError(why, exitCodeOf(last));
     }
   } finally {
     stopSignals();
+    stopWatching();
     await agent.close();
   }
 }
+
+const GONE = "cancelled: the reader of standard output went away";
 
 async function runOnce(
   agent: Agent,

@@ -9,6 +9,7 @@ import { registerDoctorCommand } from "./doctor-command.ts";
 import { registerExecCommand } from "./exec-command.ts";
 import { reportError } from "./fail.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
+import { watchStdout } from "./stdout-reader.ts";
 import { registerTrustCommand } from "./trust-command.ts";
 
 export function buildProgram(): Command {
@@ -54,6 +55,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
  * locks) runs on "exit".
  */
 async function run(): Promise<void> {
+  watchStdout();
   const code = await main(process.argv.slice(2));
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(

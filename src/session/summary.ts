@@ -1,6 +1,7 @@
 // A cheap summary of one session log for listings: id, start, cwd, model, first prompt, event
-// count and size. It reads the head of the file and counts lines; `sessions verify` is the
-// full check. A log whose head cannot be read is summarised as damaged, never thrown.
+// count and size. It reads the head of the file and takes the count from the last line's seq
+// (counting lines only when the tail is no help); `sessions verify` is the full check. A log
+// whose head cannot be read is summarised as damaged, never thrown.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { sessionIdOfPath } from "./paths.ts";
 
@@ -18,6 +19,7 @@ export interface SessionSummary {
 }
 
 const HEAD_BYTES = 256 * 1024;
+const TAIL_BYTES = 64 * 1024;
 
 export function summarizeSession(path: string): SessionSummary {
   const bytes = statSync(path).size;
@@ -28,7 +30,7 @@ export function summarizeSession(path: string): SessionSummary {
     cwd: null,
     model: null,
     firstPrompt: null,
-    events: countLines(path),
+    events: countEvents(path, bytes),
     bytes,
   };
   const head = readHead(path).split("\n");
@@ -60,13 +62,35 @@ function applyHeadLine(summary: SessionSummary, line: string): boolean {
 }
 
 function readHead(path: string): string {
+  return readAt(path, 0, HEAD_BYTES);
+}
+
+function readAt(path: string, position: number, length: number): string {
   const fd = openSync(path, "r");
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const read = readSync(fd, buffer, 0, HEAD_BYTES, 0);
+    const buffer = Buffer.alloc(length);
+    const read = readSync(fd, buffer, 0, length, position);
     return buffer.toString("utf8", 0, read);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Events in the log: the last complete line's seq plus one (seq is dense from 0), read from
+ * the tail; lines counted when the last line is longer than the tail or is not an event.
+ */
+function countEvents(path: string, bytes: number): number {
+  const start = Math.max(0, bytes - TAIL_BYTES);
+  const tail = readAt(path, start, bytes - start);
+  const end = tail.lastIndexOf("\n");
+  const from = tail.lastIndexOf("\n", end - 1) + 1;
+  if (end < 0 || (from === 0 && start > 0)) return countLines(path);
+  try {
+    const seq = (JSON.parse(tail.slice(from, end)) as { seq?: unknown }).seq;
+    return Number.isSafeInteger(seq) ? (seq as number) + 1 : countLines(path);
+  } catch {
+    return countLines(path);
   }
 }
 

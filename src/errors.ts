@@ -56,6 +56,21 @@ export class SessionCorruptError extends CodewhaleError {
   }
 }
 
+/**
+ * The session log could not be written (a full disk, a removed directory). The log stays
+ * valid up to its last complete line; the writer refuses every later append.
+ */
+export class SessionWriteError extends CodewhaleError {
+  readonly exitCode = ExitCode.failure;
+  override readonly name = "SessionWriteError";
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(`cannot write the session log ${file}: ${errorMessage(cause)}`, { cause });
+  }
+}
+
 /** Another live process holds the session's writer lock. */
 export class SessionLockedError extends CodewhaleError {
   readonly exitCode = ExitCode.failure;

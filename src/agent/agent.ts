@@ -266,8 +266,11 @@ export class Agent {
     this.controller?.abort();
     this.ctx.guard.dispose();
     this.toolsDisposed = this.sessionTools?.dispose() ?? Promise.resolve();
-    this.ctx.writer.close();
-    this.ctx.bus.emit("agent/disposed");
+    try {
+      this.ctx.writer.close();
+    } finally {
+      this.ctx.bus.emit("agent/disposed");
+    }
   }
 
   private setStatus(status: AgentStatus): void {

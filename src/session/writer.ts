@@ -14,6 +14,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { SessionWriteError } from "../errors.ts";
 import { ChunkCoalescer, type DeltaInput } from "./chunk-coalescer.ts";
 import { draftAndBody } from "./event-serializer.ts";
 import { type EventInput, type Payload, type SessionEvent, SYNC_EVENT_TYPES } from "./events.ts";
@@ -66,6 +67,8 @@ export class SessionWriter {
   private readonly deliveryQueue: SessionEvent[] = [];
   private delivering = false;
   private closed = false;
+  /** Set by the first failed write or sync; every later append, sync and close throws it. */
+  private broken: SessionWriteError | null = null;
   private readonly chunks = new ChunkCoalescer((chunk) => this.record(chunk));
 
   private constructor(
@@ -134,13 +137,13 @@ export class SessionWriter {
    * before the next `append`, so the log keeps arrival order.
    */
   appendDelta(delta: DeltaInput): void {
-    if (this.closed) throw new Error(`session ${this.id} is closed`);
+    this.checkWritable();
     this.chunks.push(delta);
   }
 
   /** Appends one event; durable before returning when its type is in SYNC_EVENT_TYPES. */
   append(input: EventInput): SessionEvent {
-    if (this.closed) throw new Error(`session ${this.id} is closed`);
+    this.checkWritable();
     this.chunks.seal();
     return this.record(input);
   }
@@ -169,23 +172,51 @@ export class SessionWriter {
 
   /** Writes pending lines to the file and syncs them to disk. */
   sync(): void {
+    this.checkWritable();
     this.chunks.seal();
     this.flush();
     if (!this.unsynced) return;
-    fdatasyncSync(this.fd);
+    this.io(() => fdatasyncSync(this.fd));
     this.unsynced = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
 
+  /** Syncs and closes; throws a write failure that no append reported yet, after closing. */
   close(): void {
     if (this.closed) return;
     try {
-      this.sync();
+      if (!this.broken) this.sync();
     } finally {
       this.closed = true;
-      closeSync(this.fd);
+      if (this.timer) clearTimeout(this.timer);
+      this.closeFile();
       this.releaseLock();
+    }
+    if (this.broken) throw this.broken;
+  }
+
+  /** Closes the file; after a failed write, a failing close adds nothing to report. */
+  private closeFile(): void {
+    try {
+      closeSync(this.fd);
+    } catch (error) {
+      if (!this.broken) throw new SessionWriteError(this.path, error);
+    }
+  }
+
+  private checkWritable(): void {
+    if (this.broken) throw this.broken;
+    if (this.closed) throw new Error(`session ${this.id} is closed`);
+  }
+
+  /** Runs one file operation; its failure breaks the writer (see `broken`). */
+  private io(operation: () => void): void {
+    try {
+      operation();
+    } catch (error) {
+      this.broken ??= new SessionWriteError(this.path, error);
+      throw this.broken;
     }
   }
 
@@ -234,14 +265,14 @@ export class SessionWriter {
 
   private flush(): void {
     if (this.pendingBytes === 0) return;
-    writeAll(this.fd, this.pending.subarray(0, this.pendingBytes));
+    this.io(() => writeAll(this.fd, this.pending.subarray(0, this.pendingBytes)));
     this.pendingBytes = 0;
     this.lastHAt = -1;
   }
 
   /** Writes text past the pending buffer (after flushing it); the last h is then not in it. */
   private writeRaw(text: string): void {
-    writeAll(this.fd, Buffer.from(text, "utf8"));
+    this.io(() => writeAll(this.fd, Buffer.from(text, "utf8")));
     this.lastHAt = -1;
   }
 
@@ -258,10 +289,16 @@ export class SessionWriter {
   /**
    * The periodic sync: writes what is pending and syncs it on libuv's thread pool, so the
    * stream is not stalled for the milliseconds an fdatasync takes. A failure here is not
-   * lost: the next synced append or close syncs again, synchronously, and reports it.
+   * lost: the next synced append or close syncs again, synchronously, and reports it; a
+   * failed write breaks the writer, and the next call throws it.
    */
   private syncInBackground(): void {
-    this.flush();
+    if (this.broken) return;
+    try {
+      this.flush();
+    } catch {
+      return; // `broken` holds it; the next append, sync or close throws it.
+    }
     if (!this.unsynced) return;
     this.unsynced = false;
     fdatasync(this.fd, (error) => {

@@ -1,7 +1,8 @@
-// The `codewhale` command line: builds the commander program from one file per command group
-// and maps failures to exit codes through fail.ts. Nothing here knows how a command works.
+// The `codewhale` command line: builds the commander program from one file per command group,
+// turns commander's parse errors into one `codewhale:` line, keeps SDKs off the console, and
+// maps failures to exit codes through fail.ts. Nothing here knows how a command works.
 import { Command, CommanderError } from "commander";
-import { ExitCode } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { registerCaptureCommand } from "./capture-command.ts";
 import { registerConfigCommand } from "./config-command.ts";
@@ -16,7 +17,10 @@ export function buildProgram(): Command {
   const program = new Command("codewhale")
     .description("A terminal coding agent whose session log is the receipt.")
     .version(VERSION, "-V, --version")
-    .showHelpAfterError()
+    // Errors become one line through usageErrorOf; help shown for an error is never printed.
+    // Both settings are copied to every subcommand created after them.
+    .configureOutput({ writeErr: () => undefined, outputError: () => undefined })
+    .showHelpAfterError(false)
     .exitOverride();
   registerCaptureCommand(program);
   registerConfigCommand(program);
@@ -24,7 +28,51 @@ export function buildProgram(): Command {
   registerExecCommand(program);
   registerSessionsCommand(program);
   registerTrustCommand(program);
+  forEachCommand(program, (command) => command.exitOverride(usageErrorOf(command)));
   return program;
+}
+
+function forEachCommand(command: Command, visit: (command: Command) => void): void {
+  visit(command);
+  for (const sub of command.commands) forEachCommand(sub, visit);
+}
+
+/**
+ * The exit callback of one command: `--help` and `--version` (exit 0) pass through; a parse
+ * error becomes a UsageError naming that command's help, e.g. "unknown option '--bogus' (see
+ * codewhale exec --help)".
+ */
+function usageErrorOf(command: Command): (error: CommanderError) => never {
+  return (error) => {
+    if (error.exitCode === 0) throw error;
+    throw new UsageError(`${parseProblem(command, error)} (see ${commandPath(command)} --help)`);
+  };
+}
+
+function parseProblem(command: Command, error: CommanderError): string {
+  // A command group run without a subcommand, or `help <unknown>`: commander prints help here.
+  if (error.code === "commander.help") {
+    const given = command.args[0] === "help" ? command.args[1] : command.args[0];
+    return given === undefined ? "missing command" : `unknown command '${given}'`;
+  }
+  return error.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ");
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join(" ");
+}
+
+/**
+ * Provider SDKs log to the console on their own (the SSE parser prints the unparsable chunk
+ * before it throws), which would add lines to the one-line stderr contract. codewhale itself
+ * never uses the console, so it is silenced unless CODEWHALE_DEBUG is set.
+ */
+export function silenceConsole(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.CODEWHALE_DEBUG) return;
+  const quiet = () => undefined;
+  for (const method of ["log", "info", "warn", "error", "debug"] as const) console[method] = quiet;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -56,6 +104,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
  */
 async function run(): Promise<void> {
   watchStdout();
+  silenceConsole();
   const code = await main(process.argv.slice(2));
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(

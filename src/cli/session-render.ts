@@ -1,12 +1,13 @@
-// Renders a session's events as readable lines for `codewhale sessions show`: one line per
-// event, with the streamed chunks of each block folded into a single line.
+// Renders a session's events as readable lines for `codewhale sessions show` and `list`: one
+// line per event, with the streamed chunks of each block folded into a single line, and every
+// control character from the log shown as a visible escape so it cannot drive the terminal.
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { SessionSummary } from "../session/summary.ts";
+import { escapeControls } from "./terminal-text.ts";
 
 const MAX_TEXT = 200;
-
 export function renderSummaryHeader(summary: SessionSummary): string[] {
-  return [
+  const lines = [
     `session ${summary.id}`,
     `  path     ${summary.path}`,
     `  started  ${summary.started ?? "unknown"}`,
@@ -14,6 +15,7 @@ export function renderSummaryHeader(summary: SessionSummary): string[] {
     `  model    ${summary.model ?? "unknown"}`,
     `  events   ${summary.events} (${summary.bytes} bytes)`,
   ];
+  return lines.map(escapeControls);
 }
 
 /** One line per event; consecutive chunks of one block become one line. */
@@ -34,7 +36,7 @@ export function renderEventLines(events: Iterable<SessionEvent>): string[] {
     chunkKey = "";
     lines.push(`#${event.seq} ${event.type}${describe(event)}`);
   }
-  return lines;
+  return lines.map(escapeControls);
 }
 
 function describe(event: SessionEvent): string {

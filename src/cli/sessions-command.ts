@@ -2,11 +2,12 @@
 // by cli/main.ts; the reading and verifying is done by src/session.
 import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
-import { findSession, listSessionFiles } from "../session/paths.ts";
+import { findSession, isRegularFile, listSessionFiles } from "../session/paths.ts";
 import { readSession, SessionReader } from "../session/reader.ts";
 import { summarizeSession } from "../session/summary.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { renderEventLines, renderSummaryHeader } from "./session-render.ts";
+import { escapeControls } from "./terminal-text.ts";
 
 interface ListOptions extends SessionDirOptions {
   json?: boolean;
@@ -63,9 +64,8 @@ function listSessions(options: ListOptions): void {
   }
   for (const s of summaries) {
     const prompt = (s.firstPrompt ?? s.damaged ?? "").replace(/\s+/g, " ").slice(0, 60);
-    process.stdout.write(
-      `${s.id}  ${s.started ?? "?"}  ${s.events} events  ${s.bytes} B  ${s.cwd ?? "?"}  ${prompt}\n`,
-    );
+    const line = `${s.id}  ${s.started ?? "?"}  ${s.events} events  ${s.bytes} B  ${s.cwd ?? "?"}  ${prompt}`;
+    process.stdout.write(`${escapeControls(line)}\n`);
   }
 }
 
@@ -89,6 +89,7 @@ function verifySession(target: string, options: SessionDirOptions): void {
   const path = target.endsWith(".jsonl")
     ? target
     : findSession(resolveSessionsDir(options), target);
+  if (!isRegularFile(path)) throw new UsageError(`no session log at ${path}`);
   const reader = new SessionReader(path, { strictCanonical: true });
   for (const _ of reader.events()) {
     // Every line is checked while iterating.

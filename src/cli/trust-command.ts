@@ -1,10 +1,12 @@
 // `codewhale trust [dir]`, `codewhale trust --list` and `codewhale untrust [dir]`: manage the
 // user file's `trusted_projects`, whose projects' hooks and permission settings take effect.
 // Registered by cli/main.ts; the TOML editing lives in src/hooks/trust-file.ts.
+import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { Env } from "../config/index.ts";
 import { inspectConfig, resolveHome } from "../config/index.ts";
+import { UsageError } from "../errors.ts";
 import { canonicalPath, readTrustedProjects, writeTrustedProjects } from "../hooks/index.ts";
 
 /** Where the command reads and writes; tests pass their own. */
@@ -49,7 +51,25 @@ function projectRootOf(io: TrustIo, dir: string | undefined): string {
   return project ? canonicalPath(dirname(dirname(project.path))) : start;
 }
 
+/** Only an existing directory can be trusted: a typo must not add an entry for nothing. */
+function requireDirectory(io: TrustIo, dir: string | undefined): void {
+  const path = resolve(io.cwd, dir ?? ".");
+  const problem = directoryProblem(path);
+  if (problem) throw new UsageError(`cannot trust ${path}: ${problem}`);
+}
+
+function directoryProblem(path: string): string | null {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats === undefined) return "no such directory";
+    return stats.isDirectory() ? null : "not a directory";
+  } catch {
+    return "no such directory";
+  }
+}
+
 function trust(io: TrustIo, dir: string | undefined): void {
+  requireDirectory(io, dir);
   const userFile = userFileOf(io);
   const root = projectRootOf(io, dir);
   const current = readTrustedProjects(userFile);

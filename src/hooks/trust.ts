@@ -1,7 +1,7 @@
 // Which hooks and permission settings apply: those of the user file and flags always, those
 // of a project's `.codewhale/config.toml` only when the project is trusted (listed in the user
 // file's `trusted_projects`, or `--trust` for one run). Ignored project settings fall back to
-// the user file's and are listed in notice lines. The agent calls `effectivePolicy` once.
+// the user file's and are named in one notice line. The agent calls `effectivePolicy` once.
 import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -32,7 +32,7 @@ export interface EffectivePolicy {
   hooks: Config["hooks"];
   /** External command tools (`[[tools.external]]`) that may be offered to the model. */
   externalTools: Config["tools"]["external"];
-  /** Lines to show once: what an untrusted project's config asked for and did not get. */
+  /** Lines to show once (at most one): the untrusted project's settings that were ignored. */
   notices: string[];
 }
 
@@ -58,12 +58,13 @@ export function effectivePolicy(
     isTrusted(loaded, loaded.projectRoot);
   const fallback = trusted ? undefined : userSections(loaded);
   const fromProject = (key: string) => !trusted && loaded.sources[key] === projectFile;
-  const notices: string[] = [];
+  /** The keys of the project file's settings that were ignored, in the order met. */
+  const ignored = new Set<string>();
   const { config } = loaded;
 
   let mode = config.permissions.mode;
   if (fromProject("permissions.mode") && fallback) {
-    notices.push(`  permissions.mode = "${mode}"`);
+    ignored.add("permissions.mode");
     mode = fallback.permissions.mode;
   }
   const lists = Object.fromEntries(
@@ -74,19 +75,19 @@ export function effectivePolicy(
         const rules = config.permissions[list].map((text) => ({ text, source }));
         return [list, [...rules, ...keptUserRules(loaded, list, source, projectFile)]];
       }
-      for (const text of config.permissions[list]) notices.push(`  ${key}: ${text}`);
+      if (config.permissions[list].length > 0) ignored.add(key);
       return [list, fallback.permissions[list].map((text) => ({ text, source: userFile(loaded) }))];
     }),
   ) as Record<(typeof RULE_LISTS)[number], PolicyRule[]>;
   const hooks = { ...config.hooks };
   for (const event of HOOK_EVENTS) {
     if (!fromProject(`hooks.${event}`) || !fallback) continue;
-    for (const hook of config.hooks[event]) notices.push(`  hooks.${event}: ${hook.command}`);
+    if (config.hooks[event].length > 0) ignored.add(`hooks.${event}`);
     hooks[event] = fallback.hooks[event];
   }
   let externalTools = config.tools.external;
   if (fromProject("tools.external") && fallback) {
-    for (const tool of externalTools) notices.push(`  tools.external: ${tool.name}`);
+    if (externalTools.length > 0) ignored.add("tools.external");
     externalTools = fallback.tools?.external ?? [];
   }
   checkMatchers(hooks, loaded);
@@ -98,7 +99,7 @@ export function effectivePolicy(
     permissions: { mode: options.mode ?? mode, ...lists },
     hooks,
     externalTools,
-    notices: notices.length > 0 ? [untrustedHeader(projectFile), ...notices] : [],
+    notices: ignored.size > 0 ? [untrustedNotice(projectFile, [...ignored])] : [],
   };
 }
 
@@ -136,8 +137,8 @@ export function canonicalPath(path: string): string {
   }
 }
 
-function untrustedHeader(projectFile: string | undefined): string {
-  return `codewhale: ignoring these settings of the untrusted project file ${projectFile} (run \`codewhale trust\` to trust it, or pass --trust for one run):`;
+function untrustedNotice(projectFile: string | undefined, keys: string[]): string {
+  return `codewhale: ignoring these settings of the untrusted project file ${projectFile}: ${keys.join(", ")} (run \`codewhale trust\` to trust it, or pass --trust for one run)`;
 }
 
 function userFile(loaded: LoadedConfig): string {

@@ -1,6 +1,7 @@
 // Where session logs live: `<sessions dir>/YYYY/MM/DD/<id>.jsonl`, the date being the UTC day
-// encoded in the id (a UUIDv7, so ids sort by creation time). Finds a session by id or prefix.
-import { existsSync, readdirSync } from "node:fs";
+// encoded in the id (a UUIDv7, so ids sort by creation time). Finds a session by id or prefix;
+// only regular files (or symlinks to them) count as logs, so a stray directory is skipped.
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { uuidv7 } from "uuidv7";
 import { UsageError } from "../errors.ts";
@@ -22,26 +23,51 @@ export function sessionPath(sessionsDir: string, id: string): string {
   return join(sessionsDir, day[0]!, day[1]!, day[2]!, `${id}.jsonl`);
 }
 
-/** Every session log under the directory, newest first. */
+/** Every session log under the directory, newest first: regular files only (symlinks followed). */
 export function listSessionFiles(sessionsDir: string): string[] {
   const out: string[] = [];
-  for (const year of childNames(sessionsDir, /^\d{4}$/)) {
-    for (const month of childNames(join(sessionsDir, year), /^\d{2}$/)) {
-      for (const day of childNames(join(sessionsDir, year, month), /^\d{2}$/)) {
-        const dir = join(sessionsDir, year, month, day);
-        for (const file of childNames(dir, /\.jsonl$/)) out.push(join(dir, file));
+  for (const year of children(sessionsDir, /^\d{4}$/, "directory")) {
+    for (const month of children(year, /^\d{2}$/, "directory")) {
+      for (const day of children(month, /^\d{2}$/, "directory")) {
+        out.push(...children(day, /\.jsonl$/, "file"));
       }
     }
   }
   return out;
 }
 
-function childNames(dir: string, pattern: RegExp): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => pattern.test(name))
+/** The paths in `dir` whose name matches and that are (or link to) the kind, sorted descending. */
+function children(dir: string, pattern: RegExp, kind: "directory" | "file"): string[] {
+  if (kindOf(dir) !== "directory") return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => pattern.test(entry.name) && entryKind(dir, entry) === kind)
+    .map((entry) => entry.name)
     .sort()
-    .reverse();
+    .reverse()
+    .map((name) => join(dir, name));
+}
+
+/** The entry's kind from the listing; anything else (a symlink, say) costs a stat. */
+function entryKind(dir: string, entry: Dirent): ReturnType<typeof kindOf> {
+  if (entry.isFile()) return "file";
+  if (entry.isDirectory()) return "directory";
+  return kindOf(join(dir, entry.name));
+}
+
+/** True for a regular file, or a symlink to one. */
+export function isRegularFile(path: string): boolean {
+  return kindOf(path) === "file";
+}
+
+/** What a path is after following symlinks; null when missing, a loop, or unreadable. */
+function kindOf(path: string): "directory" | "file" | "other" | null {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats === undefined) return null;
+    return stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other";
+  } catch {
+    return null;
+  }
 }
 
 /** Resolves a full id or a unique prefix to a log path, or throws a UsageError. */
@@ -49,7 +75,7 @@ export function findSession(sessionsDir: string, idOrPrefix: string): string {
   const wanted = idOrPrefix.toLowerCase();
   if (UUID.test(wanted)) {
     const path = sessionPath(sessionsDir, wanted);
-    if (existsSync(path)) return path;
+    if (isRegularFile(path)) return path;
   }
   const matches = listSessionFiles(sessionsDir).filter((path) =>
     sessionIdOfPath(path).startsWith(wanted),

@@ -170,9 +170,9 @@ describe("codewhale exec: project trust", () => {
     assert.equal(existsSync(marker), false);
     assert.match(
       run.stderr,
-      /ignoring these settings of the untrusted project file .*config\.toml/,
+      /^codewhale: ignoring these settings of the untrusted project file .*config\.toml: hooks\.SessionStart \(run `codewhale trust` to trust it, or pass --trust for one run\)$/m,
     );
-    assert.ok(run.stderr.includes(`  hooks.SessionStart: ${command}`));
+    assert.ok(!run.stderr.includes(command), "the untrusted command is not repeated");
     assert.equal(run.stderr.match(/ignoring these settings/g)?.length, 1);
     assert.ok(!run.stdout.includes("ignoring"), "stream-json stays clean");
   });

@@ -1,12 +1,15 @@
 // `codewhale trust`, `trust --list` and `untrust` on a real user file in a temp CODEWHALE_HOME:
 // the project root is found from any directory inside it, and the edit keeps comments.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { Command } from "commander";
 import { registerTrustCommand } from "../../src/cli/trust-command.ts";
+import { UsageError } from "../../src/errors.ts";
 import type { TempLayout } from "../config/support/temp-config.ts";
 import { createLayout } from "../config/support/temp-config.ts";
+import { runCli } from "../support/cli.ts";
 
 let layout: TempLayout;
 let output: string;
@@ -56,5 +59,31 @@ describe("codewhale trust", () => {
     assert.equal(await codewhale("untrust"), `no longer trusted: ${layout.project}\n`);
     assert.equal(readFileSync(layout.userFile, "utf8"), "trusted_projects = []\n");
     assert.equal(await codewhale("untrust"), `not trusted: ${layout.project}\n`);
+  });
+
+  it("refuses a directory that does not exist, or a file, naming the path (exit 2)", async () => {
+    const missing = join(layout.root, "no-such-dir");
+    await assert.rejects(
+      codewhale("trust", missing),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.message === `cannot trust ${missing}: no such directory`,
+    );
+    layout.writeProject("");
+    await assert.rejects(
+      codewhale("trust", layout.projectFile),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.message === `cannot trust ${layout.projectFile}: not a directory`,
+    );
+    assert.equal(existsSync(layout.userFile), false, "nothing was written");
+  });
+
+  it("from the command line, `codewhale trust /nonexistent` is one line and exit 2", () => {
+    const run = runCli(["trust", "/nonexistent"], { env: { CODEWHALE_HOME: layout.home } });
+    assert.equal(run.status, 2);
+    assert.equal(run.stderr, "codewhale: cannot trust /nonexistent: no such directory\n");
+    assert.equal(run.stdout, "");
+    assert.equal(existsSync(layout.userFile), false);
   });
 });

@@ -52,12 +52,7 @@ describe("effectivePolicy", () => {
     assert.deepEqual(policy.hooks.PreToolUse, [{ command: "user-guard.sh" }]);
     assert.deepEqual(policy.hooks.Stop, []);
     assert.deepEqual(policy.notices, [
-      `codewhale: ignoring these settings of the untrusted project file ${layout.projectFile} (run \`codewhale trust\` to trust it, or pass --trust for one run):`,
-      '  permissions.mode = "bypass"',
-      "  permissions.allow: bash",
-      "  permissions.allow: edit(**)",
-      "  hooks.PreToolUse: ./project-hook.sh",
-      "  hooks.Stop: ./on-stop.sh",
+      `codewhale: ignoring these settings of the untrusted project file ${layout.projectFile}: permissions.mode, permissions.allow, hooks.PreToolUse, hooks.Stop (run \`codewhale trust\` to trust it, or pass --trust for one run)`,
     ]);
   });
 

@@ -1,6 +1,7 @@
 // Resolves `provider/model` into the adapter's ProviderConfig: the provider's config entry
-// plus its API key from the environment. A missing key is a one-line ConfigError (exit 2)
-// naming the variable; the key itself is never printed, logged or persisted.
+// plus its API key from the environment (surrounding whitespace trimmed). A missing key, or one
+// a header cannot carry, is a one-line ConfigError (exit 2) naming the variable; the key itself
+// is never printed, logged or persisted.
 import type { Config, Env } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
 import type { ProviderConfig } from "../providers/index.ts";
@@ -10,6 +11,9 @@ export interface ResolvedModel {
   /** The model id without the provider prefix. */
   model: string;
 }
+
+/** Visible ASCII only: what a key must be to travel in an HTTP header unchanged. */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 /** A key for providers that need none (a local server): the SDKs insist on some value. */
 const NO_KEY = "no-key";
@@ -35,9 +39,14 @@ export function resolveModel(config: Config, modelId: string, env: Env): Resolve
     const known = Object.keys(config.providers).join(", ");
     throw new ConfigError(`unknown provider "${name}" (configured: ${known})`);
   }
-  const apiKey = entry.api_key_env === undefined ? NO_KEY : env[entry.api_key_env];
+  const apiKey = entry.api_key_env === undefined ? NO_KEY : env[entry.api_key_env]?.trim();
   if (!apiKey) {
     throw new ConfigError(`no API key for provider "${name}": set ${entry.api_key_env}`);
+  }
+  if (!HEADER_SAFE.test(apiKey)) {
+    throw new ConfigError(
+      `the API key in ${entry.api_key_env} for provider "${name}" holds a space, line break or other character an HTTP header cannot carry; set it again`,
+    );
   }
   const provider: ProviderConfig = { name, kind: entry.kind, apiKey };
   if (entry.base_url !== undefined) provider.baseUrl = entry.base_url;

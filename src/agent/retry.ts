@@ -4,7 +4,8 @@
 import type { Config } from "../config/index.ts";
 import type { ProviderFailure } from "../providers/index.ts";
 
-export type RetrySettings = Config["retry"];
+/** What the backoff reads of `[retry]`. */
+export type RetrySettings = Omit<Config["retry"], "stream_idle_timeout_ms">;
 
 /** How the loop waits between attempts; tests inject one that does not wait. */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;

@@ -13,6 +13,7 @@ import { costOf } from "../providers/index.ts";
 import type { BlockKind, DeltaSink } from "../providers/types.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { JsonValue } from "../session/events.ts";
+import { safeFailure } from "./failure-text.ts";
 import type { RunContext } from "./run-context.ts";
 
 export interface PartialBlock {
@@ -59,13 +60,13 @@ export async function streamAttempt(
       else if (part.type === "message") {
         recordMessage(ctx, turn, step, part);
         return { ok: true, toolCalls: part.toolCalls };
-      } else return { ok: false, failure: part.error, partial: partial() };
+      } else return { ok: false, failure: safe(ctx, part.error), partial: partial() };
     }
   } catch (error) {
     // Stream functions never throw by contract; a scripted one in a test might.
     return {
       ok: false,
-      failure: failureOf(errorMessage(error), requestId, blocks.size > 0),
+      failure: safe(ctx, failureOf(errorMessage(error), requestId, blocks.size > 0)),
       partial: partial(),
     };
   }
@@ -81,6 +82,7 @@ function buildRequest(ctx: RunContext, signal: AbortSignal, onDelta: DeltaSink):
     tools: ctx.toolSpecs,
     signal,
     onDelta,
+    idleTimeoutMs: ctx.config.retry.stream_idle_timeout_ms,
   };
   const budget = ctx.config.thinking.budget_tokens;
   if (budget !== undefined) request.thinking = { budgetTokens: budget };
@@ -105,6 +107,11 @@ function recordMessage(ctx: RunContext, turn: number, step: number, part: Messag
   const lookup = { provider: ctx.provider.name, overrides: ctx.config.models };
   const cost = costOf(ctx.model, part.usage, lookup);
   ctx.writer.append({ type: "step/end", turn, step, usage: part.usage, cost });
+}
+
+/** A failure as it may be recorded and shown: one line, no credentials. */
+function safe(ctx: RunContext, failure: ProviderFailure): ProviderFailure {
+  return safeFailure(failure, [ctx.provider.apiKey]);
 }
 
 function failureOf(message: string, requestId: string | null, partial: boolean): ProviderFailure {

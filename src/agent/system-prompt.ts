@@ -3,7 +3,8 @@
 // then `$CODEWHALE_HOME/AGENTS.md`. Called by the agent when it opens a session.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { ConfigError, errorMessage } from "../errors.ts";
+import { readPromptFile } from "../config/index.ts";
+import { ConfigError } from "../errors.ts";
 import { BUILTIN_PROMPT } from "./builtin-prompt.ts";
 
 export interface SystemPromptOptions {
@@ -24,13 +25,18 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
   return parts.join("\n\n");
 }
 
+/** The prompt file is read through config's check: a readable regular file of at most 1 MiB. */
 function basePrompt(promptFile: string | undefined): string {
   if (promptFile === undefined) return BUILTIN_PROMPT;
-  try {
-    return readFileSync(promptFile, "utf8").trim();
-  } catch (error) {
-    throw new ConfigError(`cannot read system prompt file ${promptFile}: ${errorMessage(error)}`);
-  }
+  const read = readPromptFile(promptFile);
+  if (read.ok) return read.text.trim();
+  const key = "system_prompt_file";
+  throw new ConfigError(
+    `key "${key}" (--system-prompt-file): ${read.problem}`,
+    undefined,
+    undefined,
+    key,
+  );
 }
 
 /** The instruction files that apply to `cwd`, outermost first, then the user's own. */

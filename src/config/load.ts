@@ -1,8 +1,9 @@
 // Loads the effective config: built-in defaults < user file < project file < flags, each layer
-// checked on its own, then merged and validated as a whole. Every command calls `loadConfig`;
-// `config check` calls `inspectConfig` to get all problems instead of the first.
+// checked on its own (schema, path keys, and any checks the caller adds), then merged and
+// validated as a whole. Every command calls `loadConfig`; `config check` calls `inspectConfig`
+// to get all problems instead of the first.
 import { dirname, join, resolve } from "node:path";
-import { ConfigError } from "../errors.ts";
+import { ConfigError, UsageError } from "../errors.ts";
 import { builtinLayers } from "./builtins.ts";
 import type { ConfigFile, Env, ReadFile } from "./files.ts";
 import {
@@ -17,6 +18,7 @@ import type { KeySegment } from "./key-path.ts";
 import { formatKeyPath } from "./key-path.ts";
 import type { ConfigLayer, ConfigSource, Table } from "./merge.ts";
 import { mergeLayers, walkLeaves } from "./merge.ts";
+import { pathKeyProblems, sessionDirProblem } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
 import type { Config, ConfigInput } from "./schema.ts";
@@ -28,7 +30,16 @@ export interface LoadOptions {
   env?: Env;
   /** Command-line overrides as a partial config, e.g. `{ model: "openai/gpt-5", max_steps: 3 }`. */
   flags?: ConfigInput;
+  /** Checks of each layer on its own that need more than config knows (e.g. permission rules). */
+  layerChecks?: readonly LayerCheck[];
 }
+
+/**
+ * A check of one layer (a file or the flags) before the merge: `source` is the file's path or
+ * "flag", `data` the layer as written with its path keys made absolute. A layer the schema
+ * rejected is still checked, so read `data` defensively.
+ */
+export type LayerCheck = (layer: ConfigLayer) => ConfigError[];
 
 export interface LoadedConfig {
   config: Config;
@@ -66,23 +77,48 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
   const env = options.env ?? process.env;
   const home = resolveHome(env);
   const read = locateConfigFiles(cwd, home).map(readConfigFile);
-  const flags: Table = options.flags ?? {};
   const files = read.map(({ kind, path }) => ({ kind, path }));
-  const problems = read.flatMap((file) => file.problems);
+  const checks = options.layerChecks ?? [];
+  const flags: Table = options.flags ?? {};
+  const fileLayers = read.map((file) => ({
+    source: file.path,
+    data: resolvePathKeys(file.data ?? {}, baseDir(file, home), env),
+  }));
+  const flagLayer = { source: "flag", data: resolvePathKeys(flags, cwd, env) };
+  const problems = read.flatMap((file, index) => fileProblems(file, fileLayers[index], checks));
   problems.push(...validateLayer(flags, () => ({ source: "flag" })));
+  problems.push(...layerProblems(flagLayer, { source: "flag" }, checks));
   if (problems.length > 0) return { files, problems };
 
-  const layers: ConfigLayer[] = [...builtinLayers(env)];
-  for (const file of read) {
-    const data = resolvePathKeys(file.data ?? {}, baseDir(file, home), env);
-    layers.push({ source: file.path, data });
-  }
-  layers.push({ source: "flag", data: resolvePathKeys(flags, cwd, env) });
-  const merged = validateMerged(layers, read);
+  const merged = validateMerged([...builtinLayers(env), ...fileLayers, flagLayer], read);
   if ("problems" in merged) return { files, problems: merged.problems };
   const project = read.find((file) => file.kind === "project");
   const projectRoot = project && dirname(dirname(project.path));
   return { files, problems: [], loaded: { ...merged, files, home, cwd, projectRoot } };
+}
+
+/** A file's problems in line order: its parse and schema problems, then its layer checks. */
+function fileProblems(
+  file: ReadFile,
+  layer: ConfigLayer | undefined,
+  checks: readonly LayerCheck[],
+): ConfigError[] {
+  if (file.data === undefined || layer === undefined) return file.problems;
+  const own = layerProblems(layer, fileOrigin(file.path, file.text), checks);
+  return [...file.problems, ...own].sort(byLine);
+}
+
+/** The checks of one layer beyond its schema: its path keys, then the caller's checks. */
+function layerProblems(
+  layer: ConfigLayer,
+  origin: ProblemOrigin,
+  checks: readonly LayerCheck[],
+): ConfigError[] {
+  return [...pathKeyProblems(layer.data, origin), ...checks.flatMap((check) => check(layer))];
+}
+
+function byLine(a: ConfigError, b: ConfigError): number {
+  return (a.line ?? 0) - (b.line ?? 0);
 }
 
 /** Merges the layers and validates the whole, naming the layer behind each problem. */
@@ -101,10 +137,17 @@ function validateMerged(
   return { config: result.data, sources: effectiveSources(result.data, merged.sources) };
 }
 
-/** Sessions live in `--session-dir`, else config `session_dir`, else `$CODEWHALE_HOME/sessions`. */
+/**
+ * Sessions live in `--session-dir`, else config `session_dir` (checked when loaded), else
+ * `$CODEWHALE_HOME/sessions`. A `--session-dir` that is, or is under, a file is a UsageError,
+ * phrased like `--cwd`'s: `--session-dir /etc/passwd is not a directory`.
+ */
 export function sessionsDir(loaded: LoadedConfig, flagOverride?: string): string {
-  if (flagOverride) return resolve(loaded.cwd, flagOverride);
-  return loaded.config.session_dir ?? join(loaded.home, "sessions");
+  if (!flagOverride) return loaded.config.session_dir ?? join(loaded.home, "sessions");
+  const dir = resolve(loaded.cwd, flagOverride);
+  const problem = sessionDirProblem(dir);
+  if (problem) throw new UsageError(`--session-dir ${problem}`);
+  return dir;
 }
 
 /** Relative paths in the user file resolve against the home, in a project file its root. */

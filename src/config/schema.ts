@@ -51,6 +51,8 @@ const retrySchema = z.strictObject({
   initial_delay_ms: count.default(500),
   max_delay_ms: count.default(8000),
   budget_ms: count.default(30000),
+  /** A request that receives nothing for this long fails and is retried; 0 turns it off. */
+  stream_idle_timeout_ms: count.default(300000),
 });
 
 const toolOutputSchema = z.strictObject({

@@ -3,6 +3,7 @@
 // Duck-typed on purpose: the SDKs are imported lazily, so their classes are not at hand here.
 import { errorMessage } from "../errors.ts";
 import { type HeaderReader, isHeaderReader } from "./http-client.ts";
+import { type IdleWatch, idleMessage, watchIdle } from "./idle-watch.ts";
 import type {
   DeltaSink,
   ProviderConfig,
@@ -63,7 +64,8 @@ export function guardStream(inner: Inner) {
   ): AsyncIterableIterator<StreamPart> {
     const track: StreamTrack = { started: false, partial: false, requestId: null };
     const queue: StreamPart[] = [];
-    const emit = deltaEmitter(track, request.onDelta, queue);
+    const idle = watchIdle(request.signal, request.idleTimeoutMs);
+    const emit = deltaEmitter(track, request.onDelta, queue, idle);
     let source: AsyncGenerator<StreamPart> | null = null;
     let finished = false;
     /** Delivers a part after the deltas queued before it. */
@@ -78,26 +80,31 @@ export function guardStream(inner: Inner) {
       try {
         if (!source) {
           if (request.signal.aborted) throw new Error(CANCELLED_MESSAGE);
-          source = inner(config, request, emit);
+          source = inner(config, { ...request, signal: idle.signal }, emit);
         }
         const next = await source.next();
+        idle.activity++;
         if (next.done) {
           // The SDKs end their iterators silently on abort; a cancelled stream must say so.
-          if (request.signal.aborted) throw new Error(CANCELLED_MESSAGE);
+          if (idle.signal.aborted) throw new Error(CANCELLED_MESSAGE);
           finished = true;
+          idle.stop();
           return queue.length > 0 ? { done: false, value: queue.shift() as StreamPart } : next;
         }
         observe(track, next.value);
+        if (next.value.type !== "start") idle.stop(); // a message or an error ends the stream
         return deliver(next.value);
       } catch (error) {
         finished = true;
-        return deliver({ type: "error", error: toFailure(error, track, request.signal) });
+        idle.stop();
+        return deliver({ type: "error", error: failureOf(error, track, request, idle) });
       }
     };
     const iterator: AsyncIterableIterator<StreamPart> = {
       next: step,
       async return() {
         finished = true;
+        idle.stop();
         queue.length = 0;
         await source?.return(undefined);
         return { done: true, value: undefined };
@@ -108,20 +115,41 @@ export function guardStream(inner: Inner) {
   };
 }
 
+/** An idle watch's abort is a retryable failure of its own; anything else, `toFailure`. */
+function failureOf(
+  error: unknown,
+  track: StreamTrack,
+  request: ProviderRequest,
+  idle: IdleWatch,
+): ProviderFailure {
+  if (!idle.fired || request.signal.aborted) return toFailure(error, track, request.signal);
+  const message = idleMessage(request.idleTimeoutMs ?? 0);
+  return {
+    message,
+    status: null,
+    requestId: track.requestId,
+    retryable: true,
+    partial: track.partial,
+  };
+}
+
 /** The `emit` an adapter gets: records that content arrived, then passes the delta on. */
 function deltaEmitter(
   track: StreamTrack,
   sink: DeltaSink | undefined,
   queue: StreamPart[],
+  idle: IdleWatch,
 ): DeltaSink {
   if (!sink) {
     return (block, kind, delta) => {
       track.partial = true;
+      idle.activity++;
       queue.push({ type: "delta", block, kind, delta });
     };
   }
   return (block, kind, delta) => {
     track.partial = true;
+    idle.activity++;
     try {
       sink(block, kind, delta);
     } catch (error) {

@@ -40,6 +40,11 @@ export interface ProviderRequest {
    * a stream; a call per delta costs no promise or iterator result the way a yielded part does.
    */
   onDelta?: DeltaSink;
+  /**
+   * Abort the request, as a retryable failure, once nothing (response, event or delta) has
+   * arrived for this long; absent means no limit.
+   */
+  idleTimeoutMs?: number;
 }
 
 export type BlockKind = "text" | "thinking" | "tool_input";

@@ -2,6 +2,8 @@
 // cwd in temp dirs, and checks what a user sees on stdout, stderr and the exit code.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { TempLayout } from "../config/support/temp-config.ts";
@@ -22,13 +24,41 @@ beforeEach(() => {
 afterEach(() => layout.cleanup());
 
 function codewhale(...args: string[]): Run {
+  return cli("config", ...args);
+}
+
+/** Any codewhale command; a hang (reading an endless file) fails the test after 20 s. */
+function cli(...args: string[]): Run {
   const env = { PATH: process.env.PATH, ...layout.env() };
-  const result = spawnSync(process.execPath, ["bin/codewhale.js", "config", ...args], {
+  const result = spawnSync(process.execPath, ["bin/codewhale.js", ...args], {
     cwd: repoRoot,
     encoding: "utf8",
     env,
+    timeout: 20_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `config check`'s problem lines, after asserting it exits 2 with the summary line last. */
+function checkProblems(): string[] {
+  const run = codewhale("check", "--cwd", layout.nested);
+  assert.equal(run.status, 2, `config check passed: ${run.stdout}`);
+  const lines = run.stderr.trimEnd().split("\n");
+  const count = lines.length - 1;
+  assert.equal(
+    lines.at(-1),
+    `codewhale: config check found ${count} problem${count === 1 ? "" : "s"}`,
+  );
+  return lines.slice(0, -1);
+}
+
+/** What `exec` says about the config before doing anything: one line, exit 2. */
+function execRefusal(...flags: string[]): string {
+  const run = cli("exec", "--cwd", layout.nested, ...flags, "say hi");
+  assert.equal(run.status, 2, `exec exited ${run.status}: ${run.stderr}`);
+  assert.equal(run.stdout, "");
+  assert.equal(run.stderr.split("\n").length, 2, `not one line: ${run.stderr}`);
+  return run.stderr.trimEnd();
 }
 
 function showText(...args: string[]): Map<string, string> {
@@ -95,6 +125,96 @@ describe("codewhale config check", () => {
       `${layout.projectFile}:2: key "hooks.Stop[0].command": missing required key`,
     ]);
     assert.equal(lines[4], "codewhale: config check found 4 problems");
+  });
+});
+
+describe("codewhale config check finds what exec refuses", () => {
+  it("a malformed permission rule: the same line as exec's, for every rule in every file", () => {
+    layout.writeUser(
+      'model = "anthropic/x"\n[permissions]\nallow = ["bash(npm test)", "bash(("]\n',
+    );
+    layout.writeProject('[permissions]\nmode = "plan"\ndeny = ["read()"]\nask = ["ls(src/)"]\n');
+    assert.deepEqual(checkProblems(), [
+      `${layout.userFile}:3: key "permissions.allow": malformed permission rule "bash((": expected "tool" or "tool(specifier)", e.g. "bash(npm test)"`,
+      `${layout.projectFile}:3: key "permissions.deny": malformed permission rule "read()": empty specifier; write just "read"`,
+    ]);
+    layout.writeProject("max_steps = 5\n");
+    const [line] = checkProblems();
+    assert.equal(execRefusal(), `codewhale: ${line}`);
+  });
+
+  it("a system_prompt_file that is a directory", () => {
+    layout.writeUser('system_prompt_file = "/tmp"\n');
+    const problems = checkProblems();
+    assert.deepEqual(problems, [
+      `${layout.userFile}:1: key "system_prompt_file": /tmp is not a regular file (it is a directory)`,
+    ]);
+    assert.equal(execRefusal(), `codewhale: ${problems[0]}`);
+  });
+
+  it("a system_prompt_file that never ends, or is over 1 MiB", (t) => {
+    if (!existsSync("/dev/urandom")) return t.skip("no /dev/urandom here");
+    const big = join(layout.root, "big.md");
+    writeFileSync(big, "x".repeat(1024 * 1024 + 1));
+    layout.writeUser('system_prompt_file = "/dev/urandom"\n');
+    layout.writeProject(`system_prompt_file = "${big}"\n`);
+    const problems = checkProblems();
+    assert.deepEqual(problems, [
+      `${layout.userFile}:1: key "system_prompt_file": /dev/urandom is not a regular file (it is a character device)`,
+      `${layout.projectFile}:1: key "system_prompt_file": ${big} is larger than 1 MiB (1048577 bytes)`,
+    ]);
+    assert.match(
+      execRefusal(),
+      /^codewhale: .*\/dev\/urandom is not a regular file .*\(and 1 more; run `codewhale config check`\)$/,
+    );
+  });
+
+  it("--system-prompt-file goes through the same check, named as a flag", (t) => {
+    if (!existsSync("/dev/urandom")) return t.skip("no /dev/urandom here");
+    assert.equal(
+      execRefusal("--system-prompt-file", "/dev/urandom"),
+      'codewhale: flag: key "system_prompt_file": /dev/urandom is not a regular file (it is a character device)',
+    );
+    assert.equal(
+      execRefusal("--system-prompt-file", "missing.md"),
+      `codewhale: flag: key "system_prompt_file": ${join(layout.nested, "missing.md")} does not exist`,
+    );
+  });
+
+  it("a session_dir that is a file, or under one", () => {
+    const file = join(layout.root, "passwd");
+    writeFileSync(file, "root:x:0:0:root:/root:/bin/sh\n");
+    layout.writeUser(`session_dir = "${file}"\n`);
+    layout.writeProject(`session_dir = "${file}/sessions"\n`);
+    const problems = checkProblems();
+    assert.deepEqual(problems, [
+      `${layout.userFile}:1: key "session_dir": ${file} is not a directory`,
+      `${layout.projectFile}:1: key "session_dir": ${file}/sessions cannot be created: ${file} is not a directory`,
+    ]);
+    layout.writeProject("max_steps = 5\n");
+    assert.equal(execRefusal(), `codewhale: ${problems[0]}`);
+  });
+
+  it("--session-dir that is a file is refused by the same check, naming the flag", () => {
+    const file = join(layout.root, "passwd");
+    writeFileSync(file, "");
+    assert.equal(
+      execRefusal("--session-dir", file),
+      `codewhale: --session-dir ${file} is not a directory`,
+    );
+  });
+
+  it("passes good rules, prompt file and sessions directory", () => {
+    writeFileSync(join(layout.project, "prompt.md"), "Be brief.\n");
+    layout.writeUser(
+      'session_dir = "sessions/here"\n[permissions]\nallow = ["bash(npm test)", "edit(src/**)"]\n',
+    );
+    layout.writeProject(
+      'system_prompt_file = "prompt.md"\n[permissions]\ndeny = ["read(~/.ssh/)"]\n',
+    );
+    const run = codewhale("check", "--cwd", layout.nested);
+    assert.equal(run.stderr, "");
+    assert.equal(run.status, 0);
   });
 });
 

@@ -1,8 +1,9 @@
-// Every TOML example in docs/config.md must load without a problem, so the docs cannot drift
-// from the schema.
+// Every TOML example in docs/config.md must pass `config check` (schema, path keys and
+// permission rules), so the docs cannot drift from what codewhale accepts.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { permissionRuleProblems } from "../../src/cli/config-command.ts";
 import { inspectConfig } from "../../src/config/index.ts";
 import type { TempLayout } from "./support/temp-config.ts";
 import { createLayout } from "./support/temp-config.ts";
@@ -26,7 +27,8 @@ describe("docs/config.md examples", () => {
       const asProject = !example.includes("trusted_projects");
       if (asProject) layout.writeProject(example);
       else layout.writeUser(example);
-      const report = inspectConfig({ cwd: layout.project, env: layout.env() });
+      const layerChecks = [permissionRuleProblems];
+      const report = inspectConfig({ cwd: layout.project, env: layout.env(), layerChecks });
       assert.deepEqual(
         report.problems.map((problem) => problem.message),
         [],

@@ -44,6 +44,7 @@ describe("loadConfig precedence", () => {
       initial_delay_ms: 500,
       max_delay_ms: 8000,
       budget_ms: 5,
+      stream_idle_timeout_ms: 300000,
     });
     assert.equal(loaded.sources.model, layout.userFile);
     assert.equal(loaded.sources.max_steps, "flag");

@@ -12,6 +12,7 @@ describe("configSchema", () => {
       initial_delay_ms: 500,
       max_delay_ms: 8000,
       budget_ms: 30000,
+      stream_idle_timeout_ms: 300000,
     });
     assert.deepEqual(config.output, {
       max_bytes: 30000,

@@ -87,6 +87,7 @@ async function runExec(
 ): Promise<void> {
   const started = Date.now();
   const format = checkFormat(options);
+  checkNotEmpty(options);
   const mode = permissionMode(options.permissionMode);
   const interactive = options.inputFormat === "stream-json";
   const prompt = interactive ? undefined : readPrompt(promptArg);
@@ -105,25 +106,87 @@ async function runExec(
     if (source === "status" && !process.stderr.isTTY) return;
     process.stderr.write(source === "policy" ? `${message}\n` : `codewhale: ${message}\n`);
   });
-  const agent = await Agent.open({
-    bus,
-    loaded,
-    env: process.env,
-    cwd,
-    sessionsDir: sessionsDir(loaded, options.sessionDir),
-    ...(options.model ? { modelOverride: options.model } : {}),
-    ...(options.resume ? { resume: options.resume } : {}),
-    ...(options.continue ? { continueLatest: true } : {}),
-    ...(deps.tools ? { tools: deps.tools() } : {}),
-    guard: {
-      ...(options.trust ? { trust: true } : {}),
-      ...(mode ? { mode } : {}),
-      allow: options.allow,
-      askResolver: createExecAskResolver,
+  // Signals are handled from before the session opens until it is closed: a signal never
+  // leaves a lock, a torn log or a turn without its end behind.
+  const stopped = new AbortController();
+  let agent: Agent | undefined;
+  const stopSignals = handleStopSignals(
+    () => {
+      stopped.abort();
+      agent?.cancel();
     },
+    () => agent?.dispose(),
+  );
+  // A turn that starts after a signal (it came while the session opened) is cancelled at once.
+  bus.on("agent/status", ({ status }) => {
+    if (status === "running" && stopped.signal.aborted) agent?.cancel();
   });
+  try {
+    agent = await Agent.open({
+      bus,
+      loaded,
+      env: process.env,
+      cwd,
+      sessionsDir: sessionsDir(loaded, options.sessionDir),
+      ...(options.model ? { modelOverride: options.model } : {}),
+      ...(options.resume ? { resume: options.resume } : {}),
+      ...(options.continue ? { continueLatest: true } : {}),
+      ...(deps.tools ? { tools: deps.tools() } : {}),
+      guard: {
+        ...(options.trust ? { trust: true } : {}),
+        ...(mode ? { mode } : {}),
+        allow: options.allow,
+        askResolver: createExecAskResolver,
+      },
+    });
+    const run = { agent, output, cwd, started, stopped: stopped.signal };
+    await (interactive ? driveStdin(run) : driveOnce(run, prompt ?? ""));
+  } finally {
+    try {
+      await agent?.close();
+    } finally {
+      stopSignals();
+    }
+  }
+}
+
+interface ExecRun {
+  agent: Agent;
+  output: ExecOutput;
+  cwd: string;
+  started: number;
+  /** Aborted by the first SIGINT, SIGTERM or SIGHUP. */
+  stopped: AbortSignal;
+}
+
+/** One prompt, one turn; exits with the turn's code. */
+async function driveOnce(run: ExecRun, prompt: string): Promise<void> {
+  await withOutput(run, async (finish) => {
+    const outcome = await run.agent.run(prompt);
+    await finish(outcome);
+    return outcome;
+  });
+}
+
+/** Turns driven by stdin until EOF; a signal ends the session (exit 130). */
+async function driveStdin(run: ExecRun): Promise<void> {
+  await withOutput(run, async (finish) => {
+    const last = await runStdinSession(run.agent, process.stdin, run.output, finish, run.stopped);
+    if (!run.stopped.aborted) return last;
+    return { turn: last?.turn ?? 0, reason: "cancelled", error: "cancelled" };
+  });
+}
+
+/**
+ * Prints the init line, runs `turns` with a `finish` that prints each turn's result line, and
+ * throws when the last turn did not complete. Watches for the reader of stdout going away.
+ */
+async function withOutput(
+  run: ExecRun,
+  turns: (finish: (outcome: TurnOutcome) => Promise<void>) => Promise<TurnOutcome | null>,
+): Promise<void> {
+  const { agent, output } = run;
   output.tools.useTools((name) => agent.tools.get(name));
-  const stopSignals = handleSigint(agent);
   // `codewhale exec … | head`: nobody reads the rest, so the turn stops as if cancelled.
   let readerGone = false;
   const stopWatching = onStdoutReaderGone(() => {
@@ -134,7 +197,7 @@ async function runExec(
     output.init({
       sessionId: agent.sessionId,
       logPath: agent.logPath,
-      cwd,
+      cwd: run.cwd,
       provider: agent.provider,
       model: agent.model,
       codewhaleVersion: VERSION,
@@ -146,35 +209,21 @@ async function runExec(
         sessionId: agent.sessionId,
         reason: outcome.reason,
         exitCode,
-        durationMs: Date.now() - started,
+        durationMs: Date.now() - run.started,
       };
       await output.finish(outcome.error && exitCode !== 0 ? { ...end, error: outcome.error } : end);
     };
-    const last = interactive
-      ? await runStdinSession(agent, process.stdin, output, finish)
-      : await runOnce(agent, prompt ?? "", finish);
+    const last = await turns(finish);
     if (last && exitCodeOf(last) !== ExitCode.ok) {
       const why = readerGone && last.reason === "cancelled" ? GONE : (last.error ?? last.reason);
       throw new RunStoppedError(why, exitCodeOf(last));
     }
   } finally {
-    stopSignals();
     stopWatching();
-    await agent.close();
   }
 }
 
 const GONE = "cancelled: the reader of standard output went away";
-
-async function runOnce(
-  agent: Agent,
-  prompt: string,
-  finish: (outcome: TurnOutcome) => Promise<void>,
-): Promise<TurnOutcome> {
-  const outcome = await agent.run(prompt);
-  await finish(outcome);
-  return outcome;
-}
 
 export function exitCodeOf(outcome: TurnOutcome): ExitCode {
   if (outcome.reason === "completed") return ExitCode.ok;
@@ -182,16 +231,31 @@ export function exitCodeOf(outcome: TurnOutcome): ExitCode {
   return ExitCode.failure;
 }
 
-/** SIGINT cancels the running turn; a second one exits at once with 130. */
-function handleSigint(agent: Agent): () => void {
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * SIGINT, SIGTERM and SIGHUP alike: the first calls `stop` (the running turn is cancelled and
+ * recorded, the run ends with 130); a second exits at once with 130, after `abandon` has closed
+ * the session log. Being a listener also keeps runner/shutdown.ts from re-raising the signal;
+ * its cleanup runs at exit.
+ */
+function handleStopSignals(stop: () => void, abandon: () => void): () => void {
   let count = 0;
-  const onSigint = () => {
+  const onSignal = () => {
     count++;
-    if (count > 1) process.exit(ExitCode.cancelled);
-    agent.cancel();
+    if (count === 1) return stop();
+    try {
+      abandon();
+    } catch {
+      // Exiting anyway; the log is valid up to its last complete line.
+    }
+    process.stderr.write("codewhale: cancelled\n");
+    process.exit(ExitCode.cancelled);
   };
-  process.on("SIGINT", onSigint);
-  return () => process.off("SIGINT", onSigint);
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  return () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  };
 }
 
 function checkFormat(options: ExecOptions): OutputFormat {
@@ -208,6 +272,18 @@ function checkFormat(options: ExecOptions): OutputFormat {
   if (options.resume && options.continue)
     throw new UsageError("use --resume or --continue, not both");
   return format;
+}
+
+/** An empty value would silently mean the default (a new session, the default directory). */
+function checkNotEmpty(options: ExecOptions): void {
+  const values: Array<[string, string | undefined, string]> = [
+    ["--resume", options.resume, "a session id or prefix"],
+    ["--session-dir", options.sessionDir, "a directory"],
+    ["--cwd", options.cwd, "a directory"],
+  ];
+  for (const [flag, value, what] of values) {
+    if (value !== undefined && value.trim() === "") throw new UsageError(`${flag} needs ${what}`);
+  }
 }
 
 function permissionMode(value: string | undefined): PermissionMode | undefined {

@@ -1,15 +1,19 @@
 // `codewhale exec --input-format stream-json`: a long-lived session driven by JSON lines on
 // stdin (`user`, `steer`, `abort`), strictly newline-framed. A malformed line is answered
 // with an error line naming its number and the session goes on; EOF ends the session once
-// the running turn (and any queued user messages) are done. Called by exec-command.ts.
+// the running turn (and any queued user messages) are done, a signal at once (the running turn
+// is cancelled, queued ones dropped). Called by exec-command.ts.
 import { z } from "zod";
 import type { Agent } from "../agent/agent.ts";
 import type { TurnOutcome } from "../agent/turn.ts";
 import type { ExecOutput } from "./exec-output.ts";
 
+/** Text that is empty or only whitespace would start a turn with nothing to say. */
+const text = z.string().refine((value) => value.trim() !== "", "must not be empty");
+
 const inputLineSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("user"), text: z.string().min(1) }),
-  z.object({ type: z.literal("steer"), text: z.string().min(1) }),
+  z.object({ type: z.literal("user"), text }),
+  z.object({ type: z.literal("steer"), text }),
   z.object({ type: z.literal("abort") }),
 ]);
 type InputLine = z.infer<typeof inputLineSchema>;
@@ -19,6 +23,7 @@ export async function runStdinSession(
   input: NodeJS.ReadableStream,
   output: ExecOutput,
   finish: (outcome: TurnOutcome) => Promise<void>,
+  stopped: AbortSignal,
 ): Promise<TurnOutcome | null> {
   const queue: string[] = [];
   let last: TurnOutcome | null = null;
@@ -41,13 +46,36 @@ export async function runStdinSession(
       pump();
     }
   };
-  for await (const [number, text] of framedLines(input)) {
+  const ended = untilAborted(stopped, () => {
+    queue.length = 0;
+  });
+  const lines = framedLines(input);
+  for (let next = await nextOrEnd(lines, ended); next; next = await nextOrEnd(lines, ended)) {
+    const [number, text] = next;
     const parsed = parseLine(text);
     if ("error" in parsed) output.line({ type: "error", line: number, message: parsed.error });
     else handle(parsed.line);
   }
   while (pumping) await pumping;
   return last;
+}
+
+/** Resolves when `signal` aborts, after calling `onAbort`. */
+function untilAborted(signal: AbortSignal, onAbort: () => void): Promise<null> {
+  return new Promise((resolve) => {
+    const abort = () => {
+      onAbort();
+      resolve(null);
+    };
+    if (signal.aborted) abort();
+    else signal.addEventListener("abort", abort, { once: true });
+  });
+}
+
+/** The next input line, or null at EOF or once `ended` resolves (stdin is then left unread). */
+async function nextOrEnd<T>(lines: AsyncIterator<T>, ended: Promise<null>): Promise<T | null> {
+  const next = await Promise.race([lines.next(), ended]);
+  return next === null || next.done ? null : next.value;
 }
 
 function parseLine(text: string): { line: InputLine } | { error: string } {

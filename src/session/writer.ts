@@ -1,16 +1,19 @@
 // The one writer of a session log. Assigns seq, ts and the chained hash, group-commits lines in
 // order, and syncs to disk before returning from every append the durability contract names
 // (see docs/session-format.md). Publishes each appended event, in order, to one listener.
-// Streamed deltas that arrive together are recorded as one chunk (chunk-coalescer.ts).
+// Streamed deltas that arrive together are recorded as one chunk (chunk-coalescer.ts). A failed
+// write never leaves a torn line behind it, and a session whose first write fails leaves no file.
 
 import { hash } from "node:crypto";
 import {
   closeSync,
   fdatasync,
   fdatasyncSync,
+  fstatSync,
   ftruncateSync,
   mkdirSync,
   openSync,
+  unlinkSync,
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
@@ -49,9 +52,35 @@ function isoNow(): string {
   return lastIso;
 }
 
+/**
+ * Appends whole lines. When a write fails after part of them reached the file (a full disk
+ * takes what fits), the file is cut back to the end of the last complete line, so the log
+ * stays valid; then the failure is thrown.
+ */
 function writeAll(fd: number, bytes: Buffer): void {
   let offset = 0;
-  while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+  try {
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+  } catch (error) {
+    if (offset > 0) cutTornLine(fd, bytes.subarray(0, offset));
+    throw error;
+  }
+}
+
+/** Truncates the bytes after the last newline of `written`, the tail of an append-only file. */
+function cutTornLine(fd: number, written: Buffer): void {
+  const torn = written.length - (written.lastIndexOf(0x0a) + 1);
+  // Truncating needs no free space; if it fails too, resuming cuts the torn line.
+  if (torn > 0) bestEffort(() => ftruncateSync(fd, fstatSync(fd).size - torn));
+}
+
+/** Runs a cleanup step whose failure must not hide the error being reported. */
+function bestEffort(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // The caller is already reporting the failure that matters.
+  }
 }
 
 export class SessionWriter {
@@ -93,9 +122,20 @@ export class SessionWriter {
     const path = sessionPath(sessionsDir, id);
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const release = acquireWriterLock(path, id);
-    const fd = openSync(path, "a", 0o600);
+    let fd: number;
+    try {
+      fd = openSync(path, "a", 0o600);
+    } catch (error) {
+      release();
+      throw error;
+    }
     const writer = new SessionWriter(id, path, fd, release, options, { nextSeq: 0, lastHash: "" });
-    writer.append({ type: "session/start", session_id: id, ...start });
+    try {
+      writer.append({ type: "session/start", session_id: id, ...start });
+    } catch (error) {
+      writer.abandon();
+      throw error;
+    }
     return writer;
   }
 
@@ -194,6 +234,20 @@ export class SessionWriter {
       this.releaseLock();
     }
     if (this.broken) throw this.broken;
+  }
+
+  /**
+   * After a failed first append: closes the file, removes it while it is still empty (a
+   * session that never started leaves nothing to trip over) and releases the lock.
+   */
+  private abandon(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    bestEffort(() => {
+      if (fstatSync(this.fd).size === 0) unlinkSync(this.path);
+    });
+    bestEffort(() => closeSync(this.fd));
+    this.releaseLock();
   }
 
   /** Closes the file; after a failed write, a failing close adds nothing to report. */

@@ -15,6 +15,7 @@ import {
   runCommand,
   sweepStaleSpillDirs,
 } from "../runner/index.ts";
+import { cwdOption } from "./cwd-option.ts";
 
 interface CaptureOptions {
   json?: boolean;
@@ -46,13 +47,14 @@ async function capture(command: string[], options: CaptureOptions): Promise<void
   // Keep the young generation at its start size: a long capture allocates fast but keeps little,
   // and a growing young generation was a quarter of the peak RSS. Set before the stream starts.
   setFlagsFromString("--semi-space-growth-factor=1");
+  const cwd = options.cwd === undefined ? undefined : cwdOption(options.cwd);
   const policy = effectivePolicy(options);
   sweepStaleSpillDirs();
   const spill = createSpillScope(`capture-${randomUUID().slice(0, 8)}`, {
     keep: options.keepSpill === true,
   });
   const result = await runCommand(
-    { command, cwd: options.cwd, timeoutMs: parseCount(options.timeout, "--timeout") },
+    { command, cwd, timeoutMs: parseCount(options.timeout, "--timeout") },
     policy,
     { spill },
   );

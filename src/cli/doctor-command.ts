@@ -12,6 +12,8 @@ import type { OutputPolicy } from "../runner/index.ts";
 import { DEFAULT_OUTPUT_POLICY, outputPolicyFor, runCommand } from "../runner/index.ts";
 import { gcfEnabled, probeCgc } from "../tools/external/index.ts";
 import { findExecutable } from "../tools/which.ts";
+import { permissionRuleProblems } from "./config-command.ts";
+import { cwdOption } from "./cwd-option.ts";
 
 export type CheckStatus = "ok" | "info" | "warn" | "fail";
 
@@ -35,7 +37,8 @@ export function registerDoctorCommand(program: Command): void {
     .option("--json", "print the checks as a JSON array")
     .option("--cwd <dir>", "directory to find the project config from")
     .action(async (options: { json?: boolean; cwd?: string }) => {
-      const checks = await runDoctor({ cwd: options.cwd, env: process.env });
+      const cwd = options.cwd === undefined ? undefined : cwdOption(options.cwd);
+      const checks = await runDoctor({ cwd, env: process.env });
       if (options.json) process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
       else process.stdout.write(formatDoctor(checks));
       if (checks.some((check) => check.status === "fail")) setExitCodeAtExit(ExitCode.failure);
@@ -46,7 +49,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
   const env = options.env ?? process.env;
   const cwd = resolve(options.cwd ?? process.cwd());
   const checks: DoctorCheck[] = [nodeCheck()];
-  const report = inspectConfig({ cwd, env });
+  const report = inspectConfig({ cwd, env, layerChecks: [permissionRuleProblems] });
   checks.push(
     ...configChecks(
       report.files.map((file) => file.path),

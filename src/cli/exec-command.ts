@@ -21,6 +21,7 @@ import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import { createExecAskResolver } from "../permissions/index.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
+import { cwdOption } from "./cwd-option.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
 import { runStdinSession } from "./exec-stdin.ts";
 import { onStdoutReaderGone } from "./stdout-reader.ts";
@@ -91,7 +92,7 @@ async function runExec(
   const mode = permissionMode(options.permissionMode);
   const interactive = options.inputFormat === "stream-json";
   const prompt = interactive ? undefined : readPrompt(promptArg);
-  const cwd = workspace(options.cwd);
+  const cwd = cwdOption(options.cwd);
   const loaded = loadConfig({ cwd, env: process.env, flags: execFlags(options) });
   const bus = createBus<BusEvents>();
   const output = new ExecOutput(
@@ -300,13 +301,6 @@ function readPrompt(arg: string | undefined): string {
     throw new UsageError('a prompt is required: codewhale exec "<prompt>" (or "-" to read stdin)');
   }
   return text;
-}
-
-function workspace(dir: string | undefined): string {
-  const cwd = resolve(dir ?? process.cwd());
-  if (!existsSync(cwd) || !statSync(cwd).isDirectory())
-    throw new UsageError(`--cwd ${cwd} is not a directory`);
-  return cwd;
 }
 
 function execFlags(options: ExecOptions) {

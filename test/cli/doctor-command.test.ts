@@ -99,6 +99,18 @@ describe("codewhale doctor", () => {
     assert.match(formatDoctor(checks), /\n1 check failed\n$/);
   });
 
+  it("fails on a malformed permission rule, as exec and config check do", async () => {
+    const { cwd, env } = project("rules");
+    mkdirSync(env.CODEWHALE_HOME as string, { recursive: true });
+    writeFileSync(
+      join(env.CODEWHALE_HOME as string, "config.toml"),
+      '[permissions]\nallow = ["bash(("]\n',
+    );
+    const [config] = find(await runDoctor({ cwd, env }), "config");
+    assert.equal(config?.status, "fail");
+    assert.match(config?.detail ?? "", /permissions\.allow.*bash\(\(/);
+  });
+
   it("fails when the sessions dir is not writable", async () => {
     const { cwd, env } = project("readonly", `session_dir = "${join(tmp, "ro", "sessions")}"\n`);
     mkdirSync(join(tmp, "ro"));

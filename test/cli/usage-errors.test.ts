@@ -40,11 +40,16 @@ const CASES: Array<[string[], RegExp]> = [
   [["sessions"], /^codewhale: missing command \(see codewhale sessions --help\)$/],
   [[], /^codewhale: missing command \(see codewhale --help\)$/],
   [["help", "bogus"], /^codewhale: unknown command 'bogus' \(see codewhale --help\)$/],
+  [
+    ["capture", "--cwd", "/nonexistent", "--", "true"],
+    /^codewhale: --cwd \/nonexistent is not a directory$/,
+  ],
+  [["doctor", "--cwd", "/nonexistent"], /^codewhale: --cwd \/nonexistent is not a directory$/],
 ];
 
 describe("codewhale usage errors", () => {
   for (const [args, expected] of CASES) {
-    it(`\`codewhale ${args.join(" ")}\` is one line naming the help, exit 2`, () => {
+    it(`\`codewhale ${args.join(" ")}\` is one line, exit 2`, () => {
       const run = cli(...args);
       assert.equal(run.status, 2, run.stderr);
       assert.equal(run.stdout, "");

@@ -1,8 +1,8 @@
 // `codewhale config show [--json]` prints the effective config with the source of every value,
-// secrets masked; `codewhale config check` validates every layer, permission rules included
-// (parsed by src/permissions, as exec does), and lists every problem (exit 2).
+// secrets masked; `codewhale config check` validates every layer, permission rules and hook
+// matchers included (config-layer-checks.ts, as exec checks them), and lists every problem.
 import type { Command } from "commander";
-import type { ConfigFlagOptions, ConfigLayer, LoadedConfig, LoadOptions } from "../config/index.ts";
+import type { ConfigFlagOptions, LoadedConfig, LoadOptions } from "../config/index.ts";
 import {
   configFlagsFromOptions,
   formatKeyPath,
@@ -12,8 +12,7 @@ import {
   walkLeaves,
 } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
-import type { RuleEntry } from "../permissions/index.ts";
-import { checkPolicy } from "../permissions/index.ts";
+import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 
 interface ConfigCommandOptions extends ConfigFlagOptions {
   cwd?: string;
@@ -62,7 +61,7 @@ export function formatShowText(config: LoadedConfig["config"], loaded: LoadedCon
 }
 
 function checkConfig(options: ConfigCommandOptions): void {
-  const report = inspectConfig({ ...loadOptions(options), layerChecks: [permissionRuleProblems] });
+  const report = inspectConfig({ ...loadOptions(options), layerChecks: CONFIG_LAYER_CHECKS });
   if (report.problems.length === 0) {
     const files = report.files.map((file) => file.path).join(", ");
     process.stdout.write(`config ok (${files || "no config files; defaults only"})\n`);
@@ -71,24 +70,4 @@ function checkConfig(options: ConfigCommandOptions): void {
   for (const problem of report.problems) process.stderr.write(`${problem.message}\n`);
   const count = report.problems.length;
   throw new ConfigError(`config check found ${count} problem${count === 1 ? "" : "s"}`);
-}
-
-/** Every malformed rule in one layer's `[permissions]` lists, each named by file, line and key. */
-export function permissionRuleProblems(layer: ConfigLayer): ConfigError[] {
-  const permissions = layer.data.permissions;
-  if (typeof permissions !== "object" || permissions === null) return [];
-  const entries = (list: string): RuleEntry[] => {
-    const rules = (permissions as Record<string, unknown>)[list];
-    if (!Array.isArray(rules)) return [];
-    return rules.flatMap((text) =>
-      typeof text === "string" ? [{ text, source: layer.source }] : [],
-    );
-  };
-  // checkPolicy reads the rule lists only; the mode is checked by the config schema.
-  return checkPolicy({
-    mode: "default",
-    allow: entries("allow"),
-    ask: entries("ask"),
-    deny: entries("deny"),
-  });
 }

@@ -12,7 +12,7 @@ import type { OutputPolicy } from "../runner/index.ts";
 import { DEFAULT_OUTPUT_POLICY, outputPolicyFor, runCommand } from "../runner/index.ts";
 import { gcfEnabled, probeCgc } from "../tools/external/index.ts";
 import { findExecutable } from "../tools/which.ts";
-import { permissionRuleProblems } from "./config-command.ts";
+import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 import { cwdOption } from "./cwd-option.ts";
 
 export type CheckStatus = "ok" | "info" | "warn" | "fail";
@@ -49,7 +49,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
   const env = options.env ?? process.env;
   const cwd = resolve(options.cwd ?? process.cwd());
   const checks: DoctorCheck[] = [nodeCheck()];
-  const report = inspectConfig({ cwd, env, layerChecks: [permissionRuleProblems] });
+  const report = inspectConfig({ cwd, env, layerChecks: CONFIG_LAYER_CHECKS });
   checks.push(
     ...configChecks(
       report.files.map((file) => file.path),

@@ -3,8 +3,7 @@
 // it into a long-lived session driven by JSON lines on stdin (exec-stdin.ts). Nobody can answer
 // a permission prompt here, so `ask` is denied with how to allow it. Registered by cli/main.ts;
 // the loop is the agent's, the rendering exec-output.ts's.
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { Agent } from "../agent/agent.ts";
 import type { BusEvents } from "../agent/bus-events.ts";

@@ -5,7 +5,7 @@ export { hookEnvironment, providerKeyVars } from "./env.ts";
 export type { HookSession } from "./input.ts";
 export type { HookListener, HookToolCall, HookVerdict } from "./pre-tool-use.ts";
 export { createPreToolUseListeners } from "./pre-tool-use.ts";
-export { claudeToolName, TOOL_MAPPINGS } from "./protocol.ts";
+export { claudeToolName, compileMatcher, TOOL_MAPPINGS } from "./protocol.ts";
 export type { HookRuntime } from "./run-event.ts";
 export type { HookRunResult, HookRunSpec } from "./run-hook.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_IO_CAP, runHookCommand } from "./run-hook.ts";

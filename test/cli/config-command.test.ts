@@ -129,6 +129,22 @@ describe("codewhale config check", () => {
 });
 
 describe("codewhale config check finds what exec refuses", () => {
+  it("a hook matcher that is not a regular expression: named by file, line and key", () => {
+    layout.writeUser(
+      'model = "anthropic/x"\n[[hooks.PreToolUse]]\nmatcher = "Bash"\ncommand = "true"\n[[hooks.PreToolUse]]\nmatcher = "(Edit"\ncommand = "true"\n',
+    );
+    layout.writeProject("max_steps = 5\n");
+    const problems = checkProblems();
+    assert.equal(problems.length, 1);
+    assert.match(
+      problems[0]!,
+      new RegExp(
+        `^${layout.userFile.replaceAll(".", "\\.")}:6: key "hooks\\.PreToolUse\\[1\\]\\.matcher": invalid regular expression: .*`,
+      ),
+    );
+    assert.match(execRefusal(), /hooks\.PreToolUse\[1\]\.matcher.*invalid regular expression/);
+  });
+
   it("a malformed permission rule: the same line as exec's, for every rule in every file", () => {
     layout.writeUser(
       'model = "anthropic/x"\n[permissions]\nallow = ["bash(npm test)", "bash(("]\n',

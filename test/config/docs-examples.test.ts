@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { permissionRuleProblems } from "../../src/cli/config-command.ts";
+import { CONFIG_LAYER_CHECKS } from "../../src/cli/config-layer-checks.ts";
 import { inspectConfig } from "../../src/config/index.ts";
 import type { TempLayout } from "./support/temp-config.ts";
 import { createLayout } from "./support/temp-config.ts";
@@ -27,7 +27,7 @@ describe("docs/config.md examples", () => {
       const asProject = !example.includes("trusted_projects");
       if (asProject) layout.writeProject(example);
       else layout.writeUser(example);
-      const layerChecks = [permissionRuleProblems];
+      const layerChecks = CONFIG_LAYER_CHECKS;
       const report = inspectConfig({ cwd: layout.project, env: layout.env(), layerChecks });
       assert.deepEqual(
         report.problems.map((problem) => problem.message),

@@ -2,7 +2,7 @@
 // process is gone (same host) is taken over; a live one is refused with SessionLockedError.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { SessionLockedError } from "../errors.ts";
+import { SessionLockedError, SessionWriteError } from "../errors.ts";
 
 interface LockOwner {
   pid: number;
@@ -34,7 +34,14 @@ function tryCreate(lockPath: string): boolean {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
   }
-  writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname() }));
+  try {
+    writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname() }));
+  } catch (error) {
+    // A full disk: leave no empty lock behind, and name the log that could not be opened.
+    closeSync(fd);
+    unlinkSync(lockPath);
+    throw new SessionWriteError(lockPath, error);
+  }
   closeSync(fd);
   return true;
 }

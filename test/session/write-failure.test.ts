@@ -168,4 +168,17 @@ describe("session log: a real write failure (file size limit)", () => {
     assert.match(String(error.message), /EFBIG/);
     assert.deepEqual(filesBelow(dir), []);
   });
+
+  it(
+    "a disk too full for the lock names the lock file and leaves nothing behind",
+    needsPrlimit,
+    () => {
+      const dir = tempDir();
+      const { lines, error } = writeUnderLimit(dir, 0, "start");
+      assert.equal(lines.length, 1, "create threw before returning a writer");
+      assert.equal(error.error, "SessionWriteError");
+      assert.match(String(error.message), /^cannot write the session log .*\.jsonl\.lock: EFBIG/);
+      assert.deepEqual(filesBelow(dir), []);
+    },
+  );
 });

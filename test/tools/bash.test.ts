@@ -1,10 +1,14 @@
 // The bash tool against real subprocesses: exit codes, interleaving, timeouts and cancellation
-// that kill a whole tree, huge output bounded with a marker and a spill file, and background
-// processes (start, incremental output, kill, cleanup when the session's context is disposed).
+// that kill a whole tree (keeping the output so far), children left by `&` ended with the call,
+// huge output bounded with a marker and a spill file, and background processes (start,
+// incremental output, kill, cleanup when the session's context is disposed).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import type { RunContext } from "../../src/agent/run-context.ts";
+import { CANCELLED_RESULT, executeToolCalls } from "../../src/agent/tool-calls.ts";
+import type { EventInput } from "../../src/session/events.ts";
 import {
   createBashKillTool,
   createBashOutputTool,
@@ -72,6 +76,63 @@ describe("bash", () => {
     assert.match(result.content, /\[cancelled; the process tree was killed\]$/);
     const pid = Number(readFileSync(pidFile, "utf8"));
     assert.ok(await waitFor(() => !isAlive(pid)));
+  });
+
+  it("keeps what a cancelled command printed, then the cancelled status line", async () => {
+    const pidFile = join(ws.dir, "partial.pid");
+    const controller = new AbortController();
+    const running = callTool(
+      createBashTool(ws.context()),
+      { command: `echo started; echo $$ > ${pidFile}; sleep 500` },
+      controller.signal,
+    );
+    await waitFor(() => readOrEmpty(pidFile).trim() !== "");
+    controller.abort();
+    const result = await running;
+    assert.equal(result.content, "started\n[cancelled; the process tree was killed]");
+    assert.equal(result.isError, true);
+    assert.ok(await waitFor(() => !isAlive(Number(readFileSync(pidFile, "utf8")))));
+  });
+
+  it("records a cancelled call's output and status line after the cancellation message", async () => {
+    const pidFile = join(ws.dir, "recorded.pid");
+    const command = `echo started; echo $$ > ${pidFile}; sleep 500`;
+    const events: EventInput[] = [];
+    const run = {
+      writer: { append: (event: EventInput) => events.push(event) },
+      cwd: ws.dir,
+      sessionId: "s",
+    } as unknown as RunContext;
+    const tool = createBashTool(ws.context());
+    const call = { callId: "c1", name: "bash", tool, args: { command }, recorded: { command } };
+    const controller = new AbortController();
+    const running = executeToolCalls(run, 1, [call], controller.signal);
+    await waitFor(() => readOrEmpty(pidFile).trim() !== "");
+    controller.abort();
+    await running;
+    const content = `${CANCELLED_RESULT}\n\nstarted\n[cancelled; the process tree was killed]`;
+    assert.deepEqual(events, [
+      {
+        type: "tool/result",
+        call_id: "c1",
+        content,
+        is_error: true,
+        original_bytes: 8,
+        delivered_bytes: Buffer.byteLength(content),
+        truncated: false,
+        spill_path: null,
+        policy_errors: [],
+        interrupted: true,
+      },
+    ]);
+  });
+
+  it("ends a child the command left running with `&` by the time the call returns", async () => {
+    const result = await callTool(createBashTool(ws.context()), { command: "sleep 300 & echo $!" });
+    const pid = Number(result.content.split("\n")[0]);
+    assert.ok(pid > 0, result.content);
+    assert.equal(result.content, `${pid}\n[exit code 0]`);
+    assert.equal(isAlive(pid), false, "the sleeper is gone");
   });
 
   it("bounds huge output with a marker and spills the rest", async () => {

@@ -1,5 +1,5 @@
 // The ls and todo_write tools: a directory listing with markers, its refusals and its bound;
-// the todo list rendered, and what the loop records as `todo/update`.
+// the todo list's short summary, and what the loop records as `todo/update`.
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -55,9 +55,17 @@ describe("todo_write", () => {
     { content: "run the tests", status: "pending" },
   ];
 
-  it("returns the whole list rendered", async () => {
+  it("answers with counts and the item in progress", async () => {
     const result = await callTool(todo, { todos });
-    assert.equal(result.content, "[x] read the code\n[>] fix the bug\n[ ] run the tests\n");
+    assert.equal(
+      result.content,
+      "Todo list updated: 3 items (1 completed, 1 in progress, 1 pending). Now: fix the bug",
+    );
+    const done = await callTool(todo, { todos: [{ content: "ship", status: "completed" }] });
+    assert.equal(
+      done.content,
+      "Todo list updated: 1 item (1 completed, 0 in progress, 0 pending).",
+    );
     assert.equal((await callTool(todo, { todos: [] })).content, "Todo list cleared.");
   });
 

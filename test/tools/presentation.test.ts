@@ -115,9 +115,18 @@ const cases: Case[] = [
         { content: "two", status: "in_progress" },
       ],
     },
-    result: "[x] one\n[>] two\n",
+    result: "Todo list updated: 2 items (1 completed, 1 in progress, 0 pending). Now: two",
     call: { title: "todo list (2 items)", kind: "think", locations: [] },
     summary: "1/2 done; now: two",
+  },
+  {
+    tool: "todo_write",
+    args: {
+      todos: [{ content: `fix \u001b]0;T\u0007 ${"z".repeat(5000)}`, status: "in_progress" }],
+    },
+    result: "Todo list updated: 1 item (0 completed, 1 in progress, 0 pending). Now: …",
+    call: { title: "todo list (1 items)", kind: "think", locations: [] },
+    summary: `0/1 done; now: fix \\x1b]0;T\\x07 ${"z".repeat(69)}… [4931 more chars]`,
   },
   {
     tool: "code_graph",

@@ -1,11 +1,13 @@
-// The read tool on real files: numbering and paging, long lines cut, and each refusal (missing,
-// directory, binary, outside the workspace, a symlink leading out); the spill directory is
-// readable; secrets are redacted and huge pages bounded by the read policy.
+// The read tool on real files: numbering and paging, long lines cut as they stream (a line of
+// megabytes never becomes one string), each refusal (missing, directory, binary, outside the
+// workspace, a symlink leading out); the spill directory is readable; secrets redacted.
 import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { createBashTool, createReadTool } from "../../src/tools/builtin/index.ts";
+import { READ_MAX_LINE_CHARS } from "../../src/tools/builtin/read.ts";
+import { BoundedLines } from "../../src/tools/builtin/text-file.ts";
 import { callTool, createWorkspace } from "./support/workspace.ts";
 
 const ws = createWorkspace("cw-read-");
@@ -119,5 +121,57 @@ describe("read", () => {
     assert.match(result.content, /omitted; original output \d+ bytes, 2000 lines; full output in /);
     assert.match(result.content, /\[lines 1-2000 of 3000; use offset=2001 to read on\]$/);
     assert.ok(result.spillPath);
+  });
+});
+
+// Before, readline joined a whole line into one string: a file of one line over V8's string
+// limit (2^29 - 24 characters, about 512 MB) crashed Node with "Invalid string length". The
+// tool's own bound is READ_MAX_LINE_CHARS; lines far longer than it show the bounded logic.
+describe("read of over-long lines", () => {
+  const read = createReadTool(ws.context());
+
+  it("cuts a multi-megabyte line without a newline, counting what it left out", async () => {
+    const size = 5 * 1024 * 1024;
+    writeFileSync(join(ws.dir, "one-line.txt"), Buffer.alloc(size, "x"));
+    const result = await callTool(read, { path: "one-line.txt" });
+    const more = size - READ_MAX_LINE_CHARS;
+    assert.equal(
+      result.content,
+      `     1\t${"x".repeat(READ_MAX_LINE_CHARS)}… [${more} more chars]\n`,
+    );
+  });
+
+  it("goes on after a long line spanning many chunks, CRLF and multi-byte text included", async () => {
+    const long = "€".repeat(300_000); // 3 bytes each: chunks end mid-character
+    writeFileSync(join(ws.dir, "mixed.txt"), `${long}\r\nnext\r\nlast`);
+    const result = await callTool(read, { path: "mixed.txt", offset: 2 });
+    assert.equal(result.content, "     2\tnext\n     3\tlast\n");
+    const first = await callTool(read, { path: "mixed.txt", limit: 1 });
+    assert.equal(
+      first.content,
+      `     1\t${"€".repeat(2000)}… [298000 more chars]\n[lines 1-1 of 3; use offset=2 to read on]`,
+    );
+  });
+
+  it("never holds more than the line limit of a line, however long it grows", () => {
+    const lines: string[] = [];
+    const splitter = new BoundedLines(10, (line) => lines.push(line));
+    const chunk = "y".repeat(64 * 1024);
+    let most = 0;
+    for (let index = 0; index < 1000; index++) {
+      splitter.push(chunk);
+      most = Math.max(most, splitter.held);
+    }
+    splitter.end();
+    assert.equal(most, 10);
+    assert.deepEqual(lines, [`yyyyyyyyyy… [${64 * 1024 * 1000 - 10} more chars]`]);
+  });
+
+  it("splits lines as readline did: CRLF across chunks, a lone CR, no empty last line", () => {
+    const lines: string[] = [];
+    const splitter = new BoundedLines(100, (line) => lines.push(line));
+    for (const chunk of ["a\r", "\nb\rc", "\n", "\n", "d\n"]) splitter.push(chunk);
+    splitter.end();
+    assert.deepEqual(lines, ["a", "b", "c", "", "d"]);
   });
 });

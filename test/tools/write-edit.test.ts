@@ -1,6 +1,6 @@
 // The write and edit tools on real files: create with parent dirs, overwrite, the edit's
 // changed-lines report, and its helpful refusals (missing, not found, not unique, no-op,
-// outside the workspace); CRLF files accept LF old_string.
+// outside the workspace, not UTF-8); CRLF files accept LF old_string, a BOM is kept.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -126,5 +126,25 @@ describe("edit", () => {
     });
     assert.equal(result.isError, undefined, result.content);
     assert.equal(text("win.txt"), "1\r\n2\r\nthree\r\n");
+  });
+
+  it("refuses a file that is not valid UTF-8 and leaves its bytes as they were", async () => {
+    const bytes = Buffer.from([0x68, 0x69, 0xff, 0xfe, 0xc3, 0x28, 0x0a, 0xed, 0xa0, 0x80, 0x0a]);
+    ws.write({ "latin.txt": bytes });
+    const result = await callTool(edit, { path: "latin.txt", old_string: "hi", new_string: "ho" });
+    assert.deepEqual(result, {
+      content:
+        "latin.txt is not valid UTF-8, so edit left it unchanged (it would replace the invalid " +
+        "bytes); convert it first (e.g. iconv in bash) or rewrite it whole with write",
+      isError: true,
+    });
+    assert.deepEqual(readFileSync(join(ws.dir, "latin.txt")), bytes);
+  });
+
+  it("keeps a byte order mark and multi-byte text", async () => {
+    ws.write({ "bom.txt": "\ufeffcafé = 1\n" });
+    const result = await callTool(edit, { path: "bom.txt", old_string: "1", new_string: "2" });
+    assert.equal(result.isError, undefined, result.content);
+    assert.equal(text("bom.txt"), "\ufeffcafé = 2\n");
   });
 });

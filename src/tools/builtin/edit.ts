@@ -1,7 +1,8 @@
-// The `edit` tool: replaces an exact string in one file (once, or everywhere with replace_all)
-// and reports the changed lines with their numbers; refuses helpfully when the string is
-// missing or not unique. Shown as a diff of old_string → new_string.
-import { readFile, writeFile } from "node:fs/promises";
+// The `edit` tool: replaces an exact string in one UTF-8 text file (once, or everywhere with
+// replace_all) and reports the changed lines with their numbers; refuses helpfully when the
+// string is missing or not unique, or the file is binary, not UTF-8 or not a regular file.
+import { isUtf8 } from "node:buffer";
+import { constants } from "node:fs";
 import { z } from "zod";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { definePresentedTool, firstLine } from "../presentation.ts";
@@ -12,7 +13,7 @@ import { planEdit } from "./edit-match.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
-import { cutLine } from "./text-file.ts";
+import { cutLine, notRegular, openRegular, statOrNull, writeRegularFile } from "./text-file.ts";
 
 /** How many changed lines the result shows in all. */
 const SHOWN_LINES = 40;
@@ -35,9 +36,6 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
         guarded(async () => {
           const path = resolveToolPath(context, args.path);
           const original = await readText(path.absolute, path.display);
-          if (original.includes("\0")) {
-            throw new ToolProblem(`${path.display} is a binary file; edit changes text files only`);
-          }
           const outcome = planEdit(
             original,
             args.old_string,
@@ -46,7 +44,7 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
             path.display,
           );
           if (!outcome.ok) throw new ToolProblem(outcome.reason);
-          await writeFile(path.absolute, outcome.plan.text, "utf8");
+          await writeRegularFile(path.absolute, path.display, outcome.plan.text);
           return policed(context, "edit", report(path.display, outcome.plan));
         }),
     },
@@ -61,15 +59,37 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
   );
 }
 
+/** The file's text; refused unless it is a regular file of valid UTF-8 without NUL bytes. */
 async function readText(absolute: string, display: string): Promise<string> {
+  const info = await statOrNull(absolute, display);
+  if (!info) throw new ToolProblem(`File not found: ${display} (use write to create a file)`);
+  if (info.isDirectory()) throw new ToolProblem(`${display} is a directory`);
+  if (!info.isFile()) throw notRegular(display, info);
+  const bytes = await readBytes(absolute, display);
+  if (bytes.includes(0)) {
+    throw new ToolProblem(`${display} is a binary file; edit changes text files only`);
+  }
+  if (!isUtf8(bytes)) {
+    throw new ToolProblem(
+      `${display} is not valid UTF-8, so edit left it unchanged (it would replace the invalid ` +
+        "bytes); convert it first (e.g. iconv in bash) or rewrite it whole with write",
+    );
+  }
   try {
-    return await readFile(absolute, "utf8");
+    return bytes.toString("utf8");
+  } catch {
+    throw new ToolProblem(`${display} is too large to edit (${bytes.length} bytes)`);
+  }
+}
+
+async function readBytes(absolute: string, display: string): Promise<Buffer> {
+  const handle = await openRegular(absolute, display, constants.O_RDONLY);
+  try {
+    return await handle.readFile();
   } catch (error) {
-    const code = errnoCode(error);
-    if (code === "ENOENT")
-      throw new ToolProblem(`File not found: ${display} (use write to create a file)`);
-    if (code === "EISDIR") throw new ToolProblem(`${display} is a directory`);
-    throw new ToolProblem(`Cannot read ${display}: ${code ?? String(error)}`);
+    throw new ToolProblem(`Cannot read ${display}: ${errnoCode(error) ?? String(error)}`);
+  } finally {
+    await handle.close();
   }
 }
 

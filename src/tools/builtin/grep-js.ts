@@ -1,60 +1,61 @@
 // The grep backend used when `rg` is not on the PATH: walks the workspace with the same
-// .gitignore rules as glob (walk.ts), skips binary files (a NUL byte) and matches each line
-// with a JavaScript RegExp (Unicode mode when the pattern allows it).
-import { readFile, stat } from "node:fs/promises";
+// .gitignore rules as glob (walk.ts), then matches lines with a JavaScript RegExp on a worker
+// thread, so a pattern that backtracks for hours cannot freeze the session: a line that takes
+// longer than the limit, or an abort, terminates the worker. Reads files as rg does (UTF-8,
+// BOM-aware, NUL means binary) and stops at the same cap on hits.
+import { stat } from "node:fs/promises";
+import { Worker } from "node:worker_threads";
 import { errorMessage } from "../../errors.ts";
-import type { GrepHits, GrepOutcome, GrepQuery } from "./grep-search.ts";
-import { bareLine, globFilter } from "./grep-search.ts";
+import type { GrepHits, GrepMatch, GrepOutcome, GrepQuery } from "./grep-search.ts";
+import {
+  emptyHits,
+  GREP_CANCELLED,
+  GREP_CUT_MARKER,
+  GREP_MAX_LINE_CHARS,
+  GREP_MAX_RESULTS,
+  globFilter,
+} from "./grep-search.ts";
+import { displayPath } from "./paths.ts";
 import { walkFiles } from "./walk.ts";
 
-export async function grepWithJs(query: GrepQuery): Promise<GrepOutcome> {
+export interface JsGrepOptions {
+  /** How long the regex may take on one line before the search is stopped; default 10 s. */
+  lineTimeLimitMs?: number;
+}
+
+export const DEFAULT_LINE_TIME_LIMIT_MS = 10_000;
+/** The worker's heap: a bound on what one search (its longest line above all) may hold. */
+const WORKER_HEAP_MB = 512;
+
+export async function grepWithJs(
+  query: GrepQuery,
+  options: JsGrepOptions = {},
+): Promise<GrepOutcome> {
   const regex = compile(query.pattern, query.ignoreCase);
   if (typeof regex === "string") return { ok: false, error: `invalid regex: ${regex}` };
-  const hits: GrepHits = { matches: [], files: [], warnings: [] };
-  for await (const file of candidates(query)) {
-    if (query.signal?.aborted) break;
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(file);
-    } catch (error) {
-      hits.warnings.push(`${file}: ${errorMessage(error)}`);
-      continue;
-    }
-    if (bytes.includes(0)) continue;
-    searchFile(file, bytes.toString("utf8"), regex, query.filesOnly, hits);
-  }
-  return { ok: true, hits };
+  const files = await candidates(query);
+  if (query.signal?.aborted) return GREP_CANCELLED;
+  if (files.length === 0) return { ok: true, hits: emptyHits() };
+  const input: WorkerInput = {
+    files,
+    source: regex.source,
+    flags: regex.flags,
+    filesOnly: query.filesOnly,
+    cap: GREP_MAX_RESULTS,
+    maxChars: GREP_MAX_LINE_CHARS,
+    cutMarker: GREP_CUT_MARKER,
+  };
+  return runWorker(input, query, options.lineTimeLimitMs ?? DEFAULT_LINE_TIME_LIMIT_MS);
 }
 
-function searchFile(
-  file: string,
-  text: string,
-  regex: RegExp,
-  filesOnly: boolean,
-  hits: GrepHits,
-): void {
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  for (let index = 0; index < lines.length; index++) {
-    const line = bareLine(lines[index] ?? "");
-    if (!regex.test(line)) continue;
-    if (filesOnly) {
-      hits.files.push(file);
-      return;
-    }
-    hits.matches.push({ path: file, line: index + 1, text: line });
-  }
-}
-
-async function* candidates(query: GrepQuery): AsyncGenerator<string> {
+async function candidates(query: GrepQuery): Promise<string[]> {
   const passes = globFilter(query);
   const info = await stat(query.target);
-  if (info.isFile()) {
-    if (passes(query.target)) yield query.target;
-    return;
-  }
+  if (info.isFile()) return passes(query.target) ? [query.target] : [];
+  const files: string[] = [];
   const walk = walkFiles({ root: query.root, start: query.target, signal: query.signal });
-  for await (const file of walk) if (passes(file)) yield file;
+  for await (const file of walk) if (passes(file)) files.push(file);
+  return files;
 }
 
 /** The RegExp, in Unicode mode when the pattern compiles so; or the compile error. */
@@ -70,3 +71,206 @@ function compile(pattern: string, ignoreCase: boolean): RegExp | string {
     }
   }
 }
+
+interface WorkerInput {
+  /** Absolute paths, in walk order. */
+  files: string[];
+  source: string;
+  flags: string;
+  filesOnly: boolean;
+  cap: number;
+  maxChars: number;
+  cutMarker: string;
+}
+
+interface WorkerResult {
+  matches: GrepMatch[];
+  warnings: string[];
+  capped: boolean;
+}
+
+/** Slots of the progress array the worker updates and the watchdog reads. */
+const TICKS = 0;
+const FILE_INDEX = 1;
+const LINE_NUMBER = 2;
+
+/** Starts the worker and settles on its result, an error, the time limit or an abort. */
+function runWorker(input: WorkerInput, query: GrepQuery, limitMs: number): Promise<GrepOutcome> {
+  const progress = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { input, progress },
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: GrepOutcome) => {
+      if (settled) return;
+      settled = true;
+      stopWatching();
+      query.signal?.removeEventListener("abort", onAbort);
+      void worker.terminate();
+      resolve(outcome);
+    };
+    const onAbort = () => finish(GREP_CANCELLED);
+    const stopWatching = watchStalls(progress, limitMs, () =>
+      finish({ ok: false, error: stallMessage(input, progress, query.root, limitMs) }),
+    );
+    query.signal?.addEventListener("abort", onAbort, { once: true });
+    if (query.signal?.aborted) onAbort();
+    worker.once("message", (result: WorkerResult) =>
+      finish({ ok: true, hits: toHits(result, query.filesOnly) }),
+    );
+    worker.once("error", (error) => finish({ ok: false, error: workerFailure(error) }));
+    worker.once("exit", (code) => finish({ ok: false, error: `grep stopped (exit code ${code})` }));
+  });
+}
+
+/** Calls `onStall` once the worker's tick count has not moved for `limitMs`. */
+function watchStalls(progress: Int32Array, limitMs: number, onStall: () => void): () => void {
+  let seen = Atomics.load(progress, TICKS);
+  let since = Date.now();
+  const timer = setInterval(
+    () => {
+      const ticks = Atomics.load(progress, TICKS);
+      if (ticks !== seen) {
+        seen = ticks;
+        since = Date.now();
+      } else if (Date.now() - since >= limitMs) onStall();
+    },
+    Math.max(10, Math.min(250, limitMs / 10)),
+  );
+  return () => clearInterval(timer);
+}
+
+function stallMessage(
+  input: WorkerInput,
+  progress: Int32Array,
+  root: string,
+  limitMs: number,
+): string {
+  const file = input.files[Atomics.load(progress, FILE_INDEX)] ?? "";
+  const where = `${displayPath(root, file)}:${Atomics.load(progress, LINE_NUMBER)}`;
+  return (
+    `the pattern took longer than ${limitMs / 1000} s on one line (${where}); simplify it: ` +
+    "nested quantifiers such as (a+)+ can take exponential time"
+  );
+}
+
+function workerFailure(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ERR_WORKER_OUT_OF_MEMORY") {
+    return `the search ran out of memory (over ${WORKER_HEAP_MB} MB; a very long line?): narrow the path or glob`;
+  }
+  return `grep failed: ${errorMessage(error)}`;
+}
+
+function toHits(result: WorkerResult, filesOnly: boolean): GrepHits {
+  const hits = emptyHits();
+  hits.warnings = result.warnings;
+  hits.capped = result.capped;
+  if (filesOnly) hits.files = result.matches.map((match) => match.path);
+  else hits.matches = result.matches;
+  return hits;
+}
+
+/**
+ * Runs inside the worker (self-contained: it is eval'd, in the bundle and under tsx alike).
+ * Reads each file in 1 MB chunks and tests its lines, ticking `progress` on every line and chunk.
+ * Returns hits in walk order; in files-only mode, one hit per file. Its helpers are methods of
+ * one object: the bundle's minifier wraps named inner functions in a helper the worker lacks.
+ */
+function searchFiles(require: NodeJS.Require, input: WorkerInput, progress: Int32Array) {
+  const fs = require("node:fs") as typeof import("node:fs");
+  const regex = new RegExp(input.source, input.flags);
+  const result: WorkerResult = { matches: [], warnings: [], capped: false };
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  const file = { path: "", line: 0, hits: [] as GrepMatch[] };
+  const scan = {
+    /** Tests complete lines; false once the file (or the whole search) has enough. */
+    lines(text: string): boolean {
+      for (const raw of text.split("\n")) {
+        file.line++;
+        Atomics.store(progress, 2, file.line);
+        Atomics.add(progress, 0, 1);
+        const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+        if (!regex.test(line)) continue;
+        const cut = line.length > input.maxChars;
+        const text = cut ? `${line.slice(0, input.maxChars)}${input.cutMarker}` : line;
+        file.hits.push({ path: file.path, line: file.line, text });
+        if (input.filesOnly || result.matches.length + file.hits.length > input.cap) return false;
+      }
+      return true;
+    },
+
+    /** UTF-16 with a BOM (rg transcodes it): decoded whole. False when binary. */
+    utf16(fd: number, encoding: string): boolean {
+      const text = new TextDecoder(encoding).decode(fs.readFileSync(fd));
+      if (text.includes("\0")) return false;
+      const body = text.endsWith("\n") ? text.slice(0, -1) : text;
+      if (body !== "") scan.lines(body);
+      return true;
+    },
+
+    /** UTF-8 (a BOM dropped, bad bytes as U+FFFD), chunk by chunk. False when binary. */
+    utf8(fd: number): boolean {
+      let parts: Buffer[] = [];
+      for (let read = fs.readSync(fd, chunk); read > 0; read = fs.readSync(fd, chunk)) {
+        Atomics.add(progress, 0, 1);
+        let view = chunk.subarray(0, read);
+        if (view.includes(0)) return false;
+        const atStart = file.line === 0 && parts.length === 0;
+        if (atStart && view[0] === 0xef && view[1] === 0xbb && view[2] === 0xbf) {
+          view = view.subarray(3);
+        }
+        const last = view.lastIndexOf(10);
+        if (last < 0) {
+          parts.push(Buffer.from(view));
+          continue;
+        }
+        const head = Buffer.concat([...parts, view.subarray(0, last)]);
+        parts = last + 1 < view.length ? [Buffer.from(view.subarray(last + 1))] : [];
+        if (!scan.lines(head.toString("utf8"))) return true;
+      }
+      if (parts.length > 0) scan.lines(Buffer.concat(parts).toString("utf8"));
+      return true;
+    },
+
+    /** Searches the open file by its BOM; false when it is binary. */
+    file(fd: number): boolean {
+      const bom = Buffer.alloc(2);
+      fs.readSync(fd, bom, 0, 2, 0);
+      if (bom[0] === 0xff && bom[1] === 0xfe) return scan.utf16(fd, "utf-16le");
+      if (bom[0] === 0xfe && bom[1] === 0xff) return scan.utf16(fd, "utf-16be");
+      return scan.utf8(fd);
+    },
+  };
+
+  for (let index = 0; index < input.files.length; index++) {
+    Object.assign(file, { path: input.files[index] ?? "", line: 0, hits: [] });
+    Atomics.store(progress, 1, index);
+    Atomics.add(progress, 0, 1);
+    let fd = -1;
+    try {
+      fd = fs.openSync(file.path, "r");
+      if (scan.file(fd)) result.matches.push(...file.hits);
+    } catch (error) {
+      result.warnings.push(`${file.path}: ${(error as Error).message}`);
+    } finally {
+      if (fd >= 0) fs.closeSync(fd);
+    }
+    if (result.matches.length > input.cap) {
+      result.matches.length = input.cap;
+      result.capped = true;
+      break;
+    }
+  }
+  return result;
+}
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const searchFiles = ${searchFiles.toString()};
+parentPort.postMessage(searchFiles(require, workerData.input, workerData.progress));
+`;

@@ -1,26 +1,46 @@
-// The grep backend used when `rg` is on the PATH: runs ripgrep through the shared runner
-// (cancellable, process group) with its JSON output, and reads the hits from it. Flags make rg
-// follow the same rules as the JS walk: .gitignore files without needing a git repo, hidden
-// files searched, `.git` skipped, no .ignore/.rgignore, global or info/exclude files. The
+// The grep backend used when `rg` is on the PATH: spawns ripgrep (own process group, killed on
+// abort or shutdown) and reads its plain `path\0line:text` output as it streams. rg bounds its own
+// output (long lines come as a preview, at most cap+1 matches per file) and is killed once the
+// cap is passed, so neither time nor memory grows with the file. Flags make rg follow the JS
+// walk's rules (.gitignore without a git repo, hidden files, `.git` skipped, walk order); the
 // glob filter is applied to rg's hits here, since rg's --glob would override .gitignore.
+import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import type { OutputPolicy } from "../../runner/index.ts";
-import { runCommand } from "../../runner/index.ts";
+import { guardProcessTree } from "../../runner/index.ts";
+import { findExecutable } from "../which.ts";
 import type { GrepHits, GrepOutcome, GrepQuery } from "./grep-search.ts";
-import { bareLine, globFilter } from "./grep-search.ts";
+import {
+  addHit,
+  bareLine,
+  cutGrepLine,
+  emptyHits,
+  GREP_CANCELLED,
+  GREP_MAX_LINE_CHARS,
+  GREP_MAX_RESULTS,
+  globFilter,
+} from "./grep-search.ts";
 
-/** rg's raw JSON is only a memory bound away from the real policy, applied after formatting. */
-const RAW_POLICY: OutputPolicy = {
-  maxBytes: 64 * 1024 * 1024,
-  spillToTemp: false,
-  redactSecrets: false,
-};
+/** Lines longer than this many bytes come back as a preview: still more than 500 chars. */
+const RG_MAX_COLUMNS = 4 * GREP_MAX_LINE_CHARS;
+const MAX_STDERR_CHARS = 16_000;
+/** rg's notes (on stdout) about a binary file whose matches it printed before the NUL byte. */
+const BINARY_NOTE = /^(.*): (?:WARNING: stopped searching binary file|binary file matches)/;
 
 export function ripgrepArgv(query: GrepQuery): string[] {
   return [
     "rg",
     "--no-config",
-    "--json",
+    "--null",
+    "--line-number",
+    "--with-filename",
+    "--no-heading",
+    "--color=never",
+    // One file after another in walk order, as the JS backend: the cap keeps the same hits.
+    "--sort=path",
+    `--max-columns=${RG_MAX_COLUMNS}`,
+    "--max-columns-preview",
+    `--max-count=${query.filesOnly ? 1 : GREP_MAX_RESULTS + 1}`,
     "--hidden",
     "--no-require-git",
     "--no-ignore-dot",
@@ -28,7 +48,6 @@ export function ripgrepArgv(query: GrepQuery): string[] {
     "--no-ignore-exclude",
     "--glob=!.git",
     ...(query.ignoreCase ? ["--ignore-case"] : []),
-    ...(query.filesOnly ? ["--max-count", "1"] : []),
     "--regexp",
     query.pattern,
     "--",
@@ -36,54 +55,124 @@ export function ripgrepArgv(query: GrepQuery): string[] {
   ];
 }
 
-export async function grepWithRipgrep(
-  query: GrepQuery,
-  env: NodeJS.ProcessEnv,
-): Promise<GrepOutcome> {
-  const run = await runCommand(
-    { command: ripgrepArgv(query), cwd: query.root, env, signal: query.signal },
-    RAW_POLICY,
-  );
-  const hits: GrepHits = { matches: [], files: [], warnings: [] };
-  const messages: string[] = [];
-  const passes = globFilter(query);
-  for (const line of run.output.split("\n")) readLine(line, query, hits, messages);
-  hits.matches = hits.matches.filter((match) => passes(match.path));
-  hits.files = hits.files.filter(passes);
-  if (run.exitCode === 2 && hits.matches.length === 0 && hits.files.length === 0) {
-    return { ok: false, error: failureMessage(messages) };
-  }
+interface RgSearch {
+  query: GrepQuery;
+  passes: (absolute: string) => boolean;
+  hits: GrepHits;
+}
+
+export function grepWithRipgrep(query: GrepQuery, env: NodeJS.ProcessEnv): Promise<GrepOutcome> {
+  if (query.signal?.aborted) return Promise.resolve(GREP_CANCELLED);
+  const [name = "rg", ...args] = ripgrepArgv(query);
+  const child = spawn(findExecutable(name, env.PATH) ?? name, args, {
+    cwd: query.root,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const guard = guardProcessTree(child.pid, { graceMs: 1000, signal: query.signal });
+  const search: RgSearch = { query, passes: globFilter(query), hits: emptyHits() };
+  const lines = lineSplitter((line) => readRecord(line, search));
+  const stderr = collectText(child);
+  let stoppedWith: string | null = null;
+  child.stdout?.on("data", (chunk: Buffer) => {
+    if (lines.push(chunk)) return;
+    // Enough hits: stop rg. What it says after this (a closed pipe) is no warning of ours.
+    stoppedWith = stderr();
+    child.kill("SIGKILL");
+    child.stdout?.destroy();
+  });
+  return new Promise((done) => {
+    child.once("error", (error) => {
+      guard.dispose();
+      done({ ok: false, error: `could not run rg: ${error.message}` });
+    });
+    child.once("close", (code) => {
+      guard.dispose();
+      if (guard.flags.cancelled) return done(GREP_CANCELLED);
+      lines.end();
+      done(outcome(search.hits, code, stoppedWith ?? stderr()));
+    });
+  });
+}
+
+function outcome(hits: GrepHits, code: number | null, stderr: string): GrepOutcome {
+  const messages = stderr
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => line.replace(/^rg: /, ""));
+  const found = hits.matches.length > 0 || hits.files.length > 0;
+  if (code === 2 && !found) return { ok: false, error: failureMessage(messages) };
   hits.warnings.push(...messages);
   return { ok: true, hits };
 }
 
-interface RgEvent {
-  type?: string;
-  data?: { path?: { text?: string }; lines?: { text?: string }; line_number?: number };
+/** Reads one line of rg's output, a hit or a note; returns whether to go on. */
+function readRecord(record: Buffer, search: RgSearch): boolean {
+  const nul = record.indexOf(0);
+  const colon = nul < 0 ? -1 : record.indexOf(":", nul + 1);
+  const digits = colon < 0 ? "" : record.toString("latin1", nul + 1, colon);
+  if (!/^[1-9]\d*$/.test(digits)) {
+    dropBinaryFile(record.toString("utf8").replaceAll("\0", ""), search);
+    return true;
+  }
+  const line = Number(digits);
+  const path = resolve(search.query.root, record.toString("utf8", 0, nul));
+  if (!search.passes(path)) return true;
+  // Bytes that are not UTF-8 become U+FFFD here, exactly as the JS backend decodes them.
+  const text = cutGrepLine(bareLine(record.toString("utf8", colon + 1)));
+  return addHit(search.hits, search.query.filesOnly, { path, line, text });
 }
 
-function readLine(line: string, query: GrepQuery, hits: GrepHits, messages: string[]): void {
-  if (line.trim() === "") return;
-  let event: RgEvent;
-  try {
-    event = JSON.parse(line) as RgEvent;
-  } catch {
-    messages.push(line.replace(/^rg: /, ""));
-    return;
-  }
-  if (event.type !== "match") return;
-  const path = event.data?.path?.text;
-  const number = event.data?.line_number;
-  // Non-UTF-8 paths and lines come as base64 `bytes`; they are left out.
-  if (path === undefined || number === undefined) return;
-  const absolute = resolve(query.root, path);
-  if (query.filesOnly) hits.files.push(absolute);
-  else
-    hits.matches.push({
-      path: absolute,
-      line: number,
-      text: bareLine(event.data?.lines?.text ?? ""),
-    });
+/** A binary file is skipped, as by the JS backend: its hits printed before the NUL go. */
+function dropBinaryFile(note: string, search: RgSearch): void {
+  const shown = BINARY_NOTE.exec(note)?.[1];
+  if (shown === undefined) return;
+  const path = resolve(search.query.root, shown);
+  const { matches, files } = search.hits;
+  while (matches.length > 0 && matches[matches.length - 1]?.path === path) matches.pop();
+  while (files.length > 0 && files[files.length - 1] === path) files.pop();
+}
+
+interface LineSplitter {
+  /** Feeds bytes; false once `onLine` asked to stop (later bytes are ignored). */
+  push(chunk: Buffer): boolean;
+  /** Feeds the last line when the stream did not end with `\n`. */
+  end(): void;
+}
+
+/** Splits a byte stream into lines (without `\n`), holding only the unfinished one. */
+function lineSplitter(onLine: (line: Buffer) => boolean): LineSplitter {
+  let parts: Buffer[] = [];
+  let open = true;
+  return {
+    push(chunk) {
+      let start = 0;
+      for (let end = chunk.indexOf(10); open && end >= 0; end = chunk.indexOf(10, start)) {
+        const piece = chunk.subarray(start, end);
+        const line = parts.length > 0 ? Buffer.concat([...parts, piece]) : piece;
+        parts = [];
+        start = end + 1;
+        open = onLine(line);
+      }
+      if (open && start < chunk.length) parts.push(chunk.subarray(start));
+      return open;
+    },
+    end() {
+      if (open && parts.length > 0) onLine(Buffer.concat(parts));
+      parts = [];
+    },
+  };
+}
+
+/** The child's stderr, up to a bound. */
+function collectText(child: ChildProcess): () => string {
+  let text = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (chunk: string) => {
+    if (text.length < MAX_STDERR_CHARS) text += chunk.slice(0, MAX_STDERR_CHARS - text.length);
+  });
+  return () => text;
 }
 
 /** rg's error, in the JS backend's shape for a bad regex ("invalid regex: unclosed group"). */

@@ -1,9 +1,8 @@
-// What both grep backends (ripgrep and the JS fallback) take and give, and the one formatter
-// that turns hits into the text the model reads, so the two produce exactly the same shape:
-// `path:line:text` sorted by path then line (or paths alone), then a count line.
+// What both grep backends (ripgrep and the JS fallback) take and give, the limits they share
+// (a cap on hits, lines cut at 500 chars) and the one formatter that turns hits into the text
+// the model reads: `path:line:text` sorted by path then line (or paths alone), then a count line.
 import { basename, relative } from "node:path";
 import picomatch from "picomatch";
-import { cutLine } from "./text-file.ts";
 
 export interface GrepQuery {
   pattern: string;
@@ -25,6 +24,7 @@ export interface GrepMatch {
   /** Absolute. */
   path: string;
   line: number;
+  /** Without its line break, already cut (cutGrepLine). */
   text: string;
 }
 
@@ -34,6 +34,8 @@ export interface GrepHits {
   files: string[];
   /** Problems that did not stop the search (an unreadable file). */
   warnings: string[];
+  /** More than GREP_MAX_RESULTS hits exist; the first GREP_MAX_RESULTS (walk order) are kept. */
+  capped: boolean;
 }
 
 /** The result of a backend: hits, or the reason the search could not run (a bad regex). */
@@ -41,7 +43,37 @@ export type GrepOutcome = { ok: true; hits: GrepHits } | { ok: false; error: str
 
 export type GrepBackend = (query: GrepQuery) => Promise<GrepOutcome>;
 
+/** Matches (or files, in files-only mode) kept; the search stops at the next one. */
+export const GREP_MAX_RESULTS = 10_000;
 export const GREP_MAX_LINE_CHARS = 500;
+export const GREP_CUT_MARKER = `… [line cut at ${GREP_MAX_LINE_CHARS} chars]`;
+
+export const GREP_CANCELLED: GrepOutcome = { ok: false, error: "the search was cancelled" };
+
+export function emptyHits(): GrepHits {
+  return { matches: [], files: [], warnings: [], capped: false };
+}
+
+/**
+ * Keeps one hit (a match, or its file in files-only mode) unless the cap is reached; then marks
+ * the hits capped. Returns whether the search should go on.
+ */
+export function addHit(hits: GrepHits, filesOnly: boolean, match: GrepMatch): boolean {
+  const kept = filesOnly ? hits.files : hits.matches;
+  if (kept.length >= GREP_MAX_RESULTS) {
+    hits.capped = true;
+    return false;
+  }
+  if (filesOnly) hits.files.push(match.path);
+  else hits.matches.push(match);
+  return true;
+}
+
+/** A matched line as shown: its first 500 chars, then a marker when there was more. */
+export function cutGrepLine(text: string): string {
+  if (text.length <= GREP_MAX_LINE_CHARS) return text;
+  return `${text.slice(0, GREP_MAX_LINE_CHARS)}${GREP_CUT_MARKER}`;
+}
 
 /** Whether a file (absolute) passes the query's glob; always true without one. */
 export function globFilter(query: GrepQuery): (absolute: string) => boolean {
@@ -63,19 +95,30 @@ export function formatHits(
   if (filesOnly) {
     const files = [...new Set(hits.files.map(show))].sort(compare);
     if (files.length === 0) return `${warnings}No files match.\n`;
-    return `${files.join("\n")}\n${warnings}(${files.length} file${plural(files.length)})\n`;
+    return `${files.join("\n")}\n${warnings}${filesCount(files.length, hits.capped)}\n`;
   }
   const matches = hits.matches
     .map((match) => ({ ...match, path: show(match.path) }))
     .sort((a, b) => compare(a.path, b.path) || a.line - b.line);
   if (matches.length === 0) return `${warnings}No matches.\n`;
-  const lines = matches.map(
-    (match) => `${match.path}:${match.line}:${cutLine(match.text, GREP_MAX_LINE_CHARS)}`,
-  );
+  const lines = matches.map((match) => `${match.path}:${match.line}:${match.text}`);
   const files = new Set(matches.map((match) => match.path)).size;
-  const count = `(${matches.length} match${matches.length === 1 ? "" : "es"} in ${files} file${plural(files)})`;
-  return `${lines.join("\n")}\n${warnings}${count}\n`;
+  return `${lines.join("\n")}\n${warnings}${matchesCount(matches.length, files, hits.capped)}\n`;
 }
+
+/** "(3 matches in 2 files)", or, when capped, how many are shown and what to do. */
+function matchesCount(count: number, files: number, capped: boolean): string {
+  const inFiles = `${files} file${plural(files)}`;
+  if (!capped) return `(${count} match${count === 1 ? "" : "es"} in ${inFiles})`;
+  return `(more than ${count} matches; showing the first ${count}, from ${inFiles}: ${NARROW})`;
+}
+
+function filesCount(count: number, capped: boolean): string {
+  if (!capped) return `(${count} file${plural(count)})`;
+  return `(more than ${count} files; showing the first ${count}: ${NARROW})`;
+}
+
+const NARROW = "narrow the pattern, path or glob";
 
 /** A line as both backends report it: without its line break. */
 export function bareLine(text: string): string {

@@ -27,6 +27,8 @@ const schema = z.object({
 export interface GrepToolOptions {
   /** "auto" (default): rg when it is on the context's PATH, else the JS fallback. */
   backend?: "auto" | "rg" | "js";
+  /** The JS fallback's limit on the regex's time for one line; default 10 s. */
+  lineTimeLimitMs?: number;
 }
 
 /** Which backend "auto" picks for this environment. */
@@ -41,7 +43,8 @@ export function createGrepTool(
   let chosen: "rg" | "js" | null = options.backend === "auto" ? null : (options.backend ?? null);
   const backend: GrepBackend = (query) => {
     chosen ??= grepBackendFor(context.env);
-    return chosen === "rg" ? grepWithRipgrep(query, context.env) : grepWithJs(query);
+    if (chosen === "rg") return grepWithRipgrep(query, context.env);
+    return grepWithJs(query, { lineTimeLimitMs: options.lineTimeLimitMs });
   };
   return definePresentedTool(
     {
@@ -81,9 +84,9 @@ export function createGrepTool(
   );
 }
 
-/** The count line ("(3 matches in 2 files)") or the first line. */
+/** The count line ("(3 matches in 2 files)", "(more than 10000 matches; …)") or the first line. */
 function grepSummary(content: string): string {
   const lines = content.trimEnd().split("\n");
   const last = lines[lines.length - 1] ?? "";
-  return /^\(\d+ (match|file)/.test(last) ? last.slice(1, -1) : firstLine(content);
+  return /^\((more than )?\d+ (match|file)/.test(last) ? last.slice(1, -1) : firstLine(content);
 }

@@ -1,5 +1,6 @@
 // The `ls` tool: the entries of one directory, sorted, directories marked with `/` and
-// symlinks with `@`; a huge directory is bounded by the output policy like any text.
+// symlinks with `@`, control characters in names shown as escapes (`\x1b`); a huge directory
+// is bounded by the output policy like any text.
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { z } from "zod";
@@ -10,7 +11,7 @@ import { requireDirectory } from "./glob.ts";
 import { lsDescription } from "./ls.description.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
-import { guarded } from "./problem.ts";
+import { errnoCode, guarded, ToolProblem, visible } from "./problem.ts";
 
 const schema = z.object({ path: z.string().optional() });
 
@@ -25,7 +26,7 @@ export function createLsTool(context: BuiltinToolContext): AnyPresentedTool {
         guarded(async () => {
           const dir = resolveToolPath(context, args.path ?? ".", { allowSpill: true });
           await requireDirectory(dir.absolute, dir.display);
-          const entries = await readdir(dir.absolute, { withFileTypes: true });
+          const entries = await listEntries(dir.absolute, dir.display);
           if (entries.length === 0) return { content: `(${dir.display} is empty)` };
           const names = entries.map(entryName).sort();
           return policed(context, "ls", `${names.join("\n")}\n`);
@@ -46,8 +47,17 @@ export function createLsTool(context: BuiltinToolContext): AnyPresentedTool {
   );
 }
 
+async function listEntries(absolute: string, display: string): Promise<Dirent[]> {
+  try {
+    return await readdir(absolute, { withFileTypes: true });
+  } catch (error) {
+    throw new ToolProblem(`Cannot list ${display}: ${errnoCode(error) ?? String(error)}`);
+  }
+}
+
 function entryName(entry: Dirent): string {
-  if (entry.isDirectory()) return `${entry.name}/`;
-  if (entry.isSymbolicLink()) return `${entry.name}@`;
-  return entry.name;
+  const name = visible(entry.name);
+  if (entry.isDirectory()) return `${name}/`;
+  if (entry.isSymbolicLink()) return `${name}@`;
+  return name;
 }

@@ -1,14 +1,18 @@
-// Resolves the paths a model gives to tools: relative to the workspace, never outside it (the
-// permission layer will decide such reaches later; until then they are refused), symlinks
-// included. The session's spill directory is the one exception, for tools that may read it.
-import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+// Resolves the paths a model gives to tools: relative to the workspace and never outside it,
+// following each symlink along the way, dangling ones too, so even a file a write would create is
+// known before it exists. The session's spill directory is the one exception, for readers.
+import { readlinkSync } from "node:fs";
+import { isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import type { BuiltinToolContext } from "./context.ts";
-import { ToolProblem } from "./problem.ts";
+import { ToolProblem, visible } from "./problem.ts";
+
+/** Symlinks followed while resolving one path before it counts as a loop (Linux's limit). */
+export const MAX_SYMLINKS = 40;
 
 export interface ResolvedPath {
   absolute: string;
-  /** As shown to the model: relative to the workspace, or absolute inside the spill dir. */
+  /** As shown to the model: relative to the workspace (or absolute inside the spill dir),
+   * control characters as visible escapes. */
   display: string;
   /** True when the path is in the session's spill directory. */
   inSpill: boolean;
@@ -25,21 +29,22 @@ export function resolveToolPath(
   options: ResolveOptions = {},
 ): ResolvedPath {
   const absolute = resolve(context.cwd, input);
+  const target = realTarget(absolute, input);
   const spillDir = context.spill?.dir;
-  if (
-    options.allowSpill &&
-    spillDir &&
-    (isInside(spillDir, absolute) || realInside(spillDir, absolute))
-  ) {
-    return { absolute, display: absolute, inSpill: true };
+  if (options.allowSpill && spillDir && isInside(realTarget(spillDir, spillDir), target)) {
+    return { absolute, display: visible(absolute), inSpill: true };
   }
-  const outside = new ToolProblem(
-    `${input} is outside the workspace (${context.cwd}); tools may only use paths inside it`,
-  );
-  if (!isInside(context.cwd, absolute)) throw outside;
-  // A symlink inside the workspace must not lead out of it.
-  if (!realInside(context.cwd, absolute)) throw outside;
-  return { absolute, display: displayPath(context.cwd, absolute), inSpill: false };
+  // Lexically inside, and (through every symlink, dangling or not) really inside.
+  if (!isInside(context.cwd, absolute) || !isInside(realTarget(context.cwd, "."), target)) {
+    throw new ToolProblem(
+      `${visible(input)} is outside the workspace (${context.cwd}); tools may only use paths inside it`,
+    );
+  }
+  return {
+    absolute,
+    display: visible(displayPath(context.cwd, absolute)),
+    inSpill: false,
+  };
 }
 
 /** Relative to the workspace ("." for the root), or absolute when outside it. */
@@ -53,25 +58,47 @@ export function isInside(root: string, path: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** Whether the real path (of the deepest existing ancestor) stays inside the real root. */
-function realInside(root: string, path: string): boolean {
-  let realRoot: string;
-  try {
-    realRoot = realpathSync(root);
-  } catch {
-    return false;
-  }
-  let existing = path;
-  let rest = "";
-  for (;;) {
-    try {
-      const real = realpathSync(existing);
-      return isInside(realRoot, resolve(real, rest));
-    } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return false;
-      rest = join(basename(existing), rest);
-      existing = parent;
+/**
+ * The path `absolute` really names: every symlink along it replaced by its target, a dangling
+ * one too, and the missing rest joined on as written. Throws a ToolProblem on a symlink loop.
+ */
+export function realTarget(absolute: string, input: string): string {
+  const { root } = parse(absolute);
+  let current = root;
+  let pending = components(absolute.slice(root.length));
+  let followed = 0;
+  while (pending.length > 0) {
+    const [part, ...rest] = pending as [string, ...string[]];
+    pending = rest;
+    if (part === "..") {
+      current = resolve(current, "..");
+      continue;
     }
+    const next = join(current, part);
+    const link = readLink(next);
+    if (link === null) {
+      current = next;
+      continue;
+    }
+    if (++followed > MAX_SYMLINKS) {
+      throw new ToolProblem(`${visible(input)} has too many levels of symbolic links (a loop?)`);
+    }
+    if (isAbsolute(link)) current = parse(link).root;
+    pending = [...components(link.slice(isAbsolute(link) ? parse(link).root.length : 0)), ...rest];
   }
+  return current;
+}
+
+/** The target of a symlink, or null when the path is not one (or does not exist). */
+function readLink(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    // EINVAL: not a symlink; ENOENT/ENOTDIR: nothing there, the rest is taken as written.
+    return null;
+  }
+}
+
+function components(path: string): string[] {
+  return path.split(sep).filter((part) => part !== "" && part !== ".");
 }

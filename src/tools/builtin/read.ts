@@ -1,9 +1,9 @@
 // The `read` tool: a text file with line numbers, paged by `offset`/`limit`, over-long lines
-// cut, binary files refused; the session's spill files are readable too. The text goes
-// through the read tool's output policy (bounds, redaction, spill).
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
+// cut as they stream (memory stays bounded), binary files and anything but a regular file
+// refused; the session's spill files are readable too. The text goes through the read policy.
+import { constants } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { definePresentedTool, firstLine } from "../presentation.ts";
@@ -12,10 +12,18 @@ import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
 import { readDescription } from "./read.description.ts";
-import { cutLine, fileLooksBinary } from "./text-file.ts";
+import {
+  BoundedLines,
+  handleLooksBinary,
+  notRegular,
+  openRegular,
+  statOrNull,
+} from "./text-file.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
+/** Bytes read at a time. */
+const CHUNK_BYTES = 64 * 1024;
 
 const schema = z.object({
   path: z.string(),
@@ -33,9 +41,9 @@ export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
       execute: (args) =>
         guarded(async () => {
           const path = resolveToolPath(context, args.path, { allowSpill: true });
-          await checkReadable(path.absolute, path.display);
           const offset = args.offset ?? 1;
-          const page = await readPage(path.absolute, offset, args.limit ?? READ_DEFAULT_LIMIT);
+          const limit = args.limit ?? READ_DEFAULT_LIMIT;
+          const page = await readTextPage(path.absolute, path.display, offset, limit);
           if (page.total === 0) return { content: `(${path.display} is empty)` };
           if (page.lines.length === 0) {
             throw new ToolProblem(
@@ -65,21 +73,32 @@ export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
   );
 }
 
-async function checkReadable(absolute: string, display: string): Promise<void> {
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(absolute);
-  } catch (error) {
-    if (errnoCode(error) === "ENOENT") {
-      throw new ToolProblem(`File not found: ${display} (use glob or ls to find the right path)`);
-    }
-    throw new ToolProblem(`Cannot read ${display}: ${errnoCode(error) ?? String(error)}`);
+/** A page of a regular text file, or a ToolProblem saying why not (missing, a FIFO, binary). */
+async function readTextPage(
+  absolute: string,
+  display: string,
+  offset: number,
+  limit: number,
+): Promise<Page> {
+  const info = await statOrNull(absolute, display);
+  if (!info) {
+    throw new ToolProblem(`File not found: ${display} (use glob or ls to find the right path)`);
   }
   if (info.isDirectory()) throw new ToolProblem(`${display} is a directory; use ls to list it`);
-  if (await fileLooksBinary(absolute)) {
-    throw new ToolProblem(
-      `${display} is a binary file (${info.size} bytes); read shows text files only`,
-    );
+  if (!info.isFile()) throw notRegular(display, info);
+  const handle = await openRegular(absolute, display, constants.O_RDONLY);
+  try {
+    if (await handleLooksBinary(handle)) {
+      throw new ToolProblem(
+        `${display} is a binary file (${info.size} bytes); read shows text files only`,
+      );
+    }
+    return await readPage(handle, offset, limit);
+  } catch (error) {
+    if (error instanceof ToolProblem) throw error;
+    throw new ToolProblem(`Cannot read ${display}: ${errnoCode(error) ?? String(error)}`);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -88,16 +107,23 @@ interface Page {
   total: number;
 }
 
-/** Streams the file: keeps lines [offset, offset + limit), counts them all. */
-async function readPage(absolute: string, offset: number, limit: number): Promise<Page> {
+/** Reads the file in chunks: keeps lines [offset, offset + limit), each cut, counts them all. */
+async function readPage(handle: FileHandle, offset: number, limit: number): Promise<Page> {
   const lines: string[] = [];
   let total = 0;
-  const input = createReadStream(absolute, { encoding: "utf8" });
-  const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of reader) {
+  const splitter = new BoundedLines(READ_MAX_LINE_CHARS, (line) => {
     total += 1;
-    if (total >= offset && lines.length < limit) lines.push(cutLine(line, READ_MAX_LINE_CHARS));
+    if (total >= offset && lines.length < limit) lines.push(line);
+  });
+  const decoder = new StringDecoder("utf8");
+  const buffer = Buffer.alloc(CHUNK_BYTES);
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+    if (bytesRead === 0) break;
+    splitter.push(decoder.write(buffer.subarray(0, bytesRead)));
   }
+  splitter.push(decoder.end());
+  splitter.end();
   return { lines, total };
 }
 

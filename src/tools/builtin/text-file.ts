@@ -1,6 +1,11 @@
-// Small facts about files that several tools share: whether bytes look binary (a NUL in the
-// first 8 KB, as git and ripgrep decide), and cutting one over-long line for display.
-import { open } from "node:fs/promises";
+// Small facts about files that several tools share: only regular files are opened (a FIFO or a
+// device would block or never end), whether bytes look binary (a NUL in the first 8 KB, as git
+// and ripgrep decide), and lines cut to a bound as they stream.
+import type { Stats } from "node:fs";
+import { constants } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
+import { errnoCode, ToolProblem } from "./problem.ts";
 
 const SNIFF_BYTES = 8000;
 
@@ -10,20 +15,150 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** Reads the first 8 KB of a file and decides. */
-export async function fileLooksBinary(path: string): Promise<boolean> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return looksBinary(buffer.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
+/** Reads the first 8 KB of an open file and decides. */
+export async function handleLooksBinary(handle: FileHandle): Promise<boolean> {
+  const buffer = Buffer.alloc(SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+  return looksBinary(buffer.subarray(0, bytesRead));
 }
 
 /** The line, or its first `max` characters and a note of how much was cut. */
 export function cutLine(line: string, max: number): string {
   if (line.length <= max) return line;
   return `${line.slice(0, max)}… [${line.length - max} more chars]`;
+}
+
+/** What a file that is not a regular one is, for messages: "a FIFO", "a directory", … */
+export function kindOf(info: Stats): string {
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  return "not a regular file";
+}
+
+/** "f is a FIFO, not a regular file", the refusal of everything but a regular file. */
+export function notRegular(display: string, info: Stats): ToolProblem {
+  return new ToolProblem(`${display} is ${kindOf(info)}, not a regular file`);
+}
+
+/** The file's stats (symlinks followed), or null when nothing is there. */
+export async function statOrNull(absolute: string, display: string): Promise<Stats | null> {
+  try {
+    return await stat(absolute);
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === "ENOENT") return null;
+    if (code === "ENOTDIR") {
+      throw new ToolProblem(`${display}: a part of the path is a file, not a directory`);
+    }
+    throw new ToolProblem(`Cannot use ${display}: ${code ?? String(error)}`);
+  }
+}
+
+/**
+ * Opens a file the caller has already seen to be regular, without blocking (a FIFO swapped in
+ * since would otherwise hang the open), and checks again on the open handle.
+ */
+export async function openRegular(
+  absolute: string,
+  display: string,
+  flags: number,
+): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(absolute, flags | constants.O_NONBLOCK, 0o666);
+  } catch (error) {
+    throw new ToolProblem(`Cannot open ${display}: ${errnoCode(error) ?? String(error)}`);
+  }
+  const info = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw new ToolProblem(`Cannot open ${display}: ${errnoCode(error) ?? String(error)}`);
+  });
+  if (info.isFile()) return handle;
+  await handle.close();
+  throw notRegular(display, info);
+}
+
+/** Replaces the content of a regular file (creating it), refusing anything else on the way. */
+export async function writeRegularFile(
+  absolute: string,
+  display: string,
+  content: string,
+): Promise<void> {
+  const handle = await openRegular(absolute, display, constants.O_WRONLY | constants.O_CREAT);
+  try {
+    await handle.truncate(0);
+    await handle.writeFile(content, "utf8");
+  } catch (error) {
+    throw new ToolProblem(`Cannot write ${display}: ${errnoCode(error) ?? String(error)}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Line ends as readline sees them: `\r\n`, `\n` or a lone `\r`. */
+const LINE_END = /\r\n|\r|\n/g;
+
+/**
+ * Splits streamed text into lines, holding at most `max` characters of the current line and
+ * counting the rest, so a file of one endless line never becomes one endless string. Each line
+ * reaches `onLine` already cut (as cutLine cuts it).
+ */
+export class BoundedLines {
+  private kept = "";
+  private extra = 0;
+  private afterCr = false;
+
+  constructor(
+    private readonly max: number,
+    private readonly onLine: (line: string) => void,
+  ) {}
+
+  push(text: string): void {
+    if (text === "") return;
+    let from = this.afterCr && text.startsWith("\n") ? 1 : 0;
+    this.afterCr = false;
+    LINE_END.lastIndex = from;
+    for (let end = LINE_END.exec(text); end; end = LINE_END.exec(text)) {
+      this.add(text.slice(from, end.index));
+      this.emit();
+      from = end.index + end[0].length;
+      if (end[0] === "\r" && from === text.length) this.afterCr = true;
+    }
+    this.add(from === 0 ? text : text.slice(from));
+  }
+
+  /** The last line, when the text does not end with a line end. */
+  end(): void {
+    if (this.kept !== "" || this.extra > 0) this.emit();
+  }
+
+  /** Characters of the current line held in memory (at most `max`). */
+  get held(): number {
+    return this.kept.length;
+  }
+
+  private add(piece: string): void {
+    const room = this.max - this.kept.length;
+    if (piece.length <= room) {
+      this.kept += piece;
+      return;
+    }
+    if (room > 0) this.kept += piece.slice(0, room);
+    this.extra += piece.length - Math.max(room, 0);
+  }
+
+  private emit(): void {
+    // A cut line is copied out of the chunk it was sliced from, so it does not keep it alive.
+    const line = this.extra > 0 ? `${flat(this.kept)}… [${this.extra} more chars]` : this.kept;
+    this.kept = "";
+    this.extra = 0;
+    this.onLine(line);
+  }
+}
+
+function flat(text: string): string {
+  return Buffer.from(text, "utf16le").toString("utf16le");
 }

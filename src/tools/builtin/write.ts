@@ -1,6 +1,7 @@
-// The `write` tool: creates or overwrites one file inside the workspace, making parent
-// directories; reports whether it created or replaced the file. Shown as a diff.
-import { mkdir, stat, writeFile } from "node:fs/promises";
+// The `write` tool: creates or overwrites one regular file inside the workspace (never through
+// a symlink leading out, never a FIFO or device), making parent directories; reports whether it
+// created or replaced the file. Shown as a diff.
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -8,6 +9,7 @@ import { countLines, definePresentedTool, firstLine } from "../presentation.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { resolveToolPath } from "./paths.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
+import { notRegular, statOrNull, writeRegularFile } from "./text-file.ts";
 import { writeDescription } from "./write.description.ts";
 
 const schema = z.object({ path: z.string(), content: z.string() });
@@ -22,11 +24,12 @@ export function createWriteTool(context: BuiltinToolContext): AnyPresentedTool {
       execute: (args) =>
         guarded(async () => {
           const path = resolveToolPath(context, args.path);
-          const existed = await existingKind(path.absolute);
-          if (existed === "directory") throw new ToolProblem(`${path.display} is a directory`);
-          await mkdir(dirname(path.absolute), { recursive: true });
-          await writeFile(path.absolute, args.content, "utf8");
-          const verb = existed === "file" ? "Overwrote" : "Created";
+          const existing = await statOrNull(path.absolute, path.display);
+          if (existing?.isDirectory()) throw new ToolProblem(`${path.display} is a directory`);
+          if (existing && !existing.isFile()) throw notRegular(path.display, existing);
+          await makeParents(path.absolute, path.display);
+          await writeRegularFile(path.absolute, path.display, args.content);
+          const verb = existing ? "Overwrote" : "Created";
           const lines = countLines(args.content);
           const size = `${lines} line${lines === 1 ? "" : "s"}, ${Buffer.byteLength(args.content)} bytes`;
           return { content: `${verb} ${path.display} (${size}).` };
@@ -44,11 +47,12 @@ export function createWriteTool(context: BuiltinToolContext): AnyPresentedTool {
   );
 }
 
-async function existingKind(path: string): Promise<"file" | "directory" | null> {
+async function makeParents(absolute: string, display: string): Promise<void> {
   try {
-    return (await stat(path)).isDirectory() ? "directory" : "file";
+    await mkdir(dirname(absolute), { recursive: true });
   } catch (error) {
-    if (errnoCode(error) === "ENOENT") return null;
-    throw error;
+    throw new ToolProblem(
+      `Cannot create the directory of ${display}: ${errnoCode(error) ?? String(error)}`,
+    );
   }
 }

@@ -4,7 +4,9 @@
 // and invalid calls get an error result the model reads; cancellation ends running calls as
 // interrupted and skips the rest; a hook or plugin stop ends the turn after the running call.
 import { errorMessage } from "../errors.ts";
+import { policedLine, policedText } from "../hooks/index.ts";
 import type { ModelToolCall } from "../providers/index.ts";
+import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
 import { todosFromCall } from "../tools/builtin/index.ts";
 import type { AnyTool, ToolResult } from "../tools/types.ts";
@@ -16,6 +18,13 @@ import { interruptedResult } from "./session-open.ts";
 
 export const CANCELLED_RESULT = "The tool call was cancelled by the user before it finished.";
 export const NOT_RUN_RESULT = "The tool call was not run: the user cancelled the turn.";
+/** After a cancel, how long a running tool has to stop and hand back what it has so far. */
+const CANCEL_GRACE_MS = 3000;
+
+/** A call the user cancelled, with the tool's own result when it came within the grace. */
+interface Cancelled {
+  cancelled: ToolResult | null;
+}
 
 /** A recorded call that may run: its tool and the arguments its `tool/call` records. */
 export interface PreparedCall {
@@ -85,8 +94,8 @@ export async function executeToolCalls(
       continue;
     }
     const result = await execute(call, ctx, signal);
-    if (result === "cancelled") {
-      ctx.writer.append(interruptedResult(call.callId, CANCELLED_RESULT));
+    if ("cancelled" in result) {
+      ctx.writer.append(cancelledResult(call.callId, result.cancelled));
       continue;
     }
     const delivered = withNote(result, call.note);
@@ -142,7 +151,7 @@ async function recordOne(
     tool: effective.tool,
     args: effective.parsed,
     recorded: decided.effectiveArguments,
-    ...(decided.rewrittenBy === undefined ? {} : { note: noteFor(call, decided) }),
+    ...(decided.rewrittenBy === undefined ? {} : { note: await noteFor(ctx, call, decided) }),
   };
   return stop ? { prepared, stop } : { prepared };
 }
@@ -151,9 +160,16 @@ function recheck(ctx: RunContext, call: ModelToolCall, decided: CallDecision) {
   return ctx.tools.check(call.name, JSON.stringify(decided.effectiveArguments));
 }
 
-function noteFor(call: ModelToolCall, decided: CallDecision): string {
+/**
+ * The rewrite note, through the output policy like every text a hook or plugin wrote. It gives
+ * the reason's first line; the whole reason is in `tool/call.rewrite_reason`.
+ */
+async function noteFor(ctx: RunContext, call: ModelToolCall, decided: CallDecision) {
+  const policy = outputPolicyFor(ctx.config.output);
+  const why = decided.rewriteReason ? await policedLine(decided.rewriteReason, policy) : "";
   const by = decided.rewrittenBy ?? "";
-  return rewriteNote(call.name, decided.effectiveArguments, by, decided.rewriteReason);
+  const note = rewriteNote(call.name, decided.effectiveArguments, by, why || undefined);
+  return policedText(note, policy);
 }
 
 /** A hook listener's note comes from the PreToolUse event; a plugin's keeps its name. */
@@ -165,12 +181,15 @@ function stopped(stop: TurnStop): string {
   return `the turn was ${stopMessage(stop)}`;
 }
 
-/** Runs the tool; resolves "cancelled" as soon as the signal aborts, even if the tool lingers. */
+/**
+ * Runs the tool. Once the signal aborts, waits at most CANCEL_GRACE_MS for the tool to stop
+ * and return what it has (bash: the output so far), then resolves cancelled even if it lingers.
+ */
 async function execute(
   call: PreparedCall,
   ctx: RunContext,
   signal: AbortSignal,
-): Promise<ToolResult | "cancelled"> {
+): Promise<ToolResult | Cancelled> {
   let onAbort = () => {};
   const aborted = new Promise<"cancelled">((resolve) => {
     onAbort = () => resolve("cancelled");
@@ -185,10 +204,30 @@ async function execute(
   );
   try {
     const result = await Promise.race([running, aborted]);
-    return signal.aborted ? "cancelled" : result;
+    if (!signal.aborted) return result as ToolResult;
+    return { cancelled: await within(running, CANCEL_GRACE_MS) };
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
+}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The interrupted result of a cancelled call. A result that went through the output policy
+ * (it has `originalBytes`) holds what the tool produced before it was stopped, e.g. bash's
+ * output and its `[cancelled; …]` status line: it is kept after the cancellation message.
+ */
+function cancelledResult(callId: string, partial: ToolResult | null): EventInput {
+  if (partial?.originalBytes === undefined) return interruptedResult(callId, CANCELLED_RESULT);
+  const delivered = withNote({ ...partial, isError: true }, CANCELLED_RESULT);
+  return resultEvent(callId, delivered, true);
 }
 
 /** The result the model receives: a rewritten call's starts with the rewrite note. */
@@ -265,7 +304,7 @@ function errorResult(callId: string, reason: string): EventInput {
   return resultEvent(callId, { content: reason, isError: true });
 }
 
-function resultEvent(callId: string, result: ToolResult): EventInput {
+function resultEvent(callId: string, result: ToolResult, interrupted = false): EventInput {
   const bytes = Buffer.byteLength(result.content);
   return {
     type: "tool/result",
@@ -277,5 +316,6 @@ function resultEvent(callId: string, result: ToolResult): EventInput {
     truncated: result.truncated ?? false,
     spill_path: result.spillPath ?? null,
     policy_errors: result.policyErrors ?? [],
+    ...(interrupted ? { interrupted } : {}),
   };
 }

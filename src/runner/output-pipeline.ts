@@ -8,7 +8,7 @@ import { ControlStripper } from "./control-stripper.ts";
 import { HeadTailBounder } from "./head-tail-bounder.ts";
 import { truncationMarker } from "./marker.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
-import { Redactor } from "./redactor.ts";
+import { Redactor, safeCut } from "./redactor.ts";
 import type { SecretlintBackstop } from "./secretlint-backstop.ts";
 import type { SpillScope } from "./spill.ts";
 import { SpillWriter } from "./spill-writer.ts";
@@ -19,6 +19,15 @@ import { SpillWriter } from "./spill-writer.ts";
  * 128 KiB lands in V8's large-object space and waits for a full GC, which raised peak RSS).
  */
 const BLOCK_BYTES = 32 * 1024;
+/**
+ * The stripper hands over a line longer than 64 KiB in parts. Redaction holds such a part until
+ * its line ends, up to this many bytes; past that it redacts all but the last REDACT_OVERLAP
+ * bytes, cut where no secret match spans, and redacts those again with the next part. So no
+ * secret shorter than the overlap is split between two redaction calls (and so, never shown in
+ * part at the head/tail cut or in the spill file: those are cut from redacted text).
+ */
+const MAX_HELD_LINE = 256 * 1024;
+const REDACT_OVERLAP = 16 * 1024;
 
 export interface PipelineOptions {
   /** Where spill files go; without one, nothing is spilled (as with spillToTemp off). */
@@ -55,6 +64,15 @@ export async function applyOutputPolicy(
   return pipeline.end();
 }
 
+/** How much of a block ending inside a line can be redacted now (see MAX_HELD_LINE). */
+function redactableLength(block: ByteString): number {
+  const lineStart = block.lastIndexOf("\n") + 1;
+  const lineBytes = block.length - lineStart;
+  if (lineBytes <= MAX_HELD_LINE) return lineStart;
+  const line = block.slice(lineStart);
+  return lineStart + safeCut(line, lineBytes - REDACT_OVERLAP, REDACT_OVERLAP);
+}
+
 class Pipeline implements OutputPipeline {
   private readonly stripper = new ControlStripper();
   private readonly redactor: Redactor | null;
@@ -65,6 +83,8 @@ class Pipeline implements OutputPipeline {
   private spillFailed = false;
   private pending: ByteString[] = [];
   private pendingBytes = 0;
+  /** The unredacted start of a long line whose end has not arrived yet. */
+  private held: ByteString = "";
   private originalBytes = 0;
   private lastChar = "";
 
@@ -85,7 +105,7 @@ class Pipeline implements OutputPipeline {
 
   async end(): Promise<PolicyResult> {
     this.queue(this.strip(() => this.stripper.end()));
-    await this.flush();
+    await this.flush(true);
     for (const message of this.redactor?.errors ?? []) this.errors.push(message);
     await this.finishSpill();
     return this.result();
@@ -107,11 +127,19 @@ class Pipeline implements OutputPipeline {
     this.lastChar = text[text.length - 1]!;
   }
 
-  private async flush(): Promise<void> {
-    if (this.pendingBytes === 0) return;
-    const block = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
+  private async flush(final = false): Promise<void> {
+    if (this.pendingBytes === 0 && !(final && this.held !== "")) return;
+    let block = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
     this.pending = [];
     this.pendingBytes = 0;
+    if (this.held !== "") block = this.held + block;
+    this.held = "";
+    if (!final && this.redactor && !block.endsWith("\n")) {
+      const cut = redactableLength(block);
+      this.held = block.slice(cut);
+      block = block.slice(0, cut);
+      if (block.length === 0) return;
+    }
     const redacted = await this.redact(block);
     const overflow = this.bounder.push(redacted);
     if (overflow !== null) await this.spill(overflow, true);

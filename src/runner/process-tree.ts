@@ -1,8 +1,14 @@
 // Stopping a detached child's whole process group on a timeout or an abort: SIGTERM, then
-// SIGKILL after a grace, and SIGKILL at shutdown while the child may still run. Used by the
-// command runner (run-command.ts) and the hook runner (hooks/run-hook.ts), whose children run
-// in their own process group (`spawn(…, { detached: true })`).
+// SIGKILL after a grace, and SIGKILL at shutdown while the child may still run; and, once the
+// child has exited, the same for anything it left running in its group (`sleep 300 &`). Used by
+// the command runner (run-command.ts) and the hook runner (hooks/run-hook.ts).
+import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
 import { onShutdown } from "./shutdown.ts";
+
+/** How often to look whether a signalled group is gone, and how long to wait after SIGKILL. */
+const POLL_MS = 10;
+const AFTER_KILL_MS = 500;
 
 interface ProcessTreeKiller {
   /** SIGTERM to the group now, SIGKILL after the grace; later calls do nothing. */
@@ -46,7 +52,7 @@ export interface StopFlags {
 export function guardProcessTree(
   pid: number | undefined,
   options: { graceMs: number; timeoutMs?: number; signal?: AbortSignal },
-): { flags: StopFlags; dispose(): void } {
+): { flags: StopFlags; stopLeftovers(): Promise<void>; dispose(): void } {
   const killer = createProcessTreeKiller(pid, options.graceMs);
   const flags: StopFlags = { timedOut: false, cancelled: false };
   const stop = (reason: keyof StopFlags) => {
@@ -60,10 +66,58 @@ export function guardProcessTree(
   options.signal?.addEventListener("abort", onAbort, { once: true });
   return {
     flags,
+    /**
+     * Once the child has exited: whatever is left in its group gets SIGTERM, then SIGKILL after
+     * the grace; resolves when none of it runs (zombies aside) or soon after the SIGKILL.
+     */
+    async stopLeftovers() {
+      if (pid === undefined || !groupRuns(pid)) return;
+      killer.kill();
+      const until = Date.now() + options.graceMs + AFTER_KILL_MS;
+      while (Date.now() < until && groupRuns(pid)) await delay(POLL_MS);
+    },
     dispose() {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       killer.dispose();
     },
   };
+}
+
+/** Whether a process of group `pgid` still runs; zombies (exited, not yet reaped) do not count. */
+function groupRuns(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  return liveMember(pgid);
+}
+
+/** Looks through /proc for a member of the group that is not a zombie; true where unknown. */
+function liveMember(pgid: number): boolean {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const name of names) {
+    const code = name.charCodeAt(0);
+    if (code < 0x30 || code > 0x39) continue;
+    const stat = readStat(name);
+    if (stat === null) continue;
+    // After the command name: state, ppid, pgrp, …
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 3);
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
+  }
+  return false;
+}
+
+function readStat(pid: string): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
 }

@@ -17,17 +17,27 @@ const token = (kind: string, source: string): SecretRule => ({
   pattern: new RegExp(`(?<![A-Za-z0-9_])(?:${source})(?![A-Za-z0-9_])`, "g"),
 });
 
+/**
+ * A token whose prefix no word or encoding ends with (long, with a separator inside), matched
+ * also when glued to the text before it (`xxxsk-ant-api03-…`): leaving it there would show it.
+ */
+const prefixed = (kind: string, source: string): SecretRule => ({
+  kind,
+  pattern: new RegExp(`(?:${source})(?![A-Za-z0-9_])`, "g"),
+});
+
 /** Provider token shapes, from the providers' documented prefixes and lengths. */
 const PROVIDER_RULES: SecretRule[] = [
   token(
     "aws_access_key_id",
     "(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}",
   ),
-  token("github_token", "gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255}"),
+  token("github_token", "gh[pousr]_[A-Za-z0-9]{36,255}"),
+  prefixed("github_token", "github_pat_[A-Za-z0-9_]{22,255}"),
   token("gitlab_token", "gl(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ffct)-[A-Za-z0-9_\\-]{20,}"),
   token("slack_token", "xox[abposr]-[A-Za-z0-9\\-]{10,}"),
   token("slack_webhook", "https://hooks\\.slack\\.com/services/[A-Za-z0-9/_]+"),
-  token("anthropic_api_key", "sk-ant-(?:api|admin|oat)\\d\\d-[A-Za-z0-9_\\-]{20,}"),
+  prefixed("anthropic_api_key", "sk-ant-(?:api|admin|oat)\\d\\d-[A-Za-z0-9_\\-]{20,}"),
   {
     kind: "openai_api_key",
     pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
@@ -44,7 +54,7 @@ const PROVIDER_RULES: SecretRule[] = [
   token("shopify_token", "shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
   token("linear_api_key", "lin_api_[A-Za-z0-9]{40}"),
   token("notion_token", "ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}"),
-  token("pypi_token", "pypi-AgE[A-Za-z0-9_\\-]{50,}"),
+  prefixed("pypi_token", "pypi-AgE[A-Za-z0-9_\\-]{50,}"),
   token("digitalocean_token", "do[pro]_v1_[a-f0-9]{64}"),
   token("vault_token", "hv[sbr]\\.[A-Za-z0-9_\\-]{24,}"),
   token("databricks_token", "dapi[a-f0-9]{32}(?:-\\d)?"),
@@ -52,12 +62,15 @@ const PROVIDER_RULES: SecretRule[] = [
   token("grafana_token", "glc_[A-Za-z0-9+/=_\\-]{32,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
   token("vercel_token", "vc[picrk]_[A-Za-z0-9]{20,60}"),
   token("onepassword_token", "ops_eyJ[A-Za-z0-9+/=_\\-]{50,}"),
-  token("age_secret_key", "AGE-SECRET-KEY-1[02-9ac-hj-np-z]{58}"),
+  prefixed("age_secret_key", "AGE-SECRET-KEY-1[02-9ac-hj-np-z]{58}"),
   token("jwt", "eyJ[A-Za-z0-9_\\-]{8,}\\.eyJ[A-Za-z0-9_\\-]{8,}\\.[A-Za-z0-9_\\-]{8,}"),
 ];
 
 const DATABASE_SCHEMES =
   /^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|jdbc:.*|clickhouse|cockroachdb)$/i;
+
+/** A grep-style `path:line:` (or `path:line:col:`, context `path-line-`) taken into a key. */
+const LINE_PREFIX = /^.*?(?:[:-]\d+)+[:-]/;
 
 /** Credentials in the structure around them: URLs, headers, assignments. */
 const STRUCTURAL_RULES: SecretRule[] = [
@@ -67,7 +80,8 @@ const STRUCTURAL_RULES: SecretRule[] = [
     groups: [2],
     accept: (match) => {
       if (isPlaceholder(match[2]!)) return null;
-      return DATABASE_SCHEMES.test(match[1]!) ? "connection_string" : "url_credentials";
+      const scheme = match[1]!.replace(LINE_PREFIX, "");
+      return DATABASE_SCHEMES.test(scheme) ? "connection_string" : "url_credentials";
     },
   },
   {
@@ -137,11 +151,17 @@ function acceptAssignment(match: RegExpExecArray): string | null {
   const key = match[1]!;
   const value = match[2] ?? match[3] ?? match[4] ?? "";
   if (value === "" || isPlaceholder(value) || TYPE_NAMES.test(value)) return null;
-  if (MEMBER_EXPRESSION.test(value)) return null;
+  if (MEMBER_EXPRESSION.test(value) || isWorkingDirectory(key, value)) return null;
   const password = wordAtBoundary(key, PASSWORD_WORDS);
   if (password && value.length >= 4) return "password";
   if (wordAtBoundary(key, TOKEN_WORDS) && looksRandom(value)) return "secret";
   return null;
+}
+
+/** `PWD=/home/x` (env, printenv): the shell's working directory, not a password. */
+function isWorkingDirectory(key: string, value: string): boolean {
+  const name = key.replace(LINE_PREFIX, "");
+  return /^pwd$/i.test(name) && (value.startsWith("/") || value.startsWith("~"));
 }
 
 /** The key ends with a secret word that starts at a separator, a camelCase hump or the start. */

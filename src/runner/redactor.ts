@@ -4,6 +4,7 @@
 // through the rules, and only the secrets found are replaced in the block.
 import { errorMessage } from "../errors.ts";
 import type { ByteString } from "./byte-text.ts";
+import type { SecretRule } from "./redact-rules.ts";
 import { SECRET_RULES, TRIGGERS } from "./redact-rules.ts";
 import { hasPemBegin, ruleCandidateLines } from "./rule-candidates.ts";
 import type { SecretlintBackstop } from "./secretlint-backstop.ts";
@@ -191,15 +192,73 @@ function toTextRanges(ranges: SecretRange[], candidates: Array<[number, number]>
 export function findSecrets(text: string): SecretRange[] {
   const ranges: Array<SecretRange & { rule: number }> = [];
   SECRET_RULES.forEach((rule, index) => {
-    rule.pattern.lastIndex = 0;
-    for (let match = rule.pattern.exec(text); match; match = rule.pattern.exec(text)) {
-      const kind = rule.accept ? rule.accept(match) : rule.kind;
-      const span = kind ? secretSpan(match, rule.groups) : null;
-      if (kind && span) ranges.push({ start: span[0], end: span[1], kind, rule: index });
-    }
+    forEachMatch(rule, text, (span, kind) => {
+      ranges.push({ start: span[0], end: span[1], kind, rule: index });
+    });
   });
   ranges.sort((a, b) => a.start - b.start || a.rule - b.rule);
   return dropOverlaps(ranges);
+}
+
+/**
+ * Each match of `rule` the rule accepts: its secret's span and kind, and where the whole match
+ * starts. A rejected match with an unquoted value is searched again from that value, so a prefix
+ * that looked like a key (grep's `path:12:`) cannot hide the assignment after it; a quoted one
+ * (prose in a string) is not, which would only add false positives.
+ */
+function forEachMatch(
+  rule: SecretRule,
+  text: string,
+  found: (span: [number, number], kind: string, matchStart: number) => void,
+): void {
+  const pattern = rule.pattern;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const kind = rule.accept ? rule.accept(match) : rule.kind;
+    const span = secretSpan(match, rule.groups);
+    if (kind && span) found(span, kind, match.index);
+    else if (span && span[0] > match.index && !isQuote(text.charCodeAt(span[0] - 1))) {
+      pattern.lastIndex = span[0];
+    }
+  }
+}
+
+/**
+ * A point at or before `at` where `line` can be cut in two and each part redacted alone: not
+ * inside any secret match (key and value together) that starts within `lookBack` bytes before
+ * `at`. Only that window is scanned; a match reaching back further is cut at the window's start
+ * (a key's tail keeps its verdict) or, at the line's start, at `at`.
+ */
+export function safeCut(line: ByteString, at: number, lookBack: number): number {
+  const from = Math.max(0, at - lookBack);
+  const window = line.slice(from);
+  if (ruleCandidateLines(window).length === 0) return at;
+  const spans = secretMatchSpans(window);
+  let cut = at - from;
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const [start, end] of spans) {
+      if (start < cut && cut < end) {
+        cut = start;
+        moved = true;
+      }
+    }
+  }
+  return from + cut > 0 ? from + cut : at;
+}
+
+const isQuote = (code: number) => code === 0x22 || code === 0x27;
+
+/**
+ * The spans (from each accepted match's start to its secret's end) that a cut of `text` must not
+ * fall inside: a cut there would leave a key without its value, or part of a token, on each side.
+ */
+export function secretMatchSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (const rule of SECRET_RULES) {
+    forEachMatch(rule, text, (span, _kind, matchStart) => spans.push([matchStart, span[1]]));
+  }
+  return spans;
 }
 
 function secretSpan(match: RegExpExecArray, groups?: readonly number[]): [number, number] | null {

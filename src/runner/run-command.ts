@@ -1,7 +1,8 @@
 // The shared command runner: every subprocess the agent runs (the bash tool, external CLI tools,
 // the code-graph CLI) goes through runCommand, so all inherit the output policy. The child gets
-// its own process group, stdout and stderr share one pipe (arrival order is kept exactly), and
-// a timeout or an AbortSignal kills the whole tree: SIGTERM, then SIGKILL after a grace.
+// its own process group, stdout and stderr share one pipe (arrival order is kept exactly), a
+// timeout or an AbortSignal kills the whole tree (SIGTERM, then SIGKILL after a grace), and what
+// the command leaves running in its group when it exits is stopped the same way.
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
@@ -59,6 +60,7 @@ export async function runCommand(
     // A background grandchild may hold the pipes long after the command itself is done.
     const drain = setTimeout(() => reader.detach(), DRAIN_AFTER_EXIT_MS);
     await reader.done.finally(() => clearTimeout(drain));
+    await guard.stopLeftovers();
     const result = await pipeline.end();
     return { ...result, ...exit, ...guard.flags, durationMs: Date.now() - started };
   } finally {

@@ -2,6 +2,7 @@
 // marker, spill files (where, modes, content, removal), redaction and its opt-out, and failing
 // open when the spill cannot be written.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +34,10 @@ function scope(tmpDir?: string): SpillScope {
 }
 
 const seq = (n: number) => `seq 1 ${n}`;
+
+function commandExists(name: string): boolean {
+  return spawnSync("sh", ["-c", `command -v ${name}`]).status === 0;
+}
 
 describe("output policy through the runner", () => {
   it("passes small output through complete and unmarked", async () => {
@@ -122,6 +127,31 @@ describe("output policy through the runner", () => {
       assert.ok(delivered.includes("\nAPI_KEY=[REDACTED:secret]\ntail line\n"), `${maxBytes}`);
       assert.ok(!delivered.includes(value));
     }
+  });
+
+  it("redacts grep's `path:line:` and context `path-line-` lines as it redacts the file", async () => {
+    const [password, token] = [randomSecretValue(), randomSecretValue()];
+    const dir = mkdtempSync(join(workspace, "grep-"));
+    const file = ["a", "b", "c", "d", `password: ${password}`, `TOKEN=${token}`, "e"];
+    writeFileSync(join(dir, "s.txt"), `${file.join("\n")}\n`);
+    const greps = ["grep -rn -e password -e TOKEN .", "grep -rn -C1 -e password ."];
+    if (commandExists("rg")) greps.push("rg -n --no-heading -C1 -e password -e TOKEN .");
+    for (const command of greps) {
+      const result = await runCommand({ command, cwd: dir }, policy());
+      assert.ok(!result.output.includes(password) && !result.output.includes(token), command);
+      assert.match(result.output, /s\.txt:5:password: \[REDACTED:password\]\n/, command);
+    }
+    const context = await runCommand({ command: "grep -rn -C1 -e password .", cwd: dir }, policy());
+    assert.match(context.output, /s\.txt-6-TOKEN=\[REDACTED:secret\]\n/);
+  });
+
+  it("leaves env's PWD=/path readable while redacting the password beside it", async () => {
+    const password = randomSecretValue();
+    const env = { PATH: process.env.PATH, DB_PASSWORD: password };
+    const result = await runCommand({ command: "env", cwd: workspace, env }, policy());
+    assert.ok(result.output.includes(`PWD=${workspace}\n`), result.output);
+    assert.ok(result.output.includes("DB_PASSWORD=[REDACTED:password]\n"));
+    assert.ok(!result.output.includes(password));
   });
 
   it("spills a multi-megabyte output whole and in order", async () => {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { describe, it } from "node:test";
 import { fromByteString, toByteString } from "../../src/runner/byte-text.ts";
-import { candidateLines, Redactor } from "../../src/runner/redactor.ts";
+import { candidateLines, Redactor, safeCut } from "../../src/runner/redactor.ts";
 import { createSecretlintBackstop } from "../../src/runner/secretlint-backstop.ts";
 import {
   fakeGitSha,
@@ -101,6 +101,74 @@ describe("secret redaction", () => {
     const [out, counts] = await redact(`${text}\n`);
     assert.equal(out, `${text}\n`);
     assert.deepEqual(counts, {});
+  });
+
+  it("redacts grep and rg lines (`path:12:` and context `path-12-`) as it redacts the bare line", async () => {
+    const value = randomSecretValue();
+    const secretLines = [
+      "password: hunter2hunter2",
+      `TOKEN=${value}`,
+      `export DB_PASSWORD="${value}"`,
+      `  client_secret: ${value}`,
+      `{"apiKey": "${value}"}`,
+      `curl -H "Authorization: Bearer ${value}"`,
+      `mongodb+srv://app:${value}@cluster0.example.net/db`,
+    ];
+    for (const line of secretLines) {
+      const [bare] = await redact(`${line}\n`);
+      assert.ok(bare.includes("[REDACTED:"), line);
+      for (const prefix of ["s.txt:5:", "src/a b/s.txt:12:", "s.txt-5-", "./s.txt:5:7:"]) {
+        const [out] = await redact(`${prefix}${line}\n`);
+        assert.equal(out, `${prefix}${bare}`, `${prefix}${line}`);
+      }
+    }
+  });
+
+  it("adds no redaction to ordinary lines behind a grep prefix, and none for PWD=/path", async () => {
+    const benign = [
+      "PWD=/home/x",
+      "OLDPWD=/home/x/src",
+      `id=${randomUUID()}`,
+      "url: https://example.com/search?q=token&page=2",
+      'description: "where the password: field goes"',
+      "time: 12:00:00 level: info",
+      "max_tokens=4096 token_count: 12 auth: true",
+      "const password = process.env.PASSWORD; token: string",
+      `"integrity": "${fakeIntegrity()}",`,
+      `commit ${fakeGitSha()} (HEAD -> main)`,
+    ];
+    for (const line of benign) {
+      for (const prefix of ["", "s.txt:5:", "s.txt-5-"]) {
+        const [out, counts] = await redact(`${prefix}${line}\n`);
+        assert.equal(out, `${prefix}${line}\n`);
+        assert.deepEqual(counts, {}, `${prefix}${line}`);
+      }
+    }
+    const [out] = await redact("DB_PWD=hunter2hunter2\npwd: hunter2hunter2\n");
+    assert.equal(out, "DB_PWD=[REDACTED:password]\npwd: [REDACTED:password]\n");
+  });
+
+  it("cuts a long line only where each part redacts as the whole line would (safeCut)", () => {
+    const value = randomSecretValue();
+    const settings = [
+      `password: ${value}`,
+      `Authorization: Bearer ${value}`,
+      `https://deploy:${value}@git.example.com/x`,
+      ...fakeProviderTokens().map(([, secret]) => secret),
+    ];
+    for (const setting of settings) {
+      const line = toByteString(
+        `${"lorem ipsum ".repeat(40)}${setting} ${"dolor sit ".repeat(40)}`,
+      );
+      const whole = new Redactor(null).redactOwn(line);
+      for (let at = 400; at < 480 + setting.length; at += 3) {
+        const cut = safeCut(line, at, 1024);
+        assert.ok(cut <= at);
+        const redactor = new Redactor(null);
+        const parts = redactor.redactOwn(line.slice(0, cut)) + redactor.redactOwn(line.slice(cut));
+        assert.equal(parts, whole, `${setting} cut at ${at} → ${cut}`);
+      }
+    }
   });
 
   it("picks as candidates every line a full secretlint scan flags", async () => {

@@ -1,18 +1,28 @@
 // The command runner's process handling: exit codes and signals, stdout and stderr in arrival
-// order, argv without a shell, and a timeout or abort killing the whole process tree.
+// order, argv without a shell, a timeout or abort killing the whole process tree, and what a
+// command leaves running in its group (`sleep 300 &`) stopped before the call returns.
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { OutputPolicy } from "../../src/runner/index.ts";
 import { runCommand } from "../../src/runner/index.ts";
 
 const policy: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: true };
 
+/** Exists and is not a zombie (an orphan that exited is not reaped here: pid 1 may not reap). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat[stat.lastIndexOf(")") + 2] !== "Z";
+  } catch {
+    return true;
   }
 }
 
@@ -64,6 +74,31 @@ describe("command runner", () => {
     );
     assert.equal(result.cancelled, true);
     assert.notEqual(result.exitCode, 0);
+  });
+
+  it("stops a child left running with `&` before it returns, pipe held or not", async () => {
+    for (const command of ["sleep 300 & echo $!", "sleep 300 >/dev/null 2>&1 & echo $!"]) {
+      const result = await runCommand({ command }, policy);
+      const pid = Number(result.output.trim());
+      assert.ok(pid > 0, result.output);
+      assert.equal(isAlive(pid), false, `${command}: the sleeper is gone on return`);
+      assert.equal(result.exitCode, 0);
+      assert.equal(result.cancelled || result.timedOut, false);
+    }
+  });
+
+  it("SIGKILLs a leftover that ignores SIGTERM after the grace, before it returns", async () => {
+    // It exits only once the leftover ignores SIGTERM (the trap is set before `ready`).
+    const cwd = mkdtempSync(join(tmpdir(), "cw-leftover-"));
+    const leftover = "bash -c 'trap \"\" TERM; : > ready; exec sleep 300' >/dev/null 2>&1 &";
+    const command = `${leftover} until [ -e ready ]; do sleep 0.01; done; echo $!`;
+    const started = Date.now();
+    const result = await runCommand({ command, cwd, killGraceMs: 300 }, policy);
+    rmSync(cwd, { recursive: true, force: true });
+    const pid = Number(result.output.trim());
+    assert.equal(isAlive(pid), false, "the TERM-proof leftover is gone on return");
+    assert.ok(Date.now() - started >= 300, "it had the grace first");
+    assert.ok(Date.now() - started < 3000);
   });
 
   it("does not wait for a background process holding the pipe after the command exits", async () => {

@@ -13,6 +13,7 @@ import {
 } from "../hooks/index.ts";
 import type { AskResolver, PermissionContext, PermissionPolicy } from "../permissions/index.ts";
 import { compilePolicy, createExecAskResolver, withGrant } from "../permissions/index.ts";
+import { outputPolicyFor } from "../runner/index.ts";
 
 /** The surface's say in the policy: the one-run flags and how it answers `ask`. */
 export interface GuardOptions {
@@ -80,6 +81,8 @@ export class SessionGuard {
     this.hooks = createSessionHooks(prepared.policy.hooks, {
       session: hookSession,
       env,
+      // What a hook says to the model goes through the same output policy as tool output.
+      output: outputPolicyFor(options.loaded.config.output),
       // Read when each hook starts: the running turn's signal, else the session's.
       get signal() {
         return guard.turnSignal ?? guard.session.signal;

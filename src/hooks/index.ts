@@ -1,5 +1,6 @@
 // The hooks layer's public entry: Claude Code–compatible command hooks for a session, the
-// hook environment, project trust (`effectivePolicy`) and the user-file trust editor.
+// hook environment, project trust (`effectivePolicy`), the user-file trust editor, and the
+// output policy every hook text goes through (`policedText`).
 export type { HookEnvOptions } from "./env.ts";
 export { hookEnvironment, providerKeyVars } from "./env.ts";
 export type { HookSession } from "./input.ts";
@@ -11,6 +12,7 @@ export type { HookRunResult, HookRunSpec } from "./run-hook.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, HOOK_IO_CAP, runHookCommand } from "./run-hook.ts";
 export type { HookNotes, SessionHooks, ToolCallFacts } from "./session-hooks.ts";
 export { createSessionHooks } from "./session-hooks.ts";
+export { policedLine, policedText } from "./text-policy.ts";
 export type { EffectivePolicy, PolicyOptions, PolicyRule } from "./trust.ts";
 export { canonicalPath, effectivePolicy, isTrusted } from "./trust.ts";
 export { readTrustedProjects, replaceTrustedProjects, writeTrustedProjects } from "./trust-file.ts";

@@ -1,9 +1,10 @@
 // Reads what a hook process said, by Claude Code's rules: exit 0 with optional JSON on stdout,
 // exit 2 = block with stderr as the reason, any other exit (or a timeout, or JSON that does
-// not parse) = an error shown to the user as one line. Event-specific meaning is applied by
-// pre-tool-use.ts and events.ts; this module only reads.
+// not parse) = an error shown to the user as one line. This module only reads, and its texts
+// are raw: text-policy.ts polices them; pre-tool-use.ts and session-hooks.ts give them meaning.
 import { z } from "zod";
 import type { HookEvent } from "../config/index.ts";
+import { stripControls } from "../runner/index.ts";
 import type { JsonValue } from "../session/events.ts";
 import type { HookRunResult } from "./run-hook.ts";
 
@@ -19,7 +20,7 @@ export interface HookOutcome {
   stop?: { reason: string };
   /** The hook failed (timeout, crash, exit other than 0/2, bad JSON): one line. */
   error?: string;
-  /** `systemMessage`: a one-line note for the user. */
+  /** `systemMessage`: a note for the user, shown as one line. */
   userMessage?: string;
   suppressOutput?: boolean;
 }
@@ -84,7 +85,7 @@ function fromJson(event: HookEvent, json: HookJson): HookOutcome {
   const specific = json.hookSpecificOutput;
   const outcome: HookOutcome = {};
   if (json.continue === false) outcome.stop = { reason: json.stopReason ?? "stopped by a hook" };
-  if (json.systemMessage) outcome.userMessage = oneLine(json.systemMessage);
+  if (json.systemMessage) outcome.userMessage = json.systemMessage;
   if (json.suppressOutput) outcome.suppressOutput = true;
   if (specific?.additionalContext) outcome.additionalContext = specific.additionalContext;
   if (event === "PreToolUse") {
@@ -101,12 +102,12 @@ function fromJson(event: HookEvent, json: HookJson): HookOutcome {
 }
 
 function failureOf(label: string, result: HookRunResult, timeoutMs: number): string | undefined {
-  if (result.spawnError) return `${label} could not start: ${oneLine(result.spawnError)}`;
+  if (result.spawnError) return `${label} could not start: ${firstLine(result.spawnError)}`;
   if (result.timedOut) return `${label} timed out after ${timeoutMs} ms`;
   if (result.cancelled) return `${label} was cancelled`;
   if (result.exitCode === null) return `${label} was killed by ${result.signal ?? "a signal"}`;
   if (result.exitCode === 0 || result.exitCode === 2) return undefined;
-  const detail = oneLine(result.stderr);
+  const detail = firstLine(result.stderr);
   return `${label} failed with exit code ${result.exitCode}${detail ? `: ${detail}` : ""}`;
 }
 
@@ -118,9 +119,17 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The first non-empty line, at most 200 characters. */
+/**
+ * The first line that is not empty once control sequences are stripped, trimmed. Not shortened:
+ * a secret cut in half would escape the redactor, so oneLine() shortens after policing.
+ */
+function firstLine(text: string): string {
+  const lines = stripControls(text).split("\n");
+  return lines.find((candidate) => candidate.trim() !== "")?.trim() ?? "";
+}
+
+/** The first non-empty line, control sequences stripped, at most 200 characters. */
 export function oneLine(text: string): string {
-  const line = text.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
-  const trimmed = line.trim();
-  return trimmed.length > 200 ? `${trimmed.slice(0, 199)}…` : trimmed;
+  const line = firstLine(text);
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

@@ -1,13 +1,17 @@
 // Runs the hooks configured for one event and reads each one's outcome. Every hook of an
 // event gets the same input; they run in parallel and results keep configuration order.
-// Shared by the PreToolUse listeners (one hook at a time) and the observer events.
+// Shared by the PreToolUse listeners (one hook at a time) and the observer events. Each
+// outcome's texts are policed (text-policy.ts) here, once, before anyone reads them.
 import type { HookConfig, HookEvent } from "../config/index.ts";
+import type { OutputPolicy } from "../runner/index.ts";
+import { DEFAULT_OUTPUT_POLICY } from "../runner/index.ts";
 import type { JsonValue } from "../session/events.ts";
 import type { HookSession } from "./input.ts";
 import { hookInputText } from "./input.ts";
 import type { HookOutcome } from "./output.ts";
 import { readHookOutcome } from "./output.ts";
 import { DEFAULT_HOOK_TIMEOUT_MS, runHookCommand } from "./run-hook.ts";
+import { policeOutcome } from "./text-policy.ts";
 
 /** What every hook run needs from the session. */
 export interface HookRuntime {
@@ -18,6 +22,11 @@ export interface HookRuntime {
   signal?: AbortSignal;
   /** Between SIGTERM and SIGKILL on timeout; default 1000 ms. */
   killGraceMs?: number;
+  /**
+   * The output policy for the hooks' texts: the session's `[output]` section
+   * (`outputPolicyFor(config.output)`); default DEFAULT_OUTPUT_POLICY (30000 bytes).
+   */
+  output?: OutputPolicy;
 }
 
 /** `hook:<command>`: how decisions, rewrites and messages name a hook. */
@@ -47,7 +56,9 @@ export async function runOneHook(
     ...(runtime.killGraceMs !== undefined ? { killGraceMs: runtime.killGraceMs } : {}),
     ...(runtime.signal ? { signal: runtime.signal } : {}),
   });
-  return readHookOutcome(event, hookLabel(hook), result, timeoutMs);
+  const label = hookLabel(hook);
+  const outcome = readHookOutcome(event, label, result, timeoutMs);
+  return policeOutcome(outcome, runtime.output ?? DEFAULT_OUTPUT_POLICY, label);
 }
 
 export async function runEventHooks(

@@ -1,10 +1,12 @@
 // The hooks of one session, by event: PreToolUse as pre-execute listeners, and the observer
 // events (SessionStart, UserPromptSubmit, PostToolUse, Stop, SessionEnd) as calls that return
 // data for the loop: notes for the model, one-line notices for the user, and whether to block
-// or stop. No hook can change what the model said or what the log holds.
+// or stop. No hook can change what the model said or what the log holds. Every text in the
+// notes has been through the output policy (text-policy.ts).
 import type { Config, HookConfig, HookEvent } from "../config/index.ts";
 import type { JsonValue } from "../session/events.ts";
 import type { HookOutcome } from "./output.ts";
+import { oneLine } from "./output.ts";
 import type { HookListener } from "./pre-tool-use.ts";
 import { createPreToolUseListeners } from "./pre-tool-use.ts";
 import { claudeToolName, matcherSelects, toClaudeInput } from "./protocol.ts";
@@ -104,5 +106,5 @@ function addOutcome(notes: HookNotes, event: HookEvent, by: string, outcome: Hoo
   const { reason } = outcome.block;
   if (event === "PostToolUse") notes.context.push(reason);
   else if (event === "UserPromptSubmit" || event === "Stop") notes.block ??= { reason, by };
-  else notes.notices.push(`${by}: ${reason.split("\n")[0] ?? ""}`);
+  else notes.notices.push(`${by}: ${oneLine(reason)}`);
 }

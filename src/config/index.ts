@@ -13,5 +13,5 @@ export { containsSecret, isSecretKey, MASK, maskSecrets, maskSecretText } from "
 export type { ConfigLayer, ConfigSource } from "./merge.ts";
 export { walkLeaves } from "./merge.ts";
 export type { PromptFileRead } from "./path-checks.ts";
-export { MAX_PROMPT_FILE_BYTES, readPromptFile } from "./path-checks.ts";
+export { fileKindOf, MAX_PROMPT_FILE_BYTES, readPromptFile } from "./path-checks.ts";
 export * from "./schema.ts";

@@ -85,7 +85,7 @@ function openPromptFile(path: string): Opened {
 }
 
 function regularFileProblem(path: string, stats: Stats): string | undefined {
-  if (!stats.isFile()) return `${path} is not a regular file (it is ${kindOf(stats)})`;
+  if (!stats.isFile()) return `${path} is not a regular file (it is ${fileKindOf(stats)})`;
   if (stats.size > MAX_PROMPT_FILE_BYTES) return tooLarge(path, stats.size);
   return undefined;
 }
@@ -95,13 +95,14 @@ function tooLarge(path: string, bytes: number | "more"): string {
   return `${path} is larger than 1 MiB (${size} bytes)`;
 }
 
-function kindOf(stats: Stats): string {
+/** What a path that is not a regular file is, for messages: "a FIFO", "a directory", … */
+export function fileKindOf(stats: Stats): string {
   if (stats.isDirectory()) return "a directory";
   if (stats.isCharacterDevice()) return "a character device";
   if (stats.isBlockDevice()) return "a block device";
   if (stats.isFIFO()) return "a FIFO";
   if (stats.isSocket()) return "a socket";
-  return "not a file";
+  return "not a regular file";
 }
 
 function unreadable(path: string, error: unknown): string {

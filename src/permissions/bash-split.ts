@@ -1,87 +1,73 @@
-// Splits a shell command into the simple commands a permission rule is matched against:
-// `a && b`, `a || b`, `a; b`, `a | b`, `a & b`, newlines, subshells `( … )` and command
-// substitutions `$( … )` / backticks all separate parts. Quotes are respected. Not a parser:
-// anything it cannot read safely (an unclosed quote) is reported so allow rules refuse it.
+// Splits a bash command into the simple commands permission rules are matched against: parts
+// separated by `&&`, `||`, `;`, `|`, `&`, newlines and subshells, and every command bash
+// substitutes (`$(…)`, backticks, `<(…)`, `>(…)`) wherever it substitutes it, quoted or not
+// (bash-scan.ts reads it). A command it cannot read with confidence is flagged, so allow
+// rules refuse it. Here-documents are not read.
+import { Scanner } from "./bash-scan.ts";
+
+export interface SimpleCommand {
+  /** The command as written, substitutions left in place: `echo "$(date)"`. */
+  text: string;
+  /** The same with each substitution cut out, for deny rules: `rm$(true) x` → `rm x`. */
+  bare: string;
+  /** True when an unquoted `>` redirects its output to a file (`2>&1` and `>(…)` do not). */
+  writes: boolean;
+}
 
 export interface SplitCommand {
-  /** The simple commands, trimmed, in order; empty parts dropped. */
-  parts: string[];
-  /** True when quoting was unbalanced, so the parts are a guess. */
-  unbalanced: boolean;
+  /** Each simple command, then the commands substituted into it, recursively; no empty ones. */
+  commands: SimpleCommand[];
+  /**
+   * True when quotes, parentheses or braces do not balance (or nest absurdly deep), so the
+   * commands are a guess. They then also include every piece between quotes, parentheses,
+   * braces, backticks and separators, so deny rules see all there is to see.
+   */
+  uncertain: boolean;
 }
-
-/** Sequences that end one simple command and start the next, longest first. */
-const SEPARATORS = ["&&", "||", "$(", "<(", ">(", ";", "|", "&", "\n", "(", ")", "`"];
 
 export function splitCommand(command: string): SplitCommand {
-  const parts: string[] = [];
-  let current = "";
-  let quote: "'" | '"' | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const char = command[i] ?? "";
-    if (quote) {
-      current += char;
-      if (char === "\\" && quote === '"') current += command[++i] ?? "";
-      else if (char === quote) quote = undefined;
-      continue;
-    }
-    if (char === "\\") {
-      current += char + (command[++i] ?? "");
-      continue;
-    }
-    if (char === "'" || char === '"') {
-      quote = char;
-      current += char;
-      continue;
-    }
-    const separator = separatorAt(command, i, current);
-    if (separator) {
-      parts.push(current);
-      current = "";
-      i += separator.length - 1;
-      continue;
-    }
-    current += char;
+  const { commands, uncertain } = new Scanner(command).read();
+  if (uncertain) commands.push(...pieces(command));
+  return { commands, uncertain };
+}
+
+/** Every stretch between quotes, brackets, backticks and separators, for deny rules only. */
+function pieces(command: string): SimpleCommand[] {
+  return command
+    .split(/[;&|\n()`"'{}]/)
+    .map((piece) => piece.trim())
+    .filter(Boolean)
+    .map((text) => ({ text, bare: text, writes: true }));
+}
+
+/**
+ * The forms of a simple command deny and ask rules match: as written, and bare (substitutions
+ * cut out), each also with what may precede the command name dropped, and then unquoted; so
+ * `bash(rm:*)` sees `rm x` in `X=1 rm x`, `2>/dev/null rm x`, `{ rm x`, `then rm x`, `\rm x`.
+ */
+export function ruleViews(command: SimpleCommand): string[] {
+  const views = [command.text, command.bare];
+  const named = views.map(withoutLeadIn);
+  return [...new Set([...views, ...named, ...named.map(unquoted)])];
+}
+
+const WORD = /(?:'[^']*'|"[^"]*"|[^\s'"])*/.source;
+const ASSIGNMENT = `[A-Za-z_][A-Za-z0-9_]*\\+?=${WORD}`;
+const REDIRECTION = `(?:\\d*|&)(?:<<?<?|>>?|[<>][&|])\\s*${WORD}`;
+const RESERVED = /!|\{|then|else|elif|do|if|while|until|coproc|time(?:\s+-p)?/.source;
+const LEAD_IN = new RegExp(`^(?:${ASSIGNMENT}|${REDIRECTION}|${RESERVED})(?:\\s+|$)`);
+
+/** Leading `NAME=value` assignments, redirections and reserved words dropped. */
+export function withoutLeadIn(part: string): string {
+  let rest = part.trim();
+  for (let previous = ""; previous !== rest; ) {
+    previous = rest;
+    rest = rest.replace(LEAD_IN, "");
   }
-  parts.push(current);
-  return {
-    parts: parts.map((part) => part.trim()).filter(Boolean),
-    unbalanced: quote !== undefined,
-  };
+  return rest;
 }
 
-/** The separator starting at `i`, except `&` inside a redirection (`2>&1`, `&>`, `>&2`). */
-function separatorAt(command: string, i: number, current: string): string | undefined {
-  const found = SEPARATORS.find((candidate) => command.startsWith(candidate, i));
-  if (found !== "&") return found;
-  const previous = current.at(-1);
-  const next = command[i + 1];
-  if (previous === ">" || previous === "<" || next === ">") return undefined;
-  return found;
-}
-
-/** True when an unquoted `>` redirects output in the simple command `part`. */
-export function redirectsOutput(part: string): boolean {
-  let quote: string | undefined;
-  for (let i = 0; i < part.length; i++) {
-    const char = part[i];
-    if (quote) {
-      if (char === quote) quote = undefined;
-      continue;
-    }
-    if (char === "'" || char === '"') quote = char;
-    else if (char === "\\") i++;
-    else if (char === ">" && !isDescriptorDuplication(part, i)) return true;
-  }
-  return false;
-}
-
-/** `2>&1` and `>&2` duplicate descriptors; they write no file. */
-function isDescriptorDuplication(part: string, i: number): boolean {
-  return /^>&\d/.test(part.slice(i));
-}
-
-/** Leading `NAME=value` assignments dropped, for matching deny rules: `X=1 rm -rf /` → `rm -rf /`. */
-export function withoutAssignments(part: string): string {
-  return part.replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)+/, "");
+/** Quote characters and backslashes removed, as bash's quote removal leaves the words. */
+function unquoted(part: string): string {
+  return part.replace(/\\(.)/gs, "$1").replace(/["']/g, "");
 }

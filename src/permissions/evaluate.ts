@@ -5,7 +5,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import type { PermissionMode } from "../config/index.ts";
 import type { JsonValue } from "../session/events.ts";
-import { redirectsOutput, splitCommand, withoutAssignments } from "./bash-split.ts";
+import { ruleViews, splitCommand } from "./bash-split.ts";
 import type { PathBases, PermissionRule } from "./rules.ts";
 import { matchesCommand, matchesPath, normalizeCommand } from "./rules.ts";
 import type { ToolTraits } from "./tool-kinds.ts";
@@ -100,13 +100,16 @@ function byMode(
   return { outcome: "ask", by: "mode", rule: mode, reason: `${mode} mode asks first: ${what}` };
 }
 
-/** Deny and ask rules: a match on any part or any path is enough. */
+/**
+ * Deny and ask rules: a match on any part or any path is enough. The parts include every
+ * substituted command and, when the split is uncertain, every stretch between quotes.
+ */
 function restricts(rule: PermissionRule, tool: string, subject: Subject, bases: PathBases[]) {
   if (!ruleCovers(rule.tool, tool)) return false;
   if (rule.matcher.kind === "any") return true;
   if (subject.command !== undefined) {
-    const parts = splitCommand(subject.command).parts;
-    const candidates = [subject.command, ...parts, ...parts.map(withoutAssignments)];
+    const parts = splitCommand(subject.command).commands.flatMap(ruleViews);
+    const candidates = [subject.command, ...parts];
     return candidates.some((candidate) => matchesCommand(rule.matcher, candidate));
   }
   const { matcher } = rule;
@@ -129,19 +132,20 @@ function permits(rule: PermissionRule, tool: string, subject: Subject, bases: Pa
 }
 
 /**
- * A command is allowed when every simple command in it is allowed by some bash rule; returns
- * those rules' texts, or undefined. A part that redirects output is allowed only by an exact
- * rule; unbalanced quoting allows nothing.
+ * A command is allowed when every simple command in it, substituted ones included, is allowed
+ * by some bash rule; returns those rules' texts, or undefined. A part that redirects output is
+ * allowed only by an exact rule; a command the splitter cannot read with confidence (unbalanced
+ * quotes or parentheses, a here-document) allows nothing.
  */
 function allowedParts(allow: readonly PermissionRule[], command: string): string[] | undefined {
   const split = splitCommand(command);
-  if (split.unbalanced || split.parts.length === 0) return undefined;
+  if (split.uncertain || split.commands.length === 0) return undefined;
   const bashRules = allow.filter((rule) => ruleCovers(rule.tool, "bash"));
   const used = new Set<string>();
-  for (const part of split.parts) {
+  for (const part of split.commands) {
     const rule = bashRules.find((candidate) => {
-      if (redirectsOutput(part) && candidate.matcher.kind !== "exact") return false;
-      return matchesCommand(candidate.matcher, part);
+      if (part.writes && candidate.matcher.kind !== "exact") return false;
+      return matchesCommand(candidate.matcher, part.text);
     });
     if (!rule) return undefined;
     used.add(rule.text);

@@ -110,6 +110,23 @@ describe("codewhale exec: permissions", () => {
     );
   });
 
+  it("a command substituted inside double quotes is checked like any other command", async () => {
+    const setup = execEnv(mock, '[permissions]\ndeny = ["bash(rm:*)"]');
+    const toolLog = join(setup.home, "tools.jsonl");
+    const base = ["--model", MODEL, "--output-format", "stream-json"];
+    callThenAnswer("bash", { command: 'echo "$(touch PWN)"' });
+    const allowed = await runExecWithTools(
+      [...base, "--allow", "bash(echo:*)", "x"],
+      setup,
+      toolLog,
+    );
+    assert.equal(only(logOf(allowed.stdout), "tool/call").decision.outcome, "deny");
+    callThenAnswer("bash", { command: 'X="$(rm VICTIM)"' });
+    const bypass = await runExecWithTools([...base, "--permission-mode", "bypass", "x"], setup);
+    assert.deepEqual(only(logOf(bypass.stdout), "tool/call").decision.rule, "bash(rm:*)");
+    assert.deepEqual(ranCommands(toolLog), [], "neither command ran");
+  });
+
   it("--permission-mode plan denies bash; bypass runs it; a deny rule wins even in bypass", async () => {
     const setup = execEnv(mock, '[permissions]\ndeny = ["bash(rm:*)"]');
     const toolLog = join(setup.home, "tools.jsonl");

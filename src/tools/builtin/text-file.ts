@@ -5,6 +5,7 @@ import type { Stats } from "node:fs";
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { open, stat } from "node:fs/promises";
+import { fileKindOf } from "../../config/index.ts";
 import { errnoCode, ToolProblem } from "./problem.ts";
 
 const SNIFF_BYTES = 8000;
@@ -28,19 +29,9 @@ export function cutLine(line: string, max: number): string {
   return `${line.slice(0, max)}… [${line.length - max} more chars]`;
 }
 
-/** What a file that is not a regular one is, for messages: "a FIFO", "a directory", … */
-export function kindOf(info: Stats): string {
-  if (info.isDirectory()) return "a directory";
-  if (info.isFIFO()) return "a FIFO";
-  if (info.isSocket()) return "a socket";
-  if (info.isCharacterDevice()) return "a character device";
-  if (info.isBlockDevice()) return "a block device";
-  return "not a regular file";
-}
-
 /** "f is a FIFO, not a regular file", the refusal of everything but a regular file. */
 export function notRegular(display: string, info: Stats): ToolProblem {
-  return new ToolProblem(`${display} is ${kindOf(info)}, not a regular file`);
+  return new ToolProblem(`${display} is ${fileKindOf(info)}, not a regular file`);
 }
 
 /** The file's stats (symlinks followed), or null when nothing is there. */

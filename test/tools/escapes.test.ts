@@ -53,7 +53,7 @@ describe("results that echo a name", () => {
     assert.doesNotMatch(result.content, CONTROL);
     assert.match(
       result.content,
-      /^Todo list updated: 2 items \(0 completed, 1 in progress, 1 pending\)\. Now: fix \\x1b\]0;T\\x07 z+… \[\d+ more chars\]$/,
+      /^Todo list updated: 2 items \(0 completed, 1 in progress, 1 pending\)\. Now: fix \\x1b\]0;T\\x07 z*… \[\d+ more chars\]$/,
     );
   });
 });

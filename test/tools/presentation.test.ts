@@ -126,7 +126,7 @@ const cases: Case[] = [
     },
     result: "Todo list updated: 1 item (0 completed, 1 in progress, 0 pending). Now: …",
     call: { title: "todo list (1 items)", kind: "think", locations: [] },
-    summary: `0/1 done; now: fix \\x1b]0;T\\x07 ${"z".repeat(69)}… [4931 more chars]`,
+    summary: "0/1 done; now: fix \\x1b]0;T\\x07 … [5000 more chars]",
   },
   {
     tool: "code_graph",

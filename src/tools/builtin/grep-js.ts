@@ -8,9 +8,9 @@ import { Worker } from "node:worker_threads";
 import { errorMessage } from "../../errors.ts";
 import type { GrepHits, GrepMatch, GrepOutcome, GrepQuery } from "./grep-search.ts";
 import {
+  cutGrepLine,
   emptyHits,
   GREP_CANCELLED,
-  GREP_CUT_MARKER,
   GREP_MAX_LINE_CHARS,
   GREP_MAX_RESULTS,
   globFilter,
@@ -43,7 +43,6 @@ export async function grepWithJs(
     filesOnly: query.filesOnly,
     cap: GREP_MAX_RESULTS,
     maxChars: GREP_MAX_LINE_CHARS,
-    cutMarker: GREP_CUT_MARKER,
   };
   return runWorker(input, query, options.lineTimeLimitMs ?? DEFAULT_LINE_TIME_LIMIT_MS);
 }
@@ -80,7 +79,6 @@ interface WorkerInput {
   filesOnly: boolean;
   cap: number;
   maxChars: number;
-  cutMarker: string;
 }
 
 interface WorkerResult {
@@ -171,7 +169,7 @@ function toHits(result: WorkerResult, filesOnly: boolean): GrepHits {
   hits.warnings = result.warnings;
   hits.capped = result.capped;
   if (filesOnly) hits.files = result.matches.map((match) => match.path);
-  else hits.matches = result.matches;
+  else hits.matches = result.matches.map((match) => ({ ...match, text: cutGrepLine(match.text) }));
   return hits;
 }
 
@@ -196,8 +194,8 @@ function searchFiles(require: NodeJS.Require, input: WorkerInput, progress: Int3
         Atomics.add(progress, 0, 1);
         const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
         if (!regex.test(line)) continue;
-        const cut = line.length > input.maxChars;
-        const text = cut ? `${line.slice(0, input.maxChars)}${input.cutMarker}` : line;
+        // One character past the limit goes back, so the cut (cutGrepLine) can see it.
+        const text = line.length > input.maxChars ? line.slice(0, input.maxChars + 1) : line;
         file.hits.push({ path: file.path, line: file.line, text });
         if (input.filesOnly || result.matches.length + file.hits.length > input.cap) return false;
       }

@@ -3,6 +3,7 @@
 // the model reads: `path:line:text` sorted by path then line (or paths alone), then a count line.
 import { basename, relative } from "node:path";
 import picomatch from "picomatch";
+import { tokenCut } from "./text-file.ts";
 
 export interface GrepQuery {
   pattern: string;
@@ -72,7 +73,8 @@ export function addHit(hits: GrepHits, filesOnly: boolean, match: GrepMatch): bo
 /** A matched line as shown: its first 500 chars, then a marker when there was more. */
 export function cutGrepLine(text: string): string {
   if (text.length <= GREP_MAX_LINE_CHARS) return text;
-  return `${text.slice(0, GREP_MAX_LINE_CHARS)}${GREP_CUT_MARKER}`;
+  const keep = tokenCut(text, GREP_MAX_LINE_CHARS, text[GREP_MAX_LINE_CHARS]);
+  return `${text.slice(0, keep)}${GREP_CUT_MARKER}`;
 }
 
 /** Whether a file (absolute) passes the query's glob; always true without one. */

@@ -23,10 +23,28 @@ export async function handleLooksBinary(handle: FileHandle): Promise<boolean> {
   return looksBinary(buffer.subarray(0, bytesRead));
 }
 
-/** The line, or its first `max` characters and a note of how much was cut. */
+/** The line, or its first `max` characters (see tokenCut) and a note of how much was cut. */
 export function cutLine(line: string, max: number): string {
   if (line.length <= max) return line;
-  return `${line.slice(0, max)}… [${line.length - max} more chars]`;
+  const keep = tokenCut(line, max, line[max]);
+  return `${line.slice(0, keep)}… [${line.length - keep} more chars]`;
+}
+
+/** Characters no secret is made of; a cut falls just after one. */
+const TOKEN_END = /[\s"'`,;=:(){}[\]<>|&]/;
+const TOKEN_WINDOW = 256;
+
+/**
+ * Where to cut `text` at about `max`: back to the end of the last whole token within 256
+ * characters, so a key is never cut into a readable prefix the redactor cannot recognise (the
+ * output policy redacts only what it sees). `next` is the first character not kept, if known.
+ */
+export function tokenCut(text: string, max: number, next: string | undefined): number {
+  if (next !== undefined && TOKEN_END.test(next)) return max;
+  for (let at = max - 1; at >= Math.max(0, max - TOKEN_WINDOW); at--) {
+    if (TOKEN_END.test(text[at] as string)) return at + 1;
+  }
+  return max;
 }
 
 /** "f is a FIFO, not a regular file", the refusal of everything but a regular file. */
@@ -100,6 +118,8 @@ const LINE_END = /\r\n|\r|\n/g;
 export class BoundedLines {
   private kept = "";
   private extra = 0;
+  /** The first character past `max`, once the line overflows. */
+  private next: string | undefined;
   private afterCr = false;
 
   constructor(
@@ -138,14 +158,21 @@ export class BoundedLines {
       return;
     }
     if (room > 0) this.kept += piece.slice(0, room);
+    if (this.extra === 0) this.next = piece[Math.max(room, 0)];
     this.extra += piece.length - Math.max(room, 0);
   }
 
   private emit(): void {
     // A cut line is copied out of the chunk it was sliced from, so it does not keep it alive.
-    const line = this.extra > 0 ? `${flat(this.kept)}… [${this.extra} more chars]` : this.kept;
+    let line = this.kept;
+    if (this.extra > 0) {
+      const keep = tokenCut(this.kept, this.kept.length, this.next);
+      const more = this.extra + this.kept.length - keep;
+      line = `${flat(this.kept.slice(0, keep))}… [${more} more chars]`;
+    }
     this.kept = "";
     this.extra = 0;
+    this.next = undefined;
     this.onLine(line);
   }
 }

@@ -1,7 +1,7 @@
 // Maps anything a command throws to one line on stderr and a documented exit code. This is
 // the only place that decides how an error looks to a user: no stack traces, ever.
 import { CodewhaleError, ExitCode, errorMessage } from "../errors.ts";
-import { escapeControls } from "./terminal-text.ts";
+import { escapeControls } from "../runner/index.ts";
 
 export function exitCodeFor(error: unknown): number {
   if (CodewhaleError.isInstance(error)) return error.exitCode;

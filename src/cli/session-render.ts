@@ -1,9 +1,10 @@
 // Renders a session's events as readable lines for `codewhale sessions show` and `list`: one
 // line per event, with the streamed chunks of each block folded into a single line, and every
 // control character from the log shown as a visible escape so it cannot drive the terminal.
+
+import { escapeControls } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { SessionSummary } from "../session/summary.ts";
-import { escapeControls } from "./terminal-text.ts";
 
 const MAX_TEXT = 200;
 export function renderSummaryHeader(summary: SessionSummary): string[] {

@@ -2,12 +2,12 @@
 // by cli/main.ts; the reading and verifying is done by src/session.
 import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
+import { escapeControls } from "../runner/index.ts";
 import { findSession, isRegularFile, listSessionFiles } from "../session/paths.ts";
 import { readSession, SessionReader } from "../session/reader.ts";
 import { summarizeSession } from "../session/summary.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { renderEventLines, renderSummaryHeader } from "./session-render.ts";
-import { escapeControls } from "./terminal-text.ts";
 
 interface ListOptions extends SessionDirOptions {
   json?: boolean;

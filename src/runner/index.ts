@@ -3,6 +3,7 @@
 // by hooks/), and the policy types. Import from here.
 export type { ByteString } from "./byte-text.ts";
 export { stripControls } from "./control-stripper.ts";
+export { escapeAllControls, escapeControls } from "./escape-controls.ts";
 export type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 export { applyOutputPolicy, createOutputPipeline } from "./output-pipeline.ts";
 export type { OutputConfigSection, OutputPolicy, PolicyResult } from "./policy.ts";

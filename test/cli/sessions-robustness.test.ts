@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeEach, describe, it } from "node:test";
-import { escapeControls } from "../../src/cli/terminal-text.ts";
+import { escapeControls } from "../../src/runner/index.ts";
 import { listSessionFiles, newSessionId, sessionPath } from "../../src/session/paths.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { runCli } from "../support/cli.ts";

@@ -1,17 +1,19 @@
 // The `glob` tool: files whose path (relative to the search directory) matches a picomatch
 // pattern, .gitignore respected (walk.ts), sorted, control characters in names shown as escapes
 // (`\x1b`); the list goes through the output policy.
+
 import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
+import { escapeAllControls } from "../../runner/index.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { countLines, definePresentedTool, firstLine } from "../presentation.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { globDescription } from "./glob.description.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
-import { guarded, ToolProblem, visible } from "./problem.ts";
+import { guarded, ToolProblem } from "./problem.ts";
 import { walkFiles } from "./walk.ts";
 
 const schema = z.object({ pattern: z.string().min(1), path: z.string().optional() });
@@ -32,10 +34,12 @@ export function createGlobTool(context: BuiltinToolContext): AnyPresentedTool {
           const walk = walkFiles({ root: context.cwd, start: base.absolute, signal: ctx.signal });
           for await (const file of walk) {
             const rel = relative(base.absolute, file).split("\\").join("/");
-            if (matches(rel)) found.push(visible(displayPath(context.cwd, file)));
+            if (matches(rel)) found.push(escapeAllControls(displayPath(context.cwd, file)));
           }
           if (found.length === 0)
-            return { content: `No files match ${visible(args.pattern)} in ${base.display}.` };
+            return {
+              content: `No files match ${escapeAllControls(args.pattern)} in ${base.display}.`,
+            };
           return policed(context, "glob", `${found.join("\n")}\n`);
         }),
     },

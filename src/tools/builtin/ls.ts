@@ -1,9 +1,11 @@
 // The `ls` tool: the entries of one directory, sorted, directories marked with `/` and
 // symlinks with `@`, control characters in names shown as escapes (`\x1b`); a huge directory
 // is bounded by the output policy like any text.
+
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { z } from "zod";
+import { escapeAllControls } from "../../runner/index.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { countLines, definePresentedTool, firstLine } from "../presentation.ts";
 import type { BuiltinToolContext } from "./context.ts";
@@ -11,7 +13,7 @@ import { requireDirectory } from "./glob.ts";
 import { lsDescription } from "./ls.description.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
-import { errnoCode, guarded, ToolProblem, visible } from "./problem.ts";
+import { errnoCode, guarded, ToolProblem } from "./problem.ts";
 
 const schema = z.object({ path: z.string().optional() });
 
@@ -56,7 +58,7 @@ async function listEntries(absolute: string, display: string): Promise<Dirent[]>
 }
 
 function entryName(entry: Dirent): string {
-  const name = visible(entry.name);
+  const name = escapeAllControls(entry.name);
   if (entry.isDirectory()) return `${name}/`;
   if (entry.isSymbolicLink()) return `${name}@`;
   return name;

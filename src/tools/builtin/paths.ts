@@ -1,10 +1,12 @@
 // Resolves the paths a model gives to tools: relative to the workspace and never outside it,
 // following each symlink along the way, dangling ones too, so even a file a write would create is
 // known before it exists. The session's spill directory is the one exception, for readers.
+
 import { readlinkSync } from "node:fs";
 import { isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+import { escapeAllControls } from "../../runner/index.ts";
 import type { BuiltinToolContext } from "./context.ts";
-import { ToolProblem, visible } from "./problem.ts";
+import { ToolProblem } from "./problem.ts";
 
 /** Symlinks followed while resolving one path before it counts as a loop (Linux's limit). */
 export const MAX_SYMLINKS = 40;
@@ -32,17 +34,17 @@ export function resolveToolPath(
   const target = realTarget(absolute, input);
   const spillDir = context.spill?.dir;
   if (options.allowSpill && spillDir && isInside(realTarget(spillDir, spillDir), target)) {
-    return { absolute, display: visible(absolute), inSpill: true };
+    return { absolute, display: escapeAllControls(absolute), inSpill: true };
   }
   // Lexically inside, and (through every symlink, dangling or not) really inside.
   if (!isInside(context.cwd, absolute) || !isInside(realTarget(context.cwd, "."), target)) {
     throw new ToolProblem(
-      `${visible(input)} is outside the workspace (${context.cwd}); tools may only use paths inside it`,
+      `${escapeAllControls(input)} is outside the workspace (${context.cwd}); tools may only use paths inside it`,
     );
   }
   return {
     absolute,
-    display: visible(displayPath(context.cwd, absolute)),
+    display: escapeAllControls(displayPath(context.cwd, absolute)),
     inSpill: false,
   };
 }
@@ -81,7 +83,9 @@ export function realTarget(absolute: string, input: string): string {
       continue;
     }
     if (++followed > MAX_SYMLINKS) {
-      throw new ToolProblem(`${visible(input)} has too many levels of symbolic links (a loop?)`);
+      throw new ToolProblem(
+        `${escapeAllControls(input)} has too many levels of symbolic links (a loop?)`,
+      );
     }
     if (isAbsolute(link)) current = parse(link).root;
     pending = [...components(link.slice(isAbsolute(link) ? parse(link).root.length : 0)), ...rest];

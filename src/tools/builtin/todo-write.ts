@@ -1,10 +1,12 @@
 // The `todo_write` tool: the model writes its whole todo list; the tool answers with a short
 // summary (counts and the current item, bounded and with visible escapes). The agent loop
 // records the list as a `todo/update` event (todosFromCall): the session log keeps the list.
+
 import { z } from "zod";
+import { escapeAllControls } from "../../runner/index.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { definePresentedTool } from "../presentation.ts";
-import { visible } from "./problem.ts";
+
 import { cutLine } from "./text-file.ts";
 import { todoWriteDescription } from "./todo-write.description.ts";
 
@@ -64,5 +66,5 @@ function todoSummary(todos: readonly Todo[]): string {
 /** The first item in progress, on one line, cut, controls as escapes; or null. */
 function currentItem(todos: readonly Todo[]): string | null {
   const current = todos.find((todo) => todo.status === "in_progress");
-  return current ? visible(cutLine(current.content, SHOWN_CHARS)) : null;
+  return current ? escapeAllControls(cutLine(current.content, SHOWN_CHARS)) : null;
 }

@@ -2,11 +2,12 @@
 // kept apart and each capped at 1 MiB of raw bytes. The shared runner (runner/run-command.ts)
 // is not used: it merges the two streams, ignores stdin and applies the tool-output policy
 // (redaction, head/tail truncation), while the hook protocol needs stdin, separate streams and
-// stdout byte-exact so its JSON parses. The tree kill (runner/process-tree.ts) is the runner's.
-import { spawn } from "node:child_process";
+// stdout byte-exact so its JSON parses. The tree kill and the lifeline that ends the hook when
+// codewhale dies (runner/process-tree.ts, runner/lifeline.ts) are the runner's.
+import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { errorMessage } from "../errors.ts";
-import { guardProcessTree } from "../runner/index.ts";
+import { groupRuns, guardProcessTree, spawnTethered } from "../runner/index.ts";
 
 /** Cap on each of stdin, stdout and stderr, in bytes. */
 export const HOOK_IO_CAP = 1024 * 1024;
@@ -44,18 +45,20 @@ export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> 
   const started = Date.now();
   // --norc: Node's stdio pipes are sockets, and a Debian-built bash that sees a socket on
   // stdin reads ~/.bashrc (as if run by rshd), whose output would pollute the hook's answer.
-  const child = spawn("bash", ["--norc", "-c", spec.command], {
+  const tethered = spawnTethered({
+    argv: ["bash", "--norc", "-c", spec.command],
     cwd: spec.cwd,
     env: spec.env,
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe"],
+    stdin: "pipe",
+    mergeStderr: false,
   });
-  const stdout = capture(child.stdout);
-  const stderr = capture(child.stderr);
-  child.stdin.on("error", () => {
+  const { child } = tethered;
+  const stdout = capture(tethered.stdout);
+  const stderr = capture(tethered.stderr);
+  tethered.stdin?.on("error", () => {
     // EPIPE: the hook exited or closed stdin without reading it all; that is its right.
   });
-  child.stdin.end(spec.input);
+  tethered.stdin?.end(spec.input);
   const guard = guardProcessTree(child.pid, {
     graceMs: spec.killGraceMs ?? 1000,
     timeoutMs: spec.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
@@ -67,8 +70,12 @@ export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> 
       Promise.all([stdout.closed, stderr.closed]),
       new Promise((resolve) => setTimeout(resolve, DRAIN_AFTER_EXIT_MS)),
     ]);
-    child.stdout.destroy();
-    child.stderr.destroy();
+    tethered.stdout.destroy();
+    tethered.stderr.destroy();
+    // What the hook left running (a daemon) lives as long as the session, and no longer.
+    if (child.pid !== undefined && groupRuns(child.pid, await tethered.watcherPid())) {
+      tethered.keep();
+    } else await tethered.release();
     const out = stdout.text();
     return {
       ...exit,
@@ -79,6 +86,7 @@ export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> 
       durationMs: Date.now() - started,
     };
   } finally {
+    await tethered.release();
     guard.dispose();
   }
 }
@@ -89,7 +97,7 @@ interface Exit {
   spawnError?: string;
 }
 
-function waitForExit(child: ReturnType<typeof spawn>): Promise<Exit> {
+function waitForExit(child: ChildProcess): Promise<Exit> {
   return new Promise((resolve) => {
     child.once("error", (error) =>
       resolve({ exitCode: null, signal: null, spawnError: errorMessage(error) }),

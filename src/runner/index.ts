@@ -4,12 +4,14 @@
 export type { ByteString } from "./byte-text.ts";
 export { stripControls } from "./control-stripper.ts";
 export { escapeAllControls, escapeControls } from "./escape-controls.ts";
+export type { TetheredChild, TetheredSpec } from "./lifeline.ts";
+export { spawnTethered } from "./lifeline.ts";
 export type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 export { applyOutputPolicy, createOutputPipeline } from "./output-pipeline.ts";
 export type { OutputConfigSection, OutputPolicy, PolicyResult } from "./policy.ts";
 export { DEFAULT_MAX_BYTES, DEFAULT_OUTPUT_POLICY, outputPolicyFor } from "./policy.ts";
 export type { StopFlags } from "./process-tree.ts";
-export { guardProcessTree } from "./process-tree.ts";
+export { groupRuns, guardProcessTree } from "./process-tree.ts";
 export { placeholder, Redactor } from "./redactor.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
 export { runCommand } from "./run-command.ts";

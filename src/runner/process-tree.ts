@@ -52,7 +52,7 @@ export interface StopFlags {
 export function guardProcessTree(
   pid: number | undefined,
   options: { graceMs: number; timeoutMs?: number; signal?: AbortSignal },
-): { flags: StopFlags; stopLeftovers(): Promise<void>; dispose(): void } {
+): { flags: StopFlags; stopLeftovers(spare?: number | null): Promise<void>; dispose(): void } {
   const killer = createProcessTreeKiller(pid, options.graceMs);
   const flags: StopFlags = { timedOut: false, cancelled: false };
   const stop = (reason: keyof StopFlags) => {
@@ -68,13 +68,14 @@ export function guardProcessTree(
     flags,
     /**
      * Once the child has exited: whatever is left in its group gets SIGTERM, then SIGKILL after
-     * the grace; resolves when none of it runs (zombies aside) or soon after the SIGKILL.
+     * the grace; resolves when none of it runs (zombies and `spare`, the lifeline's watcher,
+     * aside) or soon after the SIGKILL.
      */
-    async stopLeftovers() {
-      if (pid === undefined || !groupRuns(pid)) return;
+    async stopLeftovers(spare = null) {
+      if (pid === undefined || !groupRuns(pid, spare)) return;
       killer.kill();
       const until = Date.now() + options.graceMs + AFTER_KILL_MS;
-      while (Date.now() < until && groupRuns(pid)) await delay(POLL_MS);
+      while (Date.now() < until && groupRuns(pid, spare)) await delay(POLL_MS);
     },
     dispose() {
       if (timer) clearTimeout(timer);
@@ -84,18 +85,21 @@ export function guardProcessTree(
   };
 }
 
-/** Whether a process of group `pgid` still runs; zombies (exited, not yet reaped) do not count. */
-function groupRuns(pgid: number): boolean {
+/**
+ * Whether a process of group `pgid` other than `spare` still runs; zombies (exited, not yet
+ * reaped) do not count.
+ */
+export function groupRuns(pgid: number, spare: number | null = null): boolean {
   try {
     process.kill(-pgid, 0);
   } catch {
     return false;
   }
-  return liveMember(pgid);
+  return liveMember(pgid, spare);
 }
 
 /** Looks through /proc for a member of the group that is not a zombie; true where unknown. */
-function liveMember(pgid: number): boolean {
+function liveMember(pgid: number, spare: number | null): boolean {
   let names: string[];
   try {
     names = readdirSync("/proc");
@@ -106,7 +110,7 @@ function liveMember(pgid: number): boolean {
     const code = name.charCodeAt(0);
     if (code < 0x30 || code > 0x39) continue;
     const stat = readStat(name);
-    if (stat === null) continue;
+    if (stat === null || Number(name) === spare) continue;
     // After the command name: state, ppid, pgrp, …
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 3);
     if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;

@@ -2,9 +2,11 @@
 // the code-graph CLI) goes through runCommand, so all inherit the output policy. The child gets
 // its own process group, stdout and stderr share one pipe (arrival order is kept exactly), a
 // timeout or an AbortSignal kills the whole tree (SIGTERM, then SIGKILL after a grace), and what
-// the command leaves running in its group when it exits is stopped the same way.
-import { spawn } from "node:child_process";
+// the command leaves running in its group when it exits is stopped the same way. A lifeline
+// (lifeline.ts) kills the group when codewhale dies before the command ends, SIGKILL included.
+import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
+import { spawnTethered } from "./lifeline.ts";
 import type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
@@ -32,8 +34,6 @@ export interface RunResult extends PolicyResult {
 
 /** After the child exits, how long to wait for background holders of the pipe to let go. */
 const DRAIN_AFTER_EXIT_MS = 500;
-/** Merges stderr into stdout without a shell parsing the user's argv (sh `exec` keeps the pid). */
-const MERGE_WRAPPER = ["/bin/sh", "-c", 'exec "$@" 2>&1', "sh"];
 
 export async function runCommand(
   spec: CommandSpec,
@@ -43,27 +43,31 @@ export async function runCommand(
   const started = Date.now();
   const argv = typeof spec.command === "string" ? ["bash", "-c", spec.command] : [...spec.command];
   const pipeline = createOutputPipeline(policy, options);
-  const child = spawn(MERGE_WRAPPER[0]!, [...MERGE_WRAPPER.slice(1), ...argv], {
-    cwd: spec.cwd,
+  const tethered = spawnTethered({
+    argv,
+    ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
     env: spec.env ?? process.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdin: "ignore",
+    mergeStderr: true,
   });
+  const child = tethered.child;
   const guard = guardProcessTree(child.pid, {
     graceMs: spec.killGraceMs ?? 2000,
     ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),
     ...(spec.signal ? { signal: spec.signal } : {}),
   });
   try {
-    const reader = pump(pipeline, [child.stdout!, child.stderr!]);
+    const reader = pump(pipeline, [tethered.stdout, tethered.stderr]);
     const exit = await waitForExit(child);
     // A background grandchild may hold the pipes long after the command itself is done.
     const drain = setTimeout(() => reader.detach(), DRAIN_AFTER_EXIT_MS);
     await reader.done.finally(() => clearTimeout(drain));
-    await guard.stopLeftovers();
+    await guard.stopLeftovers(await tethered.watcherPid());
+    await tethered.release();
     const result = await pipeline.end();
     return { ...result, ...exit, ...guard.flags, durationMs: Date.now() - started };
   } finally {
+    await tethered.release();
     guard.dispose();
   }
 }
@@ -73,7 +77,7 @@ interface Exit {
   signal: NodeJS.Signals | null;
 }
 
-function waitForExit(child: ReturnType<typeof spawn>): Promise<Exit> {
+function waitForExit(child: ChildProcess): Promise<Exit> {
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (exitCode, signal) => resolve({ exitCode, signal }));

@@ -1,26 +1,24 @@
 // Long-lived commands (dev servers, watchers) for the bash tool's background mode. Each one is
-// started through runCommand, so it gets the same process group, tree kill and shutdown hook;
-// its stdout and stderr go in arrival order to a private log (0600, in a 0700 dir) that the
-// caller reads incrementally and passes through the output policy. Used by tools/builtin.
-import { mkdtempSync, rmSync } from "node:fs";
-import { open } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// started through runCommand, so it gets the same process group, tree kill, lifeline and
+// shutdown hook; its output goes through the output pipeline (stripped, redacted) into a log in
+// a spill scope (0600 in a 0700 dir, removed at exit, swept after a crash), so no raw byte is
+// ever written to disk. Callers read the log incrementally with a bounded read (log-window.ts).
+import type { ByteString } from "./byte-text.ts";
+import type { LogWindow } from "./log-window.ts";
+import { readLogWindow } from "./log-window.ts";
 import type { OutputPolicy } from "./policy.ts";
 import type { RunResult } from "./run-command.ts";
 import { runCommand } from "./run-command.ts";
-import { onShutdown } from "./shutdown.ts";
-
-/** The wrapper's own output is only a failed redirect; it is kept small and unredacted. */
-const WRAPPER_POLICY: OutputPolicy = { maxBytes: 4096, spillToTemp: false, redactSecrets: false };
-/** While running, a partial last line is held back until it is this long. */
-const MAX_HELD_BYTES = 64 * 1024;
+import type { SpillFile, SpillScope } from "./spill.ts";
+import { createSpillScope } from "./spill.ts";
 
 export interface BackgroundSpec {
   /** A shell command, run with `bash -c`. */
   command: string;
   cwd: string;
   env?: NodeJS.ProcessEnv;
+  /** The policy its output is logged under (redaction); reads are bounded by its `maxBytes`. */
+  policy: OutputPolicy;
   killGraceMs?: number;
 }
 
@@ -29,114 +27,94 @@ export interface BackgroundCommand {
   /** The result once it has exited (its `output` is empty: the output is in the log). */
   readonly result: RunResult | null;
   readonly done: Promise<RunResult>;
-  /** Bytes written since the last read; while running, whole lines only. */
-  readNew(): Promise<Uint8Array>;
+  /** What was logged since the last read, bounded by `maxBytes`; while running, whole lines. */
+  readNew(maxBytes: number): Promise<LogWindow>;
   /** Kills the process tree and waits for it to exit. */
   kill(): Promise<RunResult>;
 }
 
 export interface BackgroundScope {
-  start(spec: BackgroundSpec): BackgroundCommand;
+  start(spec: BackgroundSpec): Promise<BackgroundCommand>;
   /** Kills every command still running and removes the logs; idempotent. */
   dispose(): Promise<void>;
 }
 
-export function createBackgroundScope(baseDir: string = tmpdir()): BackgroundScope {
-  let dir: string | null = null;
-  let untrack: (() => void) | null = null;
-  let counter = 0;
-  const commands: BackgroundCommand[] = [];
-  const removeDir = () => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = null;
-    untrack?.();
-    untrack = null;
+/**
+ * Logs go in `spill` (the session's, so `read` can page through them) or, without one, in a
+ * spill scope of their own; either way the directory carries codewhale's pid for the sweep.
+ */
+export function createBackgroundScope(spill: SpillScope | null = null): BackgroundScope {
+  let own: SpillScope | null = null;
+  const scope = () => {
+    if (spill) return spill;
+    own ??= createSpillScope(`background-${Date.now().toString(36)}`);
+    return own;
   };
+  const commands: Array<{ command: BackgroundCommand; file: SpillFile }> = [];
   return {
-    start(spec) {
-      if (!dir) {
-        // The pid in the name lets a later start-up tell a crashed session's logs from live ones.
-        dir = mkdtempSync(join(baseDir, `codewhale-bg-${process.pid}-`));
-        untrack = onShutdown(removeDir);
-      }
-      counter += 1;
-      const command = startCommand(spec, join(dir, `bg-${counter}.log`));
-      commands.push(command);
+    async start(spec) {
+      const file = await scope().createFile("background");
+      const command = startCommand(spec, file);
+      commands.push({ command, file });
       return command;
     },
     async dispose() {
-      await Promise.all(commands.map((command) => command.kill()));
-      commands.length = 0;
-      removeDir();
+      const all = commands.splice(0);
+      await Promise.all(all.map(({ command }) => command.kill()));
+      await Promise.all(all.map(({ file }) => file.discard()));
+      own?.dispose();
+      own = null;
     },
   };
 }
 
-function startCommand(spec: BackgroundSpec, logPath: string): BackgroundCommand {
+/** The wrapper's own result is not kept: the output is in the log. */
+const RESULT_BYTES = 1;
+
+function startCommand(spec: BackgroundSpec, file: SpillFile): BackgroundCommand {
   const controller = new AbortController();
-  // umask 077 creates the log 0600; from then on every fd of the command points at it.
-  const script = `umask 077; exec >>"$CODEWHALE_BG_LOG" 2>&1 </dev/null\n${spec.command}`;
+  let written = 0;
+  // Sequential appends: `written` only counts bytes on disk, so a read never sees a gap.
+  const sink = async (text: ByteString) => {
+    await file.write(Buffer.from(text, "latin1"));
+    written += text.length;
+  };
   let result: RunResult | null = null;
   const done = runCommand(
     {
-      command: script,
+      command: spec.command,
       cwd: spec.cwd,
-      env: { ...(spec.env ?? process.env), CODEWHALE_BG_LOG: logPath },
+      ...(spec.env ? { env: spec.env } : {}),
       signal: controller.signal,
-      killGraceMs: spec.killGraceMs,
+      ...(spec.killGraceMs === undefined ? {} : { killGraceMs: spec.killGraceMs }),
     },
-    WRAPPER_POLICY,
-  ).then((finished) => {
+    { ...spec.policy, maxBytes: RESULT_BYTES, spillToTemp: false },
+    { sink },
+  ).then(async (finished) => {
+    await file.close().catch(() => {});
     result = finished;
     return finished;
   });
   let offset = 0;
-  let wrapperShown = false;
   return {
-    logPath,
+    logPath: file.path,
     get result() {
       return result;
     },
     done,
-    async readNew() {
-      const exited = result !== null;
-      const bytes = await readFrom(logPath, offset);
-      const cut = exited ? bytes.length : wholeLines(bytes);
-      offset += cut;
-      // Only a failed redirect makes the wrapper itself print; shown once, after the log.
-      const wrapper = exited && !wrapperShown ? Buffer.from(result?.output ?? "") : Buffer.alloc(0);
-      if (exited) wrapperShown = true;
-      return Buffer.concat([bytes.subarray(0, cut), wrapper]);
+    async readNew(maxBytes) {
+      const window = await readLogWindow(file.path, {
+        start: offset,
+        end: written,
+        maxBytes,
+        wholeLines: result === null,
+      });
+      offset = window.end;
+      return window;
     },
     async kill() {
       controller.abort();
       return done;
     },
   };
-}
-
-/** Everything from `offset` to the current end; empty when the log does not exist yet. */
-async function readFrom(path: string, offset: number): Promise<Buffer> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, "r");
-  } catch {
-    return Buffer.alloc(0);
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size <= offset) return Buffer.alloc(0);
-    const buffer = Buffer.alloc(size - offset);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The length up to and including the last newline, or all of it when a line is too long. */
-function wholeLines(bytes: Buffer): number {
-  const last = bytes.lastIndexOf(0x0a);
-  if (last >= 0) return last + 1;
-  return bytes.length >= MAX_HELD_BYTES ? bytes.length : 0;
 }

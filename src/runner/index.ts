@@ -6,6 +6,7 @@ export { stripControls } from "./control-stripper.ts";
 export { escapeAllControls, escapeControls } from "./escape-controls.ts";
 export type { TetheredChild, TetheredSpec } from "./lifeline.ts";
 export { spawnTethered } from "./lifeline.ts";
+export type { LogWindow } from "./log-window.ts";
 export type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 export { applyOutputPolicy, createOutputPipeline } from "./output-pipeline.ts";
 export type { OutputConfigSection, OutputPolicy, PolicyResult } from "./policy.ts";

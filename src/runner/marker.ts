@@ -23,3 +23,25 @@ export function truncationMarker(facts: MarkerFacts): string {
 export function maxMarkerBytes(spillPathBytes = 4096): number {
   return 160 + spillPathBytes;
 }
+
+export interface UnreadFacts {
+  /** New bytes in the log since the last read. */
+  newBytes: number;
+  omittedBytes: number;
+  /** The log, and the byte range of it that was left out. */
+  path: string;
+  from: number;
+  to: number;
+  afterNewline: boolean;
+}
+
+/**
+ * The marker of a bounded log read (log-window.ts): the middle was never read, so it states
+ * bytes, not lines, and where in the log the left-out text is.
+ */
+export function unreadMarker(facts: UnreadFacts): string {
+  const line =
+    `[… ${facts.omittedBytes} bytes omitted (not read); new output ${facts.newBytes} bytes; ` +
+    `the omitted text is bytes ${facts.from}-${facts.to} of ${facts.path} …]`;
+  return `${facts.afterNewline ? "" : "\n"}${line}\n`;
+}

@@ -39,6 +39,11 @@ export interface PipelineOptions {
    * oracle the built-in rules and triggers are checked against.
    */
   backstop?: SecretlintBackstop | null;
+  /**
+   * Receives all of the stripped, redacted text, in order, as each read is processed (a
+   * background command's log, runner/background.ts). A failure is reported once and stops it.
+   */
+  sink?: ((text: ByteString) => Promise<void>) | null;
 }
 
 export interface OutputPipeline {
@@ -79,6 +84,8 @@ class Pipeline implements OutputPipeline {
   private readonly bounder: HeadTailBounder;
   private readonly errors: string[] = [];
   private readonly spillScope: SpillScope | null;
+  private sink: ((text: ByteString) => Promise<void>) | null;
+  private redactFailed = false;
   private spillWriter: SpillWriter | null = null;
   private spillFailed = false;
   private pending: ByteString[] = [];
@@ -92,6 +99,7 @@ class Pipeline implements OutputPipeline {
     this.redactor = policy.redactSecrets ? new Redactor(options.backstop ?? null) : null;
     this.bounder = new HeadTailBounder(Math.max(1, policy.maxBytes));
     this.spillScope = policy.spillToTemp ? (options.spill ?? null) : null;
+    this.sink = options.sink ?? null;
   }
 
   async push(chunk: Uint8Array): Promise<void> {
@@ -100,7 +108,8 @@ class Pipeline implements OutputPipeline {
     // Flush early the moment the budget is passed, so the spill file exists while it runs.
     const overBudget =
       !this.bounder.truncated && this.bounder.bytes + this.pendingBytes > this.bounder.maxBytes;
-    if (this.pendingBytes >= BLOCK_BYTES || overBudget) await this.flush();
+    // A sink (a live log) gets each read as soon as it is processed.
+    if (this.pendingBytes >= BLOCK_BYTES || overBudget || this.sink) await this.flush();
   }
 
   async end(): Promise<PolicyResult> {
@@ -141,6 +150,7 @@ class Pipeline implements OutputPipeline {
       if (block.length === 0) return;
     }
     const redacted = await this.redact(block);
+    await this.toSink(redacted);
     const overflow = this.bounder.push(redacted);
     if (overflow !== null) await this.spill(overflow, true);
     else if (this.bounder.truncated) await this.spill(redacted, false);
@@ -152,7 +162,25 @@ class Pipeline implements OutputPipeline {
       return await this.redactor.redact(block);
     } catch (error) {
       this.fail("redact", error);
+      this.redactFailed = true;
       return block;
+    }
+  }
+
+  private async toSink(text: ByteString): Promise<void> {
+    if (!this.sink) return;
+    try {
+      // Fail closed: text a failed redaction let through never reaches the log.
+      if (this.redactFailed) {
+        const sink = this.sink;
+        this.sink = null;
+        await sink("\n[redaction failed; the rest of the output is not logged]\n");
+        return;
+      }
+      await this.sink(text);
+    } catch (error) {
+      this.sink = null;
+      this.fail("sink", error);
     }
   }
 

@@ -13,8 +13,8 @@ const PREFIX = "codewhale-spill-";
 export interface SpillScope {
   /** The directory; created on first use. */
   readonly dir: string;
-  /** Creates the next spill file (0600) for writing. */
-  createFile(): Promise<SpillFile>;
+  /** Creates the next spill file (0600) for writing, named `<stem>-<n>.log`. */
+  createFile(stem?: string): Promise<SpillFile>;
   /** Removes the directory and everything in it; idempotent. */
   dispose(): void;
 }
@@ -43,14 +43,14 @@ export function createSpillScope(sessionId: string, options: SpillScopeOptions =
   let untrack: (() => void) | null = null;
   const scope: SpillScope = {
     dir,
-    async createFile() {
+    async createFile(stem = "output") {
       if (!created) {
         mkdirSync(dir, { mode: 0o700 });
         created = true;
         if (!options.keep) untrack = onShutdown(() => scope.dispose());
       }
       counter += 1;
-      const path = join(dir, `output-${counter}.log`);
+      const path = join(dir, `${stem.replace(/[^A-Za-z0-9_-]/g, "_")}-${counter}.log`);
       return openSpillFile(path, await open(path, "wx", 0o600));
     },
     dispose() {
@@ -90,7 +90,11 @@ function openSpillFile(path: string, handle: FileHandle): SpillFile {
   };
 }
 
-/** Removes spill directories whose owning process is gone. Returns the removed paths. */
+/**
+ * Removes spill directories whose owning process is gone (a session killed by SIGKILL), and the
+ * background-log directories (`codewhale-bg-<pid>-…`) of versions that kept them apart.
+ * Returns the removed paths.
+ */
 export function sweepStaleSpillDirs(tmpDir: string = tmpdir()): string[] {
   const removed: string[] = [];
   let names: string[];
@@ -100,7 +104,7 @@ export function sweepStaleSpillDirs(tmpDir: string = tmpdir()): string[] {
     return removed;
   }
   for (const name of names) {
-    const pid = Number(/^codewhale-spill-(\d+)-/.exec(name)?.[1]);
+    const pid = Number(/^codewhale-(?:spill|bg)-(\d+)-/.exec(name)?.[1]);
     if (!pid || pid === process.pid || isAlive(pid)) continue;
     const path = join(tmpDir, name);
     try {

@@ -3,7 +3,8 @@
 // huge output bounded with a marker and a spill file, and background processes (start,
 // incremental output, kill, cleanup when the session's context is disposed).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { RunContext } from "../../src/agent/run-context.ts";
@@ -214,15 +215,48 @@ describe("bash in the background", () => {
     assert.equal(context.background.list().length, 0);
   });
 
-  it("applies the bash output policy to background output", async () => {
+  it("logs background output stripped and redacted: no raw secret or escape reaches the disk", async () => {
+    const context = ws.context();
+    const aws = `AKIA${randomBytes(8).toString("hex").toUpperCase()}`;
+    const github = `ghp_${randomBytes(18).toString("hex")}`;
+    // The secrets are assembled by the shell, so they are not in the command line either.
+    const command = `a=AKIA; g=ghp_; printf 'aws=%s%s\\n\\033]0;title\\007gh=%s%s\\n' "$a" ${aws.slice(4)} "$g" ${github.slice(4)}; sleep 30`;
+    await callTool(createBashTool(context), { command, background: true });
+    const log = context.background.get("bg1")?.process.logPath ?? "";
+    await waitFor(() => readOrEmpty(log).includes("gh="));
+    const logged = readFileSync(log, "latin1");
+    for (const secret of [aws, github]) assert.ok(!logged.includes(secret), logged);
+    assert.ok(!logged.includes("\x1b") && !logged.includes("\x07"), JSON.stringify(logged));
+    assert.equal((logged.match(/\[REDACTED:/g) ?? []).length, 2, logged);
+    const read = await callTool(createBashOutputTool(context), { id: "bg1" });
+    assert.ok(!read.content.includes(aws) && !read.content.includes(github));
+    await context.background.dispose();
+    assert.equal(existsSync(log), false, "the log is removed with the session's background jobs");
+  });
+
+  it("bounds a read of background output to the bash budget, head and tail, naming the log", async () => {
     const context = ws.context({ output: { max_bytes: 500 } });
     await callTool(createBashTool(context), { command: "seq 1 20000", background: true });
     await context.background.get("bg1")?.process.done;
     const result = await callTool(createBashOutputTool(context), { id: "bg1" });
+    const log = context.background.get("bg1")?.process.logPath ?? "";
     assert.equal(result.truncated, true);
-    assert.match(
-      result.content,
-      /omitted; original output \d+ bytes, 20000 lines; full output in /,
-    );
+    assert.equal(result.spillPath, log);
+    assert.equal(result.originalBytes, readFileSync(log).length);
+    const match =
+      /^([\s\S]*?)\[… (\d+) bytes omitted \(not read\); new output 108894 bytes; the omitted text is bytes (\d+)-(\d+) of (.+) …\]\n([\s\S]*)\[exited: exit code 0\]$/.exec(
+        result.content,
+      );
+    assert.ok(match, result.content);
+    const [, head, omitted, from, to, path, tail] = match;
+    const text = readFileSync(log, "utf8");
+    assert.equal(path, log);
+    assert.equal(Number(to) - Number(from), Number(omitted));
+    assert.equal(head, text.slice(0, Number(from)));
+    assert.equal(tail, text.slice(Number(to)));
+    assert.ok(head!.startsWith("1\n2\n") && tail!.endsWith("\n20000\n"));
+    assert.ok(head!.length + tail!.length <= 500);
+    // The log is inside the session's spill directory, where `read` may page through it.
+    assert.ok(log.startsWith(`${context.spill?.dir}/`), log);
   });
 });

@@ -1,9 +1,10 @@
 // The session's background processes for `bash` with `background: true`: ids (bg1, bg2, …),
 // incremental reads for `bash_output`, kills for `bash_kill`, and `dispose()` that ends them all
-// when the session ends. Processes run through the runner (src/runner/background.ts).
+// when the session ends. Processes run through the runner (src/runner/background.ts), which logs
+// their policy-processed output in the session's spill directory.
 import type { BackgroundCommand, BackgroundScope } from "../../runner/background.ts";
 import { createBackgroundScope } from "../../runner/background.ts";
-import type { RunResult } from "../../runner/index.ts";
+import type { LogWindow, OutputPolicy, RunResult, SpillScope } from "../../runner/index.ts";
 
 export interface BackgroundJob {
   id: string;
@@ -14,17 +15,25 @@ export interface BackgroundJob {
 
 export interface BackgroundRead {
   job: BackgroundJob;
-  /** New output since the last read (raw: the caller applies the output policy). */
-  bytes: Uint8Array;
+  /** New output since the last read, already stripped and redacted, bounded by `maxBytes`. */
+  window: LogWindow;
   /** Null while the process runs. */
   result: RunResult | null;
 }
 
+export interface BackgroundStart {
+  command: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The policy the output is logged under. */
+  policy: OutputPolicy;
+}
+
 export interface BackgroundManager {
-  start(command: string, cwd: string, env: NodeJS.ProcessEnv): BackgroundJob;
+  start(spec: BackgroundStart): Promise<BackgroundJob>;
   get(id: string): BackgroundJob | undefined;
   list(): BackgroundJob[];
-  read(id: string): Promise<BackgroundRead | undefined>;
+  read(id: string, maxBytes: number): Promise<BackgroundRead | undefined>;
   /** Kills the job's process tree and waits for it to exit. */
   kill(id: string): Promise<RunResult | undefined>;
   /** Kills every job and removes their logs; the manager can start new jobs afterwards. */
@@ -32,39 +41,41 @@ export interface BackgroundManager {
 }
 
 export interface BackgroundManagerOptions {
-  /** Where the logs go; default the OS temp dir. */
-  tmpDir?: string;
+  /** Where the logs go (the session's spill scope); without one, a spill scope of their own. */
+  spill?: SpillScope | null;
   killGraceMs?: number;
 }
 
 export function createBackgroundManager(options: BackgroundManagerOptions = {}): BackgroundManager {
-  let scope: BackgroundScope = createBackgroundScope(options.tmpDir);
+  const spill = options.spill ?? null;
+  let scope: BackgroundScope = createBackgroundScope(spill);
   const jobs = new Map<string, BackgroundJob>();
   let counter = 0;
   return {
-    start(command, cwd, env) {
+    async start(spec) {
       counter += 1;
       const id = `bg${counter}`;
-      const process = scope.start({ command, cwd, env, killGraceMs: options.killGraceMs });
-      const job = { id, command, startedAt: Date.now(), process };
+      const grace = options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs };
+      const process = await scope.start({ ...spec, ...grace });
+      const job = { id, command: spec.command, startedAt: Date.now(), process };
       jobs.set(id, job);
       return job;
     },
     get: (id) => jobs.get(id),
     list: () => [...jobs.values()],
-    async read(id) {
+    async read(id, maxBytes) {
       const job = jobs.get(id);
       if (!job) return undefined;
       const result = job.process.result;
-      const bytes = await job.process.readNew();
-      return { job, bytes, result };
+      const window = await job.process.readNew(maxBytes);
+      return { job, window, result };
     },
     async kill(id) {
       return jobs.get(id)?.process.kill();
     },
     async dispose() {
       const old = scope;
-      scope = createBackgroundScope(options.tmpDir);
+      scope = createBackgroundScope(spill);
       jobs.clear();
       await old.dispose();
     },

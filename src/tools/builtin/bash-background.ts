@@ -1,5 +1,6 @@
-// `bash_output` and `bash_kill`: read what a background process printed since the last read
-// (through the bash output policy) and stop it. Ids come from `bash` with `background: true`.
+// `bash_output` and `bash_kill`: read what a background process printed since the last read and
+// stop it. Ids come from `bash` with `background: true`. The log already holds stripped and
+// redacted text; a read keeps at most the bash policy's budget (head and tail of the new text).
 import { z } from "zod";
 import type { RunResult } from "../../runner/index.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -7,7 +8,7 @@ import { definePresentedTool, firstLine } from "../presentation.ts";
 import type { BackgroundManager } from "./background-manager.ts";
 import { bashKillDescription, bashOutputDescription } from "./bash.description.ts";
 import type { BuiltinToolContext } from "./context.ts";
-import { policed } from "./policed.ts";
+import { toToolResult } from "./policed.ts";
 
 const schema = z.object({ id: z.string() });
 
@@ -19,13 +20,21 @@ export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedT
       schema,
       readOnly: true,
       async execute(args) {
-        const read = await context.background.read(args.id);
+        const read = await context.background.read(args.id, context.policy("bash").maxBytes);
         if (!read) return unknownId(context.background, args.id);
         const status = read.result
           ? `[exited: ${exitText(read.result)}]`
           : `[${args.id} still running]`;
-        const empty = read.bytes.length === 0 ? "(no new output)\n" : "";
-        return policed(context, "bash", read.bytes, { trailer: `${empty}${status}` });
+        const { window } = read;
+        const empty = window.newBytes === 0 ? "(no new output)\n" : "";
+        const policed = {
+          output: window.output,
+          originalBytes: window.newBytes,
+          truncated: window.truncated,
+          spillPath: window.truncated ? window.path : null,
+          policyErrors: read.result?.policyErrors ?? [],
+        };
+        return toToolResult(policed, { trailer: `${empty}${status}` });
       },
     },
     {

@@ -24,7 +24,12 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
       readOnly: false,
       async execute(args, ctx) {
         if (args.background) {
-          const job = context.background.start(args.command, context.cwd, context.env);
+          const job = await context.background.start({
+            command: args.command,
+            cwd: context.cwd,
+            env: context.env,
+            policy: context.policy("bash"),
+          });
           return {
             content: `Started background process ${job.id}. Read its output with bash_output {"id":"${job.id}"}; stop it with bash_kill.`,
           };

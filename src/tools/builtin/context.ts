@@ -37,7 +37,7 @@ export function createToolContext(options: ToolContextOptions): BuiltinToolConte
     policy: (toolName) => outputPolicyFor(options.output, toolName),
     spill: options.spill,
     env,
-    background: createBackgroundManager(),
+    background: createBackgroundManager({ spill: options.spill }),
     bashTimeout: {
       defaultMs: options.bashTimeout?.defaultMs ?? DEFAULT_BASH_TIMEOUT_MS,
       maxMs: options.bashTimeout?.maxMs ?? DEFAULT_BASH_MAX_TIMEOUT_MS,

@@ -22,7 +22,13 @@ export async function policed(
   return toToolResult(result, options);
 }
 
-export function toToolResult(result: PolicyResult, options: PolicedOptions = {}): ToolResult {
+/** What a result needs of the policy's work (a bounded log read has no line counts). */
+export type PolicedText = Pick<
+  PolicyResult,
+  "output" | "originalBytes" | "truncated" | "spillPath" | "policyErrors"
+>;
+
+export function toToolResult(result: PolicedText, options: PolicedOptions = {}): ToolResult {
   const trailer = options.trailer ?? "";
   const separator = trailer && result.output && !result.output.endsWith("\n") ? "\n" : "";
   const content = `${result.output}${separator}${trailer}`;

@@ -17,9 +17,11 @@ import {
   sessionsDir,
 } from "../config/index.ts";
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
+import { providerKeyVars } from "../hooks/index.ts";
 import { createExecAskResolver } from "../permissions/index.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
+import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
 import { runStdinSession } from "./exec-stdin.ts";
@@ -93,6 +95,8 @@ async function runExec(
   const prompt = interactive ? undefined : readPrompt(promptArg);
   const cwd = cwdOption(options.cwd);
   const loaded = loadConfig({ cwd, env: process.env, flags: execFlags(options) });
+  // From here on, only the session holds the provider keys: no child can inherit or read them.
+  const credentials = takeCredentials(providerKeyVars(loaded.config.providers));
   const bus = createBus<BusEvents>();
   const output = new ExecOutput(
     format,
@@ -125,7 +129,7 @@ async function runExec(
     agent = await Agent.open({
       bus,
       loaded,
-      env: process.env,
+      env: credentials.env,
       cwd,
       sessionsDir: sessionsDir(loaded, options.sessionDir),
       ...(options.model ? { modelOverride: options.model } : {}),

@@ -2,7 +2,7 @@
 // the cgc code graph when it is installed, over one tool context with the session's spill
 // scope. Commands the model runs never see the provider credentials codewhale itself uses.
 import type { Config, Env } from "../config/index.ts";
-import { providerKeyVars } from "../hooks/env.ts";
+import { withoutProviderKeys } from "../hooks/env.ts";
 import { createSpillScope, type SpillScope, sweepStaleSpillDirs } from "../runner/index.ts";
 import { createBuiltinTools, createToolContext } from "../tools/builtin/index.ts";
 import { createExternalTools, gcfEnabled, setUpCodeGraph } from "../tools/external/index.ts";
@@ -38,7 +38,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     cwd: options.cwd,
     output: options.config.output,
     spill,
-    env: toolEnvironment(options.env, options.config),
+    env: withoutProviderKeys(options.env, options.config.providers),
   });
   const builtins = createBuiltinTools(context);
   const external = createExternalTools(options.externalTools, context, {
@@ -54,10 +54,4 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
       spill.dispose();
     },
   };
-}
-
-/** The session's environment without the API keys of the configured providers. */
-function toolEnvironment(env: Env, config: Config): NodeJS.ProcessEnv {
-  const drop = new Set(providerKeyVars(config.providers));
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !drop.has(name)));
 }

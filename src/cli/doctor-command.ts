@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import type { Config, LoadedConfig } from "../config/index.ts";
 import { inspectConfig, sessionsDir } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
+import { withoutProviderKeys } from "../hooks/index.ts";
 import type { OutputPolicy } from "../runner/index.ts";
 import { DEFAULT_OUTPUT_POLICY, outputPolicyFor, runCommand } from "../runner/index.ts";
 import { gcfEnabled, probeCgc } from "../tools/external/index.ts";
@@ -62,8 +63,10 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
     checks.push({ name: "sessions", status: "info", detail: "not checked: the config is invalid" });
   const output = loaded?.config.output;
   const policy = output ? outputPolicyFor(output) : { ...DEFAULT_OUTPUT_POLICY };
-  checks.push(await rgCheck(cwd, env, policy));
-  checks.push(await cgcCheck(cwd, env, policy, output));
+  // The probes run the user's rg and cgc: like tools, without the provider keys.
+  const probeEnv = loaded ? withoutProviderKeys(env, loaded.config.providers) : env;
+  checks.push(await rgCheck(cwd, probeEnv, policy));
+  checks.push(await cgcCheck(cwd, probeEnv, policy, output));
   return checks;
 }
 

@@ -1,5 +1,6 @@
 // The environment a hook process gets: the session's, minus every provider credential, plus
-// the project directory under both codewhale's and Claude Code's names. Called once per hook.
+// the project directory under both codewhale's and Claude Code's names (called once per hook);
+// and the one tools and doctor's probes get: the session's minus the provider keys.
 import type { Env } from "../config/index.ts";
 
 /** Variables that look like credentials: `*_API_KEY`, `*_TOKEN`, and all `ANTHROPIC_*`/`OPENAI_*`. */
@@ -22,6 +23,15 @@ export function hookEnvironment(base: Env, options: HookEnvOptions): NodeJS.Proc
   env.CODEWHALE_PROJECT_DIR = options.projectDir;
   env.CLAUDE_PROJECT_DIR = options.projectDir;
   return env;
+}
+
+/** `env` without the configured providers' key variables: what tools and cgc get. */
+export function withoutProviderKeys(
+  env: Env,
+  providers: Record<string, { api_key_env?: string }>,
+): NodeJS.ProcessEnv {
+  const drop = new Set(providerKeyVars(providers));
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !drop.has(name)));
 }
 
 /** The `api_key_env` of every configured provider. */

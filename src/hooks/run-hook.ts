@@ -73,7 +73,7 @@ export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> 
     tethered.stdout.destroy();
     tethered.stderr.destroy();
     // What the hook left running (a daemon) lives as long as the session, and no longer.
-    if (child.pid !== undefined && groupRuns(child.pid, await tethered.watcherPid())) {
+    if (child.pid !== undefined && groupRuns(child.pid, await tethered.watcherPid(), started)) {
       tethered.keep();
     } else await tethered.release();
     const out = stdout.text();

@@ -8,19 +8,19 @@ import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
 
 /**
- * The watcher reports its pid on fd 3, ignores SIGTERM/SIGINT/SIGHUP (a tree kill's SIGTERM must
- * not end it while the command lingers in its grace), then reads one line from fd 3: it exits
- * quietly when it gets one (codewhale's release), and kills its process group when the read ends
- * without one (EOF: codewhale is gone). `( … & )` orphans it, so it is never a child the command
- * could reap or wait for; the command itself gets no fd 3.
+ * The watcher is a background subshell of the wrapper, started before the wrapper execs the
+ * command (so it is in the command's group, and its parent becomes the command, which never
+ * waits for it: it only exits after the command did). The wrapper reports its pid on fd 3. It
+ * ignores SIGTERM/SIGINT/SIGHUP (a tree kill's SIGTERM must not end it while the command
+ * lingers in its grace) and reads one line from fd 3: it exits quietly when it gets one
+ * (codewhale's release) and kills its process group when the read ends without one (EOF:
+ * codewhale is gone). The command itself gets no fd 3.
  */
-const WATCHER = `exec /bin/sh -c 'echo $$ >&3; trap "" HUP INT TERM; read -r _ <&3 || kill -s KILL 0'`;
-const START_WATCHER = `( ${WATCHER} </dev/null >/dev/null 2>&1 & )`;
-const SCRIPT_MERGED = `${START_WATCHER}; exec "$@" 3<&- 2>&1`;
-const SCRIPT_SEPARATE = `${START_WATCHER}; exec "$@" 3<&-`;
-/** How long to wait for the watcher's pid, and for it to let go of its end after a release. */
+const WATCHER = `{ trap '' HUP INT TERM; read -r _ <&3 || kill -s KILL 0; } </dev/null >/dev/null 2>&1 & echo $! >&3`;
+const SCRIPT_MERGED = `${WATCHER}; exec "$@" 3<&- 2>&1`;
+const SCRIPT_SEPARATE = `${WATCHER}; exec "$@" 3<&-`;
+/** How long to wait for the watcher's pid (the wrapper writes it before it execs the command). */
 const WATCHER_WAIT_MS = 1000;
-const RELEASE_WAIT_MS = 500;
 
 export interface TetheredSpec {
   argv: readonly string[];
@@ -42,7 +42,7 @@ export interface TetheredChild {
   watcherPid(): Promise<number | null>;
   /**
    * Once the command has exited and its leftovers are dealt with: tells the watcher to go (it
-   * exits without killing) and waits, briefly, until it has. Idempotent.
+   * exits without killing) and closes codewhale's end once that is written. Idempotent.
    */
   release(): Promise<void>;
   /**
@@ -63,16 +63,16 @@ export function spawnTethered(spec: TetheredSpec): TetheredChild {
     stdio: [spec.stdin, "pipe", "pipe", "pipe"],
   });
   const line = child.stdio[3] as Socket | null;
-  const watcher = line ? watchLine(line) : { pid: Promise.resolve(null), gone: Promise.resolve() };
+  const pid = line ? readWatcherPid(line) : Promise.resolve(null);
   let released: Promise<void> | null = null;
   return {
     child,
     stdout: child.stdout!,
     stderr: child.stderr!,
     stdin: child.stdin,
-    watcherPid: () => watcher.pid,
+    watcherPid: () => pid,
     release() {
-      released ??= line ? releaseLine(line, watcher.gone) : Promise.resolve();
+      released ??= line ? releaseLine(line) : Promise.resolve();
       return released;
     },
     keep() {
@@ -82,51 +82,31 @@ export function spawnTethered(spec: TetheredSpec): TetheredChild {
   };
 }
 
-interface WatcherLine {
-  /** The first line the watcher writes: its pid; null after WATCHER_WAIT_MS or if it closed. */
-  pid: Promise<number | null>;
-  /** Settles when the far end is closed: the watcher has exited, or was killed. */
-  gone: Promise<void>;
-}
-
-function watchLine(line: Socket): WatcherLine {
-  let text = "";
-  let settlePid: (value: number | null) => void = () => {};
-  const pid = new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => settlePid(null), WATCHER_WAIT_MS);
-    timer.unref();
-    settlePid = (value) => {
+/** The first line on the lifeline: the watcher's pid; null after WATCHER_WAIT_MS or a close. */
+function readWatcherPid(line: Socket): Promise<number | null> {
+  return new Promise((resolve) => {
+    let text = "";
+    const settle = (value: number | null) => {
       clearTimeout(timer);
-      settlePid = () => {};
       resolve(value);
     };
+    const timer = setTimeout(() => settle(null), WATCHER_WAIT_MS);
+    timer.unref();
+    line.on("data", (chunk: Buffer) => {
+      if (text.length > 32) return;
+      text += chunk.toString("latin1");
+      const end = text.indexOf("\n");
+      if (end >= 0) settle(Number(text.slice(0, end)) || null);
+    });
+    line.once("end", () => settle(null));
+    line.once("close", () => settle(null));
+    line.on("error", () => settle(null));
   });
-  line.on("data", (chunk: Buffer) => {
-    if (text.length > 32) return;
-    text += chunk.toString("latin1");
-    const end = text.indexOf("\n");
-    if (end >= 0) settlePid(Number(text.slice(0, end)) || null);
-  });
-  const gone = new Promise<void>((resolve) => {
-    const settle = () => {
-      settlePid(null);
-      resolve();
-    };
-    line.once("end", settle);
-    line.once("close", settle);
-    line.on("error", settle);
-  });
-  return { pid, gone };
 }
 
-/** Writes the release line and waits until the far end closes (the watcher has exited). */
-async function releaseLine(line: Socket, gone: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  if (!line.writableEnded && !line.destroyed) line.end("\n");
-  await Promise.race([
-    gone,
-    new Promise((resolve) => (timer = setTimeout(resolve, RELEASE_WAIT_MS))),
-  ]);
-  clearTimeout(timer);
-  line.destroy();
+/** Writes the release line; our end closes once it is written (the watcher reads it first). */
+function releaseLine(line: Socket): Promise<void> {
+  if (!line.writableEnded && !line.destroyed) line.end("\n", () => line.destroy());
+  line.unref();
+  return Promise.resolve();
 }

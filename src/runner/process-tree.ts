@@ -9,6 +9,8 @@ import { onShutdown } from "./shutdown.ts";
 /** How often to look whether a signalled group is gone, and how long to wait after SIGKILL. */
 const POLL_MS = 10;
 const AFTER_KILL_MS = 500;
+/** More process creations per second than any machine manages: bounds how fast pids wrap. */
+const MAX_FORKS_PER_SECOND = 50_000;
 
 interface ProcessTreeKiller {
   /** SIGTERM to the group now, SIGKILL after the grace; later calls do nothing. */
@@ -53,6 +55,7 @@ export function guardProcessTree(
   pid: number | undefined,
   options: { graceMs: number; timeoutMs?: number; signal?: AbortSignal },
 ): { flags: StopFlags; stopLeftovers(spare?: number | null): Promise<void>; dispose(): void } {
+  const started = Date.now();
   const killer = createProcessTreeKiller(pid, options.graceMs);
   const flags: StopFlags = { timedOut: false, cancelled: false };
   const stop = (reason: keyof StopFlags) => {
@@ -72,10 +75,11 @@ export function guardProcessTree(
      * aside) or soon after the SIGKILL.
      */
     async stopLeftovers(spare = null) {
-      if (pid === undefined || !groupRuns(pid, spare)) return;
+      const runs = () => pid !== undefined && groupRuns(pid, spare, started);
+      if (!runs()) return;
       killer.kill();
       const until = Date.now() + options.graceMs + AFTER_KILL_MS;
-      while (Date.now() < until && groupRuns(pid, spare)) await delay(POLL_MS);
+      while (Date.now() < until && runs()) await delay(POLL_MS);
     },
     dispose() {
       if (timer) clearTimeout(timer);
@@ -87,19 +91,46 @@ export function guardProcessTree(
 
 /**
  * Whether a process of group `pgid` other than `spare` still runs; zombies (exited, not yet
- * reaped) do not count.
+ * reaped) do not count. `startedAt`, when the group's leader was spawned, narrows the search.
  */
-export function groupRuns(pgid: number, spare: number | null = null): boolean {
+export function groupRuns(pgid: number, spare: number | null = null, startedAt?: number): boolean {
   try {
     process.kill(-pgid, 0);
   } catch {
     return false;
   }
-  return liveMember(pgid, spare);
+  return liveMember(pgid, spare, startedAt === undefined ? null : pidRange(pgid, startedAt));
 }
 
-/** Looks through /proc for a member of the group that is not a zombie; true where unknown. */
-function liveMember(pgid: number, spare: number | null): boolean {
+/**
+ * The pids a member of the group can have: a member was created after the leader, so while
+ * pids cannot have wrapped around since (too little time for pid_max creations, and the last
+ * pid allocated, from /proc/loadavg, is not below the leader's) only the leader's to the last.
+ * Null when that cannot be known: then every pid is looked at.
+ */
+function pidRange(pgid: number, startedAt: number): { from: number; to: number } | null {
+  const last = readNumber("/proc/loadavg", (text) => text.trim().split(" ").pop());
+  const max = readNumber("/proc/sys/kernel/pid_max", (text) => text.trim());
+  if (last === null || max === null || last < pgid) return null;
+  const fastestWrapMs = (max / MAX_FORKS_PER_SECOND) * 1000;
+  return Date.now() - startedAt < fastestWrapMs ? { from: pgid, to: last } : null;
+}
+
+function readNumber(path: string, pick: (text: string) => string | undefined): number | null {
+  try {
+    const value = Number(pick(readFileSync(path, "latin1")));
+    return Number.isSafeInteger(value) && value > 0 ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Looks through /proc (within `range`) for a member of the group that is not a zombie. */
+function liveMember(
+  pgid: number,
+  spare: number | null,
+  range: { from: number; to: number } | null,
+): boolean {
   let names: string[];
   try {
     names = readdirSync("/proc");
@@ -109,8 +140,10 @@ function liveMember(pgid: number, spare: number | null): boolean {
   for (const name of names) {
     const code = name.charCodeAt(0);
     if (code < 0x30 || code > 0x39) continue;
+    const pid = Number(name);
+    if (pid === spare || (range && (pid < range.from || pid > range.to))) continue;
     const stat = readStat(name);
-    if (stat === null || Number(name) === spare) continue;
+    if (stat === null) continue;
     // After the command name: state, ppid, pgrp, …
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ", 3);
     if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;

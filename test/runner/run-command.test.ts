@@ -44,6 +44,12 @@ describe("command runner", () => {
     assert.equal(result.signal, null);
   });
 
+  it("gives the command no lifeline descriptor (fd 3 is the watcher's alone)", async () => {
+    const command = "if [ -e /proc/$$/fd/3 ]; then echo open; else echo closed; fi";
+    const result = await runCommand({ command }, policy);
+    assert.equal(result.output, "closed\n");
+  });
+
   it("runs an argv array without shell parsing", async () => {
     const result = await runCommand({ command: ["printf", "%s|", "a b", "$HOME", "*"] }, policy);
     assert.equal(result.output, "a b|$HOME|*|");

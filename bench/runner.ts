@@ -1,7 +1,8 @@
 // Benchmarks of the shared command runner and its output policy: 1 GiB end to end through the
 // built `codewhale capture` (throughput, peak RSS, beside `cat > /dev/null` of the same stream;
 // best of BENCH_RUNS, default 3, with the spread), each stage in-process, and redaction and
-// stripping on 50 MB of build/log text. BENCH_QUICK=1 shrinks every size 16×. bench/run.ts
+// stripping on 50 MB of build/log text, and one short command start to result
+// (command-round-trip.ts). BENCH_QUICK=1 shrinks every size 16×. bench/run.ts
 // imports benchRunner and prints its lines.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +16,7 @@ import { Redactor } from "../src/runner/redactor.ts";
 import { createSecretlintBackstop } from "../src/runner/secretlint-backstop.ts";
 import { createSpillScope } from "../src/runner/spill.ts";
 import { SpillWriter } from "../src/runner/spill-writer.ts";
+import { benchCommandRoundTrip } from "./command-round-trip.ts";
 
 const MiB = 1024 * 1024;
 const SCALE = process.env.BENCH_QUICK === "1" ? 16 : 1;
@@ -98,6 +100,7 @@ export async function benchRunner(): Promise<string[]> {
     lines.push(...endToEnd(dir, blocks, (1024 * MiB) / SCALE));
     lines.push(...(await stages(blocks, (64 * MiB) / SCALE, dir)));
     lines.push(...(await mixed50(blocks, (50 * MiB) / SCALE)));
+    lines.push(...(await benchCommandRoundTrip()));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

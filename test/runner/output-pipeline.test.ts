@@ -190,4 +190,26 @@ describe("output policy through the runner", () => {
     assert.equal(result.policyErrors.length, 1);
     assert.match(result.policyErrors[0]!, /^spill: .*ENOTDIR/);
   });
+
+  it("hands a sink every processed byte in order, at each read, however much is truncated", async () => {
+    const key = `AKIA${randomSecretValue(16)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, "Q")}`;
+    const received: string[] = [];
+    const pipeline = createOutputPipeline(policy({ maxBytes: 50 }), {
+      sink: async (text) => {
+        received.push(text);
+      },
+    });
+    await pipeline.push(Buffer.from("\x1b[31mred\x1b[0m line\n"));
+    assert.deepEqual(received, ["red line\n"], "a short read reaches the sink at once");
+    await pipeline.push(Buffer.from(`aws=${key}\n${"x".repeat(200)}\nlast`));
+    const result = await pipeline.end();
+    const logged = received.join("");
+    assert.equal(result.truncated, true);
+    assert.ok(!logged.includes(key) && logged.includes("[REDACTED:"), logged);
+    assert.ok(
+      logged.startsWith("red line\naws=[REDACTED:") && logged.endsWith(`${"x".repeat(200)}\nlast`),
+    );
+  });
 });

@@ -1,12 +1,14 @@
 // The spill directory's last-chance cleanup (shutdown.ts) in a real child process: a process
 // that dies of an uncaught error, while a spill file is open, still removes its directory; one
-// that keeps its spill on purpose does not.
+// that keeps its spill on purpose does not; and the start-up sweep of what dead processes left
+// (spill directories, background logs included, and the old `codewhale-bg-*` ones).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { sweepStaleSpillDirs } from "../../src/runner/spill.ts";
 
 const spillModule = new URL("../../src/runner/spill.ts", import.meta.url).href;
 
@@ -43,6 +45,28 @@ describe("spill cleanup at shutdown", () => {
       const run = spillThenCrash(tmp, true);
       assert.equal(run.status, 1);
       assert.equal(readdirSync(tmp).length, 1);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("sweeps the spill and old background-log directories of dead processes, not live ones", () => {
+    const tmp = mkdtempSync(join(tmpdir(), "cw-sweep-"));
+    try {
+      const dead = spawnSync("true").pid;
+      const live = process.ppid;
+      const names = [
+        `codewhale-spill-${dead}-s1`,
+        `codewhale-bg-${dead}-AbC123`,
+        `codewhale-spill-${live}-s2`,
+        `codewhale-bg-${live}-XyZ789`,
+        `codewhale-spill-${process.pid}-mine`,
+        "unrelated-dir",
+      ];
+      for (const name of names) mkdirSync(join(tmp, name));
+      const removed = sweepStaleSpillDirs(tmp).map((path) => path.slice(tmp.length + 1));
+      assert.deepEqual(removed.sort(), names.slice(0, 2).sort());
+      assert.deepEqual(readdirSync(tmp).sort(), names.slice(2).sort());
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -5,6 +5,7 @@
 // `close()` (runs the SessionEnd hooks) or `dispose()`.
 import type { Env, LoadedConfig } from "../config/index.ts";
 import { configFingerprint } from "../config/index.ts";
+import { readGateFor } from "../permissions/index.ts";
 import { stream as providerStream, type StreamFunction } from "../providers/index.ts";
 import { MessageDeriver } from "../session/derive.ts";
 import type { SessionEvent } from "../session/events.ts";
@@ -130,11 +131,17 @@ export class Agent {
           config: loaded.config,
           env: options.env,
           externalTools: prepared.policy.externalTools,
+          readGate: readGateFor(prepared.permissions, prepared.context),
         });
     if (sessionTools?.notice)
       bus.emit("agent/notice", { message: sessionTools.notice, source: sessionTools.noticeSource });
     const tools = options.tools ?? sessionTools?.registry ?? new ToolRegistry();
-    const session = { sessionId: writer.id, logPath: writer.path, cwd: options.cwd };
+    const session = {
+      sessionId: writer.id,
+      logPath: writer.path,
+      cwd: options.cwd,
+      ...(sessionTools ? { spillDir: sessionTools.spillDir } : {}),
+    };
     const guard = new SessionGuard(prepared, session, {
       env: options.env,
       loaded,

@@ -26,6 +26,10 @@ export async function resolveAsk(
       name: call.name,
       tool: call.tool,
       arguments: composed.effectiveArguments,
+      askedBy: {
+        by: composed.decision.by,
+        ...(composed.decision.rule ? { rule: composed.decision.rule } : {}),
+      },
       ...(composed.rewrittenBy ? { rewrittenBy: composed.rewrittenBy } : {}),
       ...(composed.rewriteReason ? { rewriteReason: composed.rewriteReason } : {}),
     },

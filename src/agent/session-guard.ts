@@ -1,7 +1,8 @@
 // What decides a session's tool calls, set up once when it opens: the effective policy (project
 // trust and the `--trust`, `--permission-mode`, `--allow` flags), the compiled permission rules
-// with "allow for this session" grants, the permission context, the surface's ask resolver and
-// the session's hooks with a credential-free environment. Built by agent.ts; read by the loop.
+// with "allow for this session" grants, the permission context (with the session's spill
+// directory), the surface's ask resolver and the session's hooks with a credential-free
+// environment. Built by agent.ts; read by the loop.
 import { homedir } from "node:os";
 import type { Env, LoadedConfig, PermissionMode } from "../config/index.ts";
 import type { EffectivePolicy, SessionHooks } from "../hooks/index.ts";
@@ -45,7 +46,14 @@ export function preparePolicy(
     ...(options.allow ? { allow: options.allow } : {}),
   });
   const permissions = compilePolicy(policy.permissions);
-  const context = { workspaceRoot: policy.workspaceRoot, cwd, home: homedir() };
+  const context: PermissionContext = {
+    workspaceRoot: policy.workspaceRoot,
+    cwd,
+    home: homedir(),
+    configHome: loaded.home,
+    // From the user file only (a project file may not set it), on top of the built-in list.
+    protect: loaded.config.protected_paths,
+  };
   return { policy, permissions, context };
 }
 
@@ -61,12 +69,13 @@ export class SessionGuard {
 
   constructor(
     prepared: PreparedPolicy,
-    session: { sessionId: string; logPath: string; cwd: string },
+    session: { sessionId: string; logPath: string; cwd: string; spillDir?: string },
     options: { env: Env; loaded: LoadedConfig; askResolver?: GuardOptions["askResolver"] },
   ) {
     this.permissions = prepared.permissions;
-    this.context = prepared.context;
-    this.askResolver = (options.askResolver ?? createExecAskResolver)(prepared.context);
+    const spill = session.spillDir === undefined ? {} : { spillDir: session.spillDir };
+    this.context = { ...prepared.context, ...spill };
+    this.askResolver = (options.askResolver ?? createExecAskResolver)(this.context);
     const env = hookEnvironment(options.env, {
       providerKeyVars: providerKeyVars(options.loaded.config.providers),
       projectDir: prepared.policy.workspaceRoot,

@@ -4,6 +4,7 @@
 import type { Config, Env } from "../config/index.ts";
 import { withoutProviderKeys } from "../hooks/env.ts";
 import { createSpillScope, type SpillScope, sweepStaleSpillDirs } from "../runner/index.ts";
+import type { ReadGate } from "../tools/builtin/index.ts";
 import { createBuiltinTools, createToolContext } from "../tools/builtin/index.ts";
 import { createExternalTools, gcfEnabled, setUpCodeGraph } from "../tools/external/index.ts";
 import { ToolRegistry } from "../tools/registry.ts";
@@ -16,6 +17,8 @@ export interface SessionTools {
    * `codewhale doctor` reports it.
    */
   notice: string | null;
+  /** The session's spill directory (read, grep and ls may read it). */
+  spillDir: string;
   /** `status` when cgc is simply not installed, `tools` when it is there and failing. */
   noticeSource: "status" | "tools";
   /** Stops background processes and removes the session's spill files. */
@@ -29,6 +32,8 @@ export interface SessionToolsOptions {
   env: Env;
   /** `[[tools.external]]` entries from trusted config only. */
   externalTools: Config["tools"]["external"];
+  /** What the permission rules keep the reading tools away from. */
+  readGate?: ReadGate;
 }
 
 export async function createSessionTools(options: SessionToolsOptions): Promise<SessionTools> {
@@ -39,6 +44,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     output: options.config.output,
     spill,
     env: withoutProviderKeys(options.env, options.config.providers),
+    ...(options.readGate ? { readGate: options.readGate } : {}),
   });
   const builtins = createBuiltinTools(context);
   const external = createExternalTools(options.externalTools, context, {
@@ -47,6 +53,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
   const codeGraph = await setUpCodeGraph(context, { gcf: gcfEnabled(options.config.output) });
   return {
     registry: new ToolRegistry([...builtins, ...external, ...codeGraph.tools]),
+    spillDir: spill.dir,
     notice: codeGraph.notice,
     noticeSource: codeGraph.absent ? "status" : "tools",
     async dispose() {

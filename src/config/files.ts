@@ -58,6 +58,9 @@ export function findProjectConfig(cwd: string, userFile: string): string | undef
   }
 }
 
+/** Keys a project file may not set: they widen what the project is trusted with, or shrink the user's protection. */
+const USER_FILE_ONLY = ["trusted_projects", "protected_paths"] as const;
+
 /** Reads, parses and validates one file. Problems are collected, never thrown. */
 export function readConfigFile(file: ConfigFile): ReadFile {
   let text: string;
@@ -75,9 +78,9 @@ export function readConfigFile(file: ConfigFile): ReadFile {
     return { ...file, text, data: undefined, problems: [syntaxProblem(file.path, error)] };
   }
   const problems = validateLayer(data, () => origin);
-  if (file.kind === "project" && data.trusted_projects !== undefined) {
-    const message = "only allowed in the user config file";
-    problems.push(configProblem(origin, ["trusted_projects"], message));
+  for (const key of USER_FILE_ONLY) {
+    if (file.kind !== "project" || data[key] === undefined) continue;
+    problems.push(configProblem(origin, [key], "only allowed in the user config file"));
   }
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { ...file, text, data, problems };

@@ -120,6 +120,8 @@ function buildConfigSchema<P extends z.ZodType>(provider: P) {
     tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),
     /** Projects whose `.codewhale/config.toml` may run hooks and tools. User file only. */
     trusted_projects: stringList.default([]),
+    /** More files whose edits always ask (permissions/protected.ts). User file only. */
+    protected_paths: z.array(z.string().trim().min(1)).default([]),
   });
 }
 

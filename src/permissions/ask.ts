@@ -4,6 +4,8 @@
 import { relative } from "node:path";
 import type { JsonValue } from "../session/events.ts";
 import type { PermissionCall, PermissionContext } from "./evaluate.ts";
+import { protectedEdit } from "./evaluate.ts";
+import { withResolved } from "./file-boundary.ts";
 import { normalizeCommand } from "./rules.ts";
 import { commandOf, pathOf, toolKind } from "./tool-kinds.ts";
 
@@ -21,6 +23,8 @@ export interface AskCall extends PermissionCall {
   callId?: string;
   rewrittenBy?: string;
   rewriteReason?: string;
+  /** Who asked: an ask rule, the mode, a hook or a plugin (the `ask` decision's `by`, `rule`). */
+  askedBy?: { by: string; rule?: string };
 }
 
 /**
@@ -62,13 +66,29 @@ export function createExecAskResolver(ctx: PermissionContext): AskResolver {
   });
 }
 
-export function execDenialMessage(call: PermissionCall, reason: string, ctx: PermissionContext) {
-  const rule = suggestRule(call, ctx);
+/**
+ * Exec's reason for denying an `ask`: what would allow the call, and only what would. A
+ * protected file (protected.ts) asks whatever the rules say, so only bypass is offered.
+ */
+export function execDenialMessage(call: AskCall, reason: string, ctx: PermissionContext) {
+  const needs = `${call.name} needs approval (${reason}) and exec cannot ask.`;
+  const asker = call.askedBy;
+  if (asker?.by === "rule") {
+    return `${needs} The ask rule "${asker.rule}" applies in every mode and over allow rules: to run it from exec, remove that rule from your config.`;
+  }
+  if (asker?.by === "hook" || asker?.by === "plugin") {
+    const who = asker.rule ? `${asker.by} "${asker.rule}"` : asker.by;
+    return `${needs} The ${who} asked, and no mode or allow rule overrides that.`;
+  }
   const path = pathOf(call.name, call.arguments, ctx.cwd, ctx.home);
-  const inside = path === undefined || !relative(ctx.workspaceRoot, path).startsWith("..");
-  const mode = toolKind(call.name, call.tool) === "edit" && inside ? "accept-edits" : "bypass";
+  const edits = toolKind(call.name, call.tool) === "edit";
+  if (edits && path !== undefined && protectedEdit({ paths: withResolved(path) }, ctx)) {
+    return `${needs} To allow it: run with --permission-mode bypass (allow rules and accept-edits do not apply to protected files).`;
+  }
+  const rule = suggestRule(call, ctx);
+  const mode = edits ? "accept-edits" : "bypass";
   return [
-    `${call.name} needs approval (${reason}) and exec cannot ask.`,
+    needs,
     `To allow it: run with --permission-mode ${mode},`,
     `add permissions.allow = [${JSON.stringify(rule)}] to your config,`,
     `or pass --allow ${shellQuote(rule)}.`,

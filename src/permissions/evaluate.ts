@@ -1,15 +1,18 @@
-// Decides one tool call from the permission policy: deny rules, then plan mode, then ask and
-// allow rules, then the workspace boundary, then the mode. Pure apart from resolving symlinks
-// of the touched path. The agent calls it with the effective (possibly rewritten) call.
-import { existsSync, realpathSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+// Decides one tool call from the permission policy: deny rules, then the file tools' boundary,
+// then plan mode, then protected files, then ask and allow rules, then the mode. Pure apart
+// from looking at the touched path (symlinks, link count, git directories). The agent calls it
+// with the effective (possibly rewritten) call; the read gate asks `readBlockedBy`.
+import { realpathSync } from "node:fs";
 import type { PermissionMode } from "../config/index.ts";
 import type { JsonValue } from "../session/events.ts";
 import { ruleViews, splitCommand } from "./bash-split.ts";
+import { outsideBecause, withResolved } from "./file-boundary.ts";
+import type { ProtectionContext } from "./protected.ts";
+import { protectedBecause } from "./protected.ts";
 import type { PathBases, PermissionRule } from "./rules.ts";
 import { matchesCommand, matchesPath, normalizeCommand } from "./rules.ts";
 import type { ToolTraits } from "./tool-kinds.ts";
-import { commandOf, pathOf, ruleCovers, toolKind } from "./tool-kinds.ts";
+import { commandOf, pathOf, restrictionCovers, ruleCovers, toolKind } from "./tool-kinds.ts";
 
 export interface PermissionPolicy {
   mode: PermissionMode;
@@ -18,12 +21,14 @@ export interface PermissionPolicy {
   deny: readonly PermissionRule[];
 }
 
-export interface PermissionContext {
-  /** The project root (or the cwd without a project); paths outside it ask. */
+export interface PermissionContext extends ProtectionContext {
+  /** The project root (or the cwd without a project): path rules are relative to it. */
   workspaceRoot: string;
-  /** Relative path arguments resolve against this. */
+  /** Relative path arguments resolve against this; the file tools work only inside it. */
   cwd: string;
   home: string;
+  /** The session's spill directory, which read, grep and ls may read. */
+  spillDir?: string;
 }
 
 export interface PermissionCall {
@@ -55,10 +60,17 @@ export function evaluatePermission(
   const bases = baseVariants(ctx);
   const denied = policy.deny.find((rule) => restricts(rule, call.name, subject, bases));
   if (denied) return byRule("deny", denied, `denied by the rule "${denied.text}"`);
+  const edits = subject.command === undefined && toolKind(call.name, call.tool) === "edit";
+  if (subject.paths.length > 0) {
+    const outside = outsideBecause(call.name, subject.paths, edits, ctx);
+    if (outside) return { outcome: "deny", by: "mode", rule: policy.mode, reason: outside };
+  }
   if (policy.mode === "plan" && !call.tool.readOnly) {
     const reason = `plan mode: only read-only tools run, and ${call.name} is not read-only`;
     return { outcome: "deny", by: "mode", rule: "plan", reason };
   }
+  const guarded = edits && policy.mode !== "bypass" ? protectedEdit(subject, ctx) : undefined;
+  if (guarded) return { outcome: "ask", by: "mode", rule: policy.mode, reason: guarded };
   const asked = policy.ask.find((rule) => restricts(rule, call.name, subject, bases));
   if (asked) return byRule("ask", asked, `the rule "${asked.text}" asks first`);
   const allowed = policy.allow.find((rule) => permits(rule, call.name, subject, bases));
@@ -66,7 +78,7 @@ export function evaluatePermission(
   const partRules =
     subject.command === undefined ? undefined : allowedParts(policy.allow, subject.command);
   if (partRules) return { outcome: "allow", by: "rule", rule: partRules.join(" + ") };
-  return byMode(call, policy.mode, subject, ctx);
+  return byMode(call, policy.mode);
 }
 
 function byRule(
@@ -77,19 +89,8 @@ function byRule(
   return { outcome, by: "rule", rule: rule.text, ...(reason ? { reason } : {}) };
 }
 
-function byMode(
-  call: PermissionCall,
-  mode: PermissionMode,
-  subject: Subject,
-  ctx: PermissionContext,
-): PermissionDecision {
+function byMode(call: PermissionCall, mode: PermissionMode): PermissionDecision {
   if (mode === "bypass") return { outcome: "allow", by: "mode", rule: mode };
-  const roots = baseVariants(ctx).map((base) => base.workspace);
-  const outside = subject.paths.find((path) => !roots.some((root) => isInside(path, root)));
-  if (outside !== undefined) {
-    const reason = `${outside} is outside the workspace ${ctx.workspaceRoot}`;
-    return { outcome: "ask", by: "mode", rule: mode, reason };
-  }
   const kind = toolKind(call.name, call.tool);
   if (call.tool.readOnly) return { outcome: "allow", by: "mode", rule: mode };
   if (mode === "accept-edits" && kind === "edit") {
@@ -105,7 +106,7 @@ function byMode(
  * substituted command and, when the split is uncertain, every stretch between quotes.
  */
 function restricts(rule: PermissionRule, tool: string, subject: Subject, bases: PathBases[]) {
-  if (!ruleCovers(rule.tool, tool)) return false;
+  if (!restrictionCovers(rule.tool, tool)) return false;
   if (rule.matcher.kind === "any") return true;
   if (subject.command !== undefined) {
     const parts = splitCommand(subject.command).commands.flatMap(ruleViews);
@@ -176,23 +177,33 @@ function realOr(path: string): string {
   }
 }
 
-/** The path and, when a symlink on the way leads elsewhere, where it really points. */
-function withResolved(path: string): string[] {
-  let existing = path;
-  const rest: string[] = [];
-  while (!existsSync(existing) && dirname(existing) !== existing) {
-    rest.unshift(basename(existing));
-    existing = dirname(existing);
-  }
-  try {
-    const real = join(realpathSync(existing), ...rest);
-    return real === path ? [path] : [path, real];
-  } catch {
-    return [path];
-  }
+/**
+ * Why editing the call's path asks in every mode but bypass (a protected file), or undefined.
+ * Exec's advice (ask.ts) asks the same question.
+ */
+export function protectedEdit(
+  subject: { paths: readonly string[] },
+  ctx: PermissionContext,
+): string | undefined {
+  const because = protectedBecause(subject.paths, baseVariants(ctx), ctx);
+  if (!because) return undefined;
+  return `${because}; editing it asks in every mode but bypass, whatever the allow rules say`;
 }
 
-function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
+/**
+ * The deny or ask rule that keeps `tool` from reading the absolute path `absolute`, or
+ * undefined: the read gate's question for each file a search or listing finds. `listed` paths
+ * came from a walk that follows no symlink, so they are where the file is and are not resolved.
+ */
+export function readBlockedBy(
+  tool: string,
+  absolute: string,
+  policy: PermissionPolicy,
+  ctx: PermissionContext,
+  listed = false,
+): PermissionRule | undefined {
+  const subject = { paths: listed ? [absolute] : withResolved(absolute) };
+  const bases = baseVariants(ctx);
+  const covers = (rule: PermissionRule) => restricts(rule, tool, subject, bases);
+  return policy.deny.find(covers) ?? policy.ask.find(covers);
 }

@@ -61,7 +61,12 @@ function commandMatcher(specifier: string): RuleMatcher | string {
   return { kind: "wildcard", pattern: new RegExp(`^${source}$`, "s") };
 }
 
-function pathMatcher(specifier: string): RuleMatcher | string {
+function pathMatcher(specifier: string): RuleMatcher {
+  return { kind: "path", pattern: parsePathPattern(specifier) };
+}
+
+/** A path specifier as rules write it (`src/**`, `.env`, `~/x`, `/etc/**`), parsed. */
+export function parsePathPattern(specifier: string): PathPattern {
   let glob = specifier.trim();
   if (glob.endsWith("/")) glob = `${glob}**`;
   if (glob.startsWith("~/")) return anchored("home", glob.slice(2));
@@ -70,11 +75,11 @@ function pathMatcher(specifier: string): RuleMatcher | string {
   if (glob.startsWith("/")) return anchored("root", glob.slice(1));
   if (glob.startsWith("./")) return anchored("workspace", glob.slice(2));
   if (glob.includes("/")) return anchored("workspace", glob);
-  return { kind: "path", pattern: { kind: "name", glob } };
+  return { kind: "name", glob };
 }
 
-function anchored(base: "workspace" | "home" | "root", glob: string): RuleMatcher {
-  return { kind: "path", pattern: { kind: "anchored", base, glob } };
+function anchored(base: "workspace" | "home" | "root", glob: string): PathPattern {
+  return { kind: "anchored", base, glob };
 }
 
 /** Collapses whitespace runs so `git  status` and `git status` compare equal. */
@@ -107,11 +112,24 @@ export interface PathBases {
 /** Matches an absolute path: the pattern itself, or anything under what it names. */
 export function matchesPath(pattern: PathPattern, absolute: string, bases: PathBases): boolean {
   if (pattern.kind === "name") {
-    return new RegExp(`(?:^|/)${globToRegExp(pattern.glob)}(?:/.*)?$`, "s").test(absolute);
+    return compiled(`(?:^|/)${globToRegExp(pattern.glob)}(?:/.*)?$`).test(absolute);
   }
   const base = pattern.base === "root" ? "" : bases[pattern.base].replace(/\/+$/, "");
   const full = pattern.glob === "" ? base : `${base}/${pattern.glob}`;
-  return new RegExp(`^${globToRegExp(full)}(?:/.*)?$`, "s").test(absolute);
+  return compiled(`^${globToRegExp(full)}(?:/.*)?$`).test(absolute);
+}
+
+/** Compiled path patterns by source: a search checks every file it finds against each rule. */
+const COMPILED = new Map<string, RegExp>();
+const MAX_COMPILED = 1000;
+
+function compiled(source: string): RegExp {
+  let regex = COMPILED.get(source);
+  if (regex) return regex;
+  if (COMPILED.size >= MAX_COMPILED) COMPILED.clear();
+  regex = new RegExp(source, "s");
+  COMPILED.set(source, regex);
+  return regex;
 }
 
 /** gitignore-style: `**` spans directories, `*` and `?` stay within one. */

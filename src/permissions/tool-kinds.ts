@@ -45,6 +45,15 @@ const RULE_COVERS: Readonly<Record<string, readonly string[]>> = {
   read: ["read", "ls", "glob", "grep"],
 };
 
+/**
+ * Deny and ask rules reach further: `edit` reads the file it changes (its old_string is a test
+ * of the content and it shows the changed lines), so a `read(...)` deny or ask rule covers it.
+ */
+const RESTRICTION_COVERS: Readonly<Record<string, readonly string[]>> = {
+  ...RULE_COVERS,
+  read: [...(RULE_COVERS.read ?? []), "edit"],
+};
+
 export function toolKind(name: string, traits: ToolTraits): ToolKind {
   return traits.kind ?? RULE_TABLE[name]?.kind ?? (traits.readOnly ? "read" : "other");
 }
@@ -57,6 +66,11 @@ export function ruleSubjectKind(tool: string): SubjectKind | undefined {
 /** True when a rule written for `ruleTool` applies to a call of `callTool`. */
 export function ruleCovers(ruleTool: string, callTool: string): boolean {
   return (RULE_COVERS[ruleTool] ?? [ruleTool]).includes(callTool);
+}
+
+/** True when a deny or ask rule written for `ruleTool` applies to a call of `callTool`. */
+export function restrictionCovers(ruleTool: string, callTool: string): boolean {
+  return (RESTRICTION_COVERS[ruleTool] ?? [ruleTool]).includes(callTool);
 }
 
 /** The command of a bash-like call, or undefined. */

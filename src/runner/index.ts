@@ -13,6 +13,7 @@ export type { OutputConfigSection, OutputPolicy, PolicyResult } from "./policy.t
 export { DEFAULT_MAX_BYTES, DEFAULT_OUTPUT_POLICY, outputPolicyFor } from "./policy.ts";
 export type { StopFlags } from "./process-tree.ts";
 export { groupRuns, guardProcessTree } from "./process-tree.ts";
+export { followSymlinks, MAX_SYMLINKS } from "./real-path.ts";
 export { placeholder, Redactor } from "./redactor.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
 export { runCommand } from "./run-command.ts";

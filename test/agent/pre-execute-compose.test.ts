@@ -250,7 +250,11 @@ describe("asking and the rewrite note", () => {
     const exec = createExecAskResolver({ workspaceRoot: "/w", cwd: "/w", home: "/h" });
     const denied = await resolveAsk(composed, { ...call, tool: { readOnly: false } }, exec);
     assert.equal(denied.decision.outcome, "deny");
-    assert.match(denied.decision.reason ?? "", /--allow 'bash\(nice npm test\)'/);
+    // A hook's ask wins over any allow rule, so exec's advice names no rule or mode.
+    assert.equal(
+      denied.decision.reason,
+      'bash needs approval (check) and exec cannot ask. The hook "ask" asked, and no mode or allow rule overrides that.',
+    );
   });
 
   it("the note states the rewriter, the reason and the effective arguments", () => {

@@ -166,29 +166,47 @@ describe("path rules", () => {
     );
   });
 
-  it("anything outside the workspace asks, unless a rule allows it or the mode is bypass", () => {
+  it("anything outside the workspace is denied in every mode, whatever the rules allow", () => {
     const etc = call("read", { path: "/etc/hosts" });
     const outside = decide(etc, {});
-    assert.equal(outside.outcome, "ask");
-    assert.match(outside.reason ?? "", /\/etc\/hosts is outside the workspace/);
-    assert.equal(decide(etc, { allow: ["read(/etc/**)"] }).outcome, "allow");
-    assert.equal(decide(etc, { allow: ["read(//etc/hosts)"] }).outcome, "allow");
-    assert.equal(decide(etc, { mode: "bypass" }).outcome, "allow");
+    assert.equal(outside.outcome, "deny");
+    assert.match(outside.reason ?? "", /\/etc\/hosts is outside the workspace .*--cwd/);
+    // The file tools refuse such paths themselves, so no rule or mode is offered as a way in.
+    assert.equal(decide(etc, { allow: ["read(/etc/**)"] }).outcome, "deny");
+    assert.equal(decide(etc, { allow: ["read(//etc/hosts)"] }).outcome, "deny");
+    assert.equal(decide(etc, { mode: "bypass" }).outcome, "deny");
     const sibling = call("edit", { path: "../other/x.ts" });
-    assert.equal(decide(sibling, { mode: "accept-edits" }).outcome, "ask");
+    assert.equal(decide(sibling, { mode: "accept-edits" }).outcome, "deny");
     const globAbs = call("glob", { pattern: "/etc/*.conf" });
-    assert.equal(decide(globAbs, {}).outcome, "ask");
+    assert.equal(decide(globAbs, {}).outcome, "deny");
+    // A deny rule still names itself first.
+    assert.equal(decide(etc, { deny: ["read(/etc/**)"] }).rule, "read(/etc/**)");
   });
 
-  it("a symlink out of the workspace is judged by where it leads", () => {
+  it("the session's spill directory is readable by read, grep and ls, and nothing else", () => {
+    const spillDir = join(root, "spill");
+    const withSpill = { ...ctx, spillDir };
+    const policy = compilePolicy({ mode: "default", allow: [], ask: [], deny: [] });
+    const decideIn = (c: PermissionCall) => evaluatePermission(c, policy, withSpill).outcome;
+    const file = join(spillDir, "output-1.log");
+    assert.equal(decideIn(call("read", { path: file })), "allow");
+    assert.equal(decideIn(call("grep", { pattern: "x", path: spillDir })), "allow");
+    assert.equal(decideIn(call("write", { path: file, content: "x" })), "deny");
+    assert.equal(evaluatePermission(call("read", { path: file }), policy, ctx).outcome, "deny");
+  });
+
+  it("a symlink out of the workspace is judged by where it leads, a dangling one too", () => {
     symlinkSync(join(home, ".ssh"), join(workspace, "src", "keys"));
     const viaLink = call("read", { path: "src/keys/id_rsa" });
-    assert.equal(decide(viaLink, { deny: ["read(~/.ssh/**)"] }).outcome, "deny");
-    assert.equal(decide(viaLink, {}).outcome, "ask");
+    assert.equal(decide(viaLink, { deny: ["read(~/.ssh/**)"] }).rule, "read(~/.ssh/**)");
+    assert.equal(decide(viaLink, {}).outcome, "deny");
     assert.equal(
       decide(call("edit", { path: "src/keys/x" }), { allow: ["edit(src/**)"] }).outcome,
-      "ask",
+      "deny",
     );
+    symlinkSync(join(home, "not-yet"), join(workspace, "src", "dangling"));
+    const dangling = call("write", { path: "src/dangling", content: "x" });
+    assert.match(decide(dangling, { mode: "accept-edits" }).reason ?? "", /outside/);
   });
 });
 

@@ -1,5 +1,6 @@
 // The small context every built-in tool factory takes: the workspace, the per-tool output
-// policy, the session's spill scope, the environment and the background-process manager.
+// policy, the session's spill scope, the environment, the background-process manager and the
+// read gate (which files the permission rules keep every reading tool away from).
 // The agent builds one per session (createToolContext) and disposes it when the session ends.
 import type { OutputConfigSection, OutputPolicy, SpillScope } from "../../runner/index.ts";
 import { outputPolicyFor } from "../../runner/index.ts";
@@ -17,7 +18,26 @@ export interface BuiltinToolContext {
   background: BackgroundManager;
   /** The bash tool's timeouts: default 2 min, the model may ask for up to `maxMs`. */
   bashTimeout: { defaultMs: number; maxMs: number };
+  /** What reading tools may not read or list (see read-gate.ts); default: nothing. */
+  readGate: ReadGate;
 }
+
+/**
+ * The permission rules' say over what a reading tool returns, built by the agent from the deny
+ * and ask rules: a file a rule covers is neither read nor listed, by any reading tool.
+ */
+export interface ReadGate {
+  /** False when no rule can cover any path: the tools skip the checks. */
+  readonly active: boolean;
+  /**
+   * True when a deny or ask rule covers `tool` reading the absolute path `absolute`. `listed`:
+   * the path came from a walk that follows no symlink, so it needs no resolving.
+   */
+  blocks(tool: string, absolute: string, listed?: boolean): boolean;
+}
+
+/** The gate of a session without read rules. */
+export const OPEN_READ_GATE: ReadGate = { active: false, blocks: () => false };
 
 export interface ToolContextOptions {
   cwd: string;
@@ -25,6 +45,7 @@ export interface ToolContextOptions {
   spill: SpillScope | null;
   env?: NodeJS.ProcessEnv;
   bashTimeout?: Partial<BuiltinToolContext["bashTimeout"]>;
+  readGate?: ReadGate;
 }
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -42,5 +63,6 @@ export function createToolContext(options: ToolContextOptions): BuiltinToolConte
       defaultMs: options.bashTimeout?.defaultMs ?? DEFAULT_BASH_TIMEOUT_MS,
       maxMs: options.bashTimeout?.maxMs ?? DEFAULT_BASH_MAX_TIMEOUT_MS,
     },
+    readGate: options.readGate ?? OPEN_READ_GATE,
   };
 }

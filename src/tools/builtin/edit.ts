@@ -34,7 +34,8 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
       readOnly: false,
       execute: (args) =>
         guarded(async () => {
-          const path = resolveToolPath(context, args.path);
+          // edit reads the file (its old_string and the lines it shows): a read rule covers it.
+          const path = resolveToolPath(context, args.path, { readBy: "edit" });
           const original = await readText(path.absolute, path.display);
           const outcome = planEdit(
             original,

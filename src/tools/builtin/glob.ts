@@ -1,6 +1,7 @@
 // The `glob` tool: files whose path (relative to the search directory) matches a picomatch
 // pattern, .gitignore respected (walk.ts), sorted, control characters in names shown as escapes
-// (`\x1b`); the list goes through the output policy.
+// (`\x1b`); files a permission rule covers are left out and counted (read-gate.ts); the list goes
+// through the output policy.
 
 import { stat } from "node:fs/promises";
 import { relative } from "node:path";
@@ -14,6 +15,7 @@ import { globDescription } from "./glob.description.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { guarded, ToolProblem } from "./problem.ts";
+import { readFilter, skippedNote } from "./read-gate.ts";
 import { walkFiles } from "./walk.ts";
 
 const schema = z.object({ pattern: z.string().min(1), path: z.string().optional() });
@@ -27,20 +29,23 @@ export function createGlobTool(context: BuiltinToolContext): AnyPresentedTool {
       readOnly: true,
       execute: (args, ctx) =>
         guarded(async () => {
-          const base = resolveToolPath(context, args.path ?? ".");
+          const base = resolveToolPath(context, args.path ?? ".", { readBy: "glob" });
           await requireDirectory(base.absolute, base.display);
           const matches = picomatch(args.pattern, { dot: true });
+          const readable = readFilter(context, "glob");
           const found: string[] = [];
           const walk = walkFiles({ root: context.cwd, start: base.absolute, signal: ctx.signal });
           for await (const file of walk) {
             const rel = relative(base.absolute, file).split("\\").join("/");
-            if (matches(rel)) found.push(escapeAllControls(displayPath(context.cwd, file)));
+            if (!matches(rel) || !readable.passes(file)) continue;
+            found.push(escapeAllControls(displayPath(context.cwd, file)));
           }
-          if (found.length === 0)
-            return {
-              content: `No files match ${escapeAllControls(args.pattern)} in ${base.display}.`,
-            };
-          return policed(context, "glob", `${found.join("\n")}\n`);
+          const note = skippedNote(readable.skipped);
+          if (found.length === 0) {
+            const none = `No files match ${escapeAllControls(args.pattern)} in ${base.display}.`;
+            return { content: note ? `${none}\n${note}` : none };
+          }
+          return policed(context, "glob", `${found.join("\n")}\n`, { trailer: note });
         }),
     },
     {

@@ -49,11 +49,12 @@ export async function grepWithJs(
 
 async function candidates(query: GrepQuery): Promise<string[]> {
   const passes = globFilter(query);
+  const readable = (file: string) => query.readable?.passes(file) ?? true;
   const info = await stat(query.target);
-  if (info.isFile()) return passes(query.target) ? [query.target] : [];
+  if (info.isFile()) return passes(query.target) && readable(query.target) ? [query.target] : [];
   const files: string[] = [];
   const walk = walkFiles({ root: query.root, start: query.target, signal: query.signal });
-  for await (const file of walk) if (passes(file)) files.push(file);
+  for await (const file of walk) if (passes(file) && readable(file)) files.push(file);
   return files;
 }
 

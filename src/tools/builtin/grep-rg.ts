@@ -3,7 +3,9 @@
 // output (long lines come as a preview, at most cap+1 matches per file) and is killed once the
 // cap is passed, so neither time nor memory grows with the file. Flags make rg follow the JS
 // walk's rules (.gitignore without a git repo, hidden files, `.git` skipped, walk order); the
-// glob filter is applied to rg's hits here, since rg's --glob would override .gitignore.
+// glob filter is applied to rg's hits here, since rg's --glob would override .gitignore. With a
+// read gate, `rg --files` (same rules) lists what the search will reach first, so each covered
+// file is counted once whatever it holds, and its hits are dropped before anyone sees them.
 import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
@@ -27,6 +29,30 @@ const MAX_STDERR_CHARS = 16_000;
 /** rg's notes (on stdout) about a binary file whose matches it printed before the NUL byte. */
 const BINARY_NOTE = /^(.*): (?:WARNING: stopped searching binary file|binary file matches)/;
 
+/** The flags that make rg walk as walk.ts does (shared by the search and the file listing). */
+const WALK_FLAGS = [
+  "--hidden",
+  "--no-require-git",
+  "--no-ignore-dot",
+  "--no-ignore-global",
+  "--no-ignore-exclude",
+  "--glob=!.git",
+];
+
+/** `rg --files`: the files the search of `query` reaches, NUL-separated, in walk order. */
+export function ripgrepFilesArgv(query: GrepQuery): string[] {
+  return [
+    "rg",
+    "--no-config",
+    "--null",
+    "--files",
+    "--sort=path",
+    ...WALK_FLAGS,
+    "--",
+    query.target,
+  ];
+}
+
 export function ripgrepArgv(query: GrepQuery): string[] {
   return [
     "rg",
@@ -41,12 +67,7 @@ export function ripgrepArgv(query: GrepQuery): string[] {
     `--max-columns=${RG_MAX_COLUMNS}`,
     "--max-columns-preview",
     `--max-count=${query.filesOnly ? 1 : GREP_MAX_RESULTS + 1}`,
-    "--hidden",
-    "--no-require-git",
-    "--no-ignore-dot",
-    "--no-ignore-global",
-    "--no-ignore-exclude",
-    "--glob=!.git",
+    ...WALK_FLAGS,
     ...(query.ignoreCase ? ["--ignore-case"] : []),
     "--regexp",
     query.pattern,
@@ -58,20 +79,72 @@ export function ripgrepArgv(query: GrepQuery): string[] {
 interface RgSearch {
   query: GrepQuery;
   passes: (absolute: string) => boolean;
+  /** Files the read gate covers: their hits are dropped. */
+  covered: ReadonlySet<string>;
   hits: GrepHits;
 }
 
-export function grepWithRipgrep(query: GrepQuery, env: NodeJS.ProcessEnv): Promise<GrepOutcome> {
-  if (query.signal?.aborted) return Promise.resolve(GREP_CANCELLED);
-  const [name = "rg", ...args] = ripgrepArgv(query);
-  const child = spawn(findExecutable(name, env.PATH) ?? name, args, {
+export async function grepWithRipgrep(
+  query: GrepQuery,
+  env: NodeJS.ProcessEnv,
+): Promise<GrepOutcome> {
+  if (query.signal?.aborted) return GREP_CANCELLED;
+  const passes = globFilter(query);
+  let covered: ReadonlySet<string> = new Set();
+  if (query.readable?.active) {
+    const listed = await coveredFiles(query, passes, env);
+    if (!(listed instanceof Set)) return listed;
+    covered = listed;
+  }
+  return runSearch({ query, passes, covered, hits: emptyHits() }, env);
+}
+
+/** The files the search reaches (after the glob) that the read gate covers, each counted once. */
+async function coveredFiles(
+  query: GrepQuery,
+  passes: (absolute: string) => boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<Set<string> | GrepOutcome> {
+  const covered = new Set<string>();
+  const child = spawnRg(ripgrepFilesArgv(query), query, env);
+  const guard = guardProcessTree(child.pid, { graceMs: 1000, signal: query.signal });
+  const stderr = collectText(child);
+  const names = lineSplitter((name) => {
+    const path = resolve(query.root, name.toString("utf8"));
+    if (passes(path) && query.readable?.passes(path) === false) covered.add(path);
+    return true;
+  }, 0);
+  child.stdout?.on("data", (chunk: Buffer) => names.push(chunk));
+  return new Promise((done) => {
+    child.once("error", (error) => {
+      guard.dispose();
+      done({ ok: false, error: `could not run rg: ${error.message}` });
+    });
+    child.once("close", (code) => {
+      guard.dispose();
+      if (guard.flags.cancelled) return done(GREP_CANCELLED);
+      names.end();
+      // 1: no files at all; 2: some could not be read (they are not searched either).
+      if (code === 0 || code === 1 || code === 2) return done(covered);
+      done({ ok: false, error: failureMessage(stderr().split("\n")) });
+    });
+  });
+}
+
+function spawnRg(argv: string[], query: GrepQuery, env: NodeJS.ProcessEnv): ChildProcess {
+  const [name = "rg", ...args] = argv;
+  return spawn(findExecutable(name, env.PATH) ?? name, args, {
     cwd: query.root,
     env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+function runSearch(search: RgSearch, env: NodeJS.ProcessEnv): Promise<GrepOutcome> {
+  const { query } = search;
+  const child = spawnRg(ripgrepArgv(query), query, env);
   const guard = guardProcessTree(child.pid, { graceMs: 1000, signal: query.signal });
-  const search: RgSearch = { query, passes: globFilter(query), hits: emptyHits() };
   const lines = lineSplitter((line) => readRecord(line, search));
   const stderr = collectText(child);
   let stoppedWith: string | null = null;
@@ -118,7 +191,7 @@ function readRecord(record: Buffer, search: RgSearch): boolean {
   }
   const line = Number(digits);
   const path = resolve(search.query.root, record.toString("utf8", 0, nul));
-  if (!search.passes(path)) return true;
+  if (!search.passes(path) || search.covered.has(path)) return true;
   // Bytes that are not UTF-8 become U+FFFD here, exactly as the JS backend decodes them.
   const text = cutGrepLine(bareLine(record.toString("utf8", colon + 1)));
   return addHit(search.hits, search.query.filesOnly, { path, line, text });
@@ -141,18 +214,18 @@ interface LineSplitter {
   end(): void;
 }
 
-/** Splits a byte stream into lines (without `\n`), holding only the unfinished one. */
-function lineSplitter(onLine: (line: Buffer) => boolean): LineSplitter {
+/** Splits a byte stream into lines (without the `end` byte, `\n` by default), holding only the unfinished one. */
+function lineSplitter(onLine: (line: Buffer) => boolean, end = 10): LineSplitter {
   let parts: Buffer[] = [];
   let open = true;
   return {
     push(chunk) {
       let start = 0;
-      for (let end = chunk.indexOf(10); open && end >= 0; end = chunk.indexOf(10, start)) {
-        const piece = chunk.subarray(start, end);
+      for (let at = chunk.indexOf(end); open && at >= 0; at = chunk.indexOf(end, start)) {
+        const piece = chunk.subarray(start, at);
         const line = parts.length > 0 ? Buffer.concat([...parts, piece]) : piece;
         parts = [];
-        start = end + 1;
+        start = at + 1;
         open = onLine(line);
       }
       if (open && start < chunk.length) parts.push(chunk.subarray(start));

@@ -3,6 +3,8 @@
 // the model reads: `path:line:text` sorted by path then line (or paths alone), then a count line.
 import { basename, relative } from "node:path";
 import picomatch from "picomatch";
+import type { ReadFilter } from "./read-gate.ts";
+import { skippedNote } from "./read-gate.ts";
 import { tokenCut } from "./text-file.ts";
 
 export interface GrepQuery {
@@ -18,6 +20,11 @@ export interface GrepQuery {
   target: string;
   /** The workspace root: .gitignore files apply from here, paths are shown relative to it. */
   root: string;
+  /**
+   * The read gate: every file the search would search (after the glob) passes it, so it counts
+   * each covered file once, whatever the file holds; a covered file's hits never come back.
+   */
+  readable?: ReadFilter;
   signal?: AbortSignal;
 }
 
@@ -88,24 +95,31 @@ export function globFilter(query: GrepQuery): (absolute: string) => boolean {
   };
 }
 
+/**
+ * The hits as the model reads them. Files the read gate left out (`skipped`) are counted on a
+ * line of their own, after the hits and before the count line; they are never named.
+ */
 export function formatHits(
   hits: GrepHits,
   filesOnly: boolean,
   show: (absolute: string) => string,
+  skipped = 0,
 ): string {
   const warnings = hits.warnings.map((warning) => `warning: ${warning}\n`).join("");
+  const note = skipped > 0 ? `${skippedNote(skipped)}\n` : "";
   if (filesOnly) {
     const files = [...new Set(hits.files.map(show))].sort(compare);
-    if (files.length === 0) return `${warnings}No files match.\n`;
-    return `${files.join("\n")}\n${warnings}${filesCount(files.length, hits.capped)}\n`;
+    if (files.length === 0) return `${warnings}No files match.\n${note}`;
+    return `${files.join("\n")}\n${warnings}${note}${filesCount(files.length, hits.capped)}\n`;
   }
   const matches = hits.matches
     .map((match) => ({ ...match, path: show(match.path) }))
     .sort((a, b) => compare(a.path, b.path) || a.line - b.line);
-  if (matches.length === 0) return `${warnings}No matches.\n`;
+  if (matches.length === 0) return `${warnings}No matches.\n${note}`;
   const lines = matches.map((match) => `${match.path}:${match.line}:${match.text}`);
   const files = new Set(matches.map((match) => match.path)).size;
-  return `${lines.join("\n")}\n${warnings}${matchesCount(matches.length, files, hits.capped)}\n`;
+  const count = matchesCount(matches.length, files, hits.capped);
+  return `${lines.join("\n")}\n${warnings}${note}${count}\n`;
 }
 
 /** "(3 matches in 2 files)", or, when capped, how many are shown and what to do. */

@@ -1,6 +1,7 @@
 // The `grep` tool: a regex search over the workspace (or a spill file), with ripgrep when it is
 // on the PATH and a JS fallback otherwise; both give the same hits and one formatter prints
-// them, so the shape never depends on the machine. The text goes through the output policy.
+// them, so the shape never depends on the machine. Files a permission rule covers are skipped
+// and counted (read-gate.ts). The text goes through the output policy.
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -15,6 +16,7 @@ import { formatHits } from "./grep-search.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { guarded, ToolProblem } from "./problem.ts";
+import { readFilter } from "./read-gate.ts";
 
 const schema = z.object({
   pattern: z.string().min(1),
@@ -54,7 +56,11 @@ export function createGrepTool(
       readOnly: true,
       execute: (args, ctx) =>
         guarded(async () => {
-          const target = resolveToolPath(context, args.path ?? ".", { allowSpill: true });
+          const target = resolveToolPath(context, args.path ?? ".", {
+            allowSpill: true,
+            readBy: "grep",
+          });
+          const readable = readFilter(context, "grep");
           if (!(await stat(target.absolute).catch(() => null))) {
             throw new ToolProblem(`Path not found: ${target.display}`);
           }
@@ -66,11 +72,13 @@ export function createGrepTool(
             filesOnly,
             target: target.absolute,
             root: context.cwd,
+            ...(readable.active && !target.inSpill ? { readable } : {}),
             signal: ctx.signal,
           });
           if (!outcome.ok) throw new ToolProblem(outcome.error);
           const show = (absolute: string) => displayPath(context.cwd, absolute);
-          return policed(context, "grep", formatHits(outcome.hits, filesOnly, show));
+          const text = formatHits(outcome.hits, filesOnly, show, readable.skipped);
+          return policed(context, "grep", text);
         }),
     },
     {

@@ -16,7 +16,7 @@ import { createWriteTool } from "./write.ts";
 
 export type { BackgroundManager } from "./background-manager.ts";
 export { createBackgroundManager } from "./background-manager.ts";
-export type { BuiltinToolContext, ToolContextOptions } from "./context.ts";
+export type { BuiltinToolContext, ReadGate, ToolContextOptions } from "./context.ts";
 export { createToolContext } from "./context.ts";
 export { grepBackendFor } from "./grep.ts";
 export type { Todo } from "./todo-write.ts";

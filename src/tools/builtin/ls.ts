@@ -1,9 +1,11 @@
 // The `ls` tool: the entries of one directory, sorted, directories marked with `/` and
-// symlinks with `@`, control characters in names shown as escapes (`\x1b`); a huge directory
-// is bounded by the output policy like any text.
+// symlinks with `@`, control characters in names shown as escapes (`\x1b`); entries a
+// permission rule covers are left out and counted (read-gate.ts); a huge directory is bounded
+// by the output policy like any text.
 
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { z } from "zod";
 import { escapeAllControls } from "../../runner/index.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -14,6 +16,7 @@ import { lsDescription } from "./ls.description.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
+import { readFilter, skippedNote } from "./read-gate.ts";
 
 const schema = z.object({ path: z.string().optional() });
 
@@ -26,12 +29,23 @@ export function createLsTool(context: BuiltinToolContext): AnyPresentedTool {
       readOnly: true,
       execute: (args) =>
         guarded(async () => {
-          const dir = resolveToolPath(context, args.path ?? ".", { allowSpill: true });
+          const dir = resolveToolPath(context, args.path ?? ".", {
+            allowSpill: true,
+            readBy: "ls",
+          });
           await requireDirectory(dir.absolute, dir.display);
-          const entries = await listEntries(dir.absolute, dir.display);
-          if (entries.length === 0) return { content: `(${dir.display} is empty)` };
+          const readable = readFilter(context, "ls");
+          const listed = await listEntries(dir.absolute, dir.display);
+          const entries = dir.inSpill
+            ? listed
+            : listed.filter((entry) => readable.passes(join(dir.absolute, entry.name)));
+          const note = skippedNote(readable.skipped, "entry");
+          if (entries.length === 0) {
+            const empty = `(${dir.display} is empty)`;
+            return { content: note ? `${empty}\n${note}` : empty };
+          }
           const names = entries.map(entryName).sort();
-          return policed(context, "ls", `${names.join("\n")}\n`);
+          return policed(context, "ls", `${names.join("\n")}\n`, { trailer: note });
         }),
     },
     {

@@ -1,15 +1,13 @@
 // Resolves the paths a model gives to tools: relative to the workspace and never outside it,
 // following each symlink along the way, dangling ones too, so even a file a write would create is
-// known before it exists. The session's spill directory is the one exception, for readers.
+// known before it exists. The session's spill directory is the one exception, for readers; a
+// reader's path also passes the read gate (read-gate.ts).
 
-import { readlinkSync } from "node:fs";
-import { isAbsolute, join, parse, relative, resolve, sep } from "node:path";
-import { escapeAllControls } from "../../runner/index.ts";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { escapeAllControls, followSymlinks } from "../../runner/index.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { ToolProblem } from "./problem.ts";
-
-/** Symlinks followed while resolving one path before it counts as a loop (Linux's limit). */
-export const MAX_SYMLINKS = 40;
+import { checkReadable } from "./read-gate.ts";
 
 export interface ResolvedPath {
   absolute: string;
@@ -23,6 +21,8 @@ export interface ResolvedPath {
 export interface ResolveOptions {
   /** Also accept paths inside the session's spill directory (read, grep). */
   allowSpill?: boolean;
+  /** The reading tool resolving the path: refused when a permission rule covers it reading it. */
+  readBy?: string;
 }
 
 export function resolveToolPath(
@@ -42,11 +42,9 @@ export function resolveToolPath(
       `${escapeAllControls(input)} is outside the workspace (${context.cwd}); tools may only use paths inside it`,
     );
   }
-  return {
-    absolute,
-    display: escapeAllControls(displayPath(context.cwd, absolute)),
-    inSpill: false,
-  };
+  const display = escapeAllControls(displayPath(context.cwd, absolute));
+  if (options.readBy) checkReadable(context, options.readBy, absolute, display);
+  return { absolute, display, inSpill: false };
 }
 
 /** Relative to the workspace ("." for the root), or absolute when outside it. */
@@ -65,44 +63,9 @@ export function isInside(root: string, path: string): boolean {
  * one too, and the missing rest joined on as written. Throws a ToolProblem on a symlink loop.
  */
 export function realTarget(absolute: string, input: string): string {
-  const { root } = parse(absolute);
-  let current = root;
-  let pending = components(absolute.slice(root.length));
-  let followed = 0;
-  while (pending.length > 0) {
-    const [part, ...rest] = pending as [string, ...string[]];
-    pending = rest;
-    if (part === "..") {
-      current = resolve(current, "..");
-      continue;
-    }
-    const next = join(current, part);
-    const link = readLink(next);
-    if (link === null) {
-      current = next;
-      continue;
-    }
-    if (++followed > MAX_SYMLINKS) {
-      throw new ToolProblem(
-        `${escapeAllControls(input)} has too many levels of symbolic links (a loop?)`,
-      );
-    }
-    if (isAbsolute(link)) current = parse(link).root;
-    pending = [...components(link.slice(isAbsolute(link) ? parse(link).root.length : 0)), ...rest];
-  }
-  return current;
-}
-
-/** The target of a symlink, or null when the path is not one (or does not exist). */
-function readLink(path: string): string | null {
-  try {
-    return readlinkSync(path);
-  } catch {
-    // EINVAL: not a symlink; ENOENT/ENOTDIR: nothing there, the rest is taken as written.
-    return null;
-  }
-}
-
-function components(path: string): string[] {
-  return path.split(sep).filter((part) => part !== "" && part !== ".");
+  const target = followSymlinks(absolute);
+  if (target !== undefined) return target;
+  throw new ToolProblem(
+    `${escapeAllControls(input)} has too many levels of symbolic links (a loop?)`,
+  );
 }

@@ -40,7 +40,7 @@ export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
       readOnly: true,
       execute: (args) =>
         guarded(async () => {
-          const path = resolveToolPath(context, args.path, { allowSpill: true });
+          const path = resolveToolPath(context, args.path, { allowSpill: true, readBy: "read" });
           const offset = args.offset ?? 1;
           const limit = args.limit ?? READ_DEFAULT_LIMIT;
           const page = await readTextPage(path.absolute, path.display, offset, limit);

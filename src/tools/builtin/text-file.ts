@@ -90,7 +90,11 @@ export async function openRegular(
   throw notRegular(display, info);
 }
 
-/** Replaces the content of a regular file (creating it), refusing anything else on the way. */
+/**
+ * Replaces the content of a regular file (creating it), refusing anything else on the way, and
+ * a file with more than one hard link: another of its names may be outside the workspace. The
+ * link count is read on the open handle, before anything is written.
+ */
 export async function writeRegularFile(
   absolute: string,
   display: string,
@@ -98,13 +102,24 @@ export async function writeRegularFile(
 ): Promise<void> {
   const handle = await openRegular(absolute, display, constants.O_WRONLY | constants.O_CREAT);
   try {
+    const { nlink } = await handle.stat();
+    if (nlink > 1) throw hardLinked(display, nlink);
     await handle.truncate(0);
     await handle.writeFile(content, "utf8");
   } catch (error) {
+    if (error instanceof ToolProblem) throw error;
     throw new ToolProblem(`Cannot write ${display}: ${errnoCode(error) ?? String(error)}`);
   } finally {
     await handle.close();
   }
+}
+
+/** The refusal of a file with several names (write and edit treat it as outside the workspace). */
+function hardLinked(display: string, links: number): ToolProblem {
+  return new ToolProblem(
+    `${display} has ${links} hard links, so one of its names may be outside the workspace; ` +
+      "write and edit treat it as outside and leave it unchanged",
+  );
 }
 
 /** Line ends as readline sees them: `\r\n`, `\n` or a lone `\r`. */

@@ -1,8 +1,9 @@
 // The write and edit tools on real files: create with parent dirs, overwrite, the edit's
 // changed-lines report, and its helpful refusals (missing, not found, not unique, no-op,
-// outside the workspace, not UTF-8); CRLF files accept LF old_string, a BOM is kept.
+// outside the workspace, not UTF-8, a file with a second hard link); CRLF files accept LF
+// old_string, a BOM is kept.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { linkSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { createEditTool, createWriteTool } from "../../src/tools/builtin/index.ts";
@@ -146,5 +147,26 @@ describe("edit", () => {
     const result = await callTool(edit, { path: "bom.txt", old_string: "1", new_string: "2" });
     assert.equal(result.isError, undefined, result.content);
     assert.equal(text("bom.txt"), "\ufeffcafé = 2\n");
+  });
+});
+
+describe("hard links", () => {
+  it("write and edit refuse a file with a second name outside the workspace and leave both unchanged", async () => {
+    const outside = join(ws.dir, "..", "outside.txt");
+    writeFileSync(outside, "original\n");
+    linkSync(outside, join(ws.dir, "linked.txt"));
+    const edited = await callTool(createEditTool(context), {
+      path: "linked.txt",
+      old_string: "original",
+      new_string: "changed",
+    });
+    assert.deepEqual(edited, {
+      content:
+        "linked.txt has 2 hard links, so one of its names may be outside the workspace; write and edit treat it as outside and leave it unchanged",
+      isError: true,
+    });
+    const written = await callTool(createWriteTool(context), { path: "linked.txt", content: "x" });
+    assert.match(written.content, /^linked.txt has 2 hard links/);
+    assert.equal(readFileSync(outside, "utf8"), "original\n");
   });
 });

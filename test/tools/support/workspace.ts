@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { OutputConfigSection } from "../../../src/runner/index.ts";
 import { createSpillScope } from "../../../src/runner/index.ts";
-import type { BuiltinToolContext } from "../../../src/tools/builtin/index.ts";
+import type { BuiltinToolContext, ReadGate } from "../../../src/tools/builtin/index.ts";
 import { createToolContext } from "../../../src/tools/builtin/index.ts";
 import { ToolRegistry } from "../../../src/tools/registry.ts";
 import type { AnyTool, ToolResult } from "../../../src/tools/types.ts";
@@ -30,6 +30,7 @@ export interface Workspace {
 export interface ContextOverrides {
   output?: Partial<OutputConfigSection>;
   env?: NodeJS.ProcessEnv;
+  readGate?: ReadGate;
 }
 
 export function createWorkspace(prefix = "cw-tools-"): Workspace {
@@ -58,6 +59,7 @@ export function createWorkspace(prefix = "cw-tools-"): Workspace {
         },
         spill,
         env: overrides.env ?? process.env,
+        ...(overrides.readGate ? { readGate: overrides.readGate } : {}),
       });
       contexts.push(context);
       return context;

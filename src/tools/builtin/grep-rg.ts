@@ -100,73 +100,79 @@ export async function grepWithRipgrep(
 }
 
 /** The files the search reaches (after the glob) that the read gate covers, each counted once. */
-async function coveredFiles(
+function coveredFiles(
   query: GrepQuery,
   passes: (absolute: string) => boolean,
   env: NodeJS.ProcessEnv,
 ): Promise<Set<string> | GrepOutcome> {
   const covered = new Set<string>();
-  const child = spawnRg(ripgrepFilesArgv(query), query, env);
-  const guard = guardProcessTree(child.pid, { graceMs: 1000, signal: query.signal });
-  const stderr = collectText(child);
   const names = lineSplitter((name) => {
     const path = resolve(query.root, name.toString("utf8"));
     if (passes(path) && query.readable?.passes(path) === false) covered.add(path);
     return true;
   }, 0);
-  child.stdout?.on("data", (chunk: Buffer) => names.push(chunk));
-  return new Promise((done) => {
-    child.once("error", (error) => {
-      guard.dispose();
-      done({ ok: false, error: `could not run rg: ${error.message}` });
-    });
-    child.once("close", (code) => {
-      guard.dispose();
-      if (guard.flags.cancelled) return done(GREP_CANCELLED);
-      names.end();
-      // 1: no files at all; 2: some could not be read (they are not searched either).
-      if (code === 0 || code === 1 || code === 2) return done(covered);
-      done({ ok: false, error: failureMessage(stderr().split("\n")) });
-    });
+  const rg = startRg(ripgrepFilesArgv(query), query, env, (code, stderr) => {
+    names.end();
+    // 1: no files at all; 2: some could not be read (they are not searched either).
+    if (code === 0 || code === 1 || code === 2) return covered;
+    return { ok: false, error: failureMessage(stderr.split("\n")) };
   });
+  rg.child.stdout?.on("data", (chunk: Buffer) => names.push(chunk));
+  return rg.finished;
 }
 
-function spawnRg(argv: string[], query: GrepQuery, env: NodeJS.ProcessEnv): ChildProcess {
+function runSearch(search: RgSearch, env: NodeJS.ProcessEnv): Promise<GrepOutcome> {
+  const lines = lineSplitter((line) => readRecord(line, search));
+  let stoppedWith: string | null = null;
+  const rg = startRg(ripgrepArgv(search.query), search.query, env, (code, stderr) => {
+    lines.end();
+    return outcome(search.hits, code, stoppedWith ?? stderr);
+  });
+  rg.child.stdout?.on("data", (chunk: Buffer) => {
+    if (lines.push(chunk)) return;
+    // Enough hits: stop rg. What it says after this (a closed pipe) is no warning of ours.
+    stoppedWith = rg.stderr();
+    rg.child.kill("SIGKILL");
+    rg.child.stdout?.destroy();
+  });
+  return rg.finished;
+}
+
+interface RgRun<T> {
+  child: ChildProcess;
+  /** What rg wrote to stderr so far, bounded. */
+  stderr(): string;
+  /** `settle`'s answer once rg exits, or the failure to start it, or the cancellation. */
+  finished: Promise<T | GrepOutcome>;
+}
+
+/** Spawns rg in its own process group, killed on abort or shutdown; `settle` reads its exit. */
+function startRg<T>(
+  argv: string[],
+  query: GrepQuery,
+  env: NodeJS.ProcessEnv,
+  settle: (code: number | null, stderr: string) => T | GrepOutcome,
+): RgRun<T> {
   const [name = "rg", ...args] = argv;
-  return spawn(findExecutable(name, env.PATH) ?? name, args, {
+  const child = spawn(findExecutable(name, env.PATH) ?? name, args, {
     cwd: query.root,
     env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-}
-
-function runSearch(search: RgSearch, env: NodeJS.ProcessEnv): Promise<GrepOutcome> {
-  const { query } = search;
-  const child = spawnRg(ripgrepArgv(query), query, env);
   const guard = guardProcessTree(child.pid, { graceMs: 1000, signal: query.signal });
-  const lines = lineSplitter((line) => readRecord(line, search));
   const stderr = collectText(child);
-  let stoppedWith: string | null = null;
-  child.stdout?.on("data", (chunk: Buffer) => {
-    if (lines.push(chunk)) return;
-    // Enough hits: stop rg. What it says after this (a closed pipe) is no warning of ours.
-    stoppedWith = stderr();
-    child.kill("SIGKILL");
-    child.stdout?.destroy();
-  });
-  return new Promise((done) => {
+  const finished = new Promise<T | GrepOutcome>((done) => {
     child.once("error", (error) => {
       guard.dispose();
       done({ ok: false, error: `could not run rg: ${error.message}` });
     });
     child.once("close", (code) => {
       guard.dispose();
-      if (guard.flags.cancelled) return done(GREP_CANCELLED);
-      lines.end();
-      done(outcome(search.hits, code, stoppedWith ?? stderr()));
+      done(guard.flags.cancelled ? GREP_CANCELLED : settle(code, stderr()));
     });
   });
+  return { child, stderr, finished };
 }
 
 function outcome(hits: GrepHits, code: number | null, stderr: string): GrepOutcome {

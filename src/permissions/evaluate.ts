@@ -1,7 +1,7 @@
 // Decides one tool call from the permission policy: deny rules, then the file tools' boundary,
 // then plan mode, then protected files, then ask and allow rules, then the mode. Pure apart
 // from looking at the touched path (symlinks, link count, git directories). The agent calls it
-// with the effective (possibly rewritten) call; the read gate asks `readBlockedBy`.
+// with the effective (possibly rewritten) call; the read gate asks `readBlocker`.
 import { realpathSync } from "node:fs";
 import type { PermissionMode } from "../config/index.ts";
 import type { JsonValue } from "../session/events.ts";
@@ -191,19 +191,19 @@ export function protectedEdit(
 }
 
 /**
- * The deny or ask rule that keeps `tool` from reading the absolute path `absolute`, or
- * undefined: the read gate's question for each file a search or listing finds. `listed` paths
- * came from a walk that follows no symlink, so they are where the file is and are not resolved.
+ * For the read gate: a function naming the deny or ask rule that keeps `tool` from reading
+ * the absolute path `absolute`, or undefined. The bases are resolved once, since a search asks
+ * for every file it finds. `listed` paths came from a walk that follows no symlink, so they
+ * are where the file is and are not resolved.
  */
-export function readBlockedBy(
-  tool: string,
-  absolute: string,
+export function readBlocker(
   policy: PermissionPolicy,
   ctx: PermissionContext,
-  listed = false,
-): PermissionRule | undefined {
-  const subject = { paths: listed ? [absolute] : withResolved(absolute) };
+): (tool: string, absolute: string, listed?: boolean) => PermissionRule | undefined {
   const bases = baseVariants(ctx);
-  const covers = (rule: PermissionRule) => restricts(rule, tool, subject, bases);
-  return policy.deny.find(covers) ?? policy.ask.find(covers);
+  return (tool, absolute, listed = false) => {
+    const subject = { paths: listed ? [absolute] : withResolved(absolute) };
+    const covers = (rule: PermissionRule) => restricts(rule, tool, subject, bases);
+    return policy.deny.find(covers) ?? policy.ask.find(covers);
+  };
 }

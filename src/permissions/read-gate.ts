@@ -2,7 +2,7 @@
 // because a deny or ask rule with a path covers reading them. The agent builds one per session
 // from the policy and hands it to the tools' context; tools/builtin/read-gate.ts consults it.
 import type { PermissionContext, PermissionPolicy } from "./evaluate.ts";
-import { readBlockedBy } from "./evaluate.ts";
+import { readBlocker } from "./evaluate.ts";
 
 export interface ReadGateVerdicts {
   /** False when no deny or ask rule names a path: nothing is ever left out. */
@@ -19,9 +19,9 @@ export function readGateFor(policy: PermissionPolicy, ctx: PermissionContext): R
   const withPath = (list: PermissionPolicy["deny"]) =>
     list.filter((rule) => rule.matcher.kind === "path");
   const narrowed = { ...policy, deny: withPath(policy.deny), ask: withPath(policy.ask) };
+  const blocker = readBlocker(narrowed, ctx);
   return {
     active: narrowed.deny.length > 0 || narrowed.ask.length > 0,
-    blocks: (tool, absolute, listed) =>
-      readBlockedBy(tool, absolute, narrowed, ctx, listed) !== undefined,
+    blocks: (tool, absolute, listed) => blocker(tool, absolute, listed) !== undefined,
   };
 }

@@ -112,23 +112,25 @@ export interface PathBases {
 /** Matches an absolute path: the pattern itself, or anything under what it names. */
 export function matchesPath(pattern: PathPattern, absolute: string, bases: PathBases): boolean {
   if (pattern.kind === "name") {
-    return compiled(`(?:^|/)${globToRegExp(pattern.glob)}(?:/.*)?$`).test(absolute);
+    return compiled(pattern.glob, () => `(?:^|/)${globToRegExp(pattern.glob)}(?:/.*)?$`).test(
+      absolute,
+    );
   }
   const base = pattern.base === "root" ? "" : bases[pattern.base].replace(/\/+$/, "");
   const full = pattern.glob === "" ? base : `${base}/${pattern.glob}`;
-  return compiled(`^${globToRegExp(full)}(?:/.*)?$`).test(absolute);
+  return compiled(`\0${full}`, () => `^${globToRegExp(full)}(?:/.*)?$`).test(absolute);
 }
 
-/** Compiled path patterns by source: a search checks every file it finds against each rule. */
+/** Compiled path patterns: a search checks every file it finds against each rule. */
 const COMPILED = new Map<string, RegExp>();
 const MAX_COMPILED = 1000;
 
-function compiled(source: string): RegExp {
-  let regex = COMPILED.get(source);
+function compiled(key: string, source: () => string): RegExp {
+  let regex = COMPILED.get(key);
   if (regex) return regex;
   if (COMPILED.size >= MAX_COMPILED) COMPILED.clear();
-  regex = new RegExp(source, "s");
-  COMPILED.set(source, regex);
+  regex = new RegExp(source(), "s");
+  COMPILED.set(key, regex);
   return regex;
 }
 

@@ -2,11 +2,10 @@
 // then plan mode, then protected files, then ask and allow rules, then the mode. Pure apart
 // from looking at the touched path (symlinks, link count, git directories). The agent calls it
 // with the effective (possibly rewritten) call; the read gate asks `readBlocker`.
-import { realpathSync } from "node:fs";
 import type { PermissionMode } from "../config/index.ts";
 import type { JsonValue } from "../session/events.ts";
 import { ruleViews, splitCommand } from "./bash-split.ts";
-import { outsideBecause, withResolved } from "./file-boundary.ts";
+import { outsideBecause, realOr, withResolved } from "./file-boundary.ts";
 import type { ProtectionContext } from "./protected.ts";
 import { protectedBecause } from "./protected.ts";
 import type { PathBases, PermissionRule } from "./rules.ts";
@@ -167,14 +166,6 @@ function baseVariants(ctx: PermissionContext): PathBases[] {
   const resolved = { workspace: realOr(ctx.workspaceRoot), home: realOr(ctx.home) };
   const same = resolved.workspace === given.workspace && resolved.home === given.home;
   return same ? [given] : [given, resolved];
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /**

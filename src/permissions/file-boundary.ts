@@ -2,7 +2,7 @@
 // session's directory (symlinks followed, dangling ones too), readers also in the session's
 // spill directory, and no write to a file with several hard links. The permission layer denies
 // anything else in every mode, so its answer and its advice match what the tools would do.
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { followSymlinks } from "../runner/index.ts";
 
@@ -44,6 +44,15 @@ export function outsideBecause(
     return `${paths[0]} has ${links} hard links, so one of its names may be outside the workspace: write and edit treat it as outside, in every permission mode`;
   }
   return undefined;
+}
+
+/** Where `path` really is (realpath), or the path itself when it does not exist. */
+export function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The link count of an existing regular file, else 1. */

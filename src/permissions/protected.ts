@@ -2,8 +2,9 @@
 // Claude Code's settings, MCP and direnv files, VS Code tasks, the user's codewhale home, and
 // the user's own `protected_paths`. An edit of one asks in every mode but bypass, whatever the
 // allow rules say (evaluate.ts); exec's advice (ask.ts) reads the same verdict.
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
+import { realOr } from "./file-boundary.ts";
 import type { PathBases } from "./rules.ts";
 import { matchesPath, parsePathPattern } from "./rules.ts";
 
@@ -110,14 +111,6 @@ function inside(root: string, path: string): string | undefined {
   const rel = relative(root, path).split("\\").join("/");
   if (rel === ".." || rel.startsWith("../") || isAbsolute(rel)) return undefined;
   return rel;
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 function escapeRegExp(text: string): string {

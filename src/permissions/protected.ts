@@ -2,8 +2,9 @@
 // Claude Code's settings, MCP and direnv files, VS Code tasks, the user's codewhale home, and
 // the user's own `protected_paths`. An edit of one asks in every mode but bypass, whatever the
 // allow rules say (evaluate.ts); exec's advice (ask.ts) reads the same verdict.
-import { existsSync, statSync } from "node:fs";
-import { dirname, isAbsolute, relative } from "node:path";
+import type { Dirent } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { realOr } from "./file-boundary.ts";
 import type { PathBases } from "./rules.ts";
 import { matchesPath, parsePathPattern } from "./rules.ts";
@@ -63,7 +64,7 @@ function whyProtected(
     if (entry) return `${entry}: it can make git, codewhale or another tool run commands`;
   }
   const home = ctx.configHome;
-  if (home && [home, realOr(home)].some((dir) => inside(dir, path) !== undefined)) {
+  if (home && homeTargets(home).some((dir) => inside(dir, path) !== undefined)) {
     return "your codewhale home: your config, instructions and sessions";
   }
   for (const text of ctx.protect ?? []) {
@@ -72,6 +73,24 @@ function whyProtected(
   }
   const gitDir = enclosingGitDir(path, roots);
   return gitDir ? `inside the git directory ${gitDir}` : undefined;
+}
+
+/**
+ * The codewhale home as given and resolved, and where each symlink directly in it leads: a
+ * `config.toml` linked from a dotfiles repository is the user's config wherever it lives.
+ */
+function homeTargets(home: string): string[] {
+  const targets = [home, realOr(home)];
+  let entries: Dirent[] = [];
+  try {
+    entries = readdirSync(home, { withFileTypes: true });
+  } catch {
+    return targets;
+  }
+  for (const entry of entries) {
+    if (entry.isSymbolicLink()) targets.push(realOr(join(home, entry.name)));
+  }
+  return targets;
 }
 
 /**

@@ -117,11 +117,19 @@ describe("protected files", () => {
     assert.equal(decide(write("wt-git/config.worktree"), "accept-edits").outcome, "ask");
   });
 
-  it("the codewhale home and the user's protected_paths", () => {
+  it("the codewhale home (and what its symlinks lead to) and the user's protected_paths", () => {
     assert.match(
       decide(write(".cw-home/config.toml"), "accept-edits").reason ?? "",
       /codewhale home/,
     );
+    // A home whose config.toml is a link into a dotfiles checkout in the workspace.
+    mkdirSync(join(ws, "dotfiles"));
+    writeFileSync(join(ws, "dotfiles", "codewhale.toml"), "");
+    mkdirSync(join(ws, ".cw-home"));
+    symlinkSync(join(ws, "dotfiles", "codewhale.toml"), join(ws, ".cw-home", "config.toml"));
+    const linked = decide(write("dotfiles/codewhale.toml"), "accept-edits");
+    assert.match(linked.reason ?? "", /codewhale home/);
+    assert.equal(decide(write("dotfiles/other.toml"), "accept-edits").outcome, "allow");
     assert.match(
       decide(write("deploy/release.sh"), "accept-edits").reason ?? "",
       /protected_paths "deploy\/\*\.sh"/,

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError, errorMessage } from "../errors.ts";
-import { locateKeyLine } from "./locate-lines.ts";
+import { createLineLocator } from "./locate-lines.ts";
 import type { Table } from "./merge.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
@@ -96,7 +96,7 @@ export function validateLayer(
 }
 
 export function fileOrigin(path: string, text: string): ProblemOrigin {
-  return { source: path, text, locate: (keyPath) => locateKeyLine(text, keyPath) };
+  return { source: path, text, locate: createLineLocator(text) };
 }
 
 /** Makes `session_dir` and `system_prompt_file` absolute: `~/` is $HOME, else `baseDir`. */

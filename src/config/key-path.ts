@@ -9,14 +9,15 @@ const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 /** Formats a path the way TOML would spell it; array indices become `[n]`. */
 export function formatKeyPath(path: readonly KeySegment[]): string {
   let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else {
-      const part = BARE_KEY.test(segment) ? segment : JSON.stringify(segment);
-      out += out === "" ? part : `.${part}`;
-    }
-  }
+  for (const segment of path) out = appendKeySegment(out, segment);
   return out;
+}
+
+/** `formatKeyPath([...path, segment])` given `formatKeyPath(path)`, without re-formatting it. */
+export function appendKeySegment(formatted: string, segment: KeySegment): string {
+  if (typeof segment === "number") return `${formatted}[${segment}]`;
+  const part = BARE_KEY.test(segment) ? segment : JSON.stringify(segment);
+  return formatted === "" ? part : `${formatted}.${part}`;
 }
 
 /**

@@ -169,7 +169,7 @@ function checkRules(
 
 /** Where the value at `path` was written, with the file's text when it came from a file. */
 function originFor(
-  sources: Record<string, ConfigSource>,
+  sources: ReadonlyMap<string, ConfigSource>,
   path: readonly KeySegment[],
   read: readonly ReadFile[],
 ): ProblemOrigin {
@@ -179,23 +179,22 @@ function originFor(
 }
 
 /** The source of `path`, of its nearest ancestor, or of the first key set under that ancestor. */
-function sourceOf(sources: Record<string, ConfigSource>, path: readonly KeySegment[]): string {
-  const keys = Object.keys(sources);
+function sourceOf(sources: ReadonlyMap<string, ConfigSource>, path: readonly KeySegment[]): string {
+  const keys = [...sources.keys()];
   for (let length = path.length; length > 0; length--) {
     const prefix = formatKeyPath(path.slice(0, length));
-    const exact = sources[prefix];
+    const exact = sources.get(prefix);
     if (exact) return exact;
     const below = keys.find((key) => key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`));
-    if (below) return sources[below] ?? "default";
+    if (below) return sources.get(below) ?? "default";
   }
   return "default";
 }
 
-function effectiveSources(config: Config, recorded: Record<string, ConfigSource>) {
+function effectiveSources(config: Config, recorded: ReadonlyMap<string, ConfigSource>) {
   const sources: Record<string, ConfigSource> = {};
-  walkLeaves(config, (path) => {
-    const key = formatKeyPath(path);
-    sources[key] = recorded[key] ?? "default";
+  walkLeaves(config, (_path, _leaf, key) => {
+    sources[key] = recorded.get(key) ?? "default";
   });
   return sources;
 }

@@ -1,8 +1,9 @@
 // Finds the line of a key in a TOML text, for error messages. smol-toml reports positions only
 // for syntax errors, so this scans table headers (`[a.b]`, `[[a.b]]`), dotted and plain keys;
-// a key inside an inline table resolves to the line of the table's own key.
+// a key inside an inline table resolves to the line of the table's own key. `createLineLocator`
+// scans a text once and answers each lookup from an index, so many problems stay linear.
 import type { KeySegment } from "./key-path.ts";
-import { parseTomlKey } from "./key-path.ts";
+import { formatKeyPath, parseTomlKey } from "./key-path.ts";
 
 interface Definition {
   path: KeySegment[];
@@ -11,19 +12,44 @@ interface Definition {
 
 /** The 1-based line that best defines `path` in `text`, or undefined if none does. */
 export function locateKeyLine(text: string, path: readonly KeySegment[]): number | undefined {
-  let best: { score: number; line: number } | undefined;
-  for (const def of scanDefinitions(text)) {
-    const score = overlap(def.path, path);
-    if (score > 0 && (best === undefined || score > best.score)) best = { score, line: def.line };
-  }
-  return best?.line;
+  return createLineLocator(text)(path);
 }
 
-/** How much of `target` `defined` accounts for: full overlap when one is a prefix of the other. */
-function overlap(defined: readonly KeySegment[], target: readonly KeySegment[]): number {
-  const length = Math.min(defined.length, target.length);
-  for (let i = 0; i < length; i++) if (defined[i] !== target[i]) return 0;
-  return length;
+/**
+ * Line lookups in one text: it is scanned once, on the first lookup. The best definition of
+ * `path` is the first that is `path` or lies under it, else the first that is the longest
+ * prefix of `path` (a key inside an inline table resolves to the table's key).
+ */
+export function createLineLocator(
+  text: string,
+): (path: readonly KeySegment[]) => number | undefined {
+  let index: { exact: Map<string, number>; within: Map<string, number> } | undefined;
+  return (path) => {
+    index ??= indexDefinitions(text);
+    if (path.length === 0) return undefined;
+    const full = index.within.get(formatKeyPath(path));
+    if (full !== undefined) return full;
+    for (let length = path.length - 1; length > 0; length--) {
+      const line = index.exact.get(formatKeyPath(path.slice(0, length)));
+      if (line !== undefined) return line;
+    }
+    return undefined;
+  };
+}
+
+/** The first line defining each path exactly, and the first defining each path or below it. */
+function indexDefinitions(text: string) {
+  const exact = new Map<string, number>();
+  const within = new Map<string, number>();
+  for (const def of scanDefinitions(text)) {
+    const key = formatKeyPath(def.path);
+    if (!exact.has(key)) exact.set(key, def.line);
+    for (let length = def.path.length; length > 0; length--) {
+      const prefix = length === def.path.length ? key : formatKeyPath(def.path.slice(0, length));
+      if (!within.has(prefix)) within.set(prefix, def.line);
+    }
+  }
+  return { exact, within };
 }
 
 /** Every table header and key assignment in `text`, with the full path each one defines. */

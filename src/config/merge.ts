@@ -2,7 +2,7 @@
 // and records where each value came from. Tables merge key by key; arrays and scalars replace
 // the lower layer's value whole. Called by load.ts; pure.
 import type { KeySegment } from "./key-path.ts";
-import { formatKeyPath } from "./key-path.ts";
+import { appendKeySegment } from "./key-path.ts";
 
 export type Table = Record<string, unknown>;
 
@@ -16,8 +16,8 @@ export interface ConfigLayer {
 
 export interface Merged {
   data: Table;
-  /** Source of each leaf, keyed by its dotted path (see formatKeyPath). */
-  sources: Record<string, ConfigSource>;
+  /** Source of each leaf, keyed by its dotted path (see formatKeyPath). A Map: it may be big. */
+  sources: Map<string, ConfigSource>;
 }
 
 export function isTable(value: unknown): value is Table {
@@ -28,62 +28,79 @@ export function isTable(value: unknown): value is Table {
 
 /** Merges `layers` lowest first: a later layer wins for every key it sets. */
 export function mergeLayers(layers: readonly ConfigLayer[]): Merged {
-  const merged: Merged = { data: {}, sources: {} };
-  for (const layer of layers) mergeInto(merged, merged.data, layer.data, [], layer.source);
+  const merged: Merged = { data: {}, sources: new Map() };
+  for (const layer of layers) mergeInto(merged, merged.data, layer.data, "", layer.source);
   return merged;
 }
 
+/** Merges `incoming` into `target`, the table at the dotted path `at` ("" for the root). */
 function mergeInto(
   merged: Merged,
   target: Table,
   incoming: Table,
-  path: KeySegment[],
+  at: string,
   source: ConfigSource,
 ): void {
   for (const [key, value] of Object.entries(incoming)) {
     if (value === undefined) continue;
-    const here = [...path, key];
+    const here = appendKeySegment(at, key);
     const existing = target[key];
     if (isTable(value)) {
       if (!isTable(existing)) {
-        forgetSources(merged, here);
+        forgetSources(merged, here, existing);
         target[key] = {};
       }
       const table = target[key] as Table;
       mergeInto(merged, table, value, here, source);
-      if (Object.keys(table).length === 0) merged.sources[formatKeyPath(here)] = source;
+      if (isEmpty(table)) merged.sources.set(here, source);
     } else {
-      forgetSources(merged, here);
+      forgetSources(merged, here, existing);
       target[key] = value;
-      merged.sources[formatKeyPath(here)] = source;
+      merged.sources.set(here, source);
     }
   }
 }
 
-/** Drops the sources recorded at or under `path`, whose values are being replaced. */
-function forgetSources(merged: Merged, path: KeySegment[]): void {
-  const prefix = formatKeyPath(path);
-  for (const key of Object.keys(merged.sources)) {
-    if (key === prefix || key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`)) {
-      delete merged.sources[key];
-    }
-  }
+function isEmpty(table: Table): boolean {
+  for (const _ in table) return false;
+  return true;
 }
 
 /**
- * Calls `visit` for every leaf of `value`: scalars, arrays (whole) and empty tables. Keys whose
+ * Drops the sources recorded at or under `at`, whose value `existing` is being replaced. Only
+ * the replaced value's own leaves are visited, so a merge stays linear in the layers' size.
+ */
+function forgetSources(merged: Merged, at: string, existing: unknown): void {
+  if (existing === undefined) return;
+  merged.sources.delete(at);
+  if (isTable(existing))
+    walkLeaves(existing, (_path, _leaf, key) => merged.sources.delete(key), at);
+}
+
+/**
+ * Calls `visit` for every leaf of `value`: scalars, arrays (whole) and empty tables, with its
+ * path and that path formatted (`formatKeyPath`), prefixed by `at` when given. Keys whose
  * value is undefined are skipped.
  */
 export function walkLeaves(
   value: unknown,
-  visit: (path: KeySegment[], leaf: unknown) => void,
-  path: KeySegment[] = [],
+  visit: (path: KeySegment[], leaf: unknown, key: string) => void,
+  at = "",
 ): void {
-  if (isTable(value) && (Object.keys(value).length > 0 || path.length === 0)) {
-    for (const [key, child] of Object.entries(value)) {
-      if (child !== undefined) walkLeaves(child, visit, [...path, key]);
+  walk(value, visit, [], at);
+}
+
+function walk(
+  value: unknown,
+  visit: (path: KeySegment[], leaf: unknown, key: string) => void,
+  path: KeySegment[],
+  key: string,
+): void {
+  if (isTable(value) && (path.length === 0 || !isEmpty(value))) {
+    for (const [name, child] of Object.entries(value)) {
+      if (child !== undefined) walk(child, visit, [...path, name], appendKeySegment(key, name));
     }
     return;
   }
-  visit(path, value);
+  visit(path, value, key);
 }

@@ -99,6 +99,8 @@ export class Agent {
       cwd: options.cwd,
       home: loaded.home,
       promptFile: loaded.config.system_prompt_file,
+      allowedDirs: loaded.config.allowed_prompt_dirs,
+      onSkipped: (message) => bus.emit("agent/notice", { message, source: "policy" }),
     });
     const deriver = new MessageDeriver();
     const totals = new SessionTotals();

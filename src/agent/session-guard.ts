@@ -1,8 +1,8 @@
-// What decides a session's tool calls, set up once when it opens: the effective policy (project
-// trust and the `--trust`, `--permission-mode`, `--allow` flags), the compiled permission rules
-// with "allow for this session" grants, the permission context (with the session's spill
-// directory), the surface's ask resolver and the session's hooks with a credential-free
-// environment. Built by agent.ts; read by the loop.
+// What decides a session's tool calls, set up once when it opens: the effective policy (the
+// loaded config, already cut by project trust, and the `--permission-mode`, `--allow` flags),
+// the compiled permission rules with "allow for this session" grants, the permission context
+// (with the session's spill directory), the surface's ask resolver and the session's hooks with
+// a credential-free environment. Built by agent.ts; read by the loop.
 import { homedir } from "node:os";
 import type { Env, LoadedConfig, PermissionMode } from "../config/index.ts";
 import type { EffectivePolicy, SessionHooks } from "../hooks/index.ts";
@@ -18,8 +18,6 @@ import { outputPolicyFor } from "../runner/index.ts";
 
 /** The surface's say in the policy: the one-run flags and how it answers `ask`. */
 export interface GuardOptions {
-  /** `--trust`: trust the project for this run. */
-  trust?: boolean;
   /** `--permission-mode`: overrides every file. */
   mode?: PermissionMode;
   /** `--allow`: rules added to the allow list. */
@@ -41,7 +39,6 @@ export function preparePolicy(
   options: GuardOptions,
 ): PreparedPolicy {
   const policy = effectivePolicy(loaded, {
-    ...(options.trust ? { trustFlag: true } : {}),
     ...(options.mode ? { mode: options.mode } : {}),
     ...(options.allow ? { allow: options.allow } : {}),
   });

@@ -1,9 +1,11 @@
 // Assembles the system prompt once per run: the built-in prompt (or the `system_prompt_file`
 // replacing it), then every AGENTS.md and CLAUDE.md from the repository root down to the cwd,
-// then `$CODEWHALE_HOME/AGENTS.md`. Called by the agent when it opens a session.
+// then `$CODEWHALE_HOME/AGENTS.md`. A repository's instruction file that is a link to a file
+// outside the repository (and outside `allowed_prompt_dirs`) is skipped and named in a notice.
+// Called by the agent when it opens a session.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { readPromptFile } from "../config/index.ts";
+import { promptFilePlace, readPromptFile } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
 import { BUILTIN_PROMPT } from "./builtin-prompt.ts";
 
@@ -12,13 +14,26 @@ export interface SystemPromptOptions {
   home: string;
   /** Replaces the built-in part when set (config `system_prompt_file` / the flag). */
   promptFile?: string;
+  /** The user file's `allowed_prompt_dirs`: where a repository's instruction links may point. */
+  allowedDirs?: readonly string[];
+  /** Told once about each instruction file skipped, with a one-line reason. */
+  onSkipped?: (message: string) => void;
 }
 
 const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"];
 
 export function buildSystemPrompt(options: SystemPromptOptions): string {
   const parts = [basePrompt(options.promptFile)];
+  const root = repositoryRoot(resolve(options.cwd)) ?? resolve(options.cwd);
+  const userFile = join(options.home, "AGENTS.md");
   for (const path of instructionFiles(options.cwd, options.home)) {
+    const place = promptFilePlace(path, root, options.allowedDirs ?? []);
+    if (path !== userFile && !place.ok) {
+      options.onSkipped?.(
+        `codewhale: skipping the instruction file ${path}: it links to ${place.realPath}, outside the repository ${root} (list that directory in allowed_prompt_dirs in your user file to allow it)`,
+      );
+      continue;
+    }
     const text = readFileSync(path, "utf8").trim();
     if (text !== "") parts.push(`# Instructions from ${path}\n\n${text}`);
   }

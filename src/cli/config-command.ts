@@ -1,5 +1,6 @@
 // `codewhale config show [--json]` prints the effective config with the source of every value,
-// secrets masked; `codewhale config check` validates every layer, permission rules and hook
+// secrets masked (URL credentials included), and on stderr the one line naming an untrusted
+// project's ignored settings; `codewhale config check` validates every layer, permission rules and hook
 // matchers included (config-layer-checks.ts, as exec checks them), and lists every problem.
 import type { Command } from "commander";
 import type { ConfigFlagOptions, LoadedConfig, LoadOptions } from "../config/index.ts";
@@ -43,6 +44,7 @@ function loadOptions(options: ConfigCommandOptions): LoadOptions {
 
 function showConfig(options: ConfigCommandOptions): void {
   const loaded = loadConfig(loadOptions(options));
+  if (loaded.trust.notice) process.stderr.write(`${loaded.trust.notice}\n`);
   const config = maskSecrets(loaded.config);
   if (options.json) {
     const { sources, files } = loaded;

@@ -72,7 +72,10 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
       collect,
       [],
     )
-    .option("--trust", "trust this project's hooks and permission settings for this run")
+    .option(
+      "--trust",
+      "trust this project's config (hooks, permissions, providers, tools …) for this run",
+    )
     .action(async (prompt: string | undefined, options: ExecOptions) => {
       await runExec(prompt, options, deps);
     });
@@ -94,7 +97,12 @@ async function runExec(
   const interactive = options.inputFormat === "stream-json";
   const prompt = interactive ? undefined : readPrompt(promptArg);
   const cwd = cwdOption(options.cwd);
-  const loaded = loadConfig({ cwd, env: process.env, flags: execFlags(options) });
+  const loaded = loadConfig({
+    cwd,
+    env: process.env,
+    flags: execFlags(options),
+    ...(options.trust ? { trust: true } : {}),
+  });
   // From here on, only the session holds the provider keys: no child can inherit or read them.
   const credentials = takeCredentials(providerKeyVars(loaded.config.providers));
   const bus = createBus<BusEvents>();
@@ -137,7 +145,6 @@ async function runExec(
       ...(options.continue ? { continueLatest: true } : {}),
       ...(deps.tools ? { tools: deps.tools() } : {}),
       guard: {
-        ...(options.trust ? { trust: true } : {}),
         ...(mode ? { mode } : {}),
         allow: options.allow,
         askResolver: createExecAskResolver,

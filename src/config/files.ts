@@ -1,13 +1,16 @@
 // Finds and reads the config files: the user file `$CODEWHALE_HOME/config.toml` and the nearest
 // project file `.codewhale/config.toml` from the cwd upwards. Each file is parsed with smol-toml
-// and checked on its own, so a mistake is reported against the file that made it.
-import { existsSync, readFileSync, statSync } from "node:fs";
+// and checked on its own, so a mistake is reported against the file that made it. A config path
+// that exists but is not a regular file (a directory, FIFO, device, dangling link) is a problem.
+import type { Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError, errorMessage } from "../errors.ts";
 import { createLineLocator } from "./locate-lines.ts";
 import type { Table } from "./merge.ts";
+import { fileKindOf } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
 import { configFileSchema } from "./schema.ts";
@@ -28,6 +31,12 @@ export interface ReadFile extends ConfigFile {
 
 /** Keys holding a path; a relative one resolves against the setter's base directory. */
 const PATH_KEYS = ["session_dir", "system_prompt_file"] as const;
+/** Keys holding a list of paths, resolved the same way. */
+const PATH_LIST_KEYS = ["allowed_prompt_dirs"] as const;
+/** Keys only the user file may set: they say what the user trusts. */
+const USER_ONLY_KEYS = ["trusted_projects", "allowed_prompt_dirs", "protected_paths"] as const;
+/** The largest config file read, in bytes; a bigger one is a problem, never read whole. */
+export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
 
 /** `$CODEWHALE_HOME`, or `~/.codewhale`. Always absolute. */
 export function resolveHome(env: Env): string {
@@ -36,11 +45,14 @@ export function resolveHome(env: Env): string {
   return join(env.HOME || homedir(), ".codewhale");
 }
 
-/** The config files that exist: the user file, then the project file. */
+/**
+ * The config files that exist: the user file, then the project file. Anything at a config path
+ * counts, a directory or a FIFO included: reading it then reports why it is not a config file.
+ */
 export function locateConfigFiles(cwd: string, home: string): ConfigFile[] {
   const files: ConfigFile[] = [];
   const userPath = join(home, "config.toml");
-  if (isFile(userPath)) files.push({ kind: "user", path: userPath });
+  if (isPresent(userPath)) files.push({ kind: "user", path: userPath });
   const project = findProjectConfig(cwd, userPath);
   if (project) files.push({ kind: "project", path: project });
   return files;
@@ -51,25 +63,21 @@ export function findProjectConfig(cwd: string, userFile: string): string | undef
   let dir = resolve(cwd);
   for (;;) {
     const candidate = join(dir, ".codewhale", "config.toml");
-    if (candidate !== userFile && isFile(candidate)) return candidate;
+    if (candidate !== userFile && isPresent(candidate)) return candidate;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
 }
 
-/** Keys a project file may not set: they widen what the project is trusted with, or shrink the user's protection. */
-const USER_FILE_ONLY = ["trusted_projects", "protected_paths"] as const;
-
 /** Reads, parses and validates one file. Problems are collected, never thrown. */
 export function readConfigFile(file: ConfigFile): ReadFile {
-  let text: string;
-  try {
-    text = readFileSync(file.path, "utf8");
-  } catch (error) {
-    const problem = configProblem({ source: file.path }, [], `cannot read: ${errorMessage(error)}`);
+  const read = readConfigText(file.path);
+  if (!read.ok) {
+    const problem = configProblem({ source: file.path }, [], read.problem);
     return { ...file, text: "", data: undefined, problems: [problem] };
   }
+  const { text } = read;
   const origin = fileOrigin(file.path, text);
   let data: Table;
   try {
@@ -78,8 +86,8 @@ export function readConfigFile(file: ConfigFile): ReadFile {
     return { ...file, text, data: undefined, problems: [syntaxProblem(file.path, error)] };
   }
   const problems = validateLayer(data, () => origin);
-  for (const key of USER_FILE_ONLY) {
-    if (file.kind !== "project" || data[key] === undefined) continue;
+  for (const key of file.kind === "project" ? USER_ONLY_KEYS : []) {
+    if (data[key] === undefined) continue;
     problems.push(configProblem(origin, [key], "only allowed in the user config file"));
   }
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -99,14 +107,18 @@ export function fileOrigin(path: string, text: string): ProblemOrigin {
   return { source: path, text, locate: createLineLocator(text) };
 }
 
-/** Makes `session_dir` and `system_prompt_file` absolute: `~/` is $HOME, else `baseDir`. */
+/**
+ * Makes `session_dir`, `system_prompt_file` and each of `allowed_prompt_dirs` absolute: `~/` is
+ * $HOME, anything else relative is under `baseDir`.
+ */
 export function resolvePathKeys(data: Table, baseDir: string, env: Env): Table {
   const out = { ...data };
-  for (const key of PATH_KEYS) {
-    const value = out[key];
-    if (typeof value === "string" && value !== "") {
-      out[key] = resolve(baseDir, expandTilde(value, env));
-    }
+  const absolute = (value: unknown) =>
+    typeof value === "string" && value !== "" ? resolve(baseDir, expandTilde(value, env)) : value;
+  for (const key of PATH_KEYS) if (out[key] !== undefined) out[key] = absolute(out[key]);
+  for (const key of PATH_LIST_KEYS) {
+    const list = out[key];
+    if (Array.isArray(list)) out[key] = list.map(absolute);
   }
   return out;
 }
@@ -127,6 +139,63 @@ function syntaxProblem(path: string, error: unknown): ConfigError {
   return new ConfigError(`${where}: invalid TOML: ${summary}`, path, error.line);
 }
 
-function isFile(path: string): boolean {
-  return existsSync(path) && statSync(path).isFile();
+/** Something is at `path`: a file, a directory, a FIFO, or a link (even a dangling one). */
+function isPresent(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type TextRead = { ok: true; text: string } | { ok: false; problem: string };
+
+/**
+ * A config file's text. Only a regular file of at most MAX_CONFIG_FILE_BYTES is opened (stat
+ * first, then the open descriptor again), so a FIFO, a device or a link to /dev/zero is
+ * reported, never read or waited on.
+ */
+function readConfigText(path: string): TextRead {
+  let fd: number;
+  try {
+    const before = notConfigFile(statSync(path));
+    if (before) return { ok: false, problem: before };
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return { ok: false, problem: cannotRead(error) };
+  }
+  try {
+    const stats = fstatSync(fd);
+    const after = notConfigFile(stats);
+    if (after) return { ok: false, problem: after };
+    const buffer = Buffer.allocUnsafe(Math.min(stats.size, MAX_CONFIG_FILE_BYTES) + 1);
+    let length = 0;
+    for (let count = -1; count !== 0 && length < buffer.length; length += count) {
+      count = readSync(fd, buffer, length, buffer.length - length, null);
+    }
+    if (length > MAX_CONFIG_FILE_BYTES) return { ok: false, problem: tooBig() };
+    return { ok: true, text: buffer.toString("utf8", 0, length) };
+  } catch (error) {
+    return { ok: false, problem: cannotRead(error) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notConfigFile(stats: Stats): string | undefined {
+  if (!stats.isFile()) return `not a regular file (it is ${fileKindOf(stats)})`;
+  if (stats.size > MAX_CONFIG_FILE_BYTES) return tooBig();
+  return undefined;
+}
+
+function tooBig(): string {
+  return `larger than ${MAX_CONFIG_FILE_BYTES / (1024 * 1024)} MiB; not read`;
+}
+
+function cannotRead(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === "ENOENT") return "cannot read: it is a link to nothing (a dangling link)";
+  if (code === "ELOOP") return "cannot read: it is a link that loops";
+  return `cannot read: ${errorMessage(error)}`;
 }

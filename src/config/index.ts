@@ -1,6 +1,6 @@
-// The config layer's public entry: load the effective config, locate the sessions directory,
-// read the system prompt file, fingerprint and mask it. Other layers import from here, not
-// from the files behind it.
+// The config layer's public entry: load the effective config (a project's settings cut down by
+// trust), locate the sessions directory, read the system prompt file, fingerprint and mask it,
+// and edit the user's trust records. Other layers import from here, not the files behind it.
 export type { ConfigFile, Env } from "./files.ts";
 export { resolveHome } from "./files.ts";
 export { configFingerprint } from "./fingerprint.ts";
@@ -14,4 +14,18 @@ export type { ConfigLayer, ConfigSource } from "./merge.ts";
 export { walkLeaves } from "./merge.ts";
 export type { PromptFileRead } from "./path-checks.ts";
 export { fileKindOf, MAX_PROMPT_FILE_BYTES, readPromptFile } from "./path-checks.ts";
+export type { IgnoredSetting, TrustRule } from "./project-trust.ts";
+export { gateProjectLayer, PROJECT_KEY_RULES, trustedSettings } from "./project-trust.ts";
+export type { PromptPlace } from "./prompt-paths.ts";
+export { promptFilePlace } from "./prompt-paths.ts";
 export * from "./schema.ts";
+export type { TrustRecord } from "./trust-file.ts";
+export { readTrustedProjects, replaceTrustedProjects, writeTrustedProjects } from "./trust-file.ts";
+export type { ProjectTrust, TrustState } from "./trust-record.ts";
+export {
+  canonicalPath,
+  entryPath,
+  findTrustEntry,
+  trustFingerprint,
+  trustNotice,
+} from "./trust-record.ts";

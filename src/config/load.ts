@@ -1,7 +1,8 @@
 // Loads the effective config: built-in defaults < user file < project file < flags, each layer
-// checked on its own (schema, path keys, and any checks the caller adds), then merged and
-// validated as a whole. Every command calls `loadConfig`; `config check` calls `inspectConfig`
-// to get all problems instead of the first.
+// checked on its own (schema, path keys, and any checks the caller adds), the project layer
+// then cut down to what applies without trust (project-trust.ts) unless the project is trusted,
+// then merged and validated as a whole. Every command calls `loadConfig`; `config check` calls
+// `inspectConfig` to get all problems instead of the first.
 import { dirname, join, resolve } from "node:path";
 import { ConfigError, UsageError } from "../errors.ts";
 import { builtinLayers } from "./builtins.ts";
@@ -21,8 +22,11 @@ import { mergeLayers, walkLeaves } from "./merge.ts";
 import { pathKeyProblems, sessionDirProblem } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
-import type { Config, ConfigInput } from "./schema.ts";
+import { gateProjectLayer, trustedSettings } from "./project-trust.ts";
+import type { Config, ConfigInput, TrustEntry } from "./schema.ts";
 import { configSchema } from "./schema.ts";
+import type { ProjectTrust } from "./trust-record.ts";
+import { canonicalPath, trustFingerprint, trustNotice, trustStateOf } from "./trust-record.ts";
 
 export interface LoadOptions {
   /** Where to look for `.codewhale/config.toml`; also the base of relative flag paths. */
@@ -32,6 +36,8 @@ export interface LoadOptions {
   flags?: ConfigInput;
   /** Checks of each layer on its own that need more than config knows (e.g. permission rules). */
   layerChecks?: readonly LayerCheck[];
+  /** `--trust`: trust the project file for this run, whatever `trusted_projects` says. */
+  trust?: boolean;
 }
 
 /**
@@ -51,6 +57,10 @@ export interface LoadedConfig {
   cwd: string;
   /** The directory holding the project's `.codewhale/`, when there is a project file. */
   projectRoot?: string;
+  /** Whether the project file is trusted, what of it was ignored, and the notice saying so. */
+  trust: ProjectTrust;
+  /** The file layers as merged (path keys absolute): the user file, the gated project file. */
+  layers: ConfigLayer[];
 }
 
 export interface ConfigReport {
@@ -90,11 +100,70 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
   problems.push(...layerProblems(flagLayer, { source: "flag" }, checks));
   if (problems.length > 0) return { files, problems };
 
-  const merged = validateMerged([...builtinLayers(env), ...fileLayers, flagLayer], read);
+  const builtins = builtinLayers(env);
+  const { layers, trust } = gateProject(read, fileLayers, builtins, options.trust === true, env);
+  const merged = validateMerged([...builtins, ...layers, flagLayer], read);
   if ("problems" in merged) return { files, problems: merged.problems };
   const project = read.find((file) => file.kind === "project");
   const projectRoot = project && dirname(dirname(project.path));
-  return { files, problems: [], loaded: { ...merged, files, home, cwd, projectRoot } };
+  const loaded = { ...merged, files, home, cwd, projectRoot, trust, layers };
+  return { files, problems: [], loaded };
+}
+
+/**
+ * The file layers with the project's cut to what applies (project-trust.ts), and its trust:
+ * `--trust`, or a `trusted_projects` record of its root whose fingerprint matches.
+ */
+function gateProject(
+  read: readonly ReadFile[],
+  fileLayers: ConfigLayer[],
+  builtins: readonly ConfigLayer[],
+  trustFlag: boolean,
+  env: Env,
+): { layers: ConfigLayer[]; trust: ProjectTrust } {
+  const index = read.findIndex((file) => file.kind === "project");
+  const project = read[index];
+  const layer = fileLayers[index];
+  if (project?.data === undefined || layer === undefined) {
+    return { layers: fileLayers, trust: { state: "no-project", trusted: true, ignored: [] } };
+  }
+  const below = fileLayers.filter((_, i) => i !== index);
+  const projectRoot = canonicalPath(dirname(dirname(project.path)), env.HOME);
+  const settings = trustedSettings(project.data);
+  const fingerprint = trustFingerprint(settings);
+  const user = below[0]?.data ?? {};
+  const state = trustStateOf(trustEntries(user), projectRoot, fingerprint, trustFlag);
+  const trusted = state === "trusted" || state === "flag";
+  const baselineParse = configSchema.safeParse(mergeLayers([...builtins, ...below]).data);
+  const { kept, ignored } = gateProjectLayer({
+    data: layer.data,
+    trusted,
+    baseline: baselineParse.success ? baselineParse.data : undefined,
+    projectRoot,
+    allowedPromptDirs: stringsOf(user.allowed_prompt_dirs),
+  });
+  const notice = trustNotice(state, project.path, ignored);
+  const trust: ProjectTrust = {
+    state,
+    trusted,
+    projectFile: project.path,
+    projectRoot,
+    fingerprint,
+    settings,
+    ignored,
+    ...(notice ? { notice } : {}),
+  };
+  return { layers: [...below, { source: layer.source, data: kept }], trust };
+}
+
+/** The user file's `trusted_projects`, already checked by the schema. */
+function trustEntries(user: Table): (string | TrustEntry)[] {
+  const list = user.trusted_projects;
+  return Array.isArray(list) ? (list as (string | TrustEntry)[]) : [];
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item) => typeof item === "string") : [];
 }
 
 /** A file's problems in line order: its parse and schema problems, then its layer checks. */

@@ -1,6 +1,7 @@
 // Recognises secret-shaped config values and hides them: keys named like credentials
-// (api_key, token, secret, password, Authorization, x-api-key …) and values shaped like
-// provider keys (`sk-…`, `ghp_…`, `Bearer …`). Used by `config show` and by the fingerprint.
+// (api_key, token, secret, password, Authorization, x-api-key …), values shaped like provider
+// keys (`sk-…`, `ghp_…`, `Bearer …`), and the credentials a URL can carry (`user:password@`,
+// `?api_key=…`). Used by `config show`, `trust --show`, failure text and the fingerprint.
 import { isTable } from "./merge.ts";
 
 export const MASK = "***";
@@ -13,18 +14,27 @@ const SECRET_KEY =
 const SECRET_VALUE =
   /\b(?:sk-[A-Za-z0-9_-]{6,}|sk_[A-Za-z0-9_]{6,}|gh[pousr]_[A-Za-z0-9]{10,}|github_pat_[A-Za-z0-9_]{10,}|xox[abprs]-[A-Za-z0-9-]{6,}|glpat-[A-Za-z0-9_-]{10,}|AKIA[0-9A-Z]{12,}|AIza[0-9A-Za-z_-]{20,})|(?<=\bBearer\s+)[^\s"']{6,}/g;
 
+/** The user-info part of a URL (`https://user:password@host`): all of it may be a credential. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"']+@/gi;
+
+/** A URL query parameter named like a credential (`?api_key=…`, `&access_token=…`). */
+const SECRET_QUERY =
+  /([?&](?:[a-z0-9_.-]*[_.-])?(?:api[_-]?key|apikey|key|token|secret|password|passwd|sig|signature|auth|code)=)[^\s&#"']+/gi;
+
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
 
 export function containsSecret(text: string): boolean {
-  SECRET_VALUE.lastIndex = 0;
-  return SECRET_VALUE.test(text);
+  return maskSecretText(text) !== text;
 }
 
 /** Replaces every credential-shaped part of `text` with the mask. */
 export function maskSecretText(text: string): string {
-  return text.replace(SECRET_VALUE, MASK);
+  return text
+    .replace(SECRET_VALUE, MASK)
+    .replace(URL_USERINFO, `$1${MASK}@`)
+    .replace(SECRET_QUERY, `$1${MASK}`);
 }
 
 export type SecretPolicy = "mask" | "drop";

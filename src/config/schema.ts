@@ -103,6 +103,12 @@ const externalToolSchema = z.strictObject({
   env: stringMap.default({}),
 });
 
+/** A trust record: the project root and the fingerprint of the settings the user trusted. */
+const trustEntrySchema = z.strictObject({
+  path: z.string().min(1),
+  fingerprint: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'expected "sha256:<64 hex>"' }),
+});
+
 function buildConfigSchema<P extends z.ZodType>(provider: P) {
   return z.strictObject({
     model: modelId.default(DEFAULT_MODEL),
@@ -118,8 +124,17 @@ function buildConfigSchema<P extends z.ZodType>(provider: P) {
     permissions: permissionsSchema.prefault({}),
     hooks: hooksSchema.prefault({}),
     tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),
-    /** Projects whose `.codewhale/config.toml` may run hooks and tools. User file only. */
-    trusted_projects: stringList.default([]),
+    /**
+     * Projects whose `.codewhale/config.toml` settings that need trust apply, each with the
+     * fingerprint of what was trusted; a bare path is an entry from before fingerprints, which
+     * counts as changed. User file only.
+     */
+    trusted_projects: z.array(z.union([z.string(), trustEntrySchema])).default([]),
+    /**
+     * Directories outside a project from which the project may take its system prompt file or
+     * instruction files (an AGENTS.md that is a link). User file only.
+     */
+    allowed_prompt_dirs: stringList.default([]),
     /** More files whose edits always ask (permissions/protected.ts). User file only. */
     protected_paths: z.array(z.string().trim().min(1)).default([]),
   });
@@ -137,6 +152,7 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 export type HookConfig = z.output<typeof hookSchema>;
 export type ExternalToolConfig = z.output<typeof externalToolSchema>;
+export type TrustEntry = z.output<typeof trustEntrySchema>;
 export type ModelInfoOverride = z.output<typeof modelInfoSchema>;
 export type ToolOutputOverride = z.output<typeof toolOutputSchema>;
 /** A partial config as written in a file or passed as flags. */

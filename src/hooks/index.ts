@@ -1,6 +1,6 @@
 // The hooks layer's public entry: Claude Code–compatible command hooks for a session, the
-// hook environment, project trust (`effectivePolicy`), the user-file trust editor, and the
-// output policy every hook text goes through (`policedText`).
+// hook environment, the hooks and permissions in effect (`effectivePolicy`), and the output
+// policy every hook text goes through (`policedText`).
 export type { HookEnvOptions } from "./env.ts";
 export { hookEnvironment, providerKeyVars, withoutProviderKeys } from "./env.ts";
 export type { HookSession } from "./input.ts";
@@ -14,5 +14,4 @@ export type { HookNotes, SessionHooks, ToolCallFacts } from "./session-hooks.ts"
 export { createSessionHooks } from "./session-hooks.ts";
 export { policedLine, policedText } from "./text-policy.ts";
 export type { EffectivePolicy, PolicyOptions, PolicyRule } from "./trust.ts";
-export { canonicalPath, effectivePolicy, isTrusted } from "./trust.ts";
-export { readTrustedProjects, replaceTrustedProjects, writeTrustedProjects } from "./trust-file.ts";
+export { effectivePolicy } from "./trust.ts";

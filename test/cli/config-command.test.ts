@@ -2,7 +2,7 @@
 // cwd in temp dirs, and checks what a user sees on stdout, stderr and the exit code.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -237,10 +237,10 @@ describe("codewhale config check finds what exec refuses", () => {
 describe("codewhale config show", () => {
   it("prints one line per leaf with its source", () => {
     layout.writeUser('model = "openai/gpt-5"\nmax_steps = 10\n');
-    layout.writeProject("max_steps = 20\n");
+    layout.writeProject("max_steps = 8\n");
     const lines = showText();
     assert.equal(lines.get("model"), `"openai/gpt-5"  # ${layout.userFile}`);
-    assert.equal(lines.get("max_steps"), `20  # ${layout.projectFile}`);
+    assert.equal(lines.get("max_steps"), `8  # ${layout.projectFile}`);
     assert.equal(lines.get("retry.max_retries"), "6  # default");
     assert.equal(lines.get("hooks.PreToolUse"), "[]  # default");
   });
@@ -308,3 +308,62 @@ describe("codewhale config show", () => {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+describe("a config path that is not a regular file", () => {
+  const kinds: Array<[string, (path: string) => void, string]> = [
+    ["a directory", (path) => mkdirSync(path), "not a regular file (it is a directory)"],
+    [
+      "a FIFO",
+      (path) => assert.equal(spawnSync("mkfifo", [path]).status, 0),
+      "not a regular file (it is a FIFO)",
+    ],
+    [
+      "a link to /dev/zero",
+      (path) => symlinkSync("/dev/zero", path),
+      "not a regular file (it is a character device)",
+    ],
+    ["a dangling link", (path) => symlinkSync(`${path}.gone`, path), "dangling"],
+  ];
+  for (const [kind, make, problem] of kinds) {
+    it(`a user config.toml that is ${kind}: one line, exit 2, from every command`, () => {
+      make(layout.userFile);
+      const expected =
+        problem === "dangling"
+          ? `codewhale: ${layout.userFile}: cannot read: it is a link to nothing (a dangling link)`
+          : `codewhale: ${layout.userFile}: ${problem}`;
+      assert.equal(execRefusal(), expected);
+      const show = codewhale("show", "--cwd", layout.nested);
+      assert.equal(show.status, 2);
+      assert.equal(show.stderr.trimEnd(), expected);
+      assert.deepEqual(checkProblems(), [expected.replace(/^codewhale: /, "")]);
+    });
+  }
+
+  it("a project config.toml that is a FIFO is reported, never waited on", () => {
+    assert.equal(spawnSync("mkfifo", [layout.projectFile]).status, 0);
+    assert.equal(
+      execRefusal(),
+      `codewhale: ${layout.projectFile}: not a regular file (it is a FIFO)`,
+    );
+  });
+});
+
+describe("config show: credentials in URLs", () => {
+  it("masks the user-info and secret query parameters of base_url, in text and JSON", () => {
+    const password = `pw-${fakeOpenAiKey().slice(-12)}`;
+    layout.writeUser(
+      `[providers.corp]\nkind = "openai-chat"\nbase_url = "http://svc:${password}@127.0.0.1:9/v1?api_key=${password}&region=eu"\n`,
+    );
+    const text = codewhale("show", "--cwd", layout.nested);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(
+      text.stdout,
+      /^providers\.corp\.base_url = "http:\/\/\*\*\*@127\.0\.0\.1:9\/v1\?api_key=\*\*\*&region=eu" {2}# /m,
+    );
+    const json = codewhale("show", "--json", "--cwd", layout.nested);
+    assert.equal(json.status, 0, json.stderr);
+    for (const out of [text.stdout, json.stdout]) assert.ok(!out.includes(password), out);
+    const config = JSON.parse(json.stdout).config;
+    assert.equal(config.providers.corp.base_url, "http://***@127.0.0.1:9/v1?api_key=***&region=eu");
+  });
+});

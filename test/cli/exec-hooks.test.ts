@@ -170,7 +170,7 @@ describe("codewhale exec: project trust", () => {
     assert.equal(existsSync(marker), false);
     assert.match(
       run.stderr,
-      /^codewhale: ignoring these settings of the untrusted project file .*config\.toml: hooks\.SessionStart \(run `codewhale trust` to trust it, or pass --trust for one run\)$/m,
+      /^codewhale: ignoring these settings of the untrusted project file .*config\.toml: hooks\.SessionStart \(review them with `codewhale trust --show`, then run `codewhale trust` to trust them, or pass --trust for one run\)$/m,
     );
     assert.ok(!run.stderr.includes(command), "the untrusted command is not repeated");
     assert.equal(run.stderr.match(/ignoring these settings/g)?.length, 1);

@@ -89,10 +89,11 @@ describe("loadConfig precedence", () => {
 
 describe("paths", () => {
   it("resolves relative session_dir against the project root and ~ against HOME", () => {
+    const trusted = () => loadConfig({ cwd: layout.nested, env: layout.env(), trust: true });
     layout.writeProject('session_dir = "logs"\n');
-    assert.equal(load().config.session_dir, join(layout.project, "logs"));
+    assert.equal(trusted().config.session_dir, join(layout.project, "logs"));
     layout.writeProject('session_dir = "~/logs"\n');
-    assert.equal(load().config.session_dir, join(layout.root, "user-home", "logs"));
+    assert.equal(trusted().config.session_dir, join(layout.root, "user-home", "logs"));
   });
 
   it("picks --session-dir, then session_dir, then $CODEWHALE_HOME/sessions", () => {

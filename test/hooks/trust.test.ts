@@ -1,12 +1,12 @@
-// Project trust: an untrusted project's hooks and permission settings are ignored (the user
-// file's apply) and listed in a notice; `--trust` or `trusted_projects` lets them apply. And
-// the minimal TOML edit of `trusted_projects` that keeps the user's comments.
+// The policy in effect: an untrusted project's hooks and permission settings are ignored (the
+// user file's apply) and listed in the loader's one notice; `--trust` or a `trusted_projects`
+// record with the project's fingerprint lets them apply; a project never drops the user's
+// deny and ask rules.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { parse } from "smol-toml";
 import { loadConfig } from "../../src/config/index.ts";
 import { ConfigError } from "../../src/errors.ts";
-import { effectivePolicy, replaceTrustedProjects } from "../../src/hooks/index.ts";
+import { effectivePolicy } from "../../src/hooks/index.ts";
 import type { TempLayout } from "../config/support/temp-config.ts";
 import { createLayout } from "../config/support/temp-config.ts";
 
@@ -36,8 +36,14 @@ command = "./project-hook.sh"
 command = "./on-stop.sh"
 `;
 
-function load() {
-  return loadConfig({ cwd: layout.nested, env: layout.env() });
+function load(trust = false) {
+  return loadConfig({ cwd: layout.nested, env: layout.env(), trust });
+}
+
+/** A `trusted_projects` record of the project as it is now (what `codewhale trust` writes). */
+function trustRecord(): string {
+  const { fingerprint } = load().trust;
+  return `trusted_projects = [{ path = ${JSON.stringify(layout.project)}, fingerprint = "${fingerprint}" }]\n`;
 }
 
 describe("effectivePolicy", () => {
@@ -52,17 +58,17 @@ describe("effectivePolicy", () => {
     assert.deepEqual(policy.hooks.PreToolUse, [{ command: "user-guard.sh" }]);
     assert.deepEqual(policy.hooks.Stop, []);
     assert.deepEqual(policy.notices, [
-      `codewhale: ignoring these settings of the untrusted project file ${layout.projectFile}: permissions.mode, permissions.allow, hooks.PreToolUse, hooks.Stop (run \`codewhale trust\` to trust it, or pass --trust for one run)`,
+      `codewhale: ignoring these settings of the untrusted project file ${layout.projectFile}: permissions.mode, permissions.allow, hooks.PreToolUse, hooks.Stop (review them with \`codewhale trust --show\`, then run \`codewhale trust\` to trust them, or pass --trust for one run)`,
     ]);
   });
 
-  it("applies them with --trust, or when trusted_projects lists the project", () => {
+  it("applies them with --trust, or when trusted_projects records the project as it is", () => {
     layout.writeProject(PROJECT);
-    const flagged = effectivePolicy(load(), { trustFlag: true });
+    const flagged = effectivePolicy(load(true));
     assert.equal(flagged.trusted, true);
     assert.equal(flagged.permissions.mode, "bypass");
     assert.deepEqual(flagged.notices, []);
-    layout.writeUser(`# mine\ntrusted_projects = [${JSON.stringify(layout.project)}]\n${USER}`);
+    layout.writeUser(`# mine\n${trustRecord()}${USER}`);
     const listed = effectivePolicy(load());
     assert.equal(listed.trusted, true);
     assert.deepEqual(listed.hooks.PreToolUse, [{ command: "./project-hook.sh" }]);
@@ -74,10 +80,10 @@ describe("effectivePolicy", () => {
   });
 
   it("never lets a project, even a trusted one, drop the user's deny and ask rules", () => {
-    layout.writeUser(
-      `trusted_projects = [${JSON.stringify(layout.project)}]\n[permissions]\ndeny = ["bash(rm:*)"]\nask = ["bash(git push:*)"]\nallow = ["bash(ls)"]\n`,
-    );
     layout.writeProject('[permissions]\ndeny = ["edit(secrets/**)"]\nask = []\nallow = ["bash"]\n');
+    layout.writeUser(
+      `${trustRecord()}[permissions]\ndeny = ["bash(rm:*)"]\nask = ["bash(git push:*)"]\nallow = ["bash(ls)"]\n`,
+    );
     const policy = effectivePolicy(load());
     assert.equal(policy.trusted, true);
     assert.deepEqual(policy.permissions.deny, [
@@ -113,42 +119,25 @@ describe("effectivePolicy", () => {
         error instanceof ConfigError && /hooks\.PostToolUse\[0\]\.matcher/.test(error.message),
     );
   });
-});
 
-describe("replaceTrustedProjects", () => {
-  it("replaces the existing array in place, keeping comments", () => {
-    const text =
-      '# top\nmodel = "a/b" # why\ntrusted_projects = [\n  "/old", # was here\n] # trailing\n\n[retry]\n# keep\nmax_retries = 1\n';
-    const after = replaceTrustedProjects(text, ["/old", "/new"]);
-    assert.equal(
-      after,
-      '# top\nmodel = "a/b" # why\ntrusted_projects = ["/old", "/new"] # trailing\n\n[retry]\n# keep\nmax_retries = 1\n',
+  it("a record of other settings, or a bare path from before fingerprints, does not trust", () => {
+    layout.writeProject(PROJECT);
+    layout.writeUser(trustRecord());
+    layout.writeProject(`${PROJECT}\n[[hooks.SessionStart]]\ncommand = "./added-later.sh"\n`);
+    const changed = effectivePolicy(load());
+    assert.equal(changed.trusted, false);
+    assert.deepEqual(changed.hooks.SessionStart, []);
+    assert.equal(changed.permissions.mode, "default");
+    assert.match(
+      changed.notices[0] ?? "",
+      /, which changed since you trusted it: permissions\.mode/,
     );
-  });
-
-  it("inserts before the first table header, never inside a table", () => {
-    const text = '# mine\nmodel = "a/b"\n\n[permissions]\nallow = ["bash"]\n';
-    const after = replaceTrustedProjects(text, ["/p"]);
-    assert.equal(
-      after,
-      '# mine\nmodel = "a/b"\n\ntrusted_projects = ["/p"]\n\n[permissions]\nallow = ["bash"]\n',
+    layout.writeUser(`trusted_projects = [${JSON.stringify(layout.project)}]\n`);
+    const pathOnly = effectivePolicy(load());
+    assert.equal(pathOnly.trusted, false);
+    assert.match(
+      pathOnly.notices[0] ?? "",
+      /trusted by path before codewhale recorded what was trusted/,
     );
-    assert.deepEqual(parse(after).trusted_projects, ["/p"]);
-  });
-
-  it("ignores look-alikes in strings and tables, and appends to a file without tables", () => {
-    const tricky =
-      'system = """\n[not a header]\ntrusted_projects = ["x"]\n"""\n[a]\ntrusted_projects = 1\n';
-    const after = replaceTrustedProjects(tricky, ["/p"]);
-    assert.deepEqual(JSON.parse(JSON.stringify(parse(after))), {
-      system: '[not a header]\ntrusted_projects = ["x"]\n',
-      trusted_projects: ["/p"],
-      a: { trusted_projects: 1 },
-    });
-    assert.equal(
-      replaceTrustedProjects('model = "a/b"', ["/p"]),
-      'model = "a/b"\ntrusted_projects = ["/p"]\n',
-    );
-    assert.equal(replaceTrustedProjects("", []), "trusted_projects = []\n");
   });
 });

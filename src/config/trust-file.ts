@@ -1,14 +1,18 @@
 // Edits `trusted_projects` in the user config file with the smallest possible change: the
 // existing top-level array is replaced in place (comments elsewhere, and one after the array
-// on its last line, are kept), or a new line is inserted before the first table header. The
-// result is parsed again and checked before it is written. Used by `codewhale trust`.
+// on its last line, are kept), or a new one is inserted before the first table header. Each
+// record is one `{ path, fingerprint }` line. The result is parsed again and checked before it
+// is written. Used by `codewhale trust`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parse } from "smol-toml";
 import { ConfigError, errorMessage } from "../errors.ts";
+import type { TrustEntry } from "./schema.ts";
+
+export type TrustRecord = string | TrustEntry;
 
 /** The `trusted_projects` of the user file, or [] when the file or key is missing. */
-export function readTrustedProjects(userFile: string): string[] {
+export function readTrustedProjects(userFile: string): TrustRecord[] {
   if (!existsSync(userFile)) return [];
   const text = readFileSync(userFile, "utf8");
   let data: Record<string, unknown>;
@@ -18,11 +22,17 @@ export function readTrustedProjects(userFile: string): string[] {
     throw new ConfigError(`${userFile}: invalid TOML: ${errorMessage(error)}`, userFile);
   }
   const list = data.trusted_projects;
-  return Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : [];
+  return Array.isArray(list) ? list.filter(isTrustRecord) : [];
+}
+
+function isTrustRecord(item: unknown): item is TrustRecord {
+  if (typeof item === "string") return true;
+  const entry = item as Partial<TrustEntry> | null;
+  return typeof entry?.path === "string" && typeof entry.fingerprint === "string";
 }
 
 /** Writes `projects` as the user file's `trusted_projects`, creating the file if needed. */
-export function writeTrustedProjects(userFile: string, projects: readonly string[]): void {
+export function writeTrustedProjects(userFile: string, projects: readonly TrustRecord[]): void {
   const before = existsSync(userFile) ? readFileSync(userFile, "utf8") : "";
   const after = replaceTrustedProjects(before, projects);
   const check = parse(after) as Record<string, unknown>;
@@ -34,8 +44,11 @@ export function writeTrustedProjects(userFile: string, projects: readonly string
 }
 
 /** The text with its top-level `trusted_projects` set to `projects`. Pure. */
-export function replaceTrustedProjects(text: string, projects: readonly string[]): string {
-  const assignment = `trusted_projects = [${projects.map((p) => JSON.stringify(p)).join(", ")}]`;
+export function replaceTrustedProjects(text: string, projects: readonly TrustRecord[]): string {
+  const assignment =
+    projects.length === 0
+      ? "trusted_projects = []"
+      : `trusted_projects = [\n${projects.map((p) => `  ${formatRecord(p)},\n`).join("")}]`;
   const layout = scanTopLevel(text);
   if (layout.existing) {
     const { start, end } = layout.existing;
@@ -47,6 +60,12 @@ export function replaceTrustedProjects(text: string, projects: readonly string[]
   }
   const at = layout.firstHeader;
   return `${text.slice(0, at)}${assignment}\n\n${text.slice(at)}`;
+}
+
+/** One record as TOML: a bare path string, or an inline table. */
+function formatRecord(record: TrustRecord): string {
+  if (typeof record === "string") return JSON.stringify(record);
+  return `{ path = ${JSON.stringify(record.path)}, fingerprint = ${JSON.stringify(record.fingerprint)} }`;
 }
 
 interface TopLevel {

@@ -1,5 +1,6 @@
 // `npm run bench`: prints every benchmark's figures, each beside a baseline measured in the
 // same run. BENCH_QUICK=1 shrinks the sizes for a smoke run. Filter with `npm run bench -- log`.
+import { benchConfigLoad } from "./config-load.ts";
 import { benchExecEndToEnd } from "./exec-e2e.ts";
 import { benchLoop } from "./loop.ts";
 import { benchRunner } from "./runner.ts";
@@ -12,6 +13,7 @@ const benches: Bench[] = [
   { name: "loop and start-up", run: benchLoop },
   { name: "runner", run: benchRunner },
   { name: "exec end to end", run: benchExecEndToEnd },
+  { name: "config load", run: benchConfigLoad },
 ];
 
 const filters = process.argv.slice(2);

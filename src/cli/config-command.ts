@@ -6,7 +6,6 @@ import type { Command } from "commander";
 import type { ConfigFlagOptions, LoadedConfig, LoadOptions } from "../config/index.ts";
 import {
   configFlagsFromOptions,
-  formatKeyPath,
   inspectConfig,
   loadConfig,
   maskSecrets,
@@ -47,19 +46,27 @@ function showConfig(options: ConfigCommandOptions): void {
   if (loaded.trust.notice) process.stderr.write(`${loaded.trust.notice}\n`);
   const config = maskSecrets(loaded.config);
   if (options.json) {
-    const { sources, files } = loaded;
-    process.stdout.write(`${JSON.stringify({ config, sources, files }, null, 2)}\n`);
+    const sources = sourcesOf(config, loaded);
+    process.stdout.write(`${JSON.stringify({ config, sources, files: loaded.files }, null, 2)}\n`);
   } else process.stdout.write(formatShowText(config, loaded));
 }
 
 /** One line per leaf: `key = value  # source`. `config` must already be masked. */
 export function formatShowText(config: LoadedConfig["config"], loaded: LoadedConfig): string {
   const lines: string[] = [];
-  walkLeaves(config, (path, value) => {
-    const key = formatKeyPath(path);
-    lines.push(`${key} = ${JSON.stringify(value)}  # ${loaded.sources[key] ?? "default"}`);
+  walkLeaves(config, (_path, value, key) => {
+    lines.push(`${key} = ${JSON.stringify(value)}  # ${loaded.sources.get(key) ?? "default"}`);
   });
   return `${lines.join("\n")}\n`;
+}
+
+/** The source of every leaf, defaults included, for `--json`. */
+function sourcesOf(config: LoadedConfig["config"], loaded: LoadedConfig): Record<string, string> {
+  const sources: Record<string, string> = {};
+  walkLeaves(config, (_path, _value, key) => {
+    sources[key] = loaded.sources.get(key) ?? "default";
+  });
+  return sources;
 }
 
 function checkConfig(options: ConfigCommandOptions): void {

@@ -18,7 +18,7 @@ import {
 import type { KeySegment } from "./key-path.ts";
 import { formatKeyPath } from "./key-path.ts";
 import type { ConfigLayer, ConfigSource, Table } from "./merge.ts";
-import { mergeLayers, walkLeaves } from "./merge.ts";
+import { mergeLayers } from "./merge.ts";
 import { pathKeyProblems, sessionDirProblem } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
@@ -49,8 +49,11 @@ export type LayerCheck = (layer: ConfigLayer) => ConfigError[];
 
 export interface LoadedConfig {
   config: Config;
-  /** Source of every leaf of `config`, keyed by dotted path (`retry.max_retries`). */
-  sources: Record<string, ConfigSource>;
+  /**
+   * Where each value of `config` was set, keyed by dotted path (`retry.max_retries`); a leaf
+   * with no entry is a built-in default. A Map: a big config has a hundred thousand leaves.
+   */
+  sources: ReadonlyMap<string, ConfigSource>;
   /** The config files that exist, lowest precedence first. */
   files: ConfigFile[];
   home: string;
@@ -203,7 +206,7 @@ function validateMerged(
   }
   const problems = checkRules(result.data, originOf);
   if (problems.length > 0) return { problems };
-  return { config: result.data, sources: effectiveSources(result.data, merged.sources) };
+  return { config: result.data, sources: merged.sources };
 }
 
 /**
@@ -258,12 +261,4 @@ function sourceOf(sources: ReadonlyMap<string, ConfigSource>, path: readonly Key
     if (below) return sources.get(below) ?? "default";
   }
   return "default";
-}
-
-function effectiveSources(config: Config, recorded: ReadonlyMap<string, ConfigSource>) {
-  const sources: Record<string, ConfigSource> = {};
-  walkLeaves(config, (_path, _leaf, key) => {
-    sources[key] = recorded.get(key) ?? "default";
-  });
-  return sources;
 }

@@ -50,7 +50,7 @@ export function effectivePolicy(
   const { config } = loaded;
   const lists = Object.fromEntries(
     RULE_LISTS.map((list) => {
-      const source = loaded.sources[`permissions.${list}`] ?? "default";
+      const source = loaded.sources.get(`permissions.${list}`) ?? "default";
       const rules = config.permissions[list].map((text) => ({ text, source }));
       return [list, [...rules, ...keptUserRules(loaded, list, source, projectFile)]];
     }),
@@ -108,7 +108,7 @@ function checkMatchers(hooks: Config["hooks"], loaded: LoadedConfig): void {
         compileMatcher(hook.matcher);
       } catch (error) {
         const key = `hooks.${event}[${index}].matcher`;
-        const source = loaded.sources[`hooks.${event}`] ?? "flag";
+        const source = loaded.sources.get(`hooks.${event}`) ?? "flag";
         const message = `${source}: key "${key}": invalid regular expression: ${errorMessage(error)}`;
         throw new ConfigError(message, source.startsWith("/") ? source : undefined, undefined, key);
       }

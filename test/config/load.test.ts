@@ -28,7 +28,7 @@ describe("loadConfig precedence", () => {
     const loaded = load();
     assert.equal(loaded.config.model, "anthropic/claude-sonnet-4-6");
     assert.deepEqual(loaded.files, []);
-    assert.equal(loaded.sources.model, "default");
+    assert.equal(loaded.sources.get("model"), undefined, "a default has no recorded source");
     assert.equal(loaded.config.providers.anthropic?.api_key_env, "ANTHROPIC_API_KEY");
     assert.equal(loaded.config.providers.openai?.kind, "openai-responses");
   });
@@ -46,11 +46,11 @@ describe("loadConfig precedence", () => {
       budget_ms: 5,
       stream_idle_timeout_ms: 300000,
     });
-    assert.equal(loaded.sources.model, layout.userFile);
-    assert.equal(loaded.sources.max_steps, "flag");
-    assert.equal(loaded.sources["retry.max_retries"], layout.userFile);
-    assert.equal(loaded.sources["retry.budget_ms"], layout.projectFile);
-    assert.equal(loaded.sources["retry.initial_delay_ms"], "default");
+    assert.equal(loaded.sources.get("model"), layout.userFile);
+    assert.equal(loaded.sources.get("max_steps"), "flag");
+    assert.equal(loaded.sources.get("retry.max_retries"), layout.userFile);
+    assert.equal(loaded.sources.get("retry.budget_ms"), layout.projectFile);
+    assert.equal(loaded.sources.get("retry.initial_delay_ms"), undefined);
     assert.deepEqual(
       loaded.files.map((file) => file.kind),
       ["user", "project"],
@@ -72,7 +72,7 @@ describe("loadConfig precedence", () => {
     const env = layout.env({ OPENAI_BASE_URL: "http://127.0.0.1:8080/v1" });
     const loaded = loadConfig({ cwd: layout.nested, env });
     assert.equal(loaded.config.providers.openai?.base_url, "http://127.0.0.1:8080/v1");
-    assert.equal(loaded.sources["providers.openai.base_url"], "env OPENAI_BASE_URL");
+    assert.equal(loaded.sources.get("providers.openai.base_url"), "env OPENAI_BASE_URL");
   });
 
   it("does not take the user file for a project file when the cwd is under ~", () => {

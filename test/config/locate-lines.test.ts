@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { inspectConfig } from "../../src/config/index.ts";
 import { formatKeyPath, parseTomlKey } from "../../src/config/key-path.ts";
-import { locateKeyLine } from "../../src/config/locate-lines.ts";
+import { createLineLocator, locateKeyLine } from "../../src/config/locate-lines.ts";
 
 const text = [
   "# comment",
@@ -96,3 +100,51 @@ describe("key paths", () => {
     assert.equal(parseTomlKey('= "no key"'), undefined);
   });
 });
+
+describe("createLineLocator", () => {
+  it("answers like locateKeyLine for every key of a big file, scanning it once", () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 5_000; i++) lines.push(`[models."p/m${i}"]`, `context_window = ${i}`, "");
+    const big = lines.join("\n");
+    const locate = createLineLocator(big);
+    for (const i of [0, 1, 2_499, 4_999]) {
+      assert.equal(locate(["models", `p/m${i}`, "context_window"]), i * 3 + 2);
+      assert.equal(locate(["models", `p/m${i}`, "unknown_key"]), i * 3 + 1, "the table's header");
+      assert.equal(locate(["models", `p/m${i}`]), i * 3 + 1);
+    }
+    assert.equal(locate(["models"]), 1, "a prefix resolves to its first definition");
+    assert.equal(locate(["retry"]), undefined);
+    for (const path of [
+      ["model"],
+      ["retry", "max_retries"],
+      ["hooks", "PreToolUse", 1, "matcher"],
+    ]) {
+      assert.equal(createLineLocator(text)(path), locateKeyLine(text, path), path.join("."));
+    }
+  });
+
+  it("reports 5,000 problems of one file, each on its own line", () => {
+    const lines = Array.from({ length: 5_000 }, (_, i) => `[output.tools.t${i}]\nmax_byte = 1`);
+    const report = inspectConfig({
+      cwd: tmpdir(),
+      env: { CODEWHALE_HOME: writeHome(lines.join("\n")), HOME: tmpdir() },
+    });
+    assert.equal(report.problems.length, 5_000);
+    assert.match(
+      report.problems[4_999]?.message ?? "",
+      /config\.toml:10000: key "output\.tools\.t4999\.max_byte": unknown key$/,
+    );
+  });
+});
+
+const homes: string[] = [];
+after(() => {
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
+function writeHome(text: string): string {
+  const home = mkdtempSync(join(tmpdir(), "cw-locate-"));
+  homes.push(home);
+  writeFileSync(join(home, "config.toml"), text);
+  return home;
+}

@@ -2,15 +2,14 @@
 // project file `.codewhale/config.toml` from the cwd upwards. Each file is parsed with smol-toml
 // and checked on its own, so a mistake is reported against the file that made it. A config path
 // that exists but is not a regular file (a directory, FIFO, device, dangling link) is a problem.
-import type { Stats } from "node:fs";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError, errorMessage } from "../errors.ts";
 import { createLineLocator } from "./locate-lines.ts";
 import type { Table } from "./merge.ts";
-import { fileKindOf } from "./path-checks.ts";
+import { fileKindOf, readRegularFile } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
 import { configFileSchema } from "./schema.ts";
@@ -152,45 +151,21 @@ function isPresent(path: string): boolean {
 type TextRead = { ok: true; text: string } | { ok: false; problem: string };
 
 /**
- * A config file's text. Only a regular file of at most MAX_CONFIG_FILE_BYTES is opened (stat
- * first, then the open descriptor again), so a FIFO, a device or a link to /dev/zero is
- * reported, never read or waited on.
+ * A config file's text. Only a regular file of at most MAX_CONFIG_FILE_BYTES is opened and
+ * read (path-checks.ts), so a FIFO, a device or a link to /dev/zero is reported, never read or
+ * waited on.
  */
 function readConfigText(path: string): TextRead {
-  let fd: number;
-  try {
-    const before = notConfigFile(statSync(path));
-    if (before) return { ok: false, problem: before };
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return { ok: false, problem: cannotRead(error) };
+  const read = readRegularFile(path, MAX_CONFIG_FILE_BYTES);
+  if (read.ok) return read;
+  if (read.reason === "not-regular") {
+    return { ok: false, problem: `not a regular file (it is ${fileKindOf(read.stats)})` };
   }
-  try {
-    const stats = fstatSync(fd);
-    const after = notConfigFile(stats);
-    if (after) return { ok: false, problem: after };
-    const buffer = Buffer.allocUnsafe(Math.min(stats.size, MAX_CONFIG_FILE_BYTES) + 1);
-    let length = 0;
-    for (let count = -1; count !== 0 && length < buffer.length; length += count) {
-      count = readSync(fd, buffer, length, buffer.length - length, null);
-    }
-    if (length > MAX_CONFIG_FILE_BYTES) return { ok: false, problem: tooBig() };
-    return { ok: true, text: buffer.toString("utf8", 0, length) };
-  } catch (error) {
-    return { ok: false, problem: cannotRead(error) };
-  } finally {
-    closeSync(fd);
+  if (read.reason === "too-large") {
+    const limit = MAX_CONFIG_FILE_BYTES / (1024 * 1024);
+    return { ok: false, problem: `larger than ${limit} MiB; not read` };
   }
-}
-
-function notConfigFile(stats: Stats): string | undefined {
-  if (!stats.isFile()) return `not a regular file (it is ${fileKindOf(stats)})`;
-  if (stats.size > MAX_CONFIG_FILE_BYTES) return tooBig();
-  return undefined;
-}
-
-function tooBig(): string {
-  return `larger than ${MAX_CONFIG_FILE_BYTES / (1024 * 1024)} MiB; not read`;
+  return { ok: false, problem: cannotRead(read.error) };
 }
 
 function cannotRead(error: unknown): string {

@@ -1,6 +1,7 @@
 // The filesystem checks of the path keys: `system_prompt_file` must be a readable regular file
 // of at most 1 MiB, and `session_dir` must be (or be creatable as) a directory. load.ts runs
 // them on every layer; the agent reads the prompt file through `readPromptFile`, the same check.
+// `readRegularFile` (stat, open, fstat, bounded read) also reads the config files (files.ts).
 import type { Stats } from "node:fs";
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
@@ -35,58 +36,87 @@ const EMPTY = "expected a path, received an empty string";
 
 /** Why `path` cannot be the system prompt file, or undefined when it can. */
 export function checkPromptFile(path: string): string | undefined {
-  const opened = openPromptFile(path);
-  if (!opened.ok) return opened.problem;
+  const opened = openRegularFile(path, MAX_PROMPT_FILE_BYTES);
+  if (!opened.ok) return promptProblem(path, opened);
   closeSync(opened.fd);
   return undefined;
 }
 
 /** The prompt file's text, refusing anything but a readable regular file of at most 1 MiB. */
 export function readPromptFile(path: string): PromptFileRead {
-  const opened = openPromptFile(path);
+  const read = readRegularFile(path, MAX_PROMPT_FILE_BYTES);
+  return read.ok ? read : { ok: false, problem: promptProblem(path, read) };
+}
+
+function promptProblem(path: string, failure: RegularFailure): string {
+  if (failure.reason === "not-regular") {
+    return `${path} is not a regular file (it is ${fileKindOf(failure.stats)})`;
+  }
+  if (failure.reason === "too-large") return tooLarge(path, failure.bytes);
+  return unreadable(path, failure.error);
+}
+
+/** Why a file could not be opened or read whole. */
+export type RegularFailure =
+  | { ok: false; reason: "not-regular"; stats: Stats }
+  | { ok: false; reason: "too-large"; bytes: number | "more" }
+  | { ok: false; reason: "error"; error: unknown };
+
+/**
+ * Opens `path` only after `stat` says it is a regular file of at most `maxBytes`, so a device
+ * or FIFO is never opened; then checks the open descriptor again, in case the path changed
+ * meanwhile. Shared by the prompt file and the config files (files.ts).
+ */
+export function openRegularFile(
+  path: string,
+  maxBytes: number,
+): { ok: true; fd: number; size: number } | RegularFailure {
+  let fd: number;
+  try {
+    const before = regularFailure(statSync(path), maxBytes);
+    if (before) return before;
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return { ok: false, reason: "error", error };
+  }
+  const stats = fstatSync(fd);
+  const after = regularFailure(stats, maxBytes);
+  if (!after) return { ok: true, fd, size: stats.size };
+  closeSync(fd);
+  return after;
+}
+
+/** The whole text of a regular file of at most `maxBytes`, checked as `openRegularFile` does. */
+export function readRegularFile(
+  path: string,
+  maxBytes: number,
+): { ok: true; text: string } | RegularFailure {
+  const opened = openRegularFile(path, maxBytes);
   if (!opened.ok) return opened;
   try {
-    // One byte more than the limit: a file that grew since it was checked still cannot pass.
-    const buffer = Buffer.allocUnsafe(MAX_PROMPT_FILE_BYTES + 1);
-    let length = 0;
-    let count = -1;
-    while (count !== 0 && length < buffer.length) {
-      count = readSync(opened.fd, buffer, length, buffer.length - length, null);
-      length += count;
+    // Read to the end, never past one byte over the limit: a file that grew since it was
+    // checked still cannot pass.
+    const parts: Buffer[] = [];
+    let total = 0;
+    while (total <= maxBytes) {
+      const want = Math.max(opened.size + 1 - total, 64 * 1024);
+      const part = Buffer.allocUnsafe(Math.min(want, maxBytes + 1 - total));
+      const count = readSync(opened.fd, part, 0, part.length, null);
+      if (count === 0) return { ok: true, text: Buffer.concat(parts, total).toString("utf8") };
+      parts.push(part.subarray(0, count));
+      total += count;
     }
-    if (length > MAX_PROMPT_FILE_BYTES) return { ok: false, problem: tooLarge(path, "more") };
-    return { ok: true, text: buffer.toString("utf8", 0, length) };
+    return { ok: false, reason: "too-large", bytes: "more" };
   } catch (error) {
-    return { ok: false, problem: unreadable(path, error) };
+    return { ok: false, reason: "error", error };
   } finally {
     closeSync(opened.fd);
   }
 }
 
-type Opened = { ok: true; fd: number } | { ok: false; problem: string };
-
-/**
- * Opens `path` only after `stat` says it is a small regular file, so a device or FIFO is
- * never opened; then checks the open descriptor again, in case the path changed meanwhile.
- */
-function openPromptFile(path: string): Opened {
-  let fd: number;
-  try {
-    const before = regularFileProblem(path, statSync(path));
-    if (before) return { ok: false, problem: before };
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return { ok: false, problem: unreadable(path, error) };
-  }
-  const after = regularFileProblem(path, fstatSync(fd));
-  if (!after) return { ok: true, fd };
-  closeSync(fd);
-  return { ok: false, problem: after };
-}
-
-function regularFileProblem(path: string, stats: Stats): string | undefined {
-  if (!stats.isFile()) return `${path} is not a regular file (it is ${fileKindOf(stats)})`;
-  if (stats.size > MAX_PROMPT_FILE_BYTES) return tooLarge(path, stats.size);
+function regularFailure(stats: Stats, maxBytes: number): RegularFailure | undefined {
+  if (!stats.isFile()) return { ok: false, reason: "not-regular", stats };
+  if (stats.size > maxBytes) return { ok: false, reason: "too-large", bytes: stats.size };
   return undefined;
 }
 

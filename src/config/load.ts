@@ -137,11 +137,16 @@ function gateProject(
   const user = below[0]?.data ?? {};
   const state = trustStateOf(trustEntries(user), projectRoot, fingerprint, trustFlag);
   const trusted = state === "trusted" || state === "flag";
-  const baselineParse = configSchema.safeParse(mergeLayers([...builtins, ...below]).data);
+  let baseline: { config: Config | undefined } | undefined;
   const { kept, ignored } = gateProjectLayer({
     data: layer.data,
     trusted,
-    baseline: baselineParse.success ? baselineParse.data : undefined,
+    baseline: () => {
+      baseline ??= {
+        config: configSchema.safeParse(mergeLayers([...builtins, ...below]).data).data,
+      };
+      return baseline.config;
+    },
     projectRoot,
     allowedPromptDirs: stringsOf(user.allowed_prompt_dirs),
   });

@@ -57,8 +57,11 @@ export interface GateInput {
   /** The project layer, path keys already absolute. */
   data: Table;
   trusted: boolean;
-  /** The config of the layers below the project (defaults and the user file); undefined if invalid. */
-  baseline: Config | undefined;
+  /**
+   * The config of the layers below the project (defaults and the user file), undefined if they
+   * do not validate alone; called only when a rule needs the user's own value.
+   */
+  baseline: () => Config | undefined;
   projectRoot: string;
   /** The user file's `allowed_prompt_dirs`, absolute. */
   allowedPromptDirs: readonly string[];
@@ -100,16 +103,18 @@ function appliesUntrusted(
   rule: TrustRule,
   path: readonly KeySegment[],
   value: unknown,
-  baseline: Config | undefined,
+  baselineOf: () => Config | undefined,
 ): boolean {
   switch (rule) {
     case "safe":
       return true;
     case "own-provider": {
       const provider = typeof value === "string" ? value.split("/")[0] : undefined;
+      const baseline = provider === undefined ? undefined : baselineOf();
       return provider !== undefined && baseline !== undefined && provider in baseline.providers;
     }
     case "at-most": {
+      const baseline = baselineOf();
       const limit = baseline === undefined ? undefined : baselineLimit(baseline, path);
       if (typeof value !== "number") return false;
       return limit === "none" || (typeof limit === "number" && value <= limit);

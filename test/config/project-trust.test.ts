@@ -116,7 +116,7 @@ describe("an untrusted project file", () => {
     const { kept, ignored } = gateProjectLayer({
       data: { future_key: "x", retry: { max_retries: 1 }, output: { new_knob: 2 } },
       trusted: false,
-      baseline: undefined,
+      baseline: () => undefined,
       projectRoot: layout.project,
       allowedPromptDirs: [],
     });

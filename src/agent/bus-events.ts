@@ -35,9 +35,10 @@ export type BusEvents = {
   /** The agent opened a session log (new, resumed or forked), before its first `session/event`. */
   "agent/session-start": (session: { sessionId: string; logPath: string }) => void;
   /**
-   * One line for the user that the log does not carry: what an untrusted project's config
-   * asked for and did not get (`source: "policy"`, a header line then one line per setting,
-   * shown as they are), a hook's error or `systemMessage` (`"hook"`), a failing pre-execute
+   * One line for the user that the log does not carry: the project settings that were ignored
+   * (untrusted, changed since trusted, or a prompt file outside the project) and instruction
+   * files skipped for linking outside the repository (`source: "policy"`, shown as they are),
+   * a hook's error or `systemMessage` (`"hook"`), a failing pre-execute
    * listener (`"pre-execute"`), a failing code-graph probe (`"tools"`), an output-policy stage
    * that failed open (`"output"`; the log carries it as `tool/result.policy_errors`), and
    * status a person may want but a script does not, such as cgc not being installed

@@ -161,7 +161,7 @@ function showTrust(io: TrustIo, dir: string | undefined): void {
     `project root: ${root}`,
     `state: ${STATE_TEXT[trust.state]}`,
     `fingerprint: ${trust.fingerprint}`,
-    "settings that need trust (secrets masked):",
+    "settings the fingerprint covers (secrets masked; limits that only tighten apply even untrusted):",
     ...settingLines(settings),
   ];
   const outside = trust.ignored.filter((setting) => setting.reason === "outside-project");

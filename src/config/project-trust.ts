@@ -70,24 +70,37 @@ export interface GateInput {
 /**
  * The part of the project layer that applies, and the settings left out (named in the notice).
  * Trusted or not, a `system_prompt_file` outside the project and the allowed directories is left
- * out; a kept one is replaced by its real path, so a link swapped later cannot redirect it.
+ * out and named as such (trusting would not help); a kept one is replaced by its real path, so
+ * a link swapped later cannot redirect it.
  */
 export function gateProjectLayer(input: GateInput): { kept: Table; ignored: IgnoredSetting[] } {
-  const ignored: IgnoredSetting[] = [];
   const decide = (rule: TrustRule, path: readonly KeySegment[], value: unknown) =>
     input.trusted || appliesUntrusted(rule, path, value, input.baseline);
   const { kept, dropped } = partition(input.data, decide);
-  for (const key of dropped) ignored.push({ key, reason: "untrusted" });
-  const prompt = kept.system_prompt_file;
-  if (typeof prompt === "string") {
-    const place = promptFilePlace(prompt, input.projectRoot, input.allowedPromptDirs);
-    if (place.ok) kept.system_prompt_file = place.realPath;
-    else {
-      delete kept.system_prompt_file;
-      ignored.push({ key: "system_prompt_file", reason: "outside-project", path: place.realPath });
-    }
+  const outside = outsidePrompt(input);
+  if (outside) delete kept.system_prompt_file;
+  else if (typeof kept.system_prompt_file === "string") {
+    kept.system_prompt_file = promptFilePlace(
+      kept.system_prompt_file,
+      input.projectRoot,
+      input.allowedPromptDirs,
+    ).realPath;
   }
+  const ignored = dropped.map((key): IgnoredSetting => {
+    if (key === "system_prompt_file" && outside) return outside;
+    return { key, reason: "untrusted" };
+  });
+  if (outside && !dropped.includes("system_prompt_file")) ignored.push(outside);
   return { kept, ignored };
+}
+
+/** The project's `system_prompt_file` when it lies outside the project and allowed dirs. */
+function outsidePrompt(input: GateInput): IgnoredSetting | undefined {
+  const prompt = input.data.system_prompt_file;
+  if (typeof prompt !== "string") return undefined;
+  const place = promptFilePlace(prompt, input.projectRoot, input.allowedPromptDirs);
+  if (place.ok) return undefined;
+  return { key: "system_prompt_file", reason: "outside-project", path: place.realPath };
 }
 
 /**

@@ -89,9 +89,9 @@ describe("codewhale exec: an untrusted project's config", () => {
     const logPath = String(jsonLines(run.stdout)[0]?.log_path);
     assert.ok(logPath.startsWith(join(setup.home, "sessions")), logPath);
     const notices = run.stderr.split("\n").filter((line) => line.includes("ignoring"));
-    assert.deepEqual(notices, [
-      `codewhale: ignoring these settings of the untrusted project file ${projectFile}: system_prompt_file, session_dir, providers.local.base_url, providers.local.headers, output.redact_secrets (review them with \`codewhale trust --show\`, then run \`codewhale trust\` to trust them, or pass --trust for one run)`,
-    ]);
+    assert.equal(notices.length, 1, run.stderr);
+    const expected = `codewhale: ignoring these settings of the untrusted project file ${projectFile}: system_prompt_file (/proc/<pid>/environ is outside the project; a project may name it only if your user file lists its directory in allowed_prompt_dirs), session_dir, providers.local.base_url, providers.local.headers, output.redact_secrets (review them with \`codewhale trust --show\`, then run \`codewhale trust\` to trust them, or pass --trust for one run)`;
+    assert.equal(notices[0]?.replace(/\/proc\/\d+\//, "/proc/<pid>/"), expected);
   });
 
   it("does not choose which environment variable is sent as the key", async () => {

@@ -112,6 +112,17 @@ describe("an untrusted project file", () => {
     assert.equal(load().config.max_budget_usd, 5);
   });
 
+  it("names an outside prompt file as outside the project, since trusting would not help", () => {
+    writeFileSync(join(layout.root, "secret"), "x");
+    layout.writeProject(
+      `system_prompt_file = "${join(layout.root, "secret")}"\nsession_dir = "l"\n`,
+    );
+    assert.deepEqual(load().trust.ignored, [
+      { key: "system_prompt_file", reason: "outside-project", path: join(layout.root, "secret") },
+      { key: "session_dir", reason: "untrusted" },
+    ]);
+  });
+
   it("fails closed: a key the table does not list needs trust", () => {
     const { kept, ignored } = gateProjectLayer({
       data: { future_key: "x", retry: { max_retries: 1 }, output: { new_knob: 2 } },

@@ -71,7 +71,10 @@ export class SessionWriteError extends CodewhaleError {
   }
 }
 
-/** Another live process holds the session's writer lock. */
+/**
+ * Another live process holds the session's writer lock, or the lock file names no owner (pid
+ * -1: then the message names the lock file, which only a user may remove).
+ */
 export class SessionLockedError extends CodewhaleError {
   readonly exitCode = ExitCode.failure;
   override readonly name = "SessionLockedError";
@@ -79,8 +82,13 @@ export class SessionLockedError extends CodewhaleError {
     readonly sessionId: string,
     readonly pid: number,
     readonly host: string,
+    readonly lockFile?: string,
   ) {
-    super(`session ${sessionId} is open in process ${pid} on ${host}`);
+    super(
+      pid > 0
+        ? `session ${sessionId} is open in process ${pid} on ${host}`
+        : `session ${sessionId} is locked by ${lockFile ?? "its lock file"}, which names no owner codewhale can check; remove it if no codewhale process has the session open`,
+    );
   }
 }
 

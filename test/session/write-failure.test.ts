@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { SessionWriteError } from "../../src/errors.ts";
+import { ownerRecord } from "../../src/session/lock-owner.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { runCli } from "../support/cli.ts";
@@ -161,11 +161,11 @@ describe("session log: a real write failure (file size limit)", () => {
 
   it("a full disk at session start leaves no empty log and no lock behind", needsPrlimit, () => {
     const dir = tempDir();
-    // Room for the lock file (pid and host), not for the session/start line.
-    const { lines, error } = writeUnderLimit(dir, hostname().length + 100, "start");
+    // Room for the lock file (its owner record), not for the session/start line.
+    const { lines, error } = writeUnderLimit(dir, ownerRecord().length + 16, "start");
     assert.equal(lines.length, 1, "create threw before returning a writer");
     assert.equal(error.error, "SessionWriteError");
-    assert.match(String(error.message), /EFBIG/);
+    assert.match(String(error.message), /\.jsonl: EFBIG/);
     assert.deepEqual(filesBelow(dir), []);
   });
 

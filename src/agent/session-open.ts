@@ -3,11 +3,11 @@
 // left open: tool calls without a result get an interrupted result (never re-run) and an
 // unfinished turn gets its `turn/end`. Called by agent.ts.
 import { resolve } from "node:path";
-import { UsageError } from "../errors.ts";
+import { SessionCorruptError, UsageError } from "../errors.ts";
 import { readNative } from "../providers/neutral.ts";
 import { INTERRUPTED_RESULT } from "../session/derive.ts";
 import type { EventInput, JsonValue, SessionEvent } from "../session/events.ts";
-import { findSession, listSessionFiles } from "../session/paths.ts";
+import { findSession, listSessionFiles, sessionIdOfPath } from "../session/paths.ts";
 import { readSession } from "../session/reader.ts";
 import { summarizeSession } from "../session/summary.ts";
 import { SessionWriter } from "../session/writer.ts";
@@ -35,7 +35,21 @@ export function locateSession(target: SessionTarget): PriorSession | null {
       ? newestIn(target.sessionsDir, resolve(target.cwd))
       : null;
   if (path === null) return null;
-  return { path, events: readSession(path).events };
+  try {
+    return { path, events: readSession(path).events };
+  } catch (error) {
+    throw withRepairHint(error, path);
+  }
+}
+
+/**
+ * A log damaged after valid lines is never resumed: the error names the first bad line and
+ * `sessions repair`, which can cut the tail there (keeping the cut lines).
+ */
+function withRepairHint(error: unknown, path: string): unknown {
+  if (!(error instanceof SessionCorruptError) || error.line < 2) return error;
+  const hint = `the log is valid up to seq ${error.line - 2}; \`codewhale sessions repair ${sessionIdOfPath(path)}\` can cut the damaged tail, keeping the cut lines`;
+  return new SessionCorruptError(error.file, error.line, `${error.reason}; ${hint}`);
 }
 
 function newestIn(sessionsDir: string, cwd: string): string {

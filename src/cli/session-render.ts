@@ -65,7 +65,9 @@ function describe(event: SessionEvent): string {
     case "session/model":
       return ` now ${event.provider}/${event.model}`;
     case "session/recovered":
-      return `: cut ${event.dropped_bytes} torn bytes`;
+      return event.kept_in === undefined
+        ? `: cut ${event.dropped_bytes} torn bytes`
+        : `: cut ${event.dropped_bytes} bytes of a damaged tail, kept in ${event.kept_in}`;
     default:
       return "";
   }

@@ -1,13 +1,15 @@
-// `codewhale sessions list|show|verify|path`: read-only views of the session logs. Registered
-// by cli/main.ts; the reading and verifying is done by src/session.
+// `codewhale sessions list|show|verify|path`: read-only views of the session logs, and `repair`
+// (sessions-repair.ts). Registered by cli/main.ts; the reading and verifying is done by
+// src/session. `show` opens a log with a damaged tail as far as it is valid, and says so.
 import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
 import { escapeControls } from "../runner/index.ts";
 import { findSession, isRegularFile, listSessionFiles } from "../session/paths.ts";
-import { readSession, SessionReader } from "../session/reader.ts";
+import { readSession, SessionReader, type TailDamage } from "../session/reader.ts";
 import { summarizeSession } from "../session/summary.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { renderEventLines, renderSummaryHeader } from "./session-render.ts";
+import { registerRepairCommand } from "./sessions-repair.ts";
 
 interface ListOptions extends SessionDirOptions {
   json?: boolean;
@@ -44,6 +46,7 @@ export function registerSessionsCommand(program: Command): void {
     .action((id: string, options: SessionDirOptions) => {
       process.stdout.write(`${findSession(resolveSessionsDir(options), id)}\n`);
     });
+  registerRepairCommand(sessions, withDir);
 }
 
 function withDir(command: Command): Command {
@@ -71,17 +74,20 @@ function listSessions(options: ListOptions): void {
 
 function showSession(id: string, options: ShowOptions): void {
   const path = findSession(resolveSessionsDir(options), id);
-  const summary = summarizeSession(path);
-  const { events, summary: read } = readSession(
-    path,
-    options.at === undefined ? {} : { untilSeq: options.at },
-  );
+  const { events, summary: read } = readSession(path, {
+    tolerateDamagedTail: true,
+    ...(options.at === undefined ? {} : { untilSeq: options.at }),
+  });
+  const damaged = read.damaged ?? null;
+  // The cheap summary counts from the last line; past a damaged tail, count what verified.
+  const summary = { ...summarizeSession(path), ...(damaged ? { events: read.events } : {}) };
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ summary, torn: read.torn, events })}\n`);
+    process.stdout.write(`${JSON.stringify({ summary, torn: read.torn, damaged, events })}\n`);
     return;
   }
   const lines = [...renderSummaryHeader(summary), "", ...renderEventLines(events)];
   if (read.torn) lines.push(`(torn last line: ${read.torn.bytes} bytes, cut on resume)`);
+  if (damaged) lines.push(escapeControls(damagedTailNote(damaged, summary.id)));
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
@@ -101,4 +107,10 @@ function verifySession(target: string, options: SessionDirOptions): void {
   }
   process.stdout.write(`ok ${path}: ${events} events, chain intact, last h ${lastHash}\n`);
   process.exitCode = ExitCode.ok;
+}
+
+/** The one line `show` ends with when it stopped at a damaged tail. */
+function damagedTailNote(damaged: TailDamage, id: string): string {
+  const where = `line ${damaged.line}: ${damaged.reason}; ${damaged.bytes} bytes not shown`;
+  return `(damaged tail after seq ${damaged.afterSeq}: ${where}; \`codewhale sessions repair ${id}\` cuts it, keeping the cut lines)`;
 }

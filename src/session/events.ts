@@ -169,8 +169,15 @@ export const payloadSchemas = {
    * differs from the model in effect). Steps after it name the same provider and model.
    */
   "session/model": z.object({ provider: z.string(), model: z.string() }),
-  /** The writer reopened a log whose last line was torn, and cut those bytes. */
-  "session/recovered": z.object({ dropped_bytes: z.number().int().nonnegative() }),
+  /**
+   * The writer reopened a log whose last line was torn, and cut those bytes; or `sessions
+   * repair` cut a damaged tail, keeping the cut bytes in `kept_in` (a file name in the log's
+   * folder).
+   */
+  "session/recovered": z.object({
+    dropped_bytes: z.number().int().nonnegative(),
+    kept_in: z.string().optional(),
+  }),
 } as const;
 
 export type EventType = keyof typeof payloadSchemas;

@@ -1,7 +1,8 @@
 // Reads and verifies a session log as a stream, in constant memory: every line is checked for
 // JSON, schema version, dense seq, the hash chain and (by default) its payload schema. A torn
-// last line is reported in the summary; any other damage throws SessionCorruptError.
-import { closeSync, openSync, readSync } from "node:fs";
+// last line is reported in the summary; any other damage throws SessionCorruptError, or, for
+// read-only views (`tolerateDamagedTail`), ends the read at the last good line and is reported.
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { SessionCorruptError } from "../errors.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import {
@@ -26,6 +27,25 @@ export interface ReadOptions {
    * the chain of the complete lines in parallel; a last line without newline is always checked.
    */
   checkHashes?: boolean;
+  /**
+   * Read-only views (`sessions show`, exports, `sessions repair`): a bad line after valid ones
+   * ends the read there instead of throwing, and `summary.damaged` names it. A log with no valid
+   * first line still throws.
+   */
+  tolerateDamagedTail?: boolean;
+}
+
+/** The first bad line of a log that is valid before it; everything from it on is the tail. */
+export interface TailDamage {
+  /** 1-based line number of the first bad line. */
+  line: number;
+  reason: string;
+  /** Byte offset where the bad line starts: the log is valid before it. */
+  offset: number;
+  /** Bytes from `offset` to the end of the file when it was read. */
+  bytes: number;
+  /** The seq of the last good event. */
+  afterSeq: number;
 }
 
 export interface ReadSummary {
@@ -38,6 +58,8 @@ export interface ReadSummary {
   torn: { offset: number; bytes: number } | null;
   /** The last event was complete but its newline was never written. */
   missingNewline: boolean;
+  /** Set only with `tolerateDamagedTail`: where the damaged tail starts. */
+  damaged?: TailDamage;
 }
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -91,7 +113,9 @@ export class SessionReader {
       for (let from = 0; from <= text.length; ) {
         const newline = text.indexOf("\n", from);
         const to = newline < 0 ? text.length : newline;
-        yield this.accept(text.slice(from, to));
+        const event = this.acceptOrStop(text.slice(from, to), fd, dataOffset, text, from);
+        if (event === null) return;
+        yield event;
         from = to + 1;
         if (this.reachedEnd()) {
           this.summary.validBytes = dataOffset + Buffer.byteLength(text.slice(0, to)) + 1;
@@ -121,6 +145,31 @@ export class SessionReader {
     this.summary.missingNewline = true;
     this.summary.validBytes += tail.length;
     yield event;
+  }
+
+  /**
+   * Accepts one complete line; in tolerant mode a bad line after valid ones records the damage
+   * (its offset from the bytes before it in this chunk) and returns null to end the read.
+   */
+  private acceptOrStop(
+    line: string,
+    fd: number,
+    dataOffset: number,
+    chunk: string,
+    from: number,
+  ): SessionEvent | null {
+    try {
+      return this.accept(line);
+    } catch (error) {
+      const tolerate = this.options.tolerateDamagedTail && this.summary.events > 0;
+      if (!tolerate || !(error instanceof SessionCorruptError)) throw error;
+      const offset = dataOffset + Buffer.byteLength(chunk.slice(0, from));
+      const bytes = fstatSync(fd).size - offset;
+      const afterSeq = this.summary.lastSeq;
+      this.summary.damaged = { line: error.line, reason: error.reason, offset, bytes, afterSeq };
+      this.summary.validBytes = offset;
+      return null;
+    }
   }
 
   private reachedEnd(): boolean {

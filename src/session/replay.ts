@@ -14,7 +14,7 @@ const PARALLEL_BYTES = 8 << 20;
 export async function replaySession(
   path: string,
   onEvent: (event: SessionEvent) => void,
-  options: Omit<ReadOptions, "checkHashes"> = {},
+  options: Omit<ReadOptions, "checkHashes" | "tolerateDamagedTail"> = {},
 ): Promise<ReadSummary> {
   if (statSync(path).size < PARALLEL_BYTES) {
     const reader = new SessionReader(path, options);

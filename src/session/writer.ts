@@ -147,8 +147,20 @@ export class SessionWriter {
     path: string,
     options: WriterOptions = {},
   ): { writer: SessionWriter; summary: ReadSummary } {
+    const release = acquireWriterLock(path, sessionIdOfPath(path));
+    return SessionWriter.resumeLocked(path, release, options);
+  }
+
+  /**
+   * `resume` for a caller that already holds the writer lock (`sessions repair`, which cuts a
+   * damaged tail under it): the writer takes over `release`, and calls it on close or failure.
+   */
+  static resumeLocked(
+    path: string,
+    release: () => void,
+    options: WriterOptions = {},
+  ): { writer: SessionWriter; summary: ReadSummary } {
     const id = sessionIdOfPath(path);
-    const release = acquireWriterLock(path, id);
     try {
       const reader = new SessionReader(path);
       for (const _ of reader.events()) {

@@ -1,5 +1,5 @@
 // Eight processes resume one session log at the same moment, 200 rounds, through the real writer
-// and lock; before every 20th round a process dies holding the lock (SIGKILL), so all eight race
+// and lock; before every 25th round a process dies holding the lock (SIGKILL), so all eight race
 // to take a dead owner's lock over. The log always verifies (dense seq, chain intact), every
 // append is where its process put it, and every refusal is the one-line SessionLockedError.
 import assert from "node:assert/strict";
@@ -16,7 +16,7 @@ import { tempDir, writeSession } from "../support/session-fixtures.ts";
 const SOURCE = new URL("../support/lock-resumer.ts", import.meta.url).pathname;
 const RESUMERS = 8;
 const ROUNDS = Number(process.env.CODEWHALE_LOCK_ROUNDS ?? 200);
-const CRASH_EVERY = 20;
+const CRASH_EVERY = 25;
 let childScript = "";
 
 interface Report {

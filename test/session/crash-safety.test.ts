@@ -2,13 +2,12 @@
 // the log opens, verifies, resumes, and holds every event up to the last sync point.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { buildSync } from "esbuild";
 import { readSession } from "../../src/session/reader.ts";
+import { bundleChild } from "../support/bundle-child.ts";
 import { tempDir } from "../support/session-fixtures.ts";
 
-const SOURCE = new URL("../support/crash-writer.ts", import.meta.url).pathname;
+const SOURCE = new URL("../support/crash-writer.ts", import.meta.url);
 let childScript = "";
 const KILLS = 50;
 
@@ -47,14 +46,7 @@ function runUntilKilled(mode: "create" | "resume", target: string, delayMs: numb
 describe("session log crash safety", () => {
   before(() => {
     // Bundled once so that each of the 50 children starts in milliseconds.
-    childScript = join(tempDir(), "crash-writer.mjs");
-    buildSync({
-      entryPoints: [SOURCE],
-      outfile: childScript,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-    });
+    childScript = bundleChild(SOURCE);
   });
 
   it(`survives ${KILLS} SIGKILLs mid-append, losing nothing synced`, {

@@ -5,15 +5,15 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { before, describe, it } from "node:test";
-import { buildSync } from "esbuild";
 import { readSession } from "../../src/session/reader.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
+import { bundleChild } from "../support/bundle-child.ts";
 import { tempDir, writeSession } from "../support/session-fixtures.ts";
 
-const SOURCE = new URL("../support/lock-resumer.ts", import.meta.url).pathname;
+const SOURCE = new URL("../support/lock-resumer.ts", import.meta.url);
 const RESUMERS = 8;
 const ROUNDS = Number(process.env.CODEWHALE_LOCK_ROUNDS ?? 200);
 const CRASH_EVERY = 25;
@@ -99,14 +99,7 @@ async function runRounds(path: string, resumers: Array<ReturnType<typeof startRe
 describe("session lock under contention", () => {
   before(() => {
     // Bundled once so that each child starts in milliseconds.
-    childScript = join(tempDir(), "lock-resumer.mjs");
-    buildSync({
-      entryPoints: [SOURCE],
-      outfile: childScript,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-    });
+    childScript = bundleChild(SOURCE);
   });
 
   it(`${RESUMERS} concurrent resumers × ${ROUNDS} rounds, a dead owner's lock every ${CRASH_EVERY}: 0 corrupt logs`, {

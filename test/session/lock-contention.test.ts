@@ -91,7 +91,7 @@ async function runRounds(path: string, resumers: Array<ReturnType<typeof startRe
     rounds.reports.push(...results);
     // Each round's log must verify: a second writer would break it at once.
     const { events } = readSession(path);
-    assert.equal(events.at(-1)?.type, "turn/end", `round ${round}: the log ends whole`);
+    assert.equal(events.at(-1)?.type, "user/message", `round ${round}: the log ends whole`);
   }
   return rounds;
 }

@@ -27,15 +27,13 @@ function open(report: Report): SessionWriter | null {
   }
 }
 
-/** One resume: append a prompt and a short streamed turn, then close. */
+/** One resume: a streamed delta, then a prompt (one synced append, as few syncs as can be). */
 function round(report: Report, text: string): void {
   const writer = open(report);
   if (!writer) return;
+  writer.appendDelta({ turn: 0, step: 0, block: 0, kind: "text", delta: text });
   const event = writer.append({ type: "user/message", text });
   report.appended.push({ seq: event.seq, text });
-  writer.append({ type: "turn/start", turn: event.seq });
-  writer.appendDelta({ turn: event.seq, step: 0, block: 0, kind: "text", delta: text });
-  writer.append({ type: "turn/end", turn: event.seq, reason: "completed" });
   writer.close();
 }
 

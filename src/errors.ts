@@ -57,6 +57,21 @@ export class SessionCorruptError extends CodewhaleError {
 }
 
 /**
+ * The session signing key (or the directory holding it) cannot be trusted or read: another
+ * user could read or replace it, it is a symlink, or it is not a key. Names the file and the fix.
+ */
+export class SigningKeyError extends CodewhaleError {
+  readonly exitCode = ExitCode.usage;
+  override readonly name = "SigningKeyError";
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: ${problem}`);
+  }
+}
+
+/**
  * The session log could not be written (a full disk, a removed directory). The log stays
  * valid up to its last complete line; the writer refuses every later append.
  */

@@ -24,6 +24,7 @@ import {
   locateSession,
   modelInEffect,
   type PriorSession,
+  type Receipts,
   reopenSession,
   repairEvents,
 } from "./session-open.ts";
@@ -54,6 +55,8 @@ export interface AgentOptions {
   now?: () => number;
   /** The surface's permission flags and ask resolver. */
   guard?: GuardOptions;
+  /** Sign checkpoints, and check those of a log to resume (without: neither). */
+  receipts?: Receipts;
 }
 
 /** Session-wide figures folded from the events: turns so far and cost. */
@@ -310,7 +313,7 @@ function openWriter(
   gate: PublishGate,
 ): SessionWriter {
   if (prior) {
-    const { writer, history } = reopenSession(prior, gate.publish);
+    const { writer, history } = reopenSession(prior, gate.publish, options.receipts?.signer);
     gate.history = history;
     return writer;
   }
@@ -321,5 +324,9 @@ function openWriter(
     model,
     config_fingerprint: configFingerprint(options.loaded.config),
   };
-  return SessionWriter.create(options.sessionsDir, start, { publish: gate.publish });
+  const signer = options.receipts?.signer;
+  return SessionWriter.create(options.sessionsDir, start, {
+    publish: gate.publish,
+    ...(signer ? { signer } : {}),
+  });
 }

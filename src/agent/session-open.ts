@@ -1,14 +1,17 @@
 // Finds and opens the session log an agent writes to: a new one, `--resume <id|prefix>`, or
 // `--continue` (the newest session started in this cwd). On resume it closes what a crash
 // left open: tool calls without a result get an interrupted result (never re-run) and an
-// unfinished turn gets its `turn/end`. Called by agent.ts.
+// unfinished turn gets its `turn/end`. With receipts, a log to resume must pass its signed
+// checkpoints and the checkpoint index too, and the writer signs. Called by agent.ts.
 import { resolve } from "node:path";
 import { SessionCorruptError, UsageError } from "../errors.ts";
 import { readNative } from "../providers/neutral.ts";
+import type { CheckpointSigner } from "../session/checkpoint.ts";
 import { INTERRUPTED_RESULT } from "../session/derive.ts";
 import type { EventInput, JsonValue, SessionEvent } from "../session/events.ts";
 import { findSession, listSessionFiles, sessionIdOfPath } from "../session/paths.ts";
 import { readSession } from "../session/reader.ts";
+import { checkReceipt, type ReceiptTrust } from "../session/receipt.ts";
 import { summarizeSession } from "../session/summary.ts";
 import { SessionWriter } from "../session/writer.ts";
 
@@ -19,6 +22,13 @@ export interface SessionTarget {
   resume?: string;
   /** Reopen the newest session whose `session/start` cwd is `cwd`. */
   continueLatest?: boolean;
+  receipts?: Receipts;
+}
+
+/** Signing of new checkpoints, and what a log to resume must prove (session/receipt.ts). */
+export interface Receipts {
+  signer: CheckpointSigner;
+  trust: ReceiptTrust;
 }
 
 /** An existing log to continue: its path and its verified events. */
@@ -35,11 +45,14 @@ export function locateSession(target: SessionTarget): PriorSession | null {
       ? newestIn(target.sessionsDir, resolve(target.cwd))
       : null;
   if (path === null) return null;
+  let events: SessionEvent[];
   try {
-    return { path, events: readSession(path).events };
+    events = readSession(path).events;
   } catch (error) {
     throw withRepairHint(error, path);
   }
+  if (target.receipts) checkReceipt(path, events, target.receipts.trust);
+  return { path, events };
 }
 
 /**
@@ -80,6 +93,7 @@ export function modelInEffect(events: readonly SessionEvent[]): {
 export function reopenSession(
   prior: PriorSession,
   publish: (event: SessionEvent) => void,
+  signer?: CheckpointSigner,
 ): { writer: SessionWriter; history: SessionEvent[] } {
   const appended: SessionEvent[] = [];
   const { writer, summary } = SessionWriter.resume(prior.path, {
@@ -87,6 +101,7 @@ export function reopenSession(
       appended.push(event);
       publish(event);
     },
+    ...(signer ? { signer } : {}),
   });
   let history = prior.events;
   const lastRead = history.at(-1)?.seq ?? -1;

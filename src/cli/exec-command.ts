@@ -25,6 +25,7 @@ import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
 import { runStdinSession } from "./exec-stdin.ts";
+import { execReceipts } from "./receipts.ts";
 import { onStdoutReaderGone } from "./stdout-reader.ts";
 
 interface ExecOptions {
@@ -144,6 +145,7 @@ async function runExec(
       ...(options.resume ? { resume: options.resume } : {}),
       ...(options.continue ? { continueLatest: true } : {}),
       ...(deps.tools ? { tools: deps.tools() } : {}),
+      receipts: execReceipts(),
       guard: {
         ...(mode ? { mode } : {}),
         allow: options.allow,

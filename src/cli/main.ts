@@ -9,6 +9,7 @@ import { registerConfigCommand } from "./config-command.ts";
 import { registerDoctorCommand } from "./doctor-command.ts";
 import { registerExecCommand } from "./exec-command.ts";
 import { reportError } from "./fail.ts";
+import { registerKeyCommand } from "./key-command.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
 import { watchStdout } from "./stdout-reader.ts";
 import { registerTrustCommand } from "./trust-command.ts";
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerConfigCommand(program);
   registerDoctorCommand(program);
   registerExecCommand(program);
+  registerKeyCommand(program);
   registerSessionsCommand(program);
   registerTrustCommand(program);
   forEachCommand(program, (command) => command.exitOverride(usageErrorOf(command)));

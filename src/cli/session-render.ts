@@ -68,6 +68,8 @@ function describe(event: SessionEvent): string {
       return event.kept_in === undefined
         ? `: cut ${event.dropped_bytes} torn bytes`
         : `: cut ${event.dropped_bytes} bytes of a damaged tail, kept in ${event.kept_in}`;
+    case "session/checkpoint":
+      return ` signs seq ${event.signed_seq} (key ${event.key})`;
     default:
       return "";
   }

@@ -6,13 +6,19 @@ import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
 import { escapeControls } from "../runner/index.ts";
 import { findSession, isRegularFile, listSessionFiles } from "../session/paths.ts";
 import { readSession, SessionReader, type TailDamage } from "../session/reader.ts";
+import { ReceiptVerifier } from "../session/receipt.ts";
 import { summarizeSession } from "../session/summary.ts";
+import { receiptLines, verifyTrust } from "./receipts.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { renderEventLines, renderSummaryHeader } from "./session-render.ts";
 import { registerRepairCommand } from "./sessions-repair.ts";
 
 interface ListOptions extends SessionDirOptions {
   json?: boolean;
+}
+
+interface VerifyOptions extends SessionDirOptions {
+  key?: string;
 }
 
 interface ShowOptions extends ListOptions {
@@ -39,8 +45,11 @@ export function registerSessionsCommand(program: Command): void {
     .option("--at <seq>", "show the session as it stood at this seq (a snapshot)", parseSeq)
     .action((id: string, options: ShowOptions) => showSession(id, options));
   withDir(sessions.command("verify <id-or-path>"))
-    .description("verify a log's hash chain and format; exit 1 naming the first problem")
-    .action((target: string, options: SessionDirOptions) => verifySession(target, options));
+    .description(
+      "verify a log's hash chain, format and signed checkpoints; exit 1 naming the first problem",
+    )
+    .option("--key <file>", "check the checkpoints against this public key (codewhale key show)")
+    .action((target: string, options: VerifyOptions) => verifySession(target, options));
   withDir(sessions.command("path <id>"))
     .description("print the log file of a session")
     .action((id: string, options: SessionDirOptions) => {
@@ -91,21 +100,22 @@ function showSession(id: string, options: ShowOptions): void {
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
-function verifySession(target: string, options: SessionDirOptions): void {
+function verifySession(target: string, options: VerifyOptions): void {
   const path = target.endsWith(".jsonl")
     ? target
     : findSession(resolveSessionsDir(options), target);
   if (!isRegularFile(path)) throw new UsageError(`no session log at ${path}`);
   const reader = new SessionReader(path, { strictCanonical: true });
-  for (const _ of reader.events()) {
-    // Every line is checked while iterating.
-  }
+  const receipt = new ReceiptVerifier(path, verifyTrust(options.key));
+  for (const event of reader.events()) receipt.push(event); // every line is checked here
   const { events, lastHash, torn } = reader.summary;
   if (torn) {
     const reason = `torn last line (${torn.bytes} bytes after the last complete event; resume cuts it)`;
     throw new SessionCorruptError(path, events + 1, reason);
   }
+  const proven = receiptLines(receipt.finish());
   process.stdout.write(`ok ${path}: ${events} events, chain intact, last h ${lastHash}\n`);
+  process.stdout.write(`${proven.map((line) => `  ${line}\n`).join("")}`);
   process.exitCode = ExitCode.ok;
 }
 

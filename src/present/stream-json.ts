@@ -51,10 +51,12 @@ const DELTA_SHAPE = {
 } as const;
 
 /**
- * The lines one session event projects to (one for every type today). A tool call or result
+ * The lines one session event projects to: one for every type but `session/checkpoint`, a
+ * receipt of the log that integrators read from the log itself (none). A tool call or result
  * also carries its `presentation` when the surface gives one (see tool-presentations.ts).
  */
 export function projectEvent(event: SessionEvent, presentation?: Presentation): StreamLine[] {
+  if (event.type === "session/checkpoint") return [];
   if (event.type === "assistant/chunk") {
     const shape = DELTA_SHAPE[event.kind];
     return [

@@ -178,6 +178,20 @@ export const payloadSchemas = {
     dropped_bytes: z.number().int().nonnegative(),
     kept_in: z.string().optional(),
   }),
+  /**
+   * A receipt, written by the writer after every `turn/end` and when it closes a log whose last
+   * event is not one: the Ed25519 signature `sig` (base64), by the user's key whose
+   * fingerprint is `key`, of (`session_id`, `signed_seq`, `signed_h`), where `signed_seq` and
+   * `signed_h` are the seq and `h` of the line just before this one. Since `h` chains every
+   * earlier line, it signs the whole log up to there (docs/session-format.md, "Receipts").
+   */
+  "session/checkpoint": z.object({
+    session_id: z.string(),
+    signed_seq: z.number().int().nonnegative(),
+    signed_h: z.string(),
+    key: z.string(),
+    sig: z.string(),
+  }),
 } as const;
 
 export type EventType = keyof typeof payloadSchemas;
@@ -269,4 +283,5 @@ export const SYNC_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   "step/end",
   "turn/end",
   "session/recovered",
+  "session/checkpoint",
 ]);

@@ -8,6 +8,11 @@ import { UsageError } from "../errors.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** True for a session id (a lowercase UUIDv7). */
+export function isSessionId(value: string): boolean {
+  return UUID.test(value);
+}
+
 export function newSessionId(): string {
   return uuidv7();
 }

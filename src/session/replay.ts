@@ -7,6 +7,7 @@ import { checkChainInWorker } from "./chain-worker.ts";
 import { type HistoryMessage, MessageDeriver } from "./derive.ts";
 import type { SessionEvent } from "./events.ts";
 import { type ReadOptions, type ReadSummary, SessionReader } from "./reader.ts";
+import { type Receipt, type ReceiptTrust, ReceiptVerifier } from "./receipt.ts";
 
 /** Below this size a worker costs more than it saves. */
 const PARALLEL_BYTES = 8 << 20;
@@ -42,12 +43,23 @@ export async function replaySession(
   return reader.summary;
 }
 
-/** Opens, verifies and derives the request history of a log, as it stood at `untilSeq`. */
+/**
+ * Opens, verifies and derives the request history of a log, as it stood at `untilSeq`; with
+ * `receipt` (whole logs only), also checks its signed checkpoints once the chain is known good.
+ */
 export async function deriveFromLog(
   path: string,
-  options: { untilSeq?: number } = {},
-): Promise<{ messages: HistoryMessage[]; summary: ReadSummary }> {
+  options: { untilSeq?: number; receipt?: ReceiptTrust } = {},
+): Promise<{ messages: HistoryMessage[]; summary: ReadSummary; receipt: Receipt | null }> {
   const deriver = new MessageDeriver();
-  const summary = await replaySession(path, (event) => deriver.push(event), options);
-  return { messages: deriver.messages(), summary };
+  const verifier = options.receipt ? new ReceiptVerifier(path, options.receipt) : null;
+  const onEvent = verifier
+    ? (event: SessionEvent) => {
+        deriver.push(event);
+        verifier.push(event);
+      }
+    : (event: SessionEvent) => deriver.push(event);
+  const untilSeq = options.untilSeq === undefined ? {} : { untilSeq: options.untilSeq };
+  const summary = await replaySession(path, onEvent, untilSeq);
+  return { messages: deriver.messages(), summary, receipt: verifier?.finish() ?? null };
 }

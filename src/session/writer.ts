@@ -3,6 +3,7 @@
 // (see docs/session-format.md). Publishes each appended event, in order, to one listener.
 // Streamed deltas that arrive together are recorded as one chunk (chunk-coalescer.ts). A failed
 // write never leaves a torn line behind it, and a session whose first write fails leaves no file.
+// With a signer, every `turn/end` and the close are followed by a signed `session/checkpoint`.
 
 import { hash } from "node:crypto";
 import {
@@ -18,9 +19,16 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { SessionWriteError } from "../errors.ts";
+import type { CheckpointSigner } from "./checkpoint.ts";
 import { ChunkCoalescer, type DeltaInput } from "./chunk-coalescer.ts";
 import { draftAndBody } from "./event-serializer.ts";
-import { type EventInput, type Payload, type SessionEvent, SYNC_EVENT_TYPES } from "./events.ts";
+import {
+  type EventInput,
+  type EventType,
+  type Payload,
+  type SessionEvent,
+  SYNC_EVENT_TYPES,
+} from "./events.ts";
 import { chainHash, formatLine } from "./hash-chain.ts";
 import { acquireWriterLock } from "./lock.ts";
 import { newSessionId, sessionIdOfPath, sessionPath } from "./paths.ts";
@@ -31,6 +39,8 @@ export interface WriterOptions {
   publish?: (event: SessionEvent) => void;
   /** Longest time an appended event may stay unsynced (default 100 ms). */
   syncIntervalMs?: number;
+  /** Signs a checkpoint after every `turn/end` and at close (see checkpoint.ts). */
+  signer?: CheckpointSigner;
 }
 
 const WRITE_THRESHOLD_BYTES = 1 << 20;
@@ -86,6 +96,7 @@ function bestEffort(step: () => void): void {
 export class SessionWriter {
   private nextSeq: number;
   private lastHash: string;
+  private lastType: EventType | null;
   /** Encoded lines not yet written to the file. */
   private readonly pending = Buffer.allocUnsafe(WRITE_THRESHOLD_BYTES);
   private pendingBytes = 0;
@@ -106,10 +117,11 @@ export class SessionWriter {
     private readonly fd: number,
     private readonly releaseLock: () => void,
     private readonly options: WriterOptions,
-    position: { nextSeq: number; lastHash: string },
+    position: { nextSeq: number; lastHash: string; lastType: EventType | null },
   ) {
     this.nextSeq = position.nextSeq;
     this.lastHash = position.lastHash;
+    this.lastType = position.lastType;
   }
 
   /** Starts a new session log and appends its `session/start`. */
@@ -129,7 +141,11 @@ export class SessionWriter {
       release();
       throw error;
     }
-    const writer = new SessionWriter(id, path, fd, release, options, { nextSeq: 0, lastHash: "" });
+    const writer = new SessionWriter(id, path, fd, release, options, {
+      nextSeq: 0,
+      lastHash: "",
+      lastType: null,
+    });
     try {
       writer.append({ type: "session/start", session_id: id, ...start });
     } catch (error) {
@@ -163,15 +179,14 @@ export class SessionWriter {
     const id = sessionIdOfPath(path);
     try {
       const reader = new SessionReader(path);
-      for (const _ of reader.events()) {
-        // Verifying is the point; events are not kept.
-      }
+      let lastType: EventType | null = null;
+      for (const event of reader.events()) lastType = event.type; // events are not kept
       const summary = reader.summary;
       const fd = openSync(path, "r+");
       ftruncateSync(fd, summary.validBytes);
       closeSync(fd);
       const appendFd = openSync(path, "a");
-      const position = { nextSeq: summary.lastSeq + 1, lastHash: summary.lastHash };
+      const position = { nextSeq: summary.lastSeq + 1, lastHash: summary.lastHash, lastType };
       const writer = new SessionWriter(id, path, appendFd, release, options, position);
       if (summary.missingNewline) writer.writeRaw("\n");
       if (summary.torn)
@@ -200,20 +215,42 @@ export class SessionWriter {
     return this.record(input);
   }
 
+  /**
+   * Encodes one event; after a `turn/end` also its checkpoint, so one sync covers both. The
+   * index records the checkpoint only once it is on disk, never ahead of the log.
+   */
   private record(input: EventInput): SessionEvent {
+    const event = this.encode(input);
+    const signer = this.options.signer;
+    const checkpoint = signer && input.type === "turn/end" ? this.encodeCheckpoint(signer) : null;
+    if (SYNC_EVENT_TYPES.has(input.type)) this.sync();
+    if (this.unsynced) this.scheduleSync();
+    if (checkpoint) this.recordCheckpoint(checkpoint);
+    this.deliver(event, checkpoint);
+    return event;
+  }
+
+  private encode(input: EventInput): SessionEvent {
     const seq = this.nextSeq;
     const { draft, body } = draftAndBody(input, seq, isoNow());
     const h = this.enqueue(body);
-
     this.nextSeq = seq + 1;
     this.lastHash = h;
+    this.lastType = input.type;
     this.unsynced = true;
-    if (SYNC_EVENT_TYPES.has(input.type)) this.sync();
-    if (this.unsynced) this.scheduleSync();
     draft.h = h;
-    const event = draft as unknown as SessionEvent;
-    this.deliver(event);
-    return event;
+    return draft as unknown as SessionEvent;
+  }
+
+  /** Encodes the checkpoint that signs the last encoded event. */
+  private encodeCheckpoint(signer: CheckpointSigner): SessionEvent {
+    return this.encode(signer.checkpoint(this.id, this.nextSeq - 1, this.lastHash));
+  }
+
+  /** Records a synced checkpoint in the index. */
+  private recordCheckpoint(checkpoint: SessionEvent): void {
+    if (checkpoint.type !== "session/checkpoint") return;
+    this.options.signer?.recorded(this.id, checkpoint.signed_seq, checkpoint.signed_h);
   }
 
   /** The seq the next `append` will get (kept deltas are recorded first). */
@@ -234,10 +271,14 @@ export class SessionWriter {
     this.timer = undefined;
   }
 
-  /** Syncs and closes; throws a write failure that no append reported yet, after closing. */
+  /**
+   * Signs what no checkpoint covers yet, syncs and closes; throws a write failure that no
+   * append reported yet, after closing.
+   */
   close(): void {
     if (this.closed) return;
     try {
+      if (!this.broken) this.closingCheckpoint();
       if (!this.broken) this.sync();
     } finally {
       this.closed = true;
@@ -246,6 +287,17 @@ export class SessionWriter {
       this.releaseLock();
     }
     if (this.broken) throw this.broken;
+  }
+
+  /** At close, a checkpoint after the last event unless that is one already. */
+  private closingCheckpoint(): void {
+    const signer = this.options.signer;
+    this.chunks.seal();
+    if (!signer || this.lastType === "session/checkpoint" || this.lastType === null) return;
+    const checkpoint = this.encodeCheckpoint(signer);
+    this.sync();
+    this.recordCheckpoint(checkpoint);
+    this.deliver(checkpoint);
   }
 
   /**
@@ -372,14 +424,19 @@ export class SessionWriter {
     });
   }
 
-  /** Publishes in append order: an append made by a listener is delivered after this one. */
-  private deliver(event: SessionEvent): void {
+  /**
+   * Publishes in append order: an append made by a listener is delivered after this one (and
+   * after `then`, the checkpoint appended with it).
+   */
+  private deliver(event: SessionEvent, then: SessionEvent | null = null): void {
     const publish = this.options.publish;
     if (!publish) return;
     if (this.delivering) {
       this.deliveryQueue.push(event);
+      if (then) this.deliveryQueue.push(then);
       return;
     }
+    if (then) this.deliveryQueue.push(then);
     this.delivering = true;
     let failure: unknown;
     for (let next: SessionEvent | undefined = event; next; next = this.deliveryQueue.shift()) {

@@ -1,10 +1,20 @@
 // Child process of the replay benchmark (bundled by bench/session-log.ts): `replay` opens,
-// verifies and derives a log; `parse` merely reads it and JSON.parses every line. Prints
-// { ms, rssMb, detail } as JSON.
+// verifies and derives a log and checks every checkpoint's signature against the key in the
+// home given, and its index; `replay-unsigned` does the same without receipts; `parse` merely
+// reads it and JSON.parses every line. Prints { ms, rssMb, detail } as JSON.
 import { closeSync, openSync, readSync } from "node:fs";
+import { checkpointIndexPath } from "../src/session/checkpoint-index.ts";
+import type { ReceiptTrust } from "../src/session/receipt.ts";
 import { deriveFromLog } from "../src/session/replay.ts";
+import { loadSigningKey, signingKeyPath } from "../src/session/signing-key.ts";
 
-const [mode, path] = process.argv.slice(2) as [string, string];
+const [mode, path, home] = process.argv.slice(2) as [string, string, string];
+
+function trust(): ReceiptTrust {
+  const key = loadSigningKey(home);
+  const indexPath = checkpointIndexPath(home);
+  return { key, keyPath: signingKeyPath(home), indexPath, everySignature: true };
+}
 
 function parseOnly(): string {
   const fd = openSync(path, "r");
@@ -28,9 +38,9 @@ const began = performance.now();
 const detail =
   mode === "parse"
     ? parseOnly()
-    : await deriveFromLog(path).then(
-        ({ messages, summary }) =>
-          `${summary.events} events verified, ${messages.length} messages derived`,
+    : await deriveFromLog(path, mode === "replay" ? { receipt: trust() } : {}).then(
+        ({ messages, summary, receipt }) =>
+          `${summary.events} events verified, ${messages.length} messages derived${receipt ? `, ${receipt.checkpoints} checkpoint signatures checked` : ""}`,
       );
 const ms = performance.now() - began;
 const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);

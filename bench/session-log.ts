@@ -1,12 +1,16 @@
 // Benchmarks of the session log (foundation issue): append throughput through the writer with
 // its durability contract beside plain appendFileSync of the same bytes, and replay (open,
-// verify, derive) of a 1,000,000-event log beside merely reading and JSON.parse-ing it.
+// verify, derive) of a 1,000,000-event log beside merely reading and JSON.parse-ing it. With
+// checkpoints on, the writer signs at each turn end and close, and replay checks signatures.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
+import { type CheckpointSigner, createCheckpointSigner } from "../src/session/checkpoint.ts";
+import { checkpointIndexPath } from "../src/session/checkpoint-index.ts";
 import type { EventInput } from "../src/session/events.ts";
+import { loadOrCreateSigningKey } from "../src/session/signing-key.ts";
 import { SessionWriter } from "../src/session/writer.ts";
 
 const quick = process.env.BENCH_QUICK === "1";
@@ -27,13 +31,37 @@ function chunk(i: number): EventInput {
   return { type: "assistant/chunk", turn: 0, step: i >> 7, block: 0, kind: "text", delta: DELTA };
 }
 
-function benchAppend(dir: string): string[] {
-  const writer = SessionWriter.create(dir, start);
+/** The writer's options with checkpoints on: the key and index under `home`. */
+function signerIn(home: string): { signer: CheckpointSigner } {
+  const key = loadOrCreateSigningKey(home);
+  return { signer: createCheckpointSigner(key, checkpointIndexPath(home)) };
+}
+
+/** A turn end (synced; signed with checkpoints on) every this many chunk events. */
+const TURN_EVERY = 10_000;
+
+/**
+ * Appends the chunk events through a writer, with a `turn/end` after every TURN_EVERY of them
+ * when `turns` is set; returns the log's path and the events appended per second.
+ */
+function appendChunks(dir: string, turns: boolean, signer?: { signer: CheckpointSigner }) {
+  const writer = SessionWriter.create(dir, start, signer);
   const began = performance.now();
-  for (let i = 0; i < APPEND_EVENTS; i++) writer.append(chunk(i));
+  for (let i = 0; i < APPEND_EVENTS; i++) {
+    writer.append(chunk(i));
+    if (turns && (i + 1) % TURN_EVERY === 0)
+      writer.append({ type: "turn/end", turn: 0, reason: "completed" });
+  }
   writer.close();
-  const writerMs = performance.now() - began;
-  const bytes = statSync(writer.path).size;
+  const rate = (writer.seq / (performance.now() - began)) * 1000;
+  return { path: writer.path, rate };
+}
+
+function benchAppend(dir: string, home: string): string[] {
+  const { path, rate } = appendChunks(dir, false);
+  const turns = appendChunks(dir, true);
+  const signed = appendChunks(dir, true, signerIn(home));
+  const bytes = statSync(path).size;
   const lines = Buffer.from(
     `${JSON.stringify({ ...chunk(0), v: 1, seq: 1, ts: new Date().toISOString(), h: "0".repeat(64) })}\n`,
   );
@@ -42,17 +70,21 @@ function benchAppend(dir: string): string[] {
   const plainBegan = performance.now();
   for (let i = 0; i < APPEND_EVENTS; i += 1000) appendFileSync(plainPath, batch);
   const plainMs = performance.now() - plainBegan;
-  const rate = (APPEND_EVENTS / writerMs) * 1000;
   const plainRate = (APPEND_EVENTS / plainMs) * 1000;
   return [
     `append: ${fmt(rate)} events/s through the writer (${APPEND_EVENTS} chunk events, ${mb(bytes)} MB; target ≥ 300,000)`,
+    `append with checkpoints on: ${fmt(signed.rate)} events/s (the same events and a turn end every ${fmt(TURN_EVERY)}, each synced, signed and recorded in the index; target ≥ 500,000)`,
+    `  baseline the same with checkpoints off (each turn end synced): ${fmt(turns.rate)} events/s (on/off ${(signed.rate / turns.rate).toFixed(2)}×)`,
     `  baseline appendFileSync of the same bytes in batches of 1000: ${fmt(plainRate)} events/s (writer/baseline ${(rate / plainRate).toFixed(2)}×)`,
   ];
 }
 
-/** A realistic 1M-event log: turns of steps of ~100 chunks, a message, usage and a tool call. */
-function writeReplayLog(dir: string): string {
-  const writer = SessionWriter.create(dir, start);
+/**
+ * A realistic 1M-event log: turns of steps of ~100 chunks, a message, usage and a tool call;
+ * with a signer, a checkpoint after each turn end.
+ */
+function writeReplayLog(dir: string, signer?: { signer: CheckpointSigner }) {
+  const writer = SessionWriter.create(dir, start, signer);
   let turn = 0;
   while (writer.seq < REPLAY_EVENTS) {
     writer.append({ type: "user/message", text: `task ${turn}` });
@@ -63,7 +95,7 @@ function writeReplayLog(dir: string): string {
     turn++;
   }
   writer.close();
-  return writer.path;
+  return { path: writer.path, turns: turn };
 }
 
 function appendStep(writer: SessionWriter, turn: number, step: number): void {
@@ -121,8 +153,9 @@ interface Measured {
   detail: string;
 }
 
-function runChild(script: string, mode: string, path: string): Measured {
-  const result = spawnSync(process.execPath, [script, mode, path], { encoding: "utf8" });
+function runChild(script: string, mode: string, path: string, home: string): Measured {
+  const args = [script, mode, path, home];
+  const result = spawnSync(process.execPath, args, { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`replay child failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Measured;
 }
@@ -136,8 +169,10 @@ function fmtS(ms: number): string {
   return (ms / 1000).toFixed(2);
 }
 
-function benchReplay(dir: string): string[] {
-  const path = writeReplayLog(dir);
+function benchReplay(dir: string, home: string): string[] {
+  const unsigned = writeReplayLog(dir);
+  const signed = writeReplayLog(dir, signerIn(home));
+  const path = signed.path;
   const script = join(dir, "replay-child.mjs");
   const entry = new URL("./replay-child.ts", import.meta.url).pathname;
   buildSync({
@@ -150,17 +185,21 @@ function benchReplay(dir: string): string[] {
   });
   // Alternating, median of three of each: one slow run on a shared machine is not the figure.
   const replays: Measured[] = [];
+  const unchecked: Measured[] = [];
   const parses: Measured[] = [];
   for (let i = 0; i < REPLAY_RUNS; i++) {
-    replays.push(runChild(script, "replay", path));
-    parses.push(runChild(script, "parse", path));
+    replays.push(runChild(script, "replay", path, home));
+    unchecked.push(runChild(script, "replay-unsigned", unsigned.path, home));
+    parses.push(runChild(script, "parse", path, home));
   }
   const replay = medianRun(replays);
+  const plain = medianRun(unchecked);
   const parse = medianRun(parses);
   const spread = (runs: Measured[]) =>
     `${fmtS(Math.min(...runs.map((r) => r.ms)))}–${fmtS(Math.max(...runs.map((r) => r.ms)))} s`;
   return [
-    `replay: open, verify and deriveMessages of ${fmt(REPLAY_EVENTS)} events (${mb(statSync(path).size)} MB) in ${fmtS(replay.ms)} s, peak RSS ${replay.rssMb} MB (${replay.detail}; median of ${REPLAY_RUNS}, runs ${spread(replays)}; target ≤ 2 s, ≤ 400 MB)`,
+    `replay: open, verify, check every checkpoint signature (${signed.turns}) and the index, and deriveMessages of ${fmt(REPLAY_EVENTS)} events (${mb(statSync(path).size)} MB) in ${fmtS(replay.ms)} s, peak RSS ${replay.rssMb} MB (${replay.detail}; median of ${REPLAY_RUNS}, runs ${spread(replays)}; target ≤ 2 s, ≤ 400 MB)`,
+    `  without checking checkpoints (the same log without them): ${fmtS(plain.ms)} s, peak RSS ${plain.rssMb} MB (runs ${spread(unchecked)})`,
     `  baseline read + JSON.parse of every line: ${fmtS(parse.ms)} s, peak RSS ${parse.rssMb} MB (runs ${spread(parses)}; replay/baseline ${(replay.ms / parse.ms).toFixed(2)}×)`,
   ];
 }
@@ -176,7 +215,8 @@ function mb(bytes: number): string {
 export async function benchSessionLog(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), "cw-bench-"));
   try {
-    return [...benchAppend(dir), ...benchReplay(dir)];
+    const home = join(dir, "home");
+    return [...benchAppend(dir, home), ...benchReplay(dir, home)];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

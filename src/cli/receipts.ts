@@ -1,8 +1,9 @@
 // The CLI's side of session receipts: the user's key and checkpoint index for `exec` (sign,
 // and check a log before resuming it), what `sessions verify [--key FILE]` trusts, and the
 // lines it prints about a log's receipt. Called by exec-command.ts and sessions-command.ts.
-import { resolveHome } from "../config/index.ts";
+
 import type { Receipts } from "../agent/session-open.ts";
+import { resolveHome } from "../config/index.ts";
 import { createCheckpointSigner } from "../session/checkpoint.ts";
 import { checkpointIndexPath } from "../session/checkpoint-index.ts";
 import type { Receipt, ReceiptTrust } from "../session/receipt.ts";

@@ -133,7 +133,8 @@ export class ReceiptVerifier {
     const record = latestCheckpointRecord(path, this.sessionId);
     if (record === "missing") return { state: "missing", path };
     if (record === null) return { state: "no-record", path };
-    if (lastSeq < record.seq) {
+    // The checkpoint line itself follows the event it signs.
+    if (lastSeq <= record.seq) {
       throw this.corrupt(
         lastSeq + 1,
         `ends before its last recorded checkpoint (of seq ${record.seq}, in ${path})`,

@@ -22,13 +22,7 @@ import { describe, it } from "node:test";
 import { checkpointMessage } from "../../src/session/checkpoint.ts";
 import { fingerprintOf } from "../../src/session/signing-key.ts";
 import { runCli } from "../support/cli.ts";
-import {
-  type ExecEnv,
-  execEnv,
-  jsonLines,
-  MODEL_OF,
-  runExec,
-} from "../support/exec-harness.ts";
+import { type ExecEnv, execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
 import { chainOf, forge, type LogEvent, readEvents } from "../support/forge.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 import { tempDir, writeSession } from "../support/session-fixtures.ts";
@@ -96,8 +90,17 @@ describe("signed checkpoints", () => {
     const last = events.length - 1;
     assert.match(run.stdout, new RegExp(`^  chain intact up to seq ${last}$`, "m"));
     const signed = `signed up to seq ${last - 1} by key ${fingerprint.replace(/[+/]/g, "\\$&")}`;
-    assert.match(run.stdout, new RegExp(`^  ${signed} \\(1 checkpoint, the last at seq ${last}\\); no line after it$`, "m"));
-    assert.match(run.stdout, new RegExp(`^  checkpoint index agrees: .*\\(of seq ${last - 1}\\)`, "m"));
+    assert.match(
+      run.stdout,
+      new RegExp(
+        `^  ${signed} \\(1 checkpoint, the last at seq ${last}\\); no line after it$`,
+        "m",
+      ),
+    );
+    assert.match(
+      run.stdout,
+      new RegExp(`^  checkpoint index agrees: .*\\(of seq ${last - 1}\\)`, "m"),
+    );
     // The private key is in neither the log nor any request.
     const secret = readFileSync(keyFile, "utf8").split("\n")[1]!;
     assert.ok(!readFileSync(path, "utf8").includes(secret));
@@ -174,7 +177,11 @@ describe("signed checkpoints", () => {
         );
       });
     withCopy({});
-    assertVerifyFails(setup, a.id, new RegExp(`checkpoint of session ${b.id}, not of this session ${a.id}\\n$`));
+    assertVerifyFails(
+      setup,
+      a.id,
+      new RegExp(`checkpoint of session ${b.id}, not of this session ${a.id}\\n$`),
+    );
     writeFileSync(a.path, original);
     withCopy({ session_id: a.id });
     const line = assertVerifyFails(setup, a.id, /checkpoint signature does not verify/);
@@ -204,7 +211,9 @@ describe("signed checkpoints", () => {
     assertVerifyFails(
       setup,
       id,
-      new RegExp(`checkpoint signed by key ${escape(fingerprintOf(other.publicKey))}, not by ${escape(fingerprint)} \\(`),
+      new RegExp(
+        `checkpoint signed by key ${escapeRegex(fingerprintOf(other.publicKey))}, not by ${escapeRegex(fingerprint)} \\(`,
+      ),
     );
     resign(fingerprint);
     const line = assertVerifyFails(setup, id, /checkpoint signature does not verify/);
@@ -221,12 +230,18 @@ describe("signed checkpoints", () => {
     copyFileSync(path, copy);
     const ok = verify(elsewhere, copy, "--key", publicKey);
     assert.equal(ok.status, 0, ok.stderr);
-    assert.match(ok.stdout, /^  signed up to seq \d+ by key SHA256:/m);
-    assert.match(ok.stdout, /^  checkpoint index not consulted \(--key: .*\): a cut after seq \d+ cannot be detected here$/m);
+    assert.match(ok.stdout, /^ {2}signed up to seq \d+ by key SHA256:/m);
+    assert.match(
+      ok.stdout,
+      /^ {2}checkpoint index not consulted \(--key: .*\): a cut after seq \d+ cannot be detected here$/m,
+    );
     // Without --key the other machine has no key to check the checkpoints with.
     const keyless = verify(elsewhere, copy);
     assert.equal(keyless.status, 1);
-    assert.match(keyless.stderr, /but there is no key to check it with .*pass --key <public key file>/);
+    assert.match(
+      keyless.stderr,
+      /but there is no key to check it with .*pass --key <public key file>/,
+    );
     forge(copy, (events) =>
       events.map((e) => (e.type === "user/message" ? { ...e, text: "forged" } : e)),
     );
@@ -254,7 +269,10 @@ describe("signed checkpoints", () => {
     chmodSync(setup.home, 0o777);
     const hostile = await runExec(["--model", model, "hi"], setup);
     assert.equal(hostile.status, 2);
-    assert.match(hostile.stderr, /^codewhale: .*: writable by other users \(mode 0777\), so the signing key could be replaced; run chmod go-w .*\n$/);
+    assert.match(
+      hostile.stderr,
+      /^codewhale: .*: writable by other users \(mode 0777\), so the signing key could be replaced; run chmod go-w .*\n$/,
+    );
     chmodSync(setup.home, 0o700);
     // A key planted as a link to a file elsewhere is refused too.
     const planted = join(tempDir(), "planted.pem");
@@ -273,10 +291,13 @@ describe("signed checkpoints", () => {
     writeFileSync(path, execFileSync("head", ["-n", "-3", path]));
     const run = verify(setup, id);
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /^  unsigned: no checkpoint/m);
+    assert.match(run.stdout, /^ {2}unsigned: no checkpoint/m);
     assert.match(
       run.stdout,
-      new RegExp(`^  no checkpoint index at ${join(setup.home, "checkpoints.jsonl")}: a cut cannot be detected$`, "m"),
+      new RegExp(
+        `^  no checkpoint index at ${join(setup.home, "checkpoints.jsonl")}: a cut cannot be detected$`,
+        "m",
+      ),
     );
   });
 
@@ -286,18 +307,21 @@ describe("signed checkpoints", () => {
     const { id, path } = writeSession(join(setup.home, "sessions"));
     const old = verify(setup, id);
     assert.equal(old.status, 0, old.stderr);
-    assert.match(old.stdout, /^  unsigned: no checkpoint \(written before codewhale signed logs/m);
+    assert.match(
+      old.stdout,
+      /^ {2}unsigned: no checkpoint \(written before codewhale signed logs/m,
+    );
     mock.enqueue({ blocks: [{ kind: "text", text: "Resumed." }] });
     const resumed = await runExec(["--model", model, "--resume", id, "go on"], setup);
     assert.equal(resumed.status, 0, resumed.stderr);
     const after = verify(setup, id);
     assert.equal(after.status, 0, after.stderr);
-    assert.match(after.stdout, /^  signed up to seq \d+ by key SHA256:/m);
-    assert.match(after.stdout, /^  checkpoint index agrees/m);
+    assert.match(after.stdout, /^ {2}signed up to seq \d+ by key SHA256:/m);
+    assert.match(after.stdout, /^ {2}checkpoint index agrees/m);
     assert.equal(checkpointsOf(readEvents(path)).length, 1);
   });
 });
 
-function escape(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }

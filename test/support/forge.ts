@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { canonicalJson } from "../../src/session/canonical-json.ts";
 import { chainHash, formatLine } from "../../src/session/hash-chain.ts";
 
-export type LogEvent = Record<string, unknown> & { type: string; seq: number };
+export type LogEvent = Record<string, unknown> & { type: string; seq: number; h?: string };
 
 export function readEvents(path: string): LogEvent[] {
   return readFileSync(path, "utf8")

@@ -2,7 +2,7 @@
 // (unless the log already ends in one), published in append order, recorded in the index,
 // and checked by the receipt verifier, which names a cut or a bad signature.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createCheckpointSigner } from "../../src/session/checkpoint.ts";
@@ -86,6 +86,19 @@ describe("session checkpoints", () => {
     });
     assert.throws(() => checkReceipt(writer.path, events.slice(0, 2), trust), {
       message: `${writer.path}:3: ends before its last recorded checkpoint (of seq 1, in ${trust.indexPath})`,
+    });
+  });
+
+  it("refuses a log stored under another session's file name", () => {
+    const { signer, trust } = setup();
+    const writer = SessionWriter.create(tempDir(), startPayload, { signer });
+    writer.close();
+    const other = SessionWriter.create(tempDir(), startPayload);
+    other.close();
+    copyFileSync(writer.path, other.path);
+    const { events } = readSession(other.path);
+    assert.throws(() => checkReceipt(other.path, events, trust), {
+      message: `${other.path}:1: holds session ${writer.id}, not ${other.id} its file is named for`,
     });
   });
 

@@ -1,6 +1,6 @@
 // Child process of the replay benchmark (bundled by bench/session-log.ts): `replay` opens,
 // verifies and derives a log and checks every checkpoint's signature against the key in the
-// home given, and its index; `replay-unsigned` does the same without receipts; `parse` merely
+// home given, and its index; `replay-unsigned` does the same without checking them; `parse` merely
 // reads it and JSON.parses every line. Prints { ms, rssMb, detail } as JSON.
 import { closeSync, openSync, readSync } from "node:fs";
 import { checkpointIndexPath } from "../src/session/checkpoint-index.ts";

@@ -109,17 +109,32 @@ function checkDirectories(home: string, keys: string): void {
   checkOwner(keys, stats);
 }
 
+/** A directory on the key's path: the user's, and writable by nobody else. */
 function checkOwner(path: string, stats: Stats): void {
+  checkAccess(path, stats, 0o022, (mode) => {
+    return `writable by other users (mode ${mode}), so the signing key could be replaced; run chmod go-w ${path}`;
+  });
+}
+
+/** The key file: the user's, and readable and writable by nobody else (OpenSSH's rule). */
+function checkKeyMode(path: string, stats: Stats): void {
+  checkAccess(path, stats, 0o077, (mode) => {
+    return `the signing key is accessible to other users (mode ${mode}); run chmod 600 ${path}`;
+  });
+}
+
+function checkAccess(
+  path: string,
+  stats: Stats,
+  forbidden: number,
+  problem: (mode: string) => string,
+): void {
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) {
     throw new SigningKeyError(path, `owned by uid ${stats.uid}, not by you (uid ${uid})`);
   }
-  if ((stats.mode & 0o022) !== 0) {
-    const mode = (stats.mode & 0o777).toString(8).padStart(4, "0");
-    throw new SigningKeyError(
-      path,
-      `writable by other users (mode ${mode}), so the signing key could be replaced; run chmod go-w ${path}`,
-    );
+  if ((stats.mode & forbidden) !== 0) {
+    throw new SigningKeyError(path, problem((stats.mode & 0o777).toString(8).padStart(4, "0")));
   }
 }
 
@@ -168,20 +183,6 @@ function readSigningKey(path: string): SigningKey {
   }
   const publicKey = createPublicKey(privateKey);
   return { privateKey, publicKey, fingerprint: fingerprintOf(publicKey), source: path };
-}
-
-function checkKeyMode(path: string, stats: Stats): void {
-  const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid) {
-    throw new SigningKeyError(path, `owned by uid ${stats.uid}, not by you (uid ${uid})`);
-  }
-  if ((stats.mode & 0o077) !== 0) {
-    const mode = (stats.mode & 0o777).toString(8).padStart(4, "0");
-    throw new SigningKeyError(
-      path,
-      `the signing key is accessible to other users (mode ${mode}); run chmod 600 ${path}`,
-    );
-  }
 }
 
 function describe(error: unknown): string {

@@ -1,7 +1,8 @@
 // Child process of the replay benchmark (bundled by bench/session-log.ts): `replay` opens,
-// verifies and derives a log and checks every checkpoint's signature against the key in the
-// home given, and its index; `replay-unsigned` does the same without checking them; `parse` merely
-// reads it and JSON.parses every line. Prints { ms, rssMb, detail } as JSON.
+// verifies and derives a log and checks its checkpoints against the key in the home given and
+// its index as resume does (the last signature); `replay-audit` checks every signature, as
+// `sessions verify` does; `replay-unsigned` checks none; `parse` merely reads it and
+// JSON.parses every line. Prints { ms, rssMb, detail } as JSON.
 import { closeSync, openSync, readSync } from "node:fs";
 import { checkpointIndexPath } from "../src/session/checkpoint-index.ts";
 import type { ReceiptTrust } from "../src/session/receipt.ts";
@@ -10,10 +11,16 @@ import { loadSigningKey, signingKeyPath } from "../src/session/signing-key.ts";
 
 const [mode, path, home] = process.argv.slice(2) as [string, string, string];
 
-function trust(): ReceiptTrust {
+function trust(everySignature: boolean): ReceiptTrust {
   const key = loadSigningKey(home);
   const indexPath = checkpointIndexPath(home);
-  return { key, keyPath: signingKeyPath(home), indexPath, everySignature: true };
+  return { key, keyPath: signingKeyPath(home), indexPath, everySignature };
+}
+
+function receiptOf(): { receipt?: ReceiptTrust } {
+  if (mode === "replay") return { receipt: trust(false) };
+  if (mode === "replay-audit") return { receipt: trust(true) };
+  return {};
 }
 
 function parseOnly(): string {
@@ -38,9 +45,9 @@ const began = performance.now();
 const detail =
   mode === "parse"
     ? parseOnly()
-    : await deriveFromLog(path, mode === "replay" ? { receipt: trust() } : {}).then(
+    : await deriveFromLog(path, receiptOf()).then(
         ({ messages, summary, receipt }) =>
-          `${summary.events} events verified, ${messages.length} messages derived${receipt ? `, ${receipt.checkpoints} checkpoint signatures checked` : ""}`,
+          `${summary.events} events verified, ${messages.length} messages derived${receipt ? `, ${receipt.checkpoints} checkpoints checked` : ""}`,
       );
 const ms = performance.now() - began;
 const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);

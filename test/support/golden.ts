@@ -26,6 +26,7 @@ export interface NormaliseContext {
  * - a session log's dated folder `sessions/2026/12/01/` → `sessions/<DATE>/`;
  * - an ISO-8601 time → `<TIME>`;
  * - a 64-digit hex string (hash chain, config fingerprint) → `<HASH>`;
+ * - a signing key's fingerprint `SHA256:<base64>` (a new key per run) → `SHA256:<KEY>`;
  * - a JSON `"duration_ms":123` → `"duration_ms":0`;
  * - `(1234 bytes)` in `sessions show`'s header → `(<N> bytes)` (the log's size depends on the
  *   temp paths' length).
@@ -42,6 +43,7 @@ export function normalise(text: string, context: NormaliseContext): string {
     .replace(/sessions\/\d{4}\/\d{2}\/\d{2}\//g, "sessions/<DATE>/")
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, "<TIME>")
     .replace(/\b[0-9a-f]{64}\b/g, "<HASH>")
+    .replace(/SHA256:[A-Za-z0-9+/]{43}/g, "SHA256:<KEY>")
     .replace(/"duration_ms":\d+/g, '"duration_ms":0')
     .replace(/\(\d+ bytes\)/g, "(<N> bytes)");
 }

@@ -55,10 +55,15 @@ export function publicKeyPem(key: TrustedKey): string {
 /** The user's key, created (with its directory) when there is none yet. */
 export function loadOrCreateSigningKey(home: string): SigningKey {
   const keys = join(home, "keys");
-  mkdirSync(keys, { recursive: true, mode: 0o700 });
   const path = signingKeyPath(home);
-  checkDirectories(home, keys);
-  if (!exists(path)) createKeyFile(keys, path);
+  try {
+    mkdirSync(keys, { recursive: true, mode: 0o700 });
+    checkDirectories(home, keys);
+    if (!exists(path)) createKeyFile(keys, path);
+  } catch (error) {
+    if (error instanceof SigningKeyError) throw error;
+    throw new SigningKeyError(path, `cannot create the signing key (${describe(error)})`);
+  }
   return readSigningKey(path);
 }
 

@@ -281,6 +281,15 @@ describe("signed checkpoints", () => {
     const linked = runCli(["key", "show"], { env: setup.env });
     assert.equal(linked.status, 2);
     assert.equal(linked.stderr, `codewhale: ${keyFile}: the signing key must not be a symlink\n`);
+    // A home that cannot hold a key is one line too, not a stack trace.
+    const notADirectory = join(tempDir(), "home-file");
+    writeFileSync(notADirectory, "");
+    const blocked = runCli(["key", "show"], { env: { CODEWHALE_HOME: notADirectory } });
+    assert.equal(blocked.status, 2);
+    assert.match(
+      blocked.stderr,
+      /^codewhale: .*home-file\/keys\/session-ed25519\.pem: cannot create the signing key \(ENOTDIR\)\n$/,
+    );
     assert.equal(mock.requests.length, requests, "no request was sent");
   });
 

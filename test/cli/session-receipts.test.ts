@@ -10,6 +10,7 @@ import {
   chmodSync,
   copyFileSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -22,7 +23,14 @@ import { describe, it } from "node:test";
 import { checkpointMessage } from "../../src/session/checkpoint.ts";
 import { fingerprintOf } from "../../src/session/signing-key.ts";
 import { runCli } from "../support/cli.ts";
-import { type ExecEnv, execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
+import {
+  type ExecEnv,
+  execEnv,
+  jsonLines,
+  MODEL_OF,
+  runExec,
+  spawnCli,
+} from "../support/exec-harness.ts";
 import { chainOf, forge, type LogEvent, readEvents } from "../support/forge.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 import { tempDir, writeSession } from "../support/session-fixtures.ts";
@@ -291,6 +299,24 @@ describe("signed checkpoints", () => {
       /^codewhale: .*home-file\/keys\/session-ed25519\.pem: cannot create the signing key \(ENOTDIR\)\n$/,
     );
     assert.equal(mock.requests.length, requests, "no request was sent");
+  });
+
+  it("first runs racing to create the key end up with one key", async () => {
+    const home = tempDir("cw-race-home-");
+    const shows = await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          spawnCli(["key", "show"], {
+            home,
+            workspace: home,
+            env: { PATH: process.env.PATH ?? "", CODEWHALE_HOME: home },
+          }).done,
+      ),
+    );
+    for (const show of shows) assert.equal(show.status, 0, show.stderr);
+    assert.equal(new Set(shows.map((show) => show.stdout)).size, 1);
+    assert.deepEqual(readdirSync(join(home, "keys")), ["session-ed25519.pem"]);
   });
 
   it("without the checkpoint index a cut still verifies, and says it cannot be detected", async () => {

@@ -3,7 +3,7 @@
 // PreToolUse hooks (pre-execute-compose.ts), resolves an `ask` through the surface's resolver
 // and records a session grant. The result fills `tool/call`; tool-calls.ts calls it.
 
-import { evaluatePermission, suggestRule } from "../permissions/index.ts";
+import { evaluatePermission, prepareBashRules, suggestRule } from "../permissions/index.ts";
 import type { JsonValue, ToolDecision } from "../session/events.ts";
 import type { AnyTool } from "../tools/types.ts";
 import type { AgentBus } from "./bus-events.ts";
@@ -46,6 +46,8 @@ export async function decideToolCall(
     cwd: ctx.cwd,
   });
   const listeners: PreExecuteListener[] = [...plugins, ...guard.hooks.preToolUseListeners()];
+  // Bash rules read the command with a parser loaded on first need; evaluation is synchronous.
+  await prepareBashRules(call.name, guard.permissions);
   const composed = await composePreExecute({
     call: { callId: call.callId, name: call.name, arguments: call.arguments },
     validate: (args) => schemaProblem(call.tool, args),

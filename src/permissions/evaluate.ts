@@ -4,12 +4,12 @@
 // with the effective (possibly rewritten) call; the read gate asks `readBlocker`.
 import type { PermissionMode } from "../config/index.ts";
 import type { JsonValue } from "../session/events.ts";
-import { ruleViews, splitCommand } from "./bash-split.ts";
+import { allowedParts, commandRestricted, uncheckedReason } from "./bash-rules.ts";
 import { outsideBecause, realOr, withResolved } from "./file-boundary.ts";
 import type { ProtectionContext } from "./protected.ts";
 import { protectedBecause } from "./protected.ts";
 import type { PathBases, PermissionRule } from "./rules.ts";
-import { matchesCommand, matchesPath, normalizeCommand } from "./rules.ts";
+import { matchesPath, normalizeCommand } from "./rules.ts";
 import type { ToolTraits } from "./tool-kinds.ts";
 import { commandOf, pathOf, restrictionCovers, ruleCovers, toolKind } from "./tool-kinds.ts";
 
@@ -72,6 +72,14 @@ export function evaluatePermission(
   if (guarded) return { outcome: "ask", by: "mode", rule: policy.mode, reason: guarded };
   const asked = policy.ask.find((rule) => restricts(rule, call.name, subject, bases));
   if (asked) return byRule("ask", asked, `the rule "${asked.text}" asks first`);
+  const unchecked =
+    subject.command === undefined
+      ? undefined
+      : uncheckedReason([...policy.deny, ...policy.ask], subject.command);
+  if (unchecked) {
+    const reason = `the rule "${unchecked.rule.text}" cannot be checked: ${unchecked.reason}`;
+    return byRule("ask", unchecked.rule, reason);
+  }
   const allowed = policy.allow.find((rule) => permits(rule, call.name, subject, bases));
   if (allowed) return byRule("allow", allowed);
   const partRules =
@@ -107,11 +115,7 @@ function byMode(call: PermissionCall, mode: PermissionMode): PermissionDecision 
 function restricts(rule: PermissionRule, tool: string, subject: Subject, bases: PathBases[]) {
   if (!restrictionCovers(rule.tool, tool)) return false;
   if (rule.matcher.kind === "any") return true;
-  if (subject.command !== undefined) {
-    const parts = splitCommand(subject.command).commands.flatMap(ruleViews);
-    const candidates = [subject.command, ...parts];
-    return candidates.some((candidate) => matchesCommand(rule.matcher, candidate));
-  }
+  if (subject.command !== undefined) return commandRestricted(rule.matcher, subject.command);
   const { matcher } = rule;
   if (matcher.kind !== "path") return false;
   return subject.paths.some((path) => bases.some((b) => matchesPath(matcher.pattern, path, b)));
@@ -129,28 +133,6 @@ function permits(rule: PermissionRule, tool: string, subject: Subject, bases: Pa
   const { matcher } = rule;
   if (matcher.kind !== "path" || subject.paths.length === 0) return false;
   return subject.paths.every((path) => bases.some((b) => matchesPath(matcher.pattern, path, b)));
-}
-
-/**
- * A command is allowed when every simple command in it, substituted ones included, is allowed
- * by some bash rule; returns those rules' texts, or undefined. A part that redirects output is
- * allowed only by an exact rule; a command the splitter cannot read with confidence (unbalanced
- * quotes or parentheses, a here-document) allows nothing.
- */
-function allowedParts(allow: readonly PermissionRule[], command: string): string[] | undefined {
-  const split = splitCommand(command);
-  if (split.uncertain || split.commands.length === 0) return undefined;
-  const bashRules = allow.filter((rule) => ruleCovers(rule.tool, "bash"));
-  const used = new Set<string>();
-  for (const part of split.commands) {
-    const rule = bashRules.find((candidate) => {
-      if (part.writes && candidate.matcher.kind !== "exact") return false;
-      return matchesCommand(candidate.matcher, part.text);
-    });
-    if (!rule) return undefined;
-    used.add(rule.text);
-  }
-  return [...used];
 }
 
 function subjectOf(call: PermissionCall, ctx: PermissionContext): Subject {

@@ -1,7 +1,9 @@
 // The permission layer's public entry: rules, modes, policy building and the ask resolvers.
 // The agent's pre-execute composer calls `evaluatePermission` on every (effective) tool call.
+
 export type { AskAnswer, AskCall, AskResolver } from "./ask.ts";
 export { createExecAskResolver, execDenialMessage, suggestRule } from "./ask.ts";
+export { prepareBashRules } from "./bash-prepare.ts";
 export type {
   PermissionCall,
   PermissionContext,

@@ -2,13 +2,14 @@
 // again, the strictest verdict wins, listeners see frozen arguments, failing listeners deny,
 // rules see both the original and the effective call, and real hooks plug in as listeners.
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { z } from "zod";
 import { resolveAsk } from "../../src/agent/pre-execute-ask.ts";
 import type { ComposeInput, PreExecuteListener } from "../../src/agent/pre-execute-compose.ts";
 import { composePreExecute } from "../../src/agent/pre-execute-compose.ts";
 import { rewriteNote } from "../../src/agent/rewrite-note.ts";
 import { createPreToolUseListeners } from "../../src/hooks/index.ts";
+import { loadBashParser } from "../../src/permissions/bash-parser.ts";
 import type { PermissionContext } from "../../src/permissions/index.ts";
 import {
   compilePolicy,
@@ -17,6 +18,8 @@ import {
 } from "../../src/permissions/index.ts";
 import type { JsonValue } from "../../src/session/events.ts";
 import { createHookDir, echoJson } from "../hooks/support/fixtures.ts";
+
+before(() => loadBashParser());
 
 const schema = z.strictObject({ command: z.string().min(1) });
 const validate = (args: JsonValue) => {

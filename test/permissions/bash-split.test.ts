@@ -3,8 +3,11 @@
 // flags as uncertain; which parts write files; and the forms deny rules are matched against.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: bash `${…}` expansions are the test data
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import { ruleViews, splitCommand } from "../../src/permissions/bash-split.ts";
+import { before, describe, it } from "node:test";
+import { ruleViews } from "../../src/permissions/bash-rules.ts";
+import { loadBashParser, splitCommand } from "../../src/permissions/bash-split.ts";
+
+before(() => loadBashParser());
 
 const texts = (command: string) => splitCommand(command).commands.map((part) => part.text);
 
@@ -17,7 +20,7 @@ describe("splitting a command line", () => {
     ["echo hi # && rm x", ["echo hi"]],
     ["echo a#b $#", ["echo a#b $#"]],
     ["echo ${x:- #}; ls", ["echo ${x:- #}", "ls"]],
-    ["echo $((1 + (2))) $[ 3 # ]; ls", ["echo $((1 + (2))) $[ 3 # ]", "ls"]],
+    ["echo $((1 + (2))) $(( 3 )); ls", ["echo $((1 + (2))) $(( 3 ))", "ls"]],
   ];
   for (const [command, expected] of cases) {
     it(`${JSON.stringify(command)} → ${JSON.stringify(expected)}`, () => {
@@ -33,14 +36,10 @@ describe("substituted commands are parts of their own, wherever bash substitutes
     ['echo "$(touch PWN)"', ['echo "$(touch PWN)"', "touch PWN"]],
     ['echo "`touch PWN`"', ['echo "`touch PWN`"', "touch PWN"]],
     [`echo 'a'"$(touch PWN)"`, [`echo 'a'"$(touch PWN)"`, "touch PWN"]],
-    ['echo "${PATH:$(touch PWN)0:1}"', ['echo "${PATH:$(touch PWN)0:1}"', "touch PWN"]],
     ['echo "${x:-`touch PWN`}"', ['echo "${x:-`touch PWN`}"', "touch PWN"]],
     ['X="$(rm VICTIM)"', ['X="$(rm VICTIM)"', "rm VICTIM"]],
     [`echo "\${x:-'$(touch PWN)'}"`, [`echo "\${x:-'$(touch PWN)'}"`, "touch PWN"]],
     [`echo "$'$(touch PWN)'"`, [`echo "$'$(touch PWN)'"`, "touch PWN"]],
-    ['echo "$(( $(touch PWN) + 1 ))"', ['echo "$(( $(touch PWN) + 1 ))"', "touch PWN"]],
-    ["echo $[ 1 + `touch PWN` ]", ["echo $[ 1 + `touch PWN` ]", "touch PWN"]],
-    ["echo $((touch PWN) )", ["echo $((touch PWN) )", "touch PWN"]],
     ["diff <(ls a) >(cat)", ["diff <(ls a) >(cat)", "ls a", "cat"]],
     ['echo "$(echo ")")"', ['echo "$(echo ")")"', 'echo ")"']],
     ["echo $(ls # )\n)", ["echo $(ls # )\n)", "ls"]],
@@ -86,10 +85,12 @@ describe("look-alikes bash does not substitute stay plain text", () => {
   ]) {
     it(JSON.stringify(command), () => {
       const text = command.replace(/ # .*/, "");
-      assert.deepEqual(splitCommand(command), {
-        commands: [{ text, bare: text, writes: false }],
-        uncertain: false,
-      });
+      const split = splitCommand(command);
+      const { commands, uncertain } = split;
+      assert.deepEqual(
+        { uncertain, commands: commands.map(({ text, bare, writes }) => ({ text, bare, writes })) },
+        { uncertain: false, commands: [{ text, bare: text, writes: false }] },
+      );
     });
   }
 });
@@ -104,6 +105,12 @@ describe("what the splitter cannot read with confidence", () => {
     ["echo hi) && touch PWN", "touch PWN"],
     ["cat <<EOF\n'\nEOF\nrm VICTIM\necho '", "rm VICTIM"],
     [`${"$(".repeat(200)}rm VICTIM${")".repeat(200)}`, "rm VICTIM"],
+    // What the grammar cannot read, and arithmetic over text computed at run time.
+    ['echo "${PATH:$(touch PWN)0:1}"', "touch PWN"],
+    ["echo $((touch PWN) )", "touch PWN"],
+    ['echo "$(( $(touch PWN) + 1 ))"', "touch PWN"],
+    ["echo $[ 1 + `touch PWN` ]", "touch PWN"],
+    ["x='a[$(touch PWN)]'; echo $((x))", "touch PWN"],
   ];
   for (const [command, inside] of cases) {
     it(`${JSON.stringify(command.slice(0, 40))} is uncertain, and ${inside} is still found`, () => {

@@ -5,9 +5,10 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import type { PermissionMode } from "../../src/config/index.ts";
 import { ConfigError } from "../../src/errors.ts";
+import { loadBashParser } from "../../src/permissions/bash-parser.ts";
 import type { PermissionCall, PermissionContext } from "../../src/permissions/index.ts";
 import {
   compilePolicy,
@@ -17,6 +18,8 @@ import {
   suggestRule,
   withGrant,
 } from "../../src/permissions/index.ts";
+
+before(() => loadBashParser());
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "codewhale-perm-")));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -7,13 +7,16 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
+import { loadBashParser } from "../../src/permissions/bash-parser.ts";
 import type { PermissionCall, PermissionContext } from "../../src/permissions/index.ts";
 import {
   compilePolicy,
   createExecAskResolver,
   evaluatePermission,
 } from "../../src/permissions/index.ts";
+
+before(() => loadBashParser());
 
 const root = mkdtempSync(join(tmpdir(), "codewhale-subst-"));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -2,7 +2,11 @@
 // start-up reads one file instead of resolving hundreds of modules. CommonJS because Node 20
 // loads it about 50 ms faster than the same code as an ES module (see docs/benchmarks.md).
 // Lazy imports (the provider SDKs, secretlint) stay lazy: their code runs on first use only.
-import { readFileSync, rmSync } from "node:fs";
+// The bash parser's two WebAssembly files are copied beside the bundle, which loads them from
+// there (src/permissions/bash-parser.ts) the first time a bash rule is evaluated.
+import { copyFileSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename } from "node:path";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
@@ -24,4 +28,14 @@ await build({
   keepNames: true,
   define: { __CODEWHALE_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
+  // The binding's CommonJS build: its ES build reads import.meta.url, which a CJS bundle lacks.
+  alias: { "web-tree-sitter": "./node_modules/web-tree-sitter/tree-sitter.cjs" },
+  // bash-parser.ts reads import.meta.url only when run from source, never in the bundle.
+  logOverride: { "empty-import-meta": "silent" },
 });
+
+const require = createRequire(import.meta.url);
+for (const wasm of ["web-tree-sitter/tree-sitter.wasm", "tree-sitter-bash/tree-sitter-bash.wasm"]) {
+  const from = require.resolve(wasm);
+  copyFileSync(from, `dist/${basename(from)}`);
+}

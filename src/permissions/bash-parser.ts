@@ -5,8 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { Tree } from "web-tree-sitter";
-import { Language, Parser } from "web-tree-sitter";
+import type { Parser, Tree } from "web-tree-sitter";
 
 /** The runtime and the grammar: the file beside the bundle, else the package's own. */
 const RUNTIME = { file: "tree-sitter.wasm", module: "web-tree-sitter/tree-sitter.wasm" };
@@ -29,6 +28,8 @@ export function bashParserLoaded(): boolean {
 }
 
 async function load(): Promise<void> {
+  // A dynamic import, so the bundle runs the binding's code only on first need.
+  const { Language, Parser } = await import("web-tree-sitter");
   const wasmBinary = readFileSync(wasmPath(RUNTIME));
   await Parser.init({ wasmBinary });
   const language = await Language.load(readFileSync(wasmPath(GRAMMAR)));

@@ -79,17 +79,27 @@ function withoutContinuations(command: string): string | undefined {
     if (!text.includes("\\\n")) return text;
     const tree = parseBash(text);
     const verbatim: Array<[number, number]> = [];
-    collect(tree.rootNode, VERBATIM, verbatim);
+    collectVerbatim(tree.rootNode, verbatim);
     tree.delete();
     const next = text.replace(/\\+\n/g, (run, at: number) => {
       const end = at + run.length - 1;
-      const kept = verbatim.some(([start, stop]) => end > start && end < stop);
-      return run.length % 2 === 0 || kept ? run : run.slice(0, -2);
+      const kept = verbatim.some(([start, stop]) => end > start && end <= stop);
+      return (run.length - 1) % 2 === 0 || kept ? run : run.slice(0, -2);
     });
     if (next === text) return text;
     text = next;
   }
   return undefined;
+}
+
+/** Verbatim spans; a backtick body is raw text to bash until it is run, so none inside one. */
+function collectVerbatim(node: Node, out: Array<[number, number]>): void {
+  if (node.type === "command_substitution" && node.text.startsWith("`")) return;
+  if (VERBATIM.has(node.type)) {
+    out.push([node.startIndex, node.endIndex]);
+    return;
+  }
+  for (const child of kids(node)) collectVerbatim(child, out);
 }
 
 function collect(node: Node, types: Set<string>, out: Array<[number, number]>): void {
@@ -99,6 +109,34 @@ function collect(node: Node, types: Set<string>, out: Array<[number, number]>): 
   }
   for (const child of kids(node)) collect(child, types, out);
 }
+
+/**
+ * Reserved words: a command "named" one is the grammar misreading a compound command
+ * (`! { a; }`, `time if …`), so the parse is not trusted.
+ */
+const RESERVED = new Set([
+  "!",
+  "{",
+  "}",
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "for",
+  "case",
+  "esac",
+  "in",
+  "select",
+  "function",
+  "coproc",
+  "[[",
+  "]]",
+]);
 
 /** Builtins and wrappers that run the command named by a later word. */
 const RUNS_NEXT = new Set(["command", "builtin", "exec", "time", "nohup", "env", "nice", "sudo"]);
@@ -129,7 +167,10 @@ class Walker {
   uncertain = false;
   private readonly scriptDepth: number;
   /** Commands that end a list the grammar hung redirections on: where those end, if they write. */
-  private readonly trailing = new Map<number, { end: number; writes: boolean }>();
+  private readonly trailing = new Map<
+    number,
+    { end: number; writes: boolean; redirects: Node[] }
+  >();
 
   constructor(scriptDepth: number) {
     this.scriptDepth = scriptDepth;
@@ -159,7 +200,9 @@ class Walker {
         else if (body.type === "list" || body.type === "pipeline") {
           // The grammar hangs `a && b > f` as `(a && b) > f`; bash redirects only `b`.
           const tail = lastCommand(body);
-          if (tail) this.trailing.set(tail.id, { end: node.endIndex, writes: writesAll });
+          const redirects = kids(node).filter((child) => child.type === "file_redirect");
+          if (tail)
+            this.trailing.set(tail.id, { end: node.endIndex, writes: writesAll, redirects });
         } else if (body.type !== "command") writes = redirected || writesAll;
         break;
       }
@@ -198,15 +241,17 @@ class Walker {
     const parent = node.parent;
     const body = parent?.type === "redirected_statement" && parent.childForFieldName("body");
     const whole = body && body.id === node.id ? parent : node;
-    const redirects = [...kids(node), ...(whole === node ? [] : kids(whole))];
-    const argv = argvOf(node);
     const tail = this.trailing.get(node.id);
+    const outer = whole === node ? (tail?.redirects ?? []) : kids(whole);
+    const redirects = [...kids(node), ...outer];
+    const argv = argvOf(node, outer);
+    if (RESERVED.has(argv[0] ?? "")) this.uncertain = true;
     const source = node.tree.rootNode.text;
     const text = tail ? source.slice(node.startIndex, tail.end).trim() : whole.text.trim();
     const bare = tail ? text.replace(/\s+/g, " ") : bareText(whole);
     const writes = redirected || redirects.some(isWritingRedirect) || tail?.writes === true;
     this.commands.push({ text, bare, writes, argv });
-    this.runsInTurn(node, argv, writes);
+    this.runsInTurn(node, argv, writes, outer);
   }
 
   private assignments(node: Node, writes: boolean): void {
@@ -215,14 +260,19 @@ class Walker {
   }
 
   /** What `eval`, `trap`, `sh -c`, `command`, `exec`, `env`… run, as commands of their own. */
-  private runsInTurn(node: Node, argv: Array<string | undefined>, writes: boolean): void {
+  private runsInTurn(
+    node: Node,
+    argv: Array<string | undefined>,
+    writes: boolean,
+    redirects: readonly Node[],
+  ): void {
     const name = argv[0];
     if (name === undefined) return;
     const base = name.slice(name.lastIndexOf("/") + 1);
     if (name === "eval") this.script(argv.slice(1), true);
     else if (name === "trap") this.script(argv.slice(1, 2), true);
     else if (SHELLS.has(base)) this.shellScript(argv);
-    else if (RUNS_NEXT.has(base)) this.wrapped(node, argv, writes);
+    else if (RUNS_NEXT.has(base)) this.wrapped(node, argv, writes, redirects);
     if (name === "let" || (EVALUATES.has(name) && hidesCode(node.tree.rootNode))) {
       this.uncertain = true;
     }
@@ -250,18 +300,25 @@ class Walker {
   }
 
   /** The command a wrapper runs: from the first word that is not an option or assignment. */
-  private wrapped(node: Node, argv: Array<string | undefined>, writes: boolean): void {
-    const words = argWords(node);
+  private wrapped(
+    node: Node,
+    argv: Array<string | undefined>,
+    writes: boolean,
+    redirects: readonly Node[],
+  ): void {
+    const words = argWords(node, redirects);
     const at = argv.findIndex(
       (word, index) => index > 0 && !(word !== undefined && /^(?:-|[A-Za-z_]\w*=|\d)/.test(word)),
     );
     const first = words[at];
     if (at === -1 || !first) return;
-    const end = node.endIndex;
+    const end = Math.max(node.endIndex, ...words.map((word) => word.endIndex));
     const source = node.tree.rootNode.text;
     const text = source.slice(first.startIndex, end).trim();
-    this.commands.push({ text, bare: text, writes, argv: argv.slice(at) });
-    this.runsInTurn(node, argv.slice(at), writes);
+    const inner = argv.slice(at);
+    if (RESERVED.has(inner[0] ?? "")) this.uncertain = true;
+    this.commands.push({ text, bare: text, writes, argv: inner });
+    this.runsInTurn(node, inner, writes, redirects);
   }
 
   /**
@@ -270,6 +327,8 @@ class Walker {
    */
   private unparsedCode(node: Node): void {
     const text = node.text;
+    // An unquoted word never holds a newline; the grammar glues `⏎\x` to a word that way.
+    if (text.includes("\n")) this.uncertain = true;
     if (!/\$\(|`|[<>]\(|\$\{/.test(text.replace(/\\./gs, "E"))) return;
     const quoted = hasAncestor(node, "string");
     if (quoted && text.includes('"')) this.uncertain = true;
@@ -347,22 +406,34 @@ function hasDescendant(node: Node, types: Set<string>): boolean {
 }
 
 /** The argv of a command node (words after quote removal); assignments and redirects skipped. */
-function argvOf(node: Node): Array<string | undefined> {
-  return argWords(node).map((word) => (isWordLike(word) ? wordValue(word) : undefined));
+function argvOf(node: Node, redirects: readonly Node[]): Array<string | undefined> {
+  return argWords(node, redirects).map((word) => (isWordLike(word) ? wordValue(word) : undefined));
 }
 
-/** The nodes that are words of the command: its name, arguments, a declaration's operands. */
-function argWords(node: Node): Node[] {
+/**
+ * The nodes that are words of the command: its name, arguments, a declaration's operands. The
+ * grammar reads `cmd 2>/dev/null a b` as one redirection to `/dev/null a b`; bash passes `a b`
+ * to `cmd`, so a redirection's destinations after the first are arguments too.
+ */
+function argWords(node: Node, redirects: readonly Node[] = []): Node[] {
   const words: Node[] = [];
   kids(node).forEach((child, index) => {
     const field = node.fieldNameForChild(index);
-    if (node.type === "command") {
+    if (child.type === "file_redirect") words.push(...extraDestinations(child));
+    else if (node.type === "command") {
       if (field === "name" || field === "argument") words.push(child);
-    } else if (child.type !== "file_redirect" && child.type !== "herestring_redirect") {
-      words.push(child);
-    }
+    } else if (child.type !== "herestring_redirect") words.push(child);
   });
+  for (const redirect of redirects) words.push(...extraDestinations(redirect));
   return words;
+}
+
+function extraDestinations(redirect: Node): Node[] {
+  if (redirect.type !== "file_redirect") return [];
+  return redirect
+    .childrenForFieldName("destination")
+    .slice(1)
+    .filter((n): n is Node => !!n);
 }
 
 function isWordLike(node: Node): boolean {

@@ -58,12 +58,13 @@ function wordPiece(node: Node): Piece | undefined {
 
 /** `"…"` (or `$"…"`) with no expansion inside: its text with `\$ \` \" \\ \newline` unescaped. */
 function doubleQuoted(node: Node): Piece | undefined {
-  let value = "";
   for (const child of children(node)) {
     if (child.type === '"' || child.type === '$"' || child.type === "$") continue;
     if (child.type !== "string_content") return undefined;
-    value += child.text.replace(/\\([$`"\\\n])/g, (_, char: string) => (char === "\n" ? "" : char));
   }
+  // The text between the quotes, not the children: the grammar leaves newlines out of them.
+  const body = node.text.slice(node.type === "translated_string" ? 2 : 1, -1);
+  const value = body.replace(/\\([$`"\\\n])/g, (_, char: string) => (char === "\n" ? "" : char));
   return { value, raw: "", quoted: true };
 }
 

@@ -1,5 +1,6 @@
 // `npm run bench`: prints every benchmark's figures, each beside a baseline measured in the
 // same run. BENCH_QUICK=1 shrinks the sizes for a smoke run. Filter with `npm run bench -- log`.
+import { benchBashParse } from "./bash-parse.ts";
 import { benchConfigLoad } from "./config-load.ts";
 import { benchExecEndToEnd } from "./exec-e2e.ts";
 import { benchLoop } from "./loop.ts";
@@ -14,6 +15,7 @@ const benches: Bench[] = [
   { name: "runner", run: benchRunner },
   { name: "exec end to end", run: benchExecEndToEnd },
   { name: "config load", run: benchConfigLoad },
+  { name: "bash parser", run: benchBashParse },
 ];
 
 const filters = process.argv.slice(2);

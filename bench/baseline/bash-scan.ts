@@ -1,6 +1,6 @@
-// The reader behind bash-split.ts: walks a bash command as bash's own parser would, separating
-// simple commands and finding every command bash substitutes, in each quoting context it keeps
-// (unquoted, "…", ${…}, $((…)), $[…], backtick bodies). Flags what it cannot read with confidence.
+// The reader behind bench/baseline/bash-split.ts (the splitter bash rules used before the real
+// parser), kept only as a benchmark baseline: walks a bash command as bash's own parser would,
+// separating simple commands and finding every command bash substitutes.
 import type { SimpleCommand } from "./bash-split.ts";
 
 /** How a region between delimiters is read, where bash expands inside it. */

@@ -2,6 +2,7 @@
 // dist/) and the real bash tool: the five spellings of `rm` the hand-written splitter missed
 // (line continuation, ANSI-C quoting, brace expansion, a globbed name, ${IFS}) never get past
 // `deny = ["bash(rm:*)"]`, even in bypass mode; a command the parser reads is still allowed.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: bash `${…}` expansions are the data
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -3,6 +3,7 @@
 // allows (quotes, escapes, ANSI-C, line continuations, braces, globs, ${IFS}, variables), bury
 // it in substitutions, compound commands, eval/trap/sh -c, or break the syntax around it.
 // Every program named is a tracing stub in the run's own bin/: no real program is ever named.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: bash `${…}` expansions are the data
 
 /** The stubs bin/ holds; no two share a first letter and a length, so `./bin/r?` is one file. */
 export const STUBS = ["rm", "touch", "git", "ls", "cat", "npm", "curl", "mv", "chmod", "bash"];
@@ -166,7 +167,9 @@ const REALISTIC = [
 /** Breaks the syntax at a random place: an unmatched quote, bracket or backtick. */
 function broken(rng: Rng, text: string): string {
   const at = Math.floor(rng.next() * (text.length + 1));
-  return text.slice(0, at) + rng.pick(['"', "'", "(", ")", "{", "}", "`", "$(", "\\"]) + text.slice(at);
+  return (
+    text.slice(0, at) + rng.pick(['"', "'", "(", ")", "{", "}", "`", "$(", "\\"]) + text.slice(at)
+  );
 }
 
 function line(rng: Rng, depth: number): string {

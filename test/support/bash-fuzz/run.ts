@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SimpleCommand } from "../../../src/permissions/bash-split.ts";
+import type { SimpleCommand, SplitCommand } from "../../../src/permissions/bash-split.ts";
 import { splitCommand } from "../../../src/permissions/bash-split.ts";
 import { STUBS } from "./generate.ts";
 
@@ -50,8 +50,18 @@ export interface FuzzReport {
   parseMs: number;
 }
 
+export interface FuzzOptions {
+  /** bash processes run at once. */
+  shards?: number;
+  /** The parser under test; the real one by default. */
+  split?: (line: string) => SplitCommand;
+}
+
 /** Runs the lines through bash in `shards` processes at once, and through the parser. */
-export async function differentialFuzz(lines: string[], shards = 2): Promise<FuzzReport> {
+export async function differentialFuzz(
+  lines: string[],
+  { shards = 2, split: parse = splitCommand }: FuzzOptions = {},
+): Promise<FuzzReport> {
   const started = Date.now();
   const size = Math.ceil(lines.length / shards);
   const chunks = Array.from({ length: shards }, (_, i) => lines.slice(i * size, (i + 1) * size));
@@ -69,7 +79,7 @@ export async function differentialFuzz(lines: string[], shards = 2): Promise<Fuz
   lines.forEach((line, index) => {
     const ran = traces[index] ?? [];
     report.executions += ran.length;
-    const split = splitCommand(line);
+    const split = parse(line);
     if (split.uncertain) {
       report.uncertain++;
       return;

@@ -1,6 +1,7 @@
 // Bash rules through the built CLI (dist/cli.cjs, which loads the parser's WebAssembly from
 // dist/) and the real bash tool: the five spellings of `rm` the hand-written splitter missed
-// (line continuation, ANSI-C quoting, brace expansion, a globbed name, ${IFS}) never get past
+// (line continuation, ANSI-C quoting, brace expansion, a globbed name (`/bin/r[m]`, which,
+// unlike `/bin/r?`, matches only rm wherever it runs), ${IFS}) never get past
 // `deny = ["bash(rm:*)"]`, even in bypass mode; a command the parser reads is still allowed.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: bash `${…}` expansions are the data
 import assert from "node:assert/strict";
@@ -20,7 +21,7 @@ export const HIDDEN_RM = [
   "r\\\nm VICTIM",
   "$'\\x72\\x6d' VICTIM",
   "{r,}m VICTIM",
-  "/bin/r? VICTIM",
+  "/bin/r[m] VICTIM",
   "rm${IFS}VICTIM",
 ];
 

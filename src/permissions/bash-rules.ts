@@ -100,13 +100,31 @@ export function ruleViews(command: SimpleCommand): string[] {
   return [...new Set([...views, ...named, ...named.map(unquoted), ...argv])].filter(Boolean);
 }
 
-/** The argv and, when the name is a path, the argv with the name's directory dropped. */
+/** Programs that run a command given by later words, after options of their own. */
+const WRAPPERS = new Set([
+  ...["sudo", "doas", "env", "xargs", "timeout", "nice", "nohup", "stdbuf", "setsid", "time"],
+  ...["command", "builtin", "exec", "chrt", "ionice", "taskset", "flock", "watch", "strace"],
+]);
+
+/**
+ * The argv as bash runs it, with a path's directory dropped from the name (`/bin/rm` → `rm`),
+ * and after a wrapper every suffix that starts at a later word, since its options may take
+ * values: `sudo -u root rm x` holds `rm x`.
+ */
 function argvForms(command: SimpleCommand): Argv[] {
-  const { argv } = command;
-  if (argv.length === 0) return [];
-  const name = argv[0];
-  if (name === undefined || !name.includes("/")) return [argv];
-  return [argv, [name.slice(name.lastIndexOf("/") + 1), ...argv.slice(1)]];
+  const forms: Argv[] = [];
+  const add = (argv: Argv) => {
+    const name = argv[0];
+    forms.push(argv);
+    if (name?.includes("/")) forms.push([name.slice(name.lastIndexOf("/") + 1), ...argv.slice(1)]);
+  };
+  if (command.argv.length === 0) return forms;
+  add(command.argv);
+  const base = forms.at(-1)?.[0];
+  if (base !== undefined && WRAPPERS.has(base)) {
+    for (let at = 1; at < command.argv.length; at++) add(command.argv.slice(at));
+  }
+  return forms;
 }
 
 /**

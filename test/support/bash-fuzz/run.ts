@@ -129,7 +129,7 @@ async function traceInBash(lines: string[]): Promise<string[][][]> {
     for (const file of ["a.txt", "b.txt"]) writeFileSync(join(work, file), "");
     const trace = join(work, "trace");
     writeFileSync(trace, "");
-    await runDriver(lines, work, trace);
+    if (!(await runDriver(lines, work, trace))) throw new Error("bash did not finish the lines");
     // Jobs a line left behind (`a & exec b`) may still be writing.
     await new Promise((resolve) => setTimeout(resolve, 200));
     return parseTrace(readFileSync(trace, "utf8"), lines.length);
@@ -138,7 +138,8 @@ async function traceInBash(lines: string[]): Promise<string[][][]> {
   }
 }
 
-function runDriver(lines: string[], work: string, trace: string): Promise<void> {
+/** Runs the driver over the lines; false when bash did not get through them in time. */
+function runDriver(lines: string[], work: string, trace: string): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const env = { PATH: join(work, "bin"), HOME: work, FUZZ_TRACE: trace, LC_ALL: "C" };
     const child = spawn("/bin/bash", ["--norc", "--noprofile", "-c", DRIVER], {
@@ -146,12 +147,14 @@ function runDriver(lines: string[], work: string, trace: string): Promise<void> 
       env,
       stdio: ["pipe", "ignore", "ignore"],
     });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 600_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000 + lines.length * 100);
     child.on("error", reject);
-    child.on("close", () => {
+    child.on("close", (status) => {
       clearTimeout(timer);
-      resolve();
+      resolve(status === 0);
     });
+    // bash stops reading if it is killed; the close handler reports that.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(lines.map((line) => `${line}\0`).join(""));
   });
 }

@@ -32,22 +32,29 @@ function calls(stdout: string): Array<EventOf<"tool/call">> {
 }
 
 describe("codewhale exec: bash rules read the command as bash does", () => {
-  for (const command of HIDDEN_RM) {
-    it(`deny = ["bash(rm:*)"] stops ${JSON.stringify(command)} in bypass mode`, async () => {
-      const setup = execEnv(mock, '[permissions]\ndeny = ["bash(rm:*)"]');
-      writeFileSync(join(setup.workspace, "VICTIM"), "keep me");
-      mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command } }] });
-      mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
-      const run = await runExec(
-        ["--model", MODEL, "--output-format", "stream-json", "--permission-mode", "bypass", "x"],
-        setup,
-      );
-      assert.equal(run.status, 0, run.stderr);
-      const [call] = calls(run.stdout);
-      assert.equal(call?.decision.outcome, "deny", JSON.stringify(call?.decision));
-      assert.equal(readFileSync(join(setup.workspace, "VICTIM"), "utf8"), "keep me");
-    });
-  }
+  it('deny = ["bash(rm:*)"] stops each spelling of rm in bypass mode', async () => {
+    const setup = execEnv(mock, '[permissions]\ndeny = ["bash(rm:*)"]');
+    writeFileSync(join(setup.workspace, "VICTIM"), "keep me");
+    const blocks = HIDDEN_RM.map((command, index) => ({
+      kind: "tool" as const,
+      id: `toolu_${index + 1}`,
+      name: "bash",
+      input: { command },
+    }));
+    mock.enqueue({ blocks });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const run = await runExec(
+      ["--model", MODEL, "--output-format", "stream-json", "--permission-mode", "bypass", "x"],
+      setup,
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const decided = calls(run.stdout).map((call) => [call.arguments, call.decision.outcome]);
+    assert.deepEqual(
+      decided,
+      HIDDEN_RM.map((command) => [{ command }, "deny"]),
+    );
+    assert.equal(readFileSync(join(setup.workspace, "VICTIM"), "utf8"), "keep me");
+  });
 
   it("an allow rule still allows what the parser reads: --allow 'bash(touch:*)'", async () => {
     const setup = execEnv(mock);

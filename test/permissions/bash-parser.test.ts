@@ -11,36 +11,17 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { loadBashParser } from "../../src/permissions/bash-parser.ts";
 import { splitCommand } from "../../src/permissions/bash-split.ts";
-import type { PermissionCall, PermissionContext } from "../../src/permissions/index.ts";
-import {
-  compilePolicy,
-  evaluatePermission,
-  prepareBashRules,
-} from "../../src/permissions/index.ts";
+import type { PermissionContext } from "../../src/permissions/index.ts";
+import { prepareBashRules } from "../../src/permissions/index.ts";
+import type { BashRules } from "./support/bash-decide.ts";
+import { decideBash, bashPolicy as policy } from "./support/bash-decide.ts";
 
 before(() => loadBashParser());
 const root = mkdtempSync(join(tmpdir(), "codewhale-parser-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 const ctx: PermissionContext = { workspaceRoot: root, cwd: root, home: root };
 
-const bash = (command: string): PermissionCall => ({
-  name: "bash",
-  arguments: { command },
-  tool: { readOnly: false },
-});
-
-function policy(rules: { allow?: string[]; deny?: string[]; bypass?: boolean }) {
-  const entries = (list: string[] = []) => list.map((text) => ({ text, source: "flag" }));
-  return compilePolicy({
-    mode: rules.bypass ? "bypass" : "default",
-    allow: entries(rules.allow),
-    ask: [],
-    deny: entries(rules.deny),
-  });
-}
-
-const decide = (command: string, rules: Parameters<typeof policy>[0]) =>
-  evaluatePermission(bash(command), policy(rules), ctx);
+const decide = (command: string, rules: BashRules) => decideBash(command, rules, ctx);
 
 const DENY_RM = { deny: ["bash(rm:*)"], bypass: true };
 

@@ -9,12 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { loadBashParser } from "../../src/permissions/bash-parser.ts";
-import type { PermissionCall, PermissionContext } from "../../src/permissions/index.ts";
-import {
-  compilePolicy,
-  createExecAskResolver,
-  evaluatePermission,
-} from "../../src/permissions/index.ts";
+import type { PermissionContext } from "../../src/permissions/index.ts";
+import { createExecAskResolver } from "../../src/permissions/index.ts";
+import type { BashRules } from "./support/bash-decide.ts";
+import { bashCall as bash, decideBash } from "./support/bash-decide.ts";
 
 before(() => loadBashParser());
 
@@ -22,22 +20,7 @@ const root = mkdtempSync(join(tmpdir(), "codewhale-subst-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 const ctx: PermissionContext = { workspaceRoot: root, cwd: root, home: root };
 
-const bash = (command: string): PermissionCall => ({
-  name: "bash",
-  arguments: { command },
-  tool: { readOnly: false },
-});
-
-function decide(command: string, rules: { allow?: string[]; deny?: string[]; bypass?: boolean }) {
-  const entries = (list: string[] = []) => list.map((text) => ({ text, source: "flag" }));
-  const policy = compilePolicy({
-    mode: rules.bypass ? "bypass" : "default",
-    allow: entries(rules.allow),
-    ask: [],
-    deny: entries(rules.deny),
-  });
-  return evaluatePermission(bash(command), policy, ctx);
-}
+const decide = (command: string, rules: BashRules) => decideBash(command, rules, ctx);
 
 /** `CMD` stands for the smuggled command: `touch PWN` against allow, `rm VICTIM` against deny. */
 const SMUGGLED = [

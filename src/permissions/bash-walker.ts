@@ -113,8 +113,9 @@ export class Walker {
           // The grammar hangs `a && b > f` as `(a && b) > f`; bash redirects only `b`.
           const tail = lastCommand(body);
           const redirects = kids(node).filter((child) => child.type === "file_redirect");
-          if (tail)
+          if (tail) {
             this.trailing.set(tail.id, { end: node.endIndex, writes: writesAll, redirects });
+          } else writes = redirected || writesAll;
         } else if (body.type !== "command") writes = redirected || writesAll;
         break;
       }

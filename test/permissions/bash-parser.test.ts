@@ -109,8 +109,10 @@ describe("what the parser reports", () => {
   });
 
   it("a redirection after `&&` belongs to the last command only", () => {
-    const writes = splitCommand("ls && npm test > log").commands.map((part) => part.writes);
-    assert.deepEqual(writes, [false, true]);
+    const writes = (command: string) => splitCommand(command).commands.map((p) => p.writes);
+    assert.deepEqual(writes("ls && npm test > log"), [false, true]);
+    assert.deepEqual(writes("ls | ! grep x > log"), [false, true]);
+    assert.deepEqual(writes("ls && { grep x; } > log"), [true, true]);
   });
 });
 

@@ -42,7 +42,8 @@ let last: { command: string; split: SplitCommand } | undefined;
 export function splitCommand(command: string): SplitCommand {
   if (last?.command === command) return last.split;
   const split = splitScript(command, 0);
-  last = { command, split };
+  // Not before the parser loads: that answer (uncertain) is not the parser's.
+  if (bashParserLoaded()) last = { command, split };
   return split;
 }
 

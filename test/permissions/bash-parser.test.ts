@@ -125,6 +125,25 @@ describe("the parser loads only when a bash rule needs it", () => {
   });
 });
 
+describe("before the parser is loaded", () => {
+  it("every command is uncertain: no allow rule matches, deny rules still see its pieces", () => {
+    const script = [
+      'import { splitCommand } from "./src/permissions/bash-split.ts";',
+      'const split = splitCommand("ls && rm -rf x");',
+      "console.log(JSON.stringify([split.uncertain, split.commands.map((p) => p.text)]));",
+    ].join("\n");
+    const child = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      {
+        cwd: new URL("../..", import.meta.url),
+        encoding: "utf8",
+      },
+    );
+    assert.equal(child.stdout.trim(), JSON.stringify([true, ["ls", "rm -rf x"]]), child.stderr);
+  });
+});
+
 describe("the payloads are faithful to bash", () => {
   // `/bin/r?` may also match another program (`/bin/rg` sorts first); `/bin/r[m]` stands for
   // it. sudo is not on every machine.

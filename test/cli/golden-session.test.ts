@@ -1,8 +1,8 @@
 // Golden files of every visible output of one scripted session, through the built CLI and the
 // loopback mock: a failed request and its retry, thinking, a text answer, a read, a bash call
 // rewritten by a trusted project's PreToolUse hook, a write that exec refuses, and the final
-// answer. `exec` text (stdout and stderr), `--output-format json`, `stream-json` and
-// `sessions show` are normalised (test/support/golden.ts) and compared byte for byte with
+// answer. `exec` text (stdout and stderr), `--output-format json`, `stream-json` (also driven
+// by `--input-format stream-json` with a second prompt) and `sessions show` are normalised (test/support/golden.ts) and compared byte for byte with
 // test/fixtures/golden/; `UPDATE_GOLDEN=1 node scripts/test.mjs golden` rewrites them.
 import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
@@ -13,6 +13,7 @@ import { type ExecEnv, execEnv, jsonLines, MODEL_OF, runExec } from "../support/
 import { matchGolden, type NormaliseContext, normalise } from "../support/golden.ts";
 import {
   type MockProvider,
+  type Script,
   serverError,
   startMockProvider,
 } from "../support/mock-provider/index.ts";
@@ -83,14 +84,22 @@ interface Scripted {
   context: NormaliseContext;
 }
 
-/** One run of the scripted session, on a fresh mock (so request ids start at 1). */
-async function scriptedExec(args: string[]): Promise<Scripted> {
+/**
+ * One run of the scripted session, on a fresh mock (so request ids start at 1); `input` is
+ * stdin, and `more` what the mock answers after the script.
+ */
+async function scriptedExec(
+  args: string[],
+  input?: string,
+  more: Script[] = [],
+): Promise<Scripted> {
   const mock = await startMockProvider();
   try {
     const setup = execEnv(mock, "[retry]\ninitial_delay_ms = 1\nmax_delay_ms = 1");
     project(setup);
     script(mock);
-    const run = await runExec(["--model", MODEL_OF.anthropic, "--trust", ...args], setup);
+    mock.enqueue(...more);
+    const run = await runExec(["--model", MODEL_OF.anthropic, "--trust", ...args], setup, input);
     const paths: NormaliseContext["paths"] = [];
     for (const [dir, placeholder] of [
       [setup.home, "<HOME>"],
@@ -132,5 +141,15 @@ describe("golden files of a scripted session", () => {
     const show = runCli(["sessions", "show", id], { env: run.setup.env, cwd: run.setup.workspace });
     assert.equal(show.status, 0, show.stderr);
     matchGolden("sessions-show.txt", normalise(show.stdout, run.context));
+  });
+
+  it("exec --input-format stream-json: two prompts, a result line (with its own figures) each", async () => {
+    const input = [PROMPT, "and now?"].map((text) => JSON.stringify({ type: "user", text }));
+    const second: Script = { blocks: [{ kind: "text", text: "Nothing else." }] };
+    const stream = ["--input-format", "stream-json", "--output-format", "stream-json"];
+    const run = await scriptedExec(stream, `${input.join("\n")}\n`, [second]);
+    assert.equal(run.status, 0, run.stderr);
+    matchGolden("exec-stdin-stream-json.stdout.jsonl", normalise(run.stdout, run.context));
+    matchGolden("exec-stdin-stream-json.stderr.txt", normalise(run.stderr, run.context));
   });
 });

@@ -19,6 +19,7 @@ import {
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { createExecAskResolver } from "../permissions/index.ts";
+import { isPresentedTool } from "../tools/presentation.ts";
 import type { ToolRegistry } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
 import { takeCredentials } from "./credential-scrub.ts";
@@ -199,7 +200,10 @@ async function withOutput(
   turns: (finish: (outcome: TurnOutcome) => Promise<void>) => Promise<TurnOutcome | null>,
 ): Promise<void> {
   const { agent, output } = run;
-  output.tools.useTools((name) => agent.tools.get(name));
+  output.tools.useSessionPresenters((name) => {
+    const tool = agent.tools.get(name);
+    return tool && isPresentedTool(tool) ? tool : undefined;
+  });
   // `codewhale exec … | head`: nobody reads the rest, so the turn stops as if cancelled.
   let readerGone = false;
   const stopWatching = onStdoutReaderGone(() => {

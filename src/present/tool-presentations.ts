@@ -1,39 +1,47 @@
-// The presentation of each tool call and result in a stream of session events, for surfaces:
-// a `tool/call` is presented from its effective (recorded) arguments, and its `tool/result`
-// from the same arguments, found by call id. Tools are looked up by name in what the session
-// runs; a tool it does not know gets the plain fallback.
+// The presentation of each tool call and result in a stream of session events, from the
+// events alone: a `tool/call` is presented from its effective (recorded) arguments, and its
+// `tool/result` from the same arguments, found by call id. The built-in tools' static
+// presenters (tools/presenters.ts) need no tool object, so a stored log renders as it ran;
+// a running session may add presenters for its own tools (external command tools), and any
+// other name gets the plain fallback. Used by exec's stream-json; other event types pass.
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import {
   type CallPresentation,
   presentToolCall,
   presentToolResult,
   type ResultPresentation,
+  type ToolPresenter,
 } from "../tools/presentation.ts";
-import type { AnyTool } from "../tools/types.ts";
+import { builtinPresenter } from "../tools/presenters.ts";
 
-export type ToolLookup = (name: string) => AnyTool | undefined;
+export type PresenterLookup = (name: string) => ToolPresenter | undefined;
 
 export class ToolPresentations {
   /** Calls whose result has not been seen yet: name and effective arguments. */
   private readonly open = new Map<string, EventOf<"tool/call">>();
 
-  constructor(private lookup: ToolLookup = () => undefined) {}
+  /** `session`: presenters of the running session's tools that have no static one. */
+  constructor(private session: PresenterLookup = () => undefined) {}
 
-  /** Presents later events with the tools of the session that is running. */
-  useTools(lookup: ToolLookup): void {
-    this.lookup = lookup;
+  /** Presents later calls of tools without a static presenter with the running session's. */
+  useSessionPresenters(lookup: PresenterLookup): void {
+    this.session = lookup;
   }
 
   /** The presentation of a tool call or result; undefined for every other event. */
   of(event: SessionEvent): CallPresentation | ResultPresentation | undefined {
     if (event.type === "tool/call") {
       this.open.set(event.call_id, event);
-      return presentToolCall(this.lookup(event.name), event.name, event.arguments);
+      return presentToolCall(this.presenterOf(event.name), event.name, event.arguments);
     }
     if (event.type !== "tool/result") return undefined;
     const call = this.open.get(event.call_id);
     this.open.delete(event.call_id);
     const result = { content: event.content, isError: event.is_error };
-    return presentToolResult(call && this.lookup(call.name), call?.arguments, result);
+    return presentToolResult(call && this.presenterOf(call.name), call?.arguments, result);
+  }
+
+  private presenterOf(name: string): ToolPresenter | undefined {
+    return builtinPresenter(name) ?? this.session(name);
   }
 }

@@ -1,7 +1,8 @@
 // How a tool call is shown, separate from what it does: a title, an ACP tool kind and file
-// locations for the call, a summary or a diff for its result. Surfaces (text, stream-json,
-// exports, ACP, terminal UI) call presentToolCall/presentToolResult with the arguments recorded
-// on `tool/call`; tools that do not present themselves get a plain fallback.
+// locations for the call, a summary or a diff for its result, computed by a ToolPresenter from
+// the arguments recorded on `tool/call` and the `tool/result` alone. Surfaces (text,
+// stream-json, exports, ACP, terminal UI) call presentToolCall/presentToolResult; a tool
+// without a presenter gets a plain fallback.
 import type { z } from "zod";
 import type { AnyTool, Tool, ToolResult } from "./types.ts";
 
@@ -48,14 +49,23 @@ export interface PresentableResult {
   isError?: boolean;
 }
 
-/** A tool that says how it is presented. Arguments are the recorded JSON, possibly invalid. */
-export interface PresentedTool<Schema extends z.ZodType = z.ZodType> extends Tool<Schema> {
+/**
+ * How one tool's calls and results are shown, from the recorded arguments and result alone:
+ * no tool object, context or process. The built-in ones are keyed by name in presenters.ts.
+ */
+export interface ToolPresenter {
   kind: ToolKind;
+  /** Arguments are the recorded JSON, possibly invalid. */
   presentCall(args: unknown): CallPresentation;
   presentResult(args: unknown, result: PresentableResult): ResultPresentation;
 }
 
-/** The typed presenters a tool writes; definePresentedTool guards them against bad arguments. */
+/** A tool that says how it is presented. */
+export interface PresentedTool<Schema extends z.ZodType = z.ZodType>
+  extends Tool<Schema>,
+    ToolPresenter {}
+
+/** The typed presenters a tool writes; definePresenter guards them against bad arguments. */
 export interface Presenters<Schema extends z.ZodType> {
   kind: ToolKind;
   call(args: z.output<Schema>): Omit<CallPresentation, "kind"> & { kind?: ToolKind };
@@ -64,21 +74,24 @@ export interface Presenters<Schema extends z.ZodType> {
 
 export type AnyPresentedTool = PresentedTool<z.ZodType>;
 
-/** Declares a tool with presenters; recorded arguments that fail the schema get the fallback. */
-export function definePresentedTool<Schema extends z.ZodType>(
-  tool: Tool<Schema>,
+/**
+ * The presenter of the tool `name` whose arguments follow `schema`: recorded arguments that
+ * fail the schema get the fallback (the name as title), errors the default summary.
+ */
+export function definePresenter<Schema extends z.ZodType>(
+  name: string,
+  schema: Schema,
   presenters: Presenters<Schema>,
-): AnyPresentedTool {
+): ToolPresenter {
   const parse = (args: unknown): z.output<Schema> | undefined => {
-    const parsed = tool.schema.safeParse(args);
+    const parsed = schema.safeParse(args);
     return parsed.success ? parsed.data : undefined;
   };
-  const presented: PresentedTool<Schema> = {
-    ...tool,
+  return {
     kind: presenters.kind,
     presentCall(args) {
       const valid = parse(args);
-      if (valid === undefined) return { title: tool.name, kind: presenters.kind, locations: [] };
+      if (valid === undefined) return { title: name, kind: presenters.kind, locations: [] };
       return { kind: presenters.kind, ...presenters.call(valid) };
     },
     presentResult(args, result) {
@@ -89,32 +102,49 @@ export function definePresentedTool<Schema extends z.ZodType>(
       return presenters.result(valid, result);
     },
   };
+}
+
+/** Declares a tool shown by `presenter` (made with definePresenter, usually static). */
+export function definePresentedTool<Schema extends z.ZodType>(
+  tool: Tool<Schema>,
+  presenter: ToolPresenter,
+): AnyPresentedTool {
+  const presented: PresentedTool<Schema> = {
+    ...tool,
+    kind: presenter.kind,
+    presentCall: presenter.presentCall,
+    presentResult: presenter.presentResult,
+  };
   return presented as unknown as AnyPresentedTool;
 }
 
 export function isPresentedTool(tool: AnyTool): tool is AnyPresentedTool {
-  const candidate = tool as Partial<AnyPresentedTool>;
+  return isPresenter(tool);
+}
+
+function isPresenter(candidate: object): candidate is ToolPresenter {
+  const presenter = candidate as Partial<ToolPresenter>;
   return (
-    typeof candidate.presentCall === "function" && typeof candidate.presentResult === "function"
+    typeof presenter.presentCall === "function" && typeof presenter.presentResult === "function"
   );
 }
 
-/** The presentation of any tool's call; unknown tools (or none) are `other`, titled by name. */
+/** The presentation of any call; without a presenter (or a tool that has none) `other`. */
 export function presentToolCall(
-  tool: AnyTool | undefined,
+  presenter: ToolPresenter | AnyTool | undefined,
   name: string,
   args: unknown,
 ): CallPresentation {
-  if (tool && isPresentedTool(tool)) return tool.presentCall(args);
+  if (presenter && isPresenter(presenter)) return presenter.presentCall(args);
   return { title: name, kind: "other", locations: [] };
 }
 
 export function presentToolResult(
-  tool: AnyTool | undefined,
+  presenter: ToolPresenter | AnyTool | undefined,
   args: unknown,
   result: PresentableResult,
 ): ResultPresentation {
-  if (tool && isPresentedTool(tool)) return tool.presentResult(args, result);
+  if (presenter && isPresenter(presenter)) return presenter.presentResult(args, result);
   return { summary: defaultSummary(result) };
 }
 

@@ -1,16 +1,39 @@
-// Presenters for surfaces that render a stored session without a live one (exports, replays):
-// the built-in tools and code_graph made over an inert context, used only for presentCall and
-// presentResult. Nothing here runs, writes or spawns.
-import { createBuiltinTools, createToolContext } from "./builtin/index.ts";
-import { createCodeGraphTool } from "./external/index.ts";
-import type { AnyPresentedTool } from "./presentation.ts";
-import { isPresentedTool } from "./presentation.ts";
+// The static presenters of the built-in tools and code_graph, keyed by tool name: how a stored
+// `tool/call` and its `tool/result` are shown from the log alone, for every surface
+// (present/tool-presentations.ts). Imports only the *.presenter.ts files: nothing here makes a
+// tool, a context or a background manager, runs or spawns.
+import { bashKillPresenter, bashOutputPresenter, bashPresenter } from "./builtin/bash.presenter.ts";
+import { editPresenter } from "./builtin/edit.presenter.ts";
+import { globPresenter } from "./builtin/glob.presenter.ts";
+import { grepPresenter } from "./builtin/grep.presenter.ts";
+import { lsPresenter } from "./builtin/ls.presenter.ts";
+import { readPresenter } from "./builtin/read.presenter.ts";
+import { TODO_WRITE_TOOL, todoWritePresenter } from "./builtin/todo-write.presenter.ts";
+import { writePresenter } from "./builtin/write.presenter.ts";
+import { CODE_GRAPH_TOOL, codeGraphPresenter } from "./external/code-graph.presenter.ts";
+import type { ToolPresenter } from "./presentation.ts";
 
-const INERT_OUTPUT = { max_bytes: 30_000, spill_to_temp: false, redact_secrets: true };
+/** In the order the model sees the built-in tools, code_graph last. */
+const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
+  ["bash", bashPresenter],
+  ["bash_output", bashOutputPresenter],
+  ["bash_kill", bashKillPresenter],
+  ["read", readPresenter],
+  ["write", writePresenter],
+  ["edit", editPresenter],
+  ["glob", globPresenter],
+  ["grep", grepPresenter],
+  ["ls", lsPresenter],
+  [TODO_WRITE_TOOL, todoWritePresenter],
+  [CODE_GRAPH_TOOL, codeGraphPresenter],
+]);
 
-/** The built-in tools by name, for presentToolCall/presentToolResult. */
-export function builtinPresenters(): Map<string, AnyPresentedTool> {
-  const context = createToolContext({ cwd: "/", output: INERT_OUTPUT, spill: null, env: {} });
-  const tools = [...createBuiltinTools(context), createCodeGraphTool(context, { gcf: false })];
-  return new Map(tools.filter(isPresentedTool).map((tool) => [tool.name, tool]));
+/** The names that have a static presenter. */
+export function builtinPresenterNames(): string[] {
+  return [...BUILTIN.keys()];
+}
+
+/** The static presenter of a built-in tool, or undefined for any other name. */
+export function builtinPresenter(name: string): ToolPresenter | undefined {
+  return BUILTIN.get(name);
 }

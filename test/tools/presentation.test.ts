@@ -11,7 +11,7 @@ import {
   presentToolCall,
   presentToolResult,
 } from "../../src/tools/presentation.ts";
-import { builtinPresenters } from "../../src/tools/presenters.ts";
+import { builtinPresenter, builtinPresenterNames } from "../../src/tools/presenters.ts";
 import { defineTool } from "../../src/tools/types.ts";
 import { createWorkspace } from "./support/workspace.ts";
 
@@ -154,14 +154,35 @@ describe("tool presentation", () => {
     });
   }
 
-  it("offers the same presenters without a live session", () => {
-    const stored = builtinPresenters();
-    assert.deepEqual([...stored.keys()], [...tools.keys()]);
-    const args = { path: "e.ts", old_string: "a", new_string: "b" };
-    assert.deepEqual(
-      stored.get("edit")?.presentCall(args),
-      tools.get("edit") && presentToolCall(tools.get("edit"), "edit", args),
-    );
+  it("the static presenters (no tool object) cover every built-in tool, in the model's order", () => {
+    assert.deepEqual(builtinPresenterNames(), [...tools.keys()]);
+  });
+
+  for (const c of cases) {
+    it(`presents ${c.tool} from its static presenter as its tool does`, () => {
+      const presenter = builtinPresenter(c.tool);
+      assert.ok(presenter, `${c.tool} has a static presenter`);
+      assert.equal(presenter.kind, (tools.get(c.tool) as { kind?: string }).kind);
+      assert.deepEqual(presentToolCall(presenter, c.tool, c.args), c.call);
+      const ok = { content: c.result, isError: false };
+      assert.deepEqual(presentToolResult(presenter, c.args, ok), {
+        summary: c.summary,
+        ...(c.diff === undefined ? {} : { diff: c.diff }),
+      });
+      const failed = { content: "no such file\nmore", isError: true };
+      assert.deepEqual(presentToolResult(presenter, c.args, failed), {
+        summary: "Error: no such file",
+      });
+    });
+  }
+
+  it("a static bash presenter shows a timeout the session's maximum would refuse", () => {
+    const args = { command: "make", timeout_ms: 10 ** 12 };
+    assert.deepEqual(presentToolCall(builtinPresenter("bash"), "bash", args), {
+      kind: "execute",
+      title: "make",
+      locations: [],
+    });
   });
 
   it("shows errors as Error: first line, without a diff", () => {

@@ -1,23 +1,21 @@
 // `bash_output` and `bash_kill`: read what a background process printed since the last read and
 // stop it. Ids come from `bash` with `background: true`. The log already holds stripped and
 // redacted text; a read keeps at most the bash policy's budget (head and tail of the new text).
-import { z } from "zod";
 import type { RunResult } from "../../runner/index.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool, firstLine } from "../presentation.ts";
+import { definePresentedTool } from "../presentation.ts";
 import type { BackgroundManager } from "./background-manager.ts";
 import { bashKillDescription, bashOutputDescription } from "./bash.description.ts";
+import { backgroundIdSchema, bashKillPresenter, bashOutputPresenter } from "./bash.presenter.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { toToolResult } from "./policed.ts";
-
-const schema = z.object({ id: z.string() });
 
 export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedTool {
   return definePresentedTool(
     {
       name: "bash_output",
       description: bashOutputDescription,
-      schema,
+      schema: backgroundIdSchema,
       readOnly: true,
       async execute(args) {
         const read = await context.background.read(args.id, context.policy("bash").maxBytes);
@@ -37,11 +35,7 @@ export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedT
         return toToolResult(policed, { trailer: `${empty}${status}` });
       },
     },
-    {
-      kind: "execute",
-      call: (args) => ({ title: `output of ${args.id}`, locations: [] }),
-      result: (_args, result) => ({ summary: lastLine(result.content) }),
-    },
+    bashOutputPresenter,
   );
 }
 
@@ -50,7 +44,7 @@ export function createBashKillTool(context: BuiltinToolContext): AnyPresentedToo
     {
       name: "bash_kill",
       description: bashKillDescription,
-      schema,
+      schema: backgroundIdSchema,
       readOnly: false,
       async execute(args) {
         const job = context.background.get(args.id);
@@ -65,11 +59,7 @@ export function createBashKillTool(context: BuiltinToolContext): AnyPresentedToo
         };
       },
     },
-    {
-      kind: "execute",
-      call: (args) => ({ title: `stop ${args.id}`, locations: [] }),
-      result: (_args, result) => ({ summary: firstLine(result.content) }),
-    },
+    bashKillPresenter,
   );
 }
 
@@ -83,9 +73,4 @@ function unknownId(background: BackgroundManager, id: string) {
 function exitText(result: RunResult): string {
   if (result.exitCode !== null) return `exit code ${result.exitCode}`;
   return `killed by ${result.signal ?? "a signal"}`;
-}
-
-function lastLine(text: string): string {
-  const lines = text.trimEnd().split("\n");
-  return firstLine(lines[lines.length - 1] ?? "");
 }

@@ -3,11 +3,11 @@
 // string is missing or not unique, or the file is binary, not UTF-8 or not a regular file.
 import { isUtf8 } from "node:buffer";
 import { constants } from "node:fs";
-import { z } from "zod";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool, firstLine } from "../presentation.ts";
+import { definePresentedTool } from "../presentation.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { editDescription } from "./edit.description.ts";
+import { editPresenter, editSchema } from "./edit.presenter.ts";
 import type { EditPlan } from "./edit-match.ts";
 import { planEdit } from "./edit-match.ts";
 import { resolveToolPath } from "./paths.ts";
@@ -18,19 +18,12 @@ import { cutLine, notRegular, openRegular, statOrNull, writeRegularFile } from "
 /** How many changed lines the result shows in all. */
 const SHOWN_LINES = 40;
 
-const schema = z.object({
-  path: z.string(),
-  old_string: z.string(),
-  new_string: z.string(),
-  replace_all: z.boolean().optional(),
-});
-
 export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
   return definePresentedTool(
     {
       name: "edit",
       description: editDescription,
-      schema,
+      schema: editSchema,
       readOnly: false,
       execute: (args) =>
         guarded(async () => {
@@ -49,14 +42,7 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
           return policed(context, "edit", report(path.display, outcome.plan));
         }),
     },
-    {
-      kind: "edit",
-      call: (args) => ({ title: `edit ${args.path}`, locations: [{ path: args.path }] }),
-      result: (args, result) => ({
-        summary: firstLine(result.content),
-        diff: { path: args.path, oldText: args.old_string, newText: args.new_string },
-      }),
-    },
+    editPresenter,
   );
 }
 

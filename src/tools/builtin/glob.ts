@@ -6,26 +6,24 @@
 import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import picomatch from "picomatch";
-import { z } from "zod";
 import { escapeAllControls } from "../../runner/index.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { countLines, definePresentedTool, firstLine } from "../presentation.ts";
+import { definePresentedTool } from "../presentation.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { globDescription } from "./glob.description.ts";
+import { globPresenter, globSchema } from "./glob.presenter.ts";
 import { displayPath, resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { guarded, ToolProblem } from "./problem.ts";
 import { readFilter, skippedNote } from "./read-gate.ts";
 import { walkFiles } from "./walk.ts";
 
-const schema = z.object({ pattern: z.string().min(1), path: z.string().optional() });
-
 export function createGlobTool(context: BuiltinToolContext): AnyPresentedTool {
   return definePresentedTool(
     {
       name: "glob",
       description: globDescription,
-      schema,
+      schema: globSchema,
       readOnly: true,
       execute: (args, ctx) =>
         guarded(async () => {
@@ -48,18 +46,7 @@ export function createGlobTool(context: BuiltinToolContext): AnyPresentedTool {
           return policed(context, "glob", `${found.join("\n")}\n`, { trailer: note });
         }),
     },
-    {
-      kind: "search",
-      call: (args) => ({
-        title: `glob ${args.pattern}${args.path ? ` in ${args.path}` : ""}`,
-        locations: args.path ? [{ path: args.path }] : [],
-      }),
-      result: (_args, result) => ({
-        summary: result.content.startsWith("No files")
-          ? firstLine(result.content)
-          : `${countLines(result.content)} files`,
-      }),
-    },
+    globPresenter,
   );
 }
 

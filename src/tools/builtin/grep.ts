@@ -3,12 +3,12 @@
 // them, so the shape never depends on the machine. Files a permission rule covers are skipped
 // and counted (read-gate.ts). The text goes through the output policy.
 import { stat } from "node:fs/promises";
-import { z } from "zod";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool, firstLine } from "../presentation.ts";
+import { definePresentedTool } from "../presentation.ts";
 import { findExecutable } from "../which.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { grepDescription } from "./grep.description.ts";
+import { grepPresenter, grepSchema } from "./grep.presenter.ts";
 import { grepWithJs } from "./grep-js.ts";
 import { grepWithRipgrep } from "./grep-rg.ts";
 import type { GrepBackend } from "./grep-search.ts";
@@ -17,14 +17,6 @@ import { displayPath, resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { guarded, ToolProblem } from "./problem.ts";
 import { readFilter } from "./read-gate.ts";
-
-const schema = z.object({
-  pattern: z.string().min(1),
-  path: z.string().optional(),
-  glob: z.string().optional(),
-  ignore_case: z.boolean().optional(),
-  files_only: z.boolean().optional(),
-});
 
 export interface GrepToolOptions {
   /** "auto" (default): rg when it is on the context's PATH, else the JS fallback. */
@@ -52,7 +44,7 @@ export function createGrepTool(
     {
       name: "grep",
       description: grepDescription,
-      schema,
+      schema: grepSchema,
       readOnly: true,
       execute: (args, ctx) =>
         guarded(async () => {
@@ -81,20 +73,6 @@ export function createGrepTool(
           return policed(context, "grep", text);
         }),
     },
-    {
-      kind: "search",
-      call: (args) => ({
-        title: `grep ${JSON.stringify(args.pattern)}${args.path ? ` in ${args.path}` : ""}`,
-        locations: args.path ? [{ path: args.path }] : [],
-      }),
-      result: (_args, result) => ({ summary: grepSummary(result.content) }),
-    },
+    grepPresenter,
   );
-}
-
-/** The count line ("(3 matches in 2 files)", "(more than 10000 matches; …)") or the first line. */
-function grepSummary(content: string): string {
-  const lines = content.trimEnd().split("\n");
-  const last = lines[lines.length - 1] ?? "";
-  return /^\((more than )?\d+ (match|file)/.test(last) ? last.slice(1, -1) : firstLine(content);
 }

@@ -6,26 +6,24 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
 import { escapeAllControls } from "../../runner/index.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { countLines, definePresentedTool, firstLine } from "../presentation.ts";
+import { definePresentedTool } from "../presentation.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { requireDirectory } from "./glob.ts";
 import { lsDescription } from "./ls.description.ts";
+import { lsPresenter, lsSchema } from "./ls.presenter.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
 import { readFilter, skippedNote } from "./read-gate.ts";
-
-const schema = z.object({ path: z.string().optional() });
 
 export function createLsTool(context: BuiltinToolContext): AnyPresentedTool {
   return definePresentedTool(
     {
       name: "ls",
       description: lsDescription,
-      schema,
+      schema: lsSchema,
       readOnly: true,
       execute: (args) =>
         guarded(async () => {
@@ -48,18 +46,7 @@ export function createLsTool(context: BuiltinToolContext): AnyPresentedTool {
           return policed(context, "ls", `${names.join("\n")}\n`, { trailer: note });
         }),
     },
-    {
-      kind: "read",
-      call: (args) => ({
-        title: `ls ${args.path ?? "."}`,
-        locations: [{ path: args.path ?? "." }],
-      }),
-      result: (_args, result) => ({
-        summary: result.content.startsWith("(")
-          ? firstLine(result.content)
-          : `${countLines(result.content)} entries`,
-      }),
-    },
+    lsPresenter,
   );
 }
 

@@ -4,14 +4,14 @@
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import { z } from "zod";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool, firstLine } from "../presentation.ts";
+import { definePresentedTool } from "../presentation.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
 import { readDescription } from "./read.description.ts";
+import { readPresenter, readSchema } from "./read.presenter.ts";
 import {
   BoundedLines,
   handleLooksBinary,
@@ -25,18 +25,12 @@ export const READ_MAX_LINE_CHARS = 2000;
 /** Bytes read at a time. */
 const CHUNK_BYTES = 64 * 1024;
 
-const schema = z.object({
-  path: z.string(),
-  offset: z.number().int().positive().optional(),
-  limit: z.number().int().positive().optional(),
-});
-
 export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
   return definePresentedTool(
     {
       name: "read",
       description: readDescription,
-      schema,
+      schema: readSchema,
       readOnly: true,
       execute: (args) =>
         guarded(async () => {
@@ -58,18 +52,7 @@ export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
           return policed(context, "read", numbered(page.lines, offset), { trailer: more });
         }),
     },
-    {
-      kind: "read",
-      call: (args) => ({
-        title: `read ${args.path}${args.offset ? `:${args.offset}` : ""}`,
-        locations: [{ path: args.path, ...(args.offset ? { line: args.offset } : {}) }],
-      }),
-      result: (args, result) => ({
-        summary: result.content.startsWith("(")
-          ? firstLine(result.content)
-          : `${countNumberedLines(result.content)} lines of ${args.path}`,
-      }),
-    },
+    readPresenter,
   );
 }
 
@@ -129,8 +112,4 @@ async function readPage(handle: FileHandle, offset: number, limit: number): Prom
 
 function numbered(lines: readonly string[], offset: number): string {
   return `${lines.map((line, index) => `${String(offset + index).padStart(6)}\t${line}`).join("\n")}\n`;
-}
-
-function countNumberedLines(content: string): number {
-  return content.split("\n").filter((line) => /^ *\d+\t/.test(line)).length;
 }

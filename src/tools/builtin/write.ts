@@ -3,23 +3,21 @@
 // created or replaced the file. Shown as a diff.
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { z } from "zod";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { countLines, definePresentedTool, firstLine } from "../presentation.ts";
+import { countLines, definePresentedTool } from "../presentation.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { resolveToolPath } from "./paths.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
 import { notRegular, statOrNull, writeRegularFile } from "./text-file.ts";
 import { writeDescription } from "./write.description.ts";
-
-const schema = z.object({ path: z.string(), content: z.string() });
+import { writePresenter, writeSchema } from "./write.presenter.ts";
 
 export function createWriteTool(context: BuiltinToolContext): AnyPresentedTool {
   return definePresentedTool(
     {
       name: "write",
       description: writeDescription,
-      schema,
+      schema: writeSchema,
       readOnly: false,
       execute: (args) =>
         guarded(async () => {
@@ -35,15 +33,7 @@ export function createWriteTool(context: BuiltinToolContext): AnyPresentedTool {
           return { content: `${verb} ${path.display} (${size}).` };
         }),
     },
-    {
-      kind: "edit",
-      call: (args) => ({ title: `write ${args.path}`, locations: [{ path: args.path }] }),
-      result: (args, result) => ({
-        summary: firstLine(result.content),
-        // The log does not keep the old text of an overwritten file.
-        diff: { path: args.path, oldText: null, newText: args.content },
-      }),
-    },
+    writePresenter,
   );
 }
 

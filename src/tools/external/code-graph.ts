@@ -3,32 +3,25 @@
 // Every `cgc` call runs through the shared runner; with `output.gcf` on, each gets
 // CGC_OUTPUT_FORMAT=gcf and relies on cgc's own fallback when it cannot produce it.
 
-import { z } from "zod";
+import type { z } from "zod";
 import type { Config } from "../../config/index.ts";
 import type { RunResult } from "../../runner/index.ts";
 import { runCommand } from "../../runner/index.ts";
-import { commandSummary, statusLine } from "../builtin/bash.ts";
+import { statusLine } from "../builtin/bash.ts";
 import type { BuiltinToolContext } from "../builtin/context.ts";
 import { toToolResult } from "../builtin/policed.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { definePresentedTool, firstLine } from "../presentation.ts";
 import { findExecutable } from "../which.ts";
 import { codeGraphDescription } from "./code-graph.description.ts";
+import { CODE_GRAPH_TOOL, codeGraphPresenter, codeGraphSchema } from "./code-graph.presenter.ts";
 
-export const CODE_GRAPH_TOOL = "code_graph";
+export { CODE_GRAPH_TOOL };
+
 export const CGC_PROBE_TIMEOUT_MS = 10_000;
 export const CGC_QUERY_TIMEOUT_MS = 120_000;
 
-const schema = z.object({
-  query: z.enum(["callers", "calls", "deps", "chain", "find"]),
-  name: z.string().regex(/^[^-\s]/, { error: "must not start with - or a space" }),
-  file: z.string().optional(),
-  to: z
-    .string()
-    .regex(/^[^-\s]/)
-    .optional(),
-});
-type Query = z.output<typeof schema>;
+type Query = z.output<typeof codeGraphSchema>;
 
 export interface CodeGraphOptions {
   /** Set CGC_OUTPUT_FORMAT=gcf on every cgc call (`output.gcf`). */
@@ -124,7 +117,7 @@ export function createCodeGraphTool(
     {
       name: CODE_GRAPH_TOOL,
       description: codeGraphDescription,
-      schema,
+      schema: codeGraphSchema,
       readOnly: true,
       async execute(args, ctx) {
         if (args.query === "chain" && !args.to) {
@@ -151,14 +144,7 @@ export function createCodeGraphTool(
         });
       },
     },
-    {
-      kind: "search",
-      call: (args) => ({
-        title: `code graph: ${args.query} ${args.name}${args.to ? ` → ${args.to}` : ""}`,
-        locations: args.file ? [{ path: args.file }] : [],
-      }),
-      result: (_args, result) => ({ summary: commandSummary(result) }),
-    },
+    codeGraphPresenter,
   );
 }
 

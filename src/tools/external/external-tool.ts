@@ -5,11 +5,12 @@
 import type { ExternalToolConfig } from "../../config/index.ts";
 import { ConfigError } from "../../errors.ts";
 import { runCommand } from "../../runner/index.ts";
-import { commandSummary, statusLine } from "../builtin/bash.ts";
+import { commandSummary } from "../builtin/bash.presenter.ts";
+import { statusLine } from "../builtin/bash.ts";
 import type { BuiltinToolContext } from "../builtin/context.ts";
 import { toToolResult } from "../builtin/policed.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool, firstLine } from "../presentation.ts";
+import { definePresentedTool, definePresenter, firstLine } from "../presentation.ts";
 import { argumentSchemaFrom } from "./argument-schema.ts";
 import { fillArgvTemplate, parseArgvTemplate } from "./argv-template.ts";
 
@@ -78,13 +79,13 @@ function createExternalTool(
         return toToolResult(run, { trailer: statusLine(run, timeoutMs), isError: failed });
       },
     },
-    {
+    definePresenter(entry.name, schema, {
       kind: "execute",
       call: (args) => ({
         title: firstLine(fillArgvTemplate(template, args).join(" "), 100),
         locations: [],
       }),
       result: (_args, result) => ({ summary: commandSummary(result) }),
-    },
+    }),
   );
 }

@@ -1,0 +1,56 @@
+// How `bash`, `bash_output` and `bash_kill` calls are shown, from the recorded arguments and
+// result alone (no background manager): their schemas (bash.ts, bash-background.ts validate
+// with them) and static presenters, and the "exit code 0 · 12 lines" summary command tools share.
+import { z } from "zod";
+import { definePresenter, firstLine, type PresentableResult } from "../presentation.ts";
+
+/** bash's arguments; the tool caps `timeout_ms` at the config's maximum, a stored log cannot. */
+export function bashSchema(maxTimeoutMs?: number) {
+  const timeout = z.number().int().positive();
+  return z.object({
+    command: z.string().min(1),
+    timeout_ms: (maxTimeoutMs === undefined ? timeout : timeout.max(maxTimeoutMs)).optional(),
+    background: z.boolean().optional(),
+  });
+}
+
+export const bashPresenter = definePresenter("bash", bashSchema(), {
+  kind: "execute",
+  call: (args) => ({
+    title: args.background
+      ? `${firstLine(args.command, 80)} (background)`
+      : firstLine(args.command, 80),
+    locations: [],
+  }),
+  result: (_args, result) => ({ summary: commandSummary(result) }),
+});
+
+/** bash_output's and bash_kill's arguments: a background process id. */
+export const backgroundIdSchema = z.object({ id: z.string() });
+
+export const bashOutputPresenter = definePresenter("bash_output", backgroundIdSchema, {
+  kind: "execute",
+  call: (args) => ({ title: `output of ${args.id}`, locations: [] }),
+  result: (_args, result) => ({ summary: lastLine(result.content) }),
+});
+
+export const bashKillPresenter = definePresenter("bash_kill", backgroundIdSchema, {
+  kind: "execute",
+  call: (args) => ({ title: `stop ${args.id}`, locations: [] }),
+  result: (_args, result) => ({ summary: firstLine(result.content) }),
+});
+
+/** "exit code 0 · 12 lines", from the recorded content alone (bash and command tools). */
+export function commandSummary(result: PresentableResult): string {
+  const lines = result.content.trimEnd().split("\n");
+  const status = lines[lines.length - 1] ?? "";
+  const match = /^\[(.*)\]$/.exec(status);
+  if (!match) return firstLine(result.content);
+  const outputLines = lines.length - 1 - (lines[lines.length - 2] === "(no output)" ? 1 : 0);
+  return `${match[1]} · ${outputLines} line${outputLines === 1 ? "" : "s"}`;
+}
+
+function lastLine(text: string): string {
+  const lines = text.trimEnd().split("\n");
+  return firstLine(lines[lines.length - 1] ?? "");
+}

@@ -1,0 +1,145 @@
+// Presentation from the log alone: a stored session is read back and every tool call and
+// result presented by ToolPresentations without a single tool object (none is registered in
+// this process, no context, no background manager), and the module graph of that render path
+// (bundled by esbuild) holds no tool factory, background manager or process runner.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { build } from "esbuild";
+import { ToolPresentations } from "../../src/present/tool-presentations.ts";
+import type { EventInput, JsonValue, SessionEvent } from "../../src/session/events.ts";
+import { readSession } from "../../src/session/reader.ts";
+import { repoRoot } from "../support/cli.ts";
+import { tempDir, writeSession } from "../support/session-fixtures.ts";
+
+/** A recorded call and its result, as the loop writes them. */
+function callAndResult(
+  id: string,
+  name: string,
+  args: { [key: string]: JsonValue },
+  content: string,
+  isError = false,
+): EventInput[] {
+  return [
+    {
+      type: "tool/call",
+      turn: 0,
+      step: 0,
+      call_id: id,
+      name,
+      arguments: args,
+      decision: { outcome: "allow", by: "mode" },
+    },
+    {
+      type: "tool/result",
+      call_id: id,
+      content,
+      is_error: isError,
+      original_bytes: content.length,
+      delivered_bytes: content.length,
+      truncated: false,
+      spill_path: null,
+      policy_errors: [],
+    },
+  ];
+}
+
+const storedCalls: EventInput[] = [
+  { type: "user/message", text: "go" },
+  { type: "turn/start", turn: 0 },
+  ...callAndResult("c1", "bash", { command: "sleep 60", background: true }, "Started bash_1."),
+  ...callAndResult("c2", "bash_output", { id: "bash_1" }, "tick\n[bash_1 still running]"),
+  ...callAndResult("c3", "write", { path: "a.txt", content: "hi\n" }, "Created a.txt (1 line)."),
+  ...callAndResult("c4", "read", { path: "gone.txt" }, "File not found: gone.txt", true),
+  ...callAndResult(
+    "c5",
+    "code_graph",
+    { query: "chain", name: "main", to: "parse", file: "src/app.py" },
+    "main → parse\n[exit code 0]",
+  ),
+  ...callAndResult("c6", "deploy", { target: "prod" }, "deployed\n[exit code 0]"),
+  { type: "turn/end", turn: 0, reason: "completed" },
+];
+
+describe("presentation from a stored log alone", () => {
+  it("presents every call and result of a stored session with no tool registered", () => {
+    const { path } = writeSession(tempDir(), storedCalls);
+    const presentations = new ToolPresentations();
+    const shown = readSession(path)
+      .events.map((event) => [event.type, presentations.of(event)] as const)
+      .filter(([, presentation]) => presentation !== undefined);
+    assert.deepEqual(shown, [
+      ["tool/call", { kind: "execute", title: "sleep 60 (background)", locations: [] }],
+      ["tool/result", { summary: "Started bash_1." }],
+      ["tool/call", { kind: "execute", title: "output of bash_1", locations: [] }],
+      ["tool/result", { summary: "[bash_1 still running]" }],
+      ["tool/call", { kind: "edit", title: "write a.txt", locations: [{ path: "a.txt" }] }],
+      [
+        "tool/result",
+        {
+          summary: "Created a.txt (1 line).",
+          diff: { path: "a.txt", oldText: null, newText: "hi\n" },
+        },
+      ],
+      ["tool/call", { kind: "read", title: "read gone.txt", locations: [{ path: "gone.txt" }] }],
+      ["tool/result", { summary: "Error: File not found: gone.txt" }],
+      [
+        "tool/call",
+        {
+          kind: "search",
+          title: "code graph: chain main → parse",
+          locations: [{ path: "src/app.py" }],
+        },
+      ],
+      ["tool/result", { summary: "exit code 0 · 1 line" }],
+      ["tool/call", { title: "deploy", kind: "other", locations: [] }],
+      ["tool/result", { summary: "deployed (+1 lines)" }],
+    ]);
+  });
+
+  it("passes over other event types, unknown ones (a later schema's) included", () => {
+    const presentations = new ToolPresentations();
+    const { path } = writeSession(tempDir(), storedCalls.slice(0, 2));
+    const events = readSession(path).events;
+    const future = { ...events[1]!, type: "session/checkpoint" } as unknown as SessionEvent;
+    for (const event of [...events, future]) assert.equal(presentations.of(event), undefined);
+  });
+
+  it("a result whose call is not in view (an --at snapshot, a resume) gets the plain summary", () => {
+    const [, result] = callAndResult("c9", "write", { path: "a", content: "x" }, "Created a.");
+    const { path } = writeSession(tempDir(), [result!]);
+    const event = readSession(path).events.at(-1)!;
+    assert.deepEqual(new ToolPresentations().of(event), { summary: "Created a." });
+  });
+});
+
+describe("the module graph of stored-session rendering", () => {
+  it("holds no tool factory, background manager, registry or process runner", async () => {
+    const bundle = await build({
+      entryPoints: [join(repoRoot, "src/present/tool-presentations.ts")],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: "node",
+      format: "esm",
+      packages: "external",
+      logLevel: "silent",
+    });
+    const inputs = Object.keys(bundle.metafile.inputs);
+    assert.ok(inputs.includes("src/tools/presenters.ts"), inputs.join("\n"));
+    const forbidden = inputs.filter(
+      (input) =>
+        /^src\/(agent|runner\/(run-command|process-tree|background|spill-writer)\.ts)/.test(
+          input,
+        ) || /^src\/tools\/(registry|builtin\/(index|context|background-manager))\.ts$/.test(input),
+    );
+    assert.deepEqual(forbidden, []);
+    const factories = inputs.filter((input) =>
+      /export function create\w*(Tool|Tools|BackgroundManager)\b/.test(
+        readFileSync(join(repoRoot, input), "utf8"),
+      ),
+    );
+    assert.deepEqual(factories, [], "files that make tools");
+  });
+});

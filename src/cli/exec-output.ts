@@ -7,15 +7,16 @@ import {
   encodeDeltaLine,
   type InitInfo,
   initLine,
+  LastAnswer,
   projectEventText,
   type RunEnd,
-  RunTally,
   resultLine,
   type StreamLine,
   serializeLine,
 } from "../present/stream-json.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
+import { FiguresFold } from "../session/figures.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
@@ -79,7 +80,9 @@ export class LineSink {
 
 /** Renders one run in one format; `observe` is subscribed to `session/event`. */
 export class ExecOutput {
-  tally = new RunTally();
+  /** The figures and the answer of the turns since the last result. */
+  private figures = new FiguresFold();
+  private answer = new LastAnswer();
   /** How tool calls and results are presented on their stream-json lines. */
   readonly tools = new ToolPresentations();
   private readonly sink: LineSink;
@@ -96,12 +99,13 @@ export class ExecOutput {
   }
 
   readonly observe = (event: SessionEvent): void => {
-    this.tally.observe(event);
+    this.figures.observe(event);
+    this.answer.observe(event);
     if (this.format === "stream-json") {
       if (event.type === "assistant/chunk" && this.beforeInit === null) this.sink.writeDelta(event);
       else this.writeLine(projectEventText(event, this.tools.of(event)));
-    } else if (this.showThinking && event.type === "assistant/message" && this.tally.thinkingText) {
-      this.stderr.write(`${this.tally.thinkingText.replace(/^/gm, "[thinking] ")}\n`);
+    } else if (this.showThinking && event.type === "assistant/message" && this.answer.thinking) {
+      this.stderr.write(`${this.answer.thinking.replace(/^/gm, "[thinking] ")}\n`);
     }
   };
 
@@ -124,13 +128,14 @@ export class ExecOutput {
     if (this.format === "stream-json") this.writeLine(serializeLine(line));
   }
 
-  /** Writes what ends a turn in this format, then starts a fresh tally. */
+  /** Writes what ends a turn in this format, then starts counting afresh. */
   async finish(end: RunEnd): Promise<void> {
-    const result = resultLine(this.tally, end);
+    const result = resultLine(this.figures.figures, this.answer.text, end);
     if (this.format === "text") {
-      if (this.tally.resultText) this.sink.write(`${this.tally.resultText}\n`);
+      if (this.answer.text) this.sink.write(`${this.answer.text}\n`);
     } else this.sink.write(serializeLine(result));
-    this.tally = new RunTally();
+    this.figures = new FiguresFold();
+    this.answer = new LastAnswer();
     await this.sink.drain();
   }
 }

@@ -4,6 +4,7 @@
 import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
 import { escapeControls } from "../runner/index.ts";
+import { foldFigures } from "../session/figures.ts";
 import { findSession, isRegularFile, listSessionFiles } from "../session/paths.ts";
 import { readSession, SessionReader, type TailDamage } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
@@ -91,7 +92,10 @@ function showSession(id: string, options: ShowOptions): void {
   // The cheap summary counts from the last line; past a damaged tail, count what verified.
   const summary = { ...summarizeSession(path), ...(damaged ? { events: read.events } : {}) };
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ summary, torn: read.torn, damaged, events })}\n`);
+    const figures = foldFigures(events);
+    const shown = { summary, torn: read.torn, damaged, events, figures };
+    process.stdout.write(`${JSON.stringify(shown)}
+`);
     return;
   }
   const lines = [...renderSummaryHeader(summary), "", ...renderEventLines(events)];

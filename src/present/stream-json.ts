@@ -1,14 +1,10 @@
 // The stream-json contract (docs/stream-json.md): a pure projection of durable session events
-// into JSON lines for integrators, plus the `init` first line and the `result` last line, and
-// the run tally those need. Fed only from `session/event`; knows nothing of the loop.
+// into JSON lines for integrators, plus the `init` first line and the `result` last line (with
+// the run's answer and its figures, session/figures.ts). Fed only from `session/event`; knows
+// nothing of the loop.
 import { readNative } from "../providers/neutral.ts";
-import {
-  type EventOf,
-  type JsonValue,
-  type SessionEvent,
-  type Usage,
-  zeroUsage,
-} from "../session/events.ts";
+import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
+import type { Figures } from "../session/figures.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 
 /** How a tool call or result is shown (tools/presentation.ts). */
@@ -159,42 +155,20 @@ function writeDigits(buffer: Buffer, at: number, value: number): number {
 }
 
 /**
- * What a run produced, folded from its session events: the text and thinking of the last
- * assistant message, turns, steps, usage and cost. Failed attempts contribute nothing.
+ * The answer of a run: the text and thinking of its last complete assistant message, read
+ * from the message itself (nothing per delta is kept). The run's figures (turns, steps,
+ * usage, cost) are session/figures.ts's fold.
  */
-export class RunTally {
-  turns = 0;
-  steps = 0;
-  readonly usage: Usage = zeroUsage();
-  /** Sum of known step costs; null while no step had a known price. */
-  cost: number | null = null;
+export class LastAnswer {
   /** Text blocks of the last complete assistant message. */
-  resultText = "";
+  text = "";
   /** Thinking blocks of the last complete assistant message. */
-  thinkingText = "";
+  thinking = "";
 
   observe(event: SessionEvent): void {
-    switch (event.type) {
-      case "turn/start":
-        this.turns++;
-        break;
-      case "assistant/message":
-        // Read from the message itself, not the chunks: nothing per delta is kept.
-        this.resultText = blockText(event.content, "text");
-        this.thinkingText = blockText(event.content, "thinking");
-        break;
-      case "step/end":
-        this.countStep(event.usage, event.cost);
-        break;
-      default:
-        break;
-    }
-  }
-
-  private countStep(usage: Usage, cost: number | null): void {
-    this.steps++;
-    for (const key of Object.keys(this.usage) as (keyof Usage)[]) this.usage[key] += usage[key];
-    if (cost !== null) this.cost = (this.cost ?? 0) + cost;
+    if (event.type !== "assistant/message") return;
+    this.text = blockText(event.content, "text");
+    this.thinking = blockText(event.content, "thinking");
   }
 }
 
@@ -215,19 +189,19 @@ export interface RunEnd {
 }
 
 /** The last line of stream-json, and the whole output of `--output-format json`. */
-export function resultLine(tally: RunTally, end: RunEnd): StreamLine {
+export function resultLine(figures: Figures, answer: string, end: RunEnd): StreamLine {
   return {
     type: "result",
     session_id: end.sessionId,
-    result: tally.resultText,
+    result: answer,
     is_error: end.exitCode !== 0,
     reason: end.reason,
     exit_code: end.exitCode,
     ...(end.error === undefined ? {} : { error: end.error }),
-    turns: tally.turns,
-    steps: tally.steps,
-    usage: tally.usage,
-    cost: tally.cost,
+    turns: figures.turns,
+    steps: figures.steps,
+    usage: figures.usage,
+    cost: figures.cost,
     duration_ms: end.durationMs,
   };
 }

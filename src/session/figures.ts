@@ -1,0 +1,109 @@
+// The figures of a session (or of any run of its events): turns, steps, failed requests, tool
+// calls, usage, cost and durations, folded from durable events alone. One fold for every
+// consumer: exec's result line (present/stream-json.ts), `sessions show --json`, and next
+// stats and exports. Pure and incremental; event types it does not count are skipped.
+import { type SessionEvent, type Usage, zeroUsage } from "./events.ts";
+
+export interface Figures {
+  /** `turn/start` events. */
+  turns: number;
+  /** Completed model requests (`step/end`); failed attempts count in `failed_steps`. */
+  steps: number;
+  /** `step/failed` events, retried or not. */
+  failed_steps: number;
+  /** `tool/call` events, refused calls included. */
+  tool_calls: number;
+  /** Summed over completed steps. */
+  usage: Usage;
+  /** Sum of the known step costs in USD; null while no step had a known price. */
+  cost: number | null;
+  /** Time inside turns: each `turn/start` to its `turn/end`, summed, in ms. */
+  turn_ms: number;
+  /** Time in model requests: each `step/start` to its `step/end` or `step/failed`, in ms. */
+  request_ms: number;
+  /** The first event's time to the last event's, in ms. */
+  span_ms: number;
+}
+
+/** Adds events one at a time (`observe`); `figures` is the total so far. */
+export class FiguresFold {
+  private readonly total: Figures = {
+    turns: 0,
+    steps: 0,
+    failed_steps: 0,
+    tool_calls: 0,
+    usage: zeroUsage(),
+    cost: null,
+    turn_ms: 0,
+    request_ms: 0,
+    span_ms: 0,
+  };
+  private first: number | null = null;
+  /** Start times of turns (by turn) and requests (by turn/step) that have not ended yet. */
+  private readonly openTurns = new Map<number, number>();
+  private readonly openSteps = new Map<string, number>();
+
+  get figures(): Figures {
+    return this.total;
+  }
+
+  observe(event: SessionEvent): void {
+    const at = timeOf(event);
+    if (at !== null) {
+      this.first ??= at;
+      this.total.span_ms = Math.max(this.total.span_ms, at - this.first);
+    }
+    switch (event.type) {
+      case "turn/start":
+        this.total.turns++;
+        if (at !== null) this.openTurns.set(event.turn, at);
+        break;
+      case "turn/end":
+        this.total.turn_ms += elapsed(this.openTurns, event.turn, at);
+        break;
+      case "step/start":
+        if (at !== null) this.openSteps.set(`${event.turn}/${event.step}`, at);
+        break;
+      case "step/failed":
+        this.total.failed_steps++;
+        this.total.request_ms += elapsed(this.openSteps, `${event.turn}/${event.step}`, at);
+        break;
+      case "step/end":
+        this.countStep(event.usage, event.cost);
+        this.total.request_ms += elapsed(this.openSteps, `${event.turn}/${event.step}`, at);
+        break;
+      case "tool/call":
+        this.total.tool_calls++;
+        break;
+      default:
+        break;
+    }
+  }
+
+  private countStep(usage: Usage, cost: number | null): void {
+    this.total.steps++;
+    const sum = this.total.usage;
+    for (const key of Object.keys(sum) as (keyof Usage)[]) sum[key] += usage[key];
+    if (cost !== null) this.total.cost = (this.total.cost ?? 0) + cost;
+  }
+}
+
+/** The figures of a whole run of events. */
+export function foldFigures(events: Iterable<SessionEvent>): Figures {
+  const fold = new FiguresFold();
+  for (const event of events) fold.observe(event);
+  return fold.figures;
+}
+
+/** The event's time in ms, or null when `ts` is missing or unreadable. */
+function timeOf(event: SessionEvent): number | null {
+  const ms = typeof event.ts === "string" ? Date.parse(event.ts) : Number.NaN;
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** Ms since the start kept under `key` (then forgotten); 0 if unknown or the clock went back. */
+function elapsed<K>(open: Map<K, number>, key: K, at: number | null): number {
+  const start = open.get(key);
+  open.delete(key);
+  return start === undefined || at === null ? 0 : Math.max(0, at - start);
+}

@@ -98,6 +98,24 @@ describe("presentation from a stored log alone", () => {
     ]);
   });
 
+  it("a hostile log's bad arguments and odd names get the fallback, never a throw", () => {
+    const { path } = writeSession(tempDir(), [
+      ...callAndResult("h1", "bash", { command: 7 }, "bad arguments", true),
+      ...callAndResult("h2", "constructor", {}, "x"),
+      ...callAndResult("h3", "__proto__", { path: "a" }, "y"),
+    ]);
+    const presentations = new ToolPresentations();
+    const shown = readSession(path).events.flatMap((event) => presentations.of(event) ?? []);
+    assert.deepEqual(shown, [
+      { title: "bash", kind: "execute", locations: [] },
+      { summary: "Error: bad arguments" },
+      { title: "constructor", kind: "other", locations: [] },
+      { summary: "x" },
+      { title: "__proto__", kind: "other", locations: [] },
+      { summary: "y" },
+    ]);
+  });
+
   it("passes over other event types, unknown ones (a later schema's) included", () => {
     const presentations = new ToolPresentations();
     const { path } = writeSession(tempDir(), storedCalls.slice(0, 2));
@@ -114,19 +132,33 @@ describe("presentation from a stored log alone", () => {
   });
 });
 
+/** The repository-relative source files an entry point's bundle reads. */
+async function moduleGraph(entry: string): Promise<string[]> {
+  const bundle = await build({
+    entryPoints: [join(repoRoot, entry)],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    logLevel: "silent",
+  });
+  return Object.keys(bundle.metafile.inputs);
+}
+
+/** Files in the graph that make tools or a background manager. */
+function factories(inputs: string[]): string[] {
+  return inputs.filter((input) =>
+    /export function create\w*(Tool|Tools|BackgroundManager)\b/.test(
+      readFileSync(join(repoRoot, input), "utf8"),
+    ),
+  );
+}
+
 describe("the module graph of stored-session rendering", () => {
-  it("holds no tool factory, background manager, registry or process runner", async () => {
-    const bundle = await build({
-      entryPoints: [join(repoRoot, "src/present/tool-presentations.ts")],
-      bundle: true,
-      write: false,
-      metafile: true,
-      platform: "node",
-      format: "esm",
-      packages: "external",
-      logLevel: "silent",
-    });
-    const inputs = Object.keys(bundle.metafile.inputs);
+  it("presentations: no tool factory, background manager, registry or process runner", async () => {
+    const inputs = await moduleGraph("src/present/tool-presentations.ts");
     assert.ok(inputs.includes("src/tools/presenters.ts"), inputs.join("\n"));
     const forbidden = inputs.filter(
       (input) =>
@@ -135,11 +167,19 @@ describe("the module graph of stored-session rendering", () => {
         ) || /^src\/tools\/(registry|builtin\/(index|context|background-manager))\.ts$/.test(input),
     );
     assert.deepEqual(forbidden, []);
-    const factories = inputs.filter((input) =>
-      /export function create\w*(Tool|Tools|BackgroundManager)\b/.test(
-        readFileSync(join(repoRoot, input), "utf8"),
-      ),
-    );
-    assert.deepEqual(factories, [], "files that make tools");
+    assert.deepEqual(factories(inputs), [], "files that make tools");
+  });
+
+  it("`sessions` and the figures: no agent, tool or background manager", async () => {
+    for (const entry of ["src/cli/sessions-command.ts", "src/session/figures.ts"]) {
+      const inputs = await moduleGraph(entry);
+      assert.ok(inputs.includes("src/session/figures.ts"), `${entry}: ${inputs.join(" ")}`);
+      assert.deepEqual(
+        inputs.filter((input) => /^src\/(agent|tools)\//.test(input)),
+        [],
+        entry,
+      );
+      assert.deepEqual(factories(inputs), [], entry);
+    }
   });
 });

@@ -38,39 +38,43 @@ export class FiguresFold {
     request_ms: 0,
     span_ms: 0,
   };
-  private first: number | null = null;
+  private firstTs: string | null = null;
+  private lastTs: string | null = null;
   /** Start times of turns (by turn) and requests (by turn/step) that have not ended yet. */
   private readonly openTurns = new Map<number, number>();
   private readonly openSteps = new Map<string, number>();
 
   get figures(): Figures {
+    const first = parseTime(this.firstTs);
+    const last = parseTime(this.lastTs);
+    this.total.span_ms = first === null || last === null ? 0 : Math.max(0, last - first);
     return this.total;
   }
 
+  /** Cheap for the events that are only counted (chunks are the bulk): times stay text. */
   observe(event: SessionEvent): void {
-    const at = timeOf(event);
-    if (at !== null) {
-      this.first ??= at;
-      this.total.span_ms = Math.max(this.total.span_ms, at - this.first);
+    if (typeof event.ts === "string") {
+      this.firstTs ??= event.ts;
+      this.lastTs = event.ts;
     }
     switch (event.type) {
       case "turn/start":
         this.total.turns++;
-        if (at !== null) this.openTurns.set(event.turn, at);
+        begin(this.openTurns, event.turn, event.ts);
         break;
       case "turn/end":
-        this.total.turn_ms += elapsed(this.openTurns, event.turn, at);
+        this.total.turn_ms += elapsed(this.openTurns, event.turn, event.ts);
         break;
       case "step/start":
-        if (at !== null) this.openSteps.set(`${event.turn}/${event.step}`, at);
+        begin(this.openSteps, `${event.turn}/${event.step}`, event.ts);
         break;
       case "step/failed":
         this.total.failed_steps++;
-        this.total.request_ms += elapsed(this.openSteps, `${event.turn}/${event.step}`, at);
+        this.total.request_ms += elapsed(this.openSteps, `${event.turn}/${event.step}`, event.ts);
         break;
       case "step/end":
         this.countStep(event.usage, event.cost);
-        this.total.request_ms += elapsed(this.openSteps, `${event.turn}/${event.step}`, at);
+        this.total.request_ms += elapsed(this.openSteps, `${event.turn}/${event.step}`, event.ts);
         break;
       case "tool/call":
         this.total.tool_calls++;
@@ -95,15 +99,23 @@ export function foldFigures(events: Iterable<SessionEvent>): Figures {
   return fold.figures;
 }
 
-/** The event's time in ms, or null when `ts` is missing or unreadable. */
-function timeOf(event: SessionEvent): number | null {
-  const ms = typeof event.ts === "string" ? Date.parse(event.ts) : Number.NaN;
+/** An event's `ts` in ms, or null when it is missing or unreadable. */
+function parseTime(ts: string | null | undefined): number | null {
+  const ms = typeof ts === "string" ? Date.parse(ts) : Number.NaN;
   return Number.isFinite(ms) ? ms : null;
 }
 
+/** Keeps the time a turn or request began, under its key. */
+function begin<K>(open: Map<K, number>, key: K, ts: string): void {
+  const at = parseTime(ts);
+  if (at === null) open.delete(key);
+  else open.set(key, at);
+}
+
 /** Ms since the start kept under `key` (then forgotten); 0 if unknown or the clock went back. */
-function elapsed<K>(open: Map<K, number>, key: K, at: number | null): number {
+function elapsed<K>(open: Map<K, number>, key: K, ts: string): number {
   const start = open.get(key);
   open.delete(key);
+  const at = parseTime(ts);
   return start === undefined || at === null ? 0 : Math.max(0, at - start);
 }

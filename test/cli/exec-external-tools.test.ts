@@ -65,7 +65,15 @@ describe("codewhale exec with external tools", () => {
     const run = await runExec([...ARGS, "--output-format", "stream-json", "show"], setup);
     assert.equal(run.status, 0, run.stderr);
     assert.ok(toolNames(mock.requests[first]!.body).includes("show_file"));
-    const result = jsonLines(run.stdout).find((line) => line.type === "tool/result")!;
+    const lines = jsonLines(run.stdout);
+    // Presented by the session's own command template: no static presenter knows it.
+    assert.deepEqual(lines.find((line) => line.type === "tool/call")!.presentation, {
+      kind: "execute",
+      title: "cat -- env.txt",
+      locations: [],
+    });
+    const result = lines.find((line) => line.type === "tool/result")!;
+    assert.deepEqual(result.presentation, { summary: "exit code 0 · 2 lines" });
     assert.equal(result.is_error, false);
     assert.match(String(result.content), /^region=eu\n/);
     assert.match(String(result.content), /\[REDACTED:aws_access_key_id\]/);

@@ -43,7 +43,9 @@ function project(setup: ExecEnv): void {
     'allow = ["bash(timeout 60 echo hello)"]',
     "[[hooks.PreToolUse]]",
     'matcher = "Bash"',
-    `command = ${JSON.stringify(hook)}`,
+    // As Claude Code projects write it: the log then holds no temp path, so its byte counts
+    // do not depend on where the temp dirs are.
+    'command = "$CLAUDE_PROJECT_DIR/.codewhale/wrap.sh"',
   ].join("\n");
   writeFileSync(join(dir, "config.toml"), `${config}\n`);
   writeFileSync(join(setup.workspace, "notes.txt"), "buy milk\nfix the tests\n");
@@ -141,6 +143,9 @@ describe("golden files of a scripted session", () => {
     const show = runCli(["sessions", "show", id], { env: run.setup.env, cwd: run.setup.workspace });
     assert.equal(show.status, 0, show.stderr);
     matchGolden("sessions-show.txt", normalise(show.stdout, run.context));
+    const json = runCli(["sessions", "show", id, "--json"], { env: run.setup.env });
+    assert.equal(json.status, 0, json.stderr);
+    matchGolden("sessions-show.json", normalise(json.stdout, run.context));
   });
 
   it("exec --input-format stream-json: two prompts, a result line (with its own figures) each", async () => {

@@ -12,7 +12,9 @@ describe("golden files: the normaliser", () => {
         "ab".repeat(32) +
         '"}',
       '{"base":"http://127.0.0.1:40123/v1","duration_ms":1234,"seq":7,"cost":0.0018}',
+      '{"turn_ms":12,"request_ms":3,"span_ms":40,"max_ms":5}',
       "  events   25 (7311 bytes)",
+      '{"bytes":7311,"original_bytes":12}',
     ].join("\n");
     const out = normalise(text, {
       paths: [
@@ -27,7 +29,9 @@ describe("golden files: the normaliser", () => {
         '{"log_path":"<HOME>/sessions/<DATE>/<ID>.jsonl"}',
         '{"cwd":"<WORKSPACE>/sub","ts":"<TIME>","h":"<HASH>"}',
         '{"base":"<MOCK>/v1","duration_ms":0,"seq":7,"cost":0.0018}',
+        '{"turn_ms":0,"request_ms":0,"span_ms":0,"max_ms":5}',
         "  events   25 (<N> bytes)",
+        '{"bytes":0,"original_bytes":12}',
       ].join("\n"),
     );
   });

@@ -27,9 +27,10 @@ export interface NormaliseContext {
  * - an ISO-8601 time → `<TIME>`;
  * - a 64-digit hex string (hash chain, config fingerprint) → `<HASH>`;
  * - a signing key's fingerprint `SHA256:<base64>` (a new key per run) → `SHA256:<KEY>`;
- * - a JSON `"duration_ms":123` → `"duration_ms":0`;
- * - `(1234 bytes)` in `sessions show`'s header → `(<N> bytes)` (the log's size depends on the
- *   temp paths' length).
+ * - a JSON duration, `"duration_ms":123` (and `turn_ms`, `request_ms`, `span_ms` of the
+ *   session figures) → `0`;
+ * - the log's size, `(1234 bytes)` in `sessions show`'s header and `"bytes":1234` in its
+ *   `--json` summary → `(<N> bytes)` and `"bytes":0` (it depends on the temp paths' length).
  * Everything else (seq numbers, usage, cost, tool call ids, request ids of a fresh mock, the
  * version) is deterministic and kept.
  */
@@ -44,8 +45,9 @@ export function normalise(text: string, context: NormaliseContext): string {
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, "<TIME>")
     .replace(/\b[0-9a-f]{64}\b/g, "<HASH>")
     .replace(/SHA256:[A-Za-z0-9+/]{43}/g, "SHA256:<KEY>")
-    .replace(/"duration_ms":\d+/g, '"duration_ms":0')
-    .replace(/\(\d+ bytes\)/g, "(<N> bytes)");
+    .replace(/"(duration|turn|request|span)_ms":\d+/g, '"$1_ms":0')
+    .replace(/\(\d+ bytes\)/g, "(<N> bytes)")
+    .replace(/"bytes":\d+/g, '"bytes":0');
 }
 
 /** Whether this run rewrites the golden files rather than checking them. */

@@ -161,6 +161,16 @@ export function firstLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** A listing's note that files were left out by a read rule (tools/builtin/read-gate.ts). */
+const SKIPPED_NOTE =
+  /^\(\d+ (?:files?|entry|entries) skipped: a permission rule covers reading (?:it|them)\)$/;
+
+/** The entries of a listing (glob, ls): its lines, less a read rule's skipped-files note. */
+export function countListed(text: string): number {
+  const lines = text.split("\n").filter((line) => line !== "" && !SKIPPED_NOTE.test(line));
+  return lines.length;
+}
+
 export function countLines(text: string): number {
   if (text === "") return 0;
   const newlines = text.split("\n").length - 1;

@@ -94,6 +94,13 @@ const cases: Case[] = [
     summary: "2 files",
   },
   {
+    tool: "glob",
+    args: { pattern: "*" },
+    result: "src/app.ts\nsrc/b.ts\n(3 files skipped: a permission rule covers reading them)",
+    call: { title: "glob *", kind: "search", locations: [] },
+    summary: "2 files",
+  },
+  {
     tool: "grep",
     args: { pattern: "TODO" },
     result: "a.ts:1:// TODO\n(1 match in 1 file)\n",
@@ -104,6 +111,13 @@ const cases: Case[] = [
     tool: "ls",
     args: {},
     result: "a/\nb.txt\n",
+    call: { title: "ls .", kind: "read", locations: [{ path: "." }] },
+    summary: "2 entries",
+  },
+  {
+    tool: "ls",
+    args: {},
+    result: "a/\nb.txt\n(1 entry skipped: a permission rule covers reading it)\n",
     call: { title: "ls .", kind: "read", locations: [{ path: "." }] },
     summary: "2 entries",
   },

@@ -14,21 +14,9 @@ import { readSession } from "../../src/session/reader.ts";
 import { runCli } from "../support/cli.ts";
 import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
+import { WRAP_HOOK } from "../support/wrap-hook.ts";
 
 const mock = useMockProvider();
-
-/** Claude Code's way to wrap a command: read tool_input, answer updatedInput. */
-const WRAP_HOOK = `exec node -e '
-let s = "";
-process.stdin.on("data", (d) => (s += d)).on("end", () => {
-  const input = JSON.parse(s);
-  process.stdout.write(JSON.stringify({ hookSpecificOutput: {
-    hookEventName: "PreToolUse",
-    permissionDecision: "allow",
-    permissionDecisionReason: "add a timeout",
-    updatedInput: { command: "timeout 60 " + input.tool_input.command },
-  } }));
-});'`;
 
 /** The model's command: bash writes what it was asked to run into ran.txt. */
 const COMMAND = 'printf %s "$BASH_EXECUTION_STRING" > ran.txt';

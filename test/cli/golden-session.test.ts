@@ -17,19 +17,7 @@ import {
   serverError,
   startMockProvider,
 } from "../support/mock-provider/index.ts";
-
-/** Claude Code's way to wrap a command: read tool_input, answer updatedInput. */
-const WRAP_HOOK = `exec node -e '
-let s = "";
-process.stdin.on("data", (d) => (s += d)).on("end", () => {
-  const input = JSON.parse(s);
-  process.stdout.write(JSON.stringify({ hookSpecificOutput: {
-    hookEventName: "PreToolUse",
-    permissionDecision: "allow",
-    permissionDecisionReason: "add a timeout",
-    updatedInput: { command: "timeout 60 " + input.tool_input.command },
-  } }));
-});'`;
+import { WRAP_HOOK } from "../support/wrap-hook.ts";
 
 /** The trusted project: a note to read, a rewriting hook, and an allow rule for its result. */
 function project(setup: ExecEnv): void {

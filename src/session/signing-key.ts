@@ -24,7 +24,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { SigningKeyError } from "../errors.ts";
+import { errorMessage, SigningKeyError } from "../errors.ts";
 
 /** A public key checkpoints are checked against, and where it came from (for messages). */
 export interface TrustedKey {
@@ -191,6 +191,5 @@ function readSigningKey(path: string): SigningKey {
 }
 
 function describe(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code ?? (error instanceof Error ? error.message : String(error));
+  return (error as NodeJS.ErrnoException).code ?? errorMessage(error);
 }

@@ -26,9 +26,10 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
   const parts = [basePrompt(options.promptFile)];
   const root = repositoryRoot(resolve(options.cwd)) ?? resolve(options.cwd);
   const userFile = join(options.home, "AGENTS.md");
+  const allowedDirs = options.allowedDirs ?? [];
   for (const path of instructionFiles(options.cwd, options.home)) {
-    const place = promptFilePlace(path, root, options.allowedDirs ?? []);
-    if (path !== userFile && !place.ok) {
+    const place = path === userFile ? undefined : promptFilePlace(path, root, allowedDirs);
+    if (place && !place.ok) {
       options.onSkipped?.(
         `codewhale: skipping the instruction file ${path}: it links to ${place.realPath}, outside the repository ${root} (list that directory in allowed_prompt_dirs in your user file to allow it)`,
       );

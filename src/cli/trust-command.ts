@@ -84,9 +84,7 @@ function requireDirectory(io: TrustIo, dir: string | undefined): void {
 
 function directoryProblem(path: string): string | null {
   try {
-    const stats = statSync(path, { throwIfNoEntry: false });
-    if (stats === undefined) return "no such directory";
-    return stats.isDirectory() ? null : "not a directory";
+    return statSync(path).isDirectory() ? null : "not a directory";
   } catch {
     return "no such directory";
   }

@@ -204,7 +204,9 @@ function validateMerged(
   read: readonly ReadFile[],
 ): Pick<LoadedConfig, "config" | "sources"> | { problems: ConfigError[] } {
   const merged = mergeLayers(layers);
-  const originOf = (path: readonly KeySegment[]) => originFor(merged.sources, path, read);
+  // One origin per file, so its line index is built once however many problems it has.
+  const origins = new Map<string, ProblemOrigin>();
+  const originOf = (path: readonly KeySegment[]) => originFor(merged.sources, path, read, origins);
   const result = configSchema.safeParse(merged.data);
   if (!result.success) {
     return { problems: problemsFromIssues(result.error.issues, originOf, merged.data) };
@@ -249,21 +251,29 @@ function originFor(
   sources: ReadonlyMap<string, ConfigSource>,
   path: readonly KeySegment[],
   read: readonly ReadFile[],
+  origins: Map<string, ProblemOrigin>,
 ): ProblemOrigin {
   const source = sourceOf(sources, path);
   const file = read.find((candidate) => candidate.path === source);
-  return file ? fileOrigin(file.path, file.text) : { source };
+  if (file === undefined) return { source };
+  let origin = origins.get(file.path);
+  if (origin === undefined) {
+    origin = fileOrigin(file.path, file.text);
+    origins.set(file.path, origin);
+  }
+  return origin;
 }
 
 /** The source of `path`, of its nearest ancestor, or of the first key set under that ancestor. */
 function sourceOf(sources: ReadonlyMap<string, ConfigSource>, path: readonly KeySegment[]): string {
-  const keys = [...sources.keys()];
   for (let length = path.length; length > 0; length--) {
     const prefix = formatKeyPath(path.slice(0, length));
     const exact = sources.get(prefix);
     if (exact) return exact;
-    const below = keys.find((key) => key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`));
-    if (below) return sources.get(below) ?? "default";
+    // The first key set under the prefix, in insertion order, without copying the keys.
+    for (const [key, source] of sources) {
+      if (key.startsWith(`${prefix}.`) || key.startsWith(`${prefix}[`)) return source;
+    }
   }
   return "default";
 }

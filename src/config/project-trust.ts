@@ -77,14 +77,19 @@ export function gateProjectLayer(input: GateInput): { kept: Table; ignored: Igno
   const decide = (rule: TrustRule, path: readonly KeySegment[], value: unknown) =>
     input.trusted || appliesUntrusted(rule, path, value, input.baseline);
   const { kept, dropped } = partition(input.data, decide);
-  const outside = outsidePrompt(input);
+  // One look at the prompt file's real path: it both decides and replaces the kept value.
+  const prompt = input.data.system_prompt_file;
+  const place =
+    typeof prompt === "string"
+      ? promptFilePlace(prompt, input.projectRoot, input.allowedPromptDirs)
+      : undefined;
+  const outside: IgnoredSetting | undefined =
+    place && !place.ok
+      ? { key: "system_prompt_file", reason: "outside-project", path: place.realPath }
+      : undefined;
   if (outside) delete kept.system_prompt_file;
-  else if (typeof kept.system_prompt_file === "string") {
-    kept.system_prompt_file = promptFilePlace(
-      kept.system_prompt_file,
-      input.projectRoot,
-      input.allowedPromptDirs,
-    ).realPath;
+  else if (place && typeof kept.system_prompt_file === "string") {
+    kept.system_prompt_file = place.realPath;
   }
   const ignored = dropped.map((key): IgnoredSetting => {
     if (key === "system_prompt_file" && outside) return outside;
@@ -92,15 +97,6 @@ export function gateProjectLayer(input: GateInput): { kept: Table; ignored: Igno
   });
   if (outside && !dropped.includes("system_prompt_file")) ignored.push(outside);
   return { kept, ignored };
-}
-
-/** The project's `system_prompt_file` when it lies outside the project and allowed dirs. */
-function outsidePrompt(input: GateInput): IgnoredSetting | undefined {
-  const prompt = input.data.system_prompt_file;
-  if (typeof prompt !== "string") return undefined;
-  const place = promptFilePlace(prompt, input.projectRoot, input.allowedPromptDirs);
-  if (place.ok) return undefined;
-  return { key: "system_prompt_file", reason: "outside-project", path: place.realPath };
 }
 
 /**

@@ -2,7 +2,7 @@
 // deny rule a command may match but cannot be checked against (its command name is computed at
 // run time, or the parse is uncertain), and which allow rules cover every part. evaluate.ts
 // calls these; `needsBashParser` tells the agent's seam when to load the parser first.
-import type { SimpleCommand } from "./bash-split.ts";
+import type { SimpleCommand, SplitCommand } from "./bash-split.ts";
 import { splitCommand } from "./bash-split.ts";
 import type { PermissionRule, RuleMatcher } from "./rules.ts";
 import { matchesCommand, normalizeCommand } from "./rules.ts";
@@ -31,8 +31,23 @@ export function needsBashParser(
 
 /** Deny and ask rules: any form of any part (substituted ones included) matching is enough. */
 export function commandRestricted(matcher: RuleMatcher, command: string): boolean {
-  const parts = splitCommand(command).commands.flatMap(ruleViews);
-  return [command, ...parts].some((candidate) => matchesCommand(matcher, candidate));
+  return restrictedForms(command).some((candidate) => matchesCommand(matcher, candidate));
+}
+
+/**
+ * The command and every form of its parts, worked out once per split: each deny and ask rule
+ * is checked against the same command, and splitCommand hands back the same split for it.
+ */
+const FORMS = new WeakMap<SplitCommand, string[]>();
+
+function restrictedForms(command: string): string[] {
+  const split = splitCommand(command);
+  let forms = FORMS.get(split);
+  if (!forms) {
+    forms = [command, ...split.commands.flatMap(ruleViews)];
+    FORMS.set(split, forms);
+  }
+  return forms;
 }
 
 /**

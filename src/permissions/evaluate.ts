@@ -68,7 +68,8 @@ export function evaluatePermission(
     const reason = `plan mode: only read-only tools run, and ${call.name} is not read-only`;
     return { outcome: "deny", by: "mode", rule: "plan", reason };
   }
-  const guarded = edits && policy.mode !== "bypass" ? protectedEdit(subject, ctx) : undefined;
+  const guarded =
+    edits && policy.mode !== "bypass" ? protectedEdit(subject, ctx, bases) : undefined;
   if (guarded) return { outcome: "ask", by: "mode", rule: policy.mode, reason: guarded };
   const asked = policy.ask.find((rule) => restricts(rule, call.name, subject, bases));
   if (asked) return byRule("ask", asked, `the rule "${asked.text}" asks first`);
@@ -157,8 +158,9 @@ function baseVariants(ctx: PermissionContext): PathBases[] {
 export function protectedEdit(
   subject: { paths: readonly string[] },
   ctx: PermissionContext,
+  bases: readonly PathBases[] = baseVariants(ctx),
 ): string | undefined {
-  const because = protectedBecause(subject.paths, baseVariants(ctx), ctx);
+  const because = protectedBecause(subject.paths, bases, ctx);
   if (!because) return undefined;
   return `${because}; editing it asks in every mode but bypass, whatever the allow rules say`;
 }
@@ -166,16 +168,17 @@ export function protectedEdit(
 /**
  * For the read gate: a function naming the deny or ask rule that keeps `tool` from reading
  * the absolute path `absolute`, or undefined. The bases are resolved once, since a search asks
- * for every file it finds. `listed` paths came from a walk that follows no symlink, so they
- * are where the file is and are not resolved.
+ * for every file it finds. `resolved` is where the path really leads when the caller knows it
+ * (a walk that follows no symlink: the path itself; the tool's own resolution), so it is not
+ * resolved again.
  */
 export function readBlocker(
   policy: PermissionPolicy,
   ctx: PermissionContext,
-): (tool: string, absolute: string, listed?: boolean) => PermissionRule | undefined {
+): (tool: string, absolute: string, resolved?: string) => PermissionRule | undefined {
   const bases = baseVariants(ctx);
-  return (tool, absolute, listed = false) => {
-    const subject = { paths: listed ? [absolute] : withResolved(absolute) };
+  return (tool, absolute, resolved) => {
+    const subject = { paths: withResolved(absolute, resolved) };
     const covers = (rule: PermissionRule) => restricts(rule, tool, subject, bases);
     return policy.deny.find(covers) ?? policy.ask.find(covers);
   };

@@ -15,9 +15,14 @@ export interface BoundaryContext {
   spillDir?: string;
 }
 
-/** The path and, when a symlink on the way (dangling or not) leads elsewhere, its target. */
-export function withResolved(path: string): string[] {
-  const real = followSymlinks(path);
+/**
+ * The path and, when a symlink on the way (dangling or not) leads elsewhere, its target; `real`
+ * is that target when the caller has it already.
+ */
+export function withResolved(
+  path: string,
+  real: string | undefined = followSymlinks(path),
+): string[] {
   return real === undefined || real === path ? [path] : [path, real];
 }
 

@@ -3,10 +3,10 @@
 // the user's own `protected_paths`. An edit of one asks in every mode but bypass, whatever the
 // allow rules say (evaluate.ts); exec's advice (ask.ts) reads the same verdict.
 import type { Dirent } from "node:fs";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { realOr } from "./file-boundary.ts";
-import type { PathBases } from "./rules.ts";
+import type { PathBases, PathPattern } from "./rules.ts";
 import { matchesPath, parsePathPattern } from "./rules.ts";
 
 /**
@@ -45,8 +45,12 @@ export function protectedBecause(
   roots: readonly PathBases[],
   ctx: ProtectionContext,
 ): string | undefined {
+  // Read once for all of `paths`: the home's entries, the user's patterns.
+  let home: string[] | undefined;
+  const homeDirs = () => (home ??= ctx.configHome ? homeTargets(ctx.configHome) : []);
+  const patterns = (ctx.protect ?? []).map((text) => ({ text, pattern: parsePathPattern(text) }));
   for (const path of paths) {
-    const why = whyProtected(path, roots, ctx);
+    const why = whyProtected(path, roots, homeDirs, patterns);
     if (why) return `${path} is protected (${why})`;
   }
   return undefined;
@@ -55,7 +59,8 @@ export function protectedBecause(
 function whyProtected(
   path: string,
   roots: readonly PathBases[],
-  ctx: ProtectionContext,
+  homeDirs: () => readonly string[],
+  patterns: readonly { text: string; pattern: PathPattern }[],
 ): string | undefined {
   for (const base of roots) {
     const rel = inside(base.workspace, path);
@@ -63,12 +68,10 @@ function whyProtected(
     const entry = PROTECTED_PATHS[BUILTIN.findIndex((pattern) => pattern.test(rel))];
     if (entry) return `${entry}: it can make git, codewhale or another tool run commands`;
   }
-  const home = ctx.configHome;
-  if (home && homeTargets(home).some((dir) => inside(dir, path) !== undefined)) {
+  if (homeDirs().some((dir) => inside(dir, path) !== undefined)) {
     return "your codewhale home: your config, instructions and sessions";
   }
-  for (const text of ctx.protect ?? []) {
-    const pattern = parsePathPattern(text);
+  for (const { text, pattern } of patterns) {
     if (roots.some((base) => matchesPath(pattern, path, base))) return `protected_paths "${text}"`;
   }
   const gitDir = enclosingGitDir(path, roots);
@@ -116,9 +119,9 @@ function isGitDir(dir: string): boolean {
 }
 
 function isKind(path: string, kind: "file" | "dir"): boolean {
-  if (!existsSync(path)) return false;
   try {
-    const info = statSync(path);
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (!info) return false;
     return kind === "file" ? info.isFile() : info.isDirectory();
   } catch {
     return false;

@@ -7,8 +7,8 @@ import { readBlocker } from "./evaluate.ts";
 export interface ReadGateVerdicts {
   /** False when no deny or ask rule names a path: nothing is ever left out. */
   active: boolean;
-  /** `listed`: found by a walk that follows no symlink, so checked as it is. */
-  blocks(tool: string, absolute: string, listed?: boolean): boolean;
+  /** `resolved`: where `absolute` really leads, when the caller knows it already. */
+  blocks(tool: string, absolute: string, resolved?: string): boolean;
 }
 
 /**
@@ -22,6 +22,6 @@ export function readGateFor(policy: PermissionPolicy, ctx: PermissionContext): R
   const blocker = readBlocker(narrowed, ctx);
   return {
     active: narrowed.deny.length > 0 || narrowed.ask.length > 0,
-    blocks: (tool, absolute, listed) => blocker(tool, absolute, listed) !== undefined,
+    blocks: (tool, absolute, resolved) => blocker(tool, absolute, resolved) !== undefined,
   };
 }

@@ -30,10 +30,11 @@ export interface ReadGate {
   /** False when no rule can cover any path: the tools skip the checks. */
   readonly active: boolean;
   /**
-   * True when a deny or ask rule covers `tool` reading the absolute path `absolute`. `listed`:
-   * the path came from a walk that follows no symlink, so it needs no resolving.
+   * True when a deny or ask rule covers `tool` reading the absolute path `absolute`. `resolved`:
+   * where it really leads, when the caller knows (a walk that follows no symlink: the path
+   * itself), so it is not resolved again.
    */
-  blocks(tool: string, absolute: string, listed?: boolean): boolean;
+  blocks(tool: string, absolute: string, resolved?: string): boolean;
 }
 
 /** The gate of a session without read rules. */

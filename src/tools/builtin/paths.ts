@@ -43,7 +43,7 @@ export function resolveToolPath(
     );
   }
   const display = escapeAllControls(displayPath(context.cwd, absolute));
-  if (options.readBy) checkReadable(context, options.readBy, absolute, display);
+  if (options.readBy) checkReadable(context, options.readBy, absolute, target, display);
   return { absolute, display, inSpill: false };
 }
 

@@ -21,7 +21,8 @@ export function readFilter(context: BuiltinToolContext, tool: string): ReadFilte
   return {
     active: gate.active,
     passes(absolute) {
-      if (!gate.active || !gate.blocks(tool, absolute, true)) return true;
+      // Found by a walk that follows no symlink: the path is where the file is.
+      if (!gate.active || !gate.blocks(tool, absolute, absolute)) return true;
       skipped += 1;
       return false;
     },
@@ -31,14 +32,18 @@ export function readFilter(context: BuiltinToolContext, tool: string): ReadFilte
   };
 }
 
-/** Refuses a path a rule covers for `tool`; `display` is the path as the model wrote it. */
+/**
+ * Refuses a path a rule covers for `tool`; `target` is where it really leads (resolveToolPath
+ * has followed its symlinks already), `display` the path as the model wrote it.
+ */
 export function checkReadable(
   context: BuiltinToolContext,
   tool: string,
   absolute: string,
+  target: string,
   display: string,
 ): void {
-  if (!context.readGate.active || !context.readGate.blocks(tool, absolute)) return;
+  if (!context.readGate.active || !context.readGate.blocks(tool, absolute, target)) return;
   throw new ToolProblem(`${display}: a permission rule covers ${tool} reading it`);
 }
 

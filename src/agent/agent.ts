@@ -10,7 +10,8 @@ import { stream as providerStream, type StreamFunction } from "../providers/inde
 import { MessageDeriver } from "../session/derive.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { SessionWriter } from "../session/writer.ts";
-import { ToolRegistry } from "../tools/registry.ts";
+import type { ToolSource } from "../tools/source.ts";
+import type { Toolbox } from "../tools/toolbox.ts";
 import { VERSION } from "../version.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
 import { applyHookNotes, notify } from "./notes.ts";
@@ -46,8 +47,13 @@ export interface AgentOptions {
   resume?: string;
   /** Resume the newest session of `cwd`. */
   continueLatest?: boolean;
-  /** Replaces the session's tools (tests); by default the built-in, external and cgc tools. */
-  tools?: ToolRegistry;
+  /**
+   * Tool sources added after the session's own (the built-in, `[[tools.external]]` and cgc
+   * tools); on a name clash the earlier source's tool wins, with one notice.
+   */
+  tools?: readonly ToolSource[];
+  /** False: offer only the `tools` sources (tests that stand in for bash or write). */
+  defaultTools?: boolean;
   /** Replaces the provider adapters (tests use a scripted stream function). */
   stream?: StreamFunction;
   sleep?: Sleep;
@@ -86,7 +92,7 @@ export class Agent {
     private readonly totals: SessionTotals,
     /** True when the session existed before this run. */
     readonly resumed: boolean,
-    private readonly sessionTools: SessionTools | null,
+    private readonly sessionTools: SessionTools,
   ) {}
 
   static async open(options: AgentOptions): Promise<Agent> {
@@ -128,24 +134,23 @@ export class Agent {
         });
       }
     }
-    const sessionTools = options.tools
-      ? null
-      : await createSessionTools({
-          sessionId: writer.id,
-          cwd: options.cwd,
-          config: loaded.config,
-          env: options.env,
-          externalTools: prepared.policy.externalTools,
-          readGate: readGateFor(prepared.permissions, prepared.context),
-        });
-    if (sessionTools?.notice)
-      bus.emit("agent/notice", { message: sessionTools.notice, source: sessionTools.noticeSource });
-    const tools = options.tools ?? sessionTools?.registry ?? new ToolRegistry();
+    const sessionTools = await createSessionTools({
+      sessionId: writer.id,
+      cwd: options.cwd,
+      config: loaded.config,
+      env: options.env,
+      externalTools: prepared.policy.externalTools,
+      readGate: readGateFor(prepared.permissions, prepared.context),
+      ...(options.tools ? { sources: options.tools } : {}),
+      ...(options.defaultTools === false ? { defaultSources: false } : {}),
+      onNotice: ({ message, level }) => bus.emit("agent/notice", { message, source: level }),
+    });
+    const tools = sessionTools.toolbox;
     const session = {
       sessionId: writer.id,
       logPath: writer.path,
       cwd: options.cwd,
-      ...(sessionTools ? { spillDir: sessionTools.spillDir } : {}),
+      spillDir: sessionTools.spillDir,
     };
     const guard = new SessionGuard(prepared, session, {
       env: options.env,
@@ -162,7 +167,6 @@ export class Agent {
       stream: options.stream ?? providerStream,
       system,
       tools,
-      toolSpecs: tools.specs(),
       cwd: options.cwd,
       sessionId: writer.id,
       guard,
@@ -190,7 +194,7 @@ export class Agent {
     return this.ctx.model;
   }
   /** The tools this session offers the model (surfaces read their presenters). */
-  get tools(): ToolRegistry {
+  get tools(): Toolbox {
     return this.ctx.tools;
   }
   /** The system prompt every request of this run carries. */
@@ -277,7 +281,7 @@ export class Agent {
     this.disposed = true;
     this.controller?.abort();
     this.ctx.guard.dispose();
-    this.toolsDisposed = this.sessionTools?.dispose() ?? Promise.resolve();
+    this.toolsDisposed = this.sessionTools.dispose();
     try {
       this.ctx.writer.close();
     } finally {

@@ -1,11 +1,13 @@
 // Composes everything that decides one tool call before it runs, as one unit: permission
 // rules on the original arguments (a deny stops here), then the pre-execute listeners in
 // registration order (plugins, PreToolUse hooks), each seeing the deep-frozen effective
-// arguments; rewrites chain and are re-validated; finally the rules see the effective call
-// and the strictest verdict (deny > ask > allow) wins. The result fills `tool/call` directly.
+// arguments; each rewrite is validated here, once, and its parsed value kept for execution;
+// finally the rules see the effective call and the strictest verdict (deny > ask > allow)
+// wins. The result fills `tool/call` directly. pre-execute.ts calls it.
 import type { HookToolCall, HookVerdict } from "../hooks/pre-tool-use.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { JsonValue, ToolDecision } from "../session/events.ts";
+import type { InputCheck } from "../tools/types.ts";
 
 /**
  * The call as every listener sees it (`arguments` deep-frozen), and a listener's answer. They
@@ -35,8 +37,8 @@ export interface GateDecision {
 
 export interface ComposeInput {
   call: FrozenCall;
-  /** Checks arguments against the tool's schema: the problem, or undefined when valid. */
-  validate(args: JsonValue): string | undefined;
+  /** Validates rewritten arguments against the tool's input (the call's own were already). */
+  check(args: JsonValue): InputCheck;
   /** The permission rules and mode; asked before the listeners and again after a rewrite. */
   permissions?(call: { name: string; arguments: JsonValue }): GateDecision;
   listeners: readonly PreExecuteListener[];
@@ -47,6 +49,8 @@ export interface ComposedDecision {
   decision: ToolDecision;
   effectiveArguments: JsonValue;
   originalArguments?: JsonValue;
+  /** For a rewritten call: the effective arguments as the tool's input parsed them. */
+  rewrittenParsed?: unknown;
   rewrittenBy?: string;
   rewriteReason?: string;
   notices: string[];
@@ -61,6 +65,8 @@ const STRICTNESS = { allow: 1, ask: 2, deny: 3 } as const;
 interface Rewrites {
   readonly original: JsonValue;
   current: JsonValue;
+  /** `check`'s value for `current`, once a rewrite was accepted. */
+  parsed?: unknown;
   by: string[];
   reasons: string[];
 }
@@ -80,7 +86,7 @@ export async function composePreExecute(input: ComposeInput): Promise<ComposedDe
       return finish(extras, fromListener(listener.name, "deny", verdict.reason), rewrites);
     }
     if (verdict.rewrite) {
-      const problem = applyRewrite(rewrites, listener.name, verdict.rewrite, input.validate);
+      const problem = applyRewrite(rewrites, listener.name, verdict.rewrite, input.check);
       if (problem) return finish(extras, fromListener(listener.name, "deny", problem), rewrites);
     }
     if (verdict.outcome)
@@ -121,13 +127,16 @@ function applyRewrite(
   rewrites: Rewrites,
   by: string,
   rewrite: NonNullable<ListenerVerdict["rewrite"]>,
-  validate: ComposeInput["validate"],
+  check: ComposeInput["check"],
 ): string | undefined {
   const next = deepFreeze(structuredClone(rewrite.arguments));
   if (canonicalJson(next) === canonicalJson(rewrites.current)) return undefined;
-  const problem = validate(next);
-  if (problem) return `${by} rewrote the arguments into invalid ones: ${problem}`;
+  const checked = check(next);
+  if (!checked.ok) {
+    return `${by} rewrote the arguments into invalid ones: ${checked.issues.join("; ")}`;
+  }
   rewrites.current = next;
+  rewrites.parsed = checked.value;
   rewrites.by.push(by);
   rewrites.reasons.push(rewrite.reason);
   return undefined;
@@ -152,6 +161,7 @@ function finish(extras: Extras, decision: ToolDecision, rewrites: Rewrites): Com
   return {
     ...result,
     originalArguments: rewrites.original,
+    rewrittenParsed: rewrites.parsed,
     rewrittenBy: rewrites.by.join(", "),
     rewriteReason: rewrites.reasons.join("; "),
   };

@@ -1,23 +1,28 @@
-// The one seam every valid tool call passes between `assistant/message` and `tool/call`:
-// composes the permission rules, the plugins' listeners (`tools/pre-execute`), then the
-// PreToolUse hooks (pre-execute-compose.ts), resolves an `ask` through the surface's resolver
-// and records a session grant. The result fills `tool/call`; tool-calls.ts calls it.
+// The one seam every valid tool call passes between `assistant/message` and `tool/call`, in
+// two calls tool-calls.ts makes in order: `decideToolCall` composes the permission rules, the
+// plugins' listeners (`tools/pre-execute`) and the PreToolUse hooks (pre-execute-compose.ts,
+// which validates a rewrite, once); `answerAsk` has the surface's resolver answer an `ask`
+// and records a session grant. The result fills `tool/call` and says what runs.
 
+import type { ToolTraits } from "../permissions/index.ts";
 import { evaluatePermission, prepareBashRules, suggestRule } from "../permissions/index.ts";
 import type { JsonValue, ToolDecision } from "../session/events.ts";
-import type { AnyTool } from "../tools/types.ts";
+import type { Tool } from "../tools/types.ts";
 import type { AgentBus } from "./bus-events.ts";
 import { resolveAsk } from "./pre-execute-ask.ts";
 import type { ComposedDecision, PreExecuteListener } from "./pre-execute-compose.ts";
 import { composePreExecute } from "./pre-execute-compose.ts";
 import type { SessionGuard } from "./session-guard.ts";
 
+/** A call whose arguments the toolbox parsed and validated (prepare). */
 export interface PendingCall {
   callId: string;
   name: string;
-  /** Validated arguments, as the model sent them. */
+  /** The arguments as the model sent them (valid JSON). */
   arguments: JsonValue;
-  tool: AnyTool;
+  /** The same arguments as the tool's input parsed them. */
+  parsed: unknown;
+  tool: Tool;
 }
 
 export interface PreExecuteContext {
@@ -31,16 +36,24 @@ export interface CallDecision extends Partial<Omit<ComposedDecision, "decision">
   decision: ToolDecision;
   /** What runs and what `tool/call.arguments` records. */
   effectiveArguments: JsonValue;
+  /** The effective arguments as the tool's input parsed them (set when the call may run). */
+  parsed?: unknown;
   /** Why the call was denied; the content of its error result. */
   reason?: string;
 }
 
+/** How the permission layer sees a tool: its declared kind and whether it is read-only. */
+export function traitsOf(tool: Tool): ToolTraits {
+  return { readOnly: tool.readOnly, kind: tool.kind };
+}
+
+/** The pre-execute composition of one call; an `ask` stays an ask for `answerAsk`. */
 export async function decideToolCall(
   call: PendingCall,
   ctx: PreExecuteContext,
-): Promise<CallDecision> {
+): Promise<ComposedDecision> {
   const { guard } = ctx;
-  const tool = { readOnly: call.tool.readOnly };
+  const tool = traitsOf(call.tool);
   const plugins = await ctx.bus.collect("tools/pre-execute", {
     sessionId: ctx.sessionId,
     cwd: ctx.cwd,
@@ -48,29 +61,33 @@ export async function decideToolCall(
   const listeners: PreExecuteListener[] = [...plugins, ...guard.hooks.preToolUseListeners()];
   // Bash rules read the command with a parser loaded on first need; evaluation is synchronous.
   await prepareBashRules(call.name, guard.permissions);
-  const composed = await composePreExecute({
+  return composePreExecute({
     call: { callId: call.callId, name: call.name, arguments: call.arguments },
-    validate: (args) => schemaProblem(call.tool, args),
+    check: (args) => call.tool.input.check(args),
     permissions: (c) => evaluatePermission({ ...c, tool }, guard.permissions, guard.context),
     listeners,
   });
+}
+
+/**
+ * Settles an `ask` through the surface's resolver (any other verdict passes through) and
+ * records a grant the user gave for the session. Says which parsed arguments run.
+ */
+export async function answerAsk(
+  call: PendingCall,
+  composed: ComposedDecision,
+  guard: SessionGuard,
+): Promise<CallDecision> {
+  const tool = traitsOf(call.tool);
   const asked = { callId: call.callId, name: call.name, tool };
   const { decision, grantForSession } = await resolveAsk(composed, asked, guard.askResolver);
   if (grantForSession) {
     const granted = { name: call.name, arguments: composed.effectiveArguments, tool };
     guard.grant(suggestRule(granted, guard.context));
   }
-  const denied = decision.outcome === "deny" ? (decision.reason ?? "denied") : undefined;
-  return { ...composed, decision, ...(denied === undefined ? {} : { reason: denied }) };
-}
-
-/** The first schema issue as `path: message`, or undefined when the arguments are valid. */
-function schemaProblem(tool: AnyTool, args: JsonValue): string | undefined {
-  const result = tool.schema.safeParse(args);
-  if (result.success) return undefined;
-  const issue = result.error.issues[0];
-  if (!issue) return "invalid";
-  return issue.path.length > 0
-    ? `${issue.path.map(String).join(".")}: ${issue.message}`
-    : issue.message;
+  if (decision.outcome === "deny") {
+    return { ...composed, decision, reason: decision.reason ?? "denied" };
+  }
+  const rewritten = composed.originalArguments !== undefined;
+  return { ...composed, decision, parsed: rewritten ? composed.rewrittenParsed : call.parsed };
 }

@@ -5,7 +5,7 @@ import type { Config } from "../config/index.ts";
 import type { ProviderConfig, StreamFunction } from "../providers/index.ts";
 import type { MessageDeriver } from "../session/derive.ts";
 import type { SessionWriter } from "../session/writer.ts";
-import type { ToolRegistry, ToolSpecification } from "../tools/registry.ts";
+import type { Toolbox } from "../tools/toolbox.ts";
 import type { AgentBus } from "./bus-events.ts";
 import type { Sleep } from "./retry.ts";
 import type { SessionGuard } from "./session-guard.ts";
@@ -21,8 +21,8 @@ export interface RunContext {
   readonly model: string;
   readonly stream: StreamFunction;
   readonly system: string;
-  readonly tools: ToolRegistry;
-  readonly toolSpecs: ToolSpecification[];
+  /** The session's tools; `tools.specs()` is what this turn's requests carry. */
+  readonly tools: Toolbox;
   readonly cwd: string;
   readonly sessionId: string;
   /** The permission rules, the ask resolver and the hooks of this session. */

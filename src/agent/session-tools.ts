@@ -1,27 +1,23 @@
-// The tools a real session offers: the built-ins, the trusted `[[tools.external]]` entries and
-// the cgc code graph when it is installed, over one tool context with the session's spill
+// The tools a session offers, as one Toolbox over its ToolSources: by default the built-ins,
+// the trusted `[[tools.external]]` entries and the cgc code graph, then any sources the agent
+// was given (AgentOptions.tools), over one shared tool context with the session's spill
 // scope. Commands the model runs never see the provider credentials codewhale itself uses.
+// Also applies a changed tool list at a turn boundary (`tools/changed`). agent.ts calls it.
 import type { Config, Env } from "../config/index.ts";
 import { withoutProviderKeys } from "../hooks/env.ts";
 import { createSpillScope, type SpillScope, sweepStaleSpillDirs } from "../runner/index.ts";
 import type { ReadGate } from "../tools/builtin/index.ts";
-import { createBuiltinTools, createToolContext } from "../tools/builtin/index.ts";
-import { createExternalTools, gcfEnabled, setUpCodeGraph } from "../tools/external/index.ts";
-import { ToolRegistry } from "../tools/registry.ts";
+import { builtinToolSource, createToolContext } from "../tools/builtin/index.ts";
+import { codeGraphSource, externalToolSource, gcfEnabled } from "../tools/external/index.ts";
+import type { ToolNotice, ToolSource } from "../tools/source.ts";
+import { Toolbox } from "../tools/toolbox.ts";
+import type { RunContext } from "./run-context.ts";
 
 export interface SessionTools {
-  registry: ToolRegistry;
-  /**
-   * One line for the user when an optional integration failed (cgc installed but not
-   * answering), else null. An integration that is simply not installed stays quiet here;
-   * `codewhale doctor` reports it.
-   */
-  notice: string | null;
+  toolbox: Toolbox;
   /** The session's spill directory (read, grep and ls may read it). */
   spillDir: string;
-  /** `status` when cgc is simply not installed, `tools` when it is there and failing. */
-  noticeSource: "status" | "tools";
-  /** Stops background processes and removes the session's spill files. */
+  /** Disposes the sources, stops background processes and removes the spill files. */
   dispose(): Promise<void>;
 }
 
@@ -34,31 +30,71 @@ export interface SessionToolsOptions {
   externalTools: Config["tools"]["external"];
   /** What the permission rules keep the reading tools away from. */
   readGate?: ReadGate;
+  /** Sources added after the default ones (a clash keeps the earlier source's tool). */
+  sources?: readonly ToolSource[];
+  /** False: only `sources` (tests that stand in for bash or write). Default true. */
+  defaultSources?: boolean;
+  /**
+   * Every notice of the sources and the toolbox. An integration that is simply not installed
+   * (cgc absent) has level `status`; `codewhale doctor` reports it in full.
+   */
+  onNotice(notice: ToolNotice): void;
+}
+
+/** The default sources, in the order their tools are offered (built-ins first). */
+export function defaultToolSources(options: SessionToolsOptions): ToolSource[] {
+  return [
+    builtinToolSource(),
+    externalToolSource(options.externalTools),
+    codeGraphSource({ gcf: gcfEnabled(options.config.output) }),
+  ];
 }
 
 export async function createSessionTools(options: SessionToolsOptions): Promise<SessionTools> {
   sweepStaleSpillDirs();
   const spill: SpillScope = createSpillScope(options.sessionId);
-  const context = createToolContext({
+  const workspace = createToolContext({
     cwd: options.cwd,
     output: options.config.output,
     spill,
     env: withoutProviderKeys(options.env, options.config.providers),
     ...(options.readGate ? { readGate: options.readGate } : {}),
   });
-  const builtins = createBuiltinTools(context);
-  const external = createExternalTools(options.externalTools, context, {
-    reservedNames: builtins.map((tool) => tool.name),
-  });
-  const codeGraph = await setUpCodeGraph(context, { gcf: gcfEnabled(options.config.output) });
+  const closing = new AbortController();
+  const cleanUp = async () => {
+    closing.abort();
+    await workspace.background.dispose();
+    spill.dispose();
+  };
+  const defaults = options.defaultSources === false ? [] : defaultToolSources(options);
+  let toolbox: Toolbox;
+  try {
+    toolbox = await Toolbox.open({
+      sources: [...defaults, ...(options.sources ?? [])],
+      context: { sessionId: options.sessionId, workspace, signal: closing.signal },
+      output: { policy: workspace.policy, spill },
+      onNotice: options.onNotice,
+    });
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
   return {
-    registry: new ToolRegistry([...builtins, ...external, ...codeGraph.tools]),
+    toolbox,
     spillDir: spill.dir,
-    notice: codeGraph.notice,
-    noticeSource: codeGraph.absent ? "status" : "tools",
     async dispose() {
-      await context.background.dispose();
-      spill.dispose();
+      closing.abort();
+      await toolbox.dispose();
+      await cleanUp();
     },
   };
+}
+
+/**
+ * At the start of a turn: a tool list that changed since the last turn takes effect now, and
+ * is recorded as `tools/changed` before the turn's first request. Called by turn.ts.
+ */
+export function applyToolChanges(ctx: Pick<RunContext, "tools" | "writer">, turn: number): void {
+  const change = ctx.tools.beginTurn();
+  if (change) ctx.writer.append({ type: "tools/changed", turn, ...change });
 }

@@ -79,7 +79,7 @@ function buildRequest(ctx: RunContext, signal: AbortSignal, onDelta: DeltaSink):
     model: ctx.model,
     system: ctx.system,
     messages: ctx.deriver.messages(),
-    tools: ctx.toolSpecs,
+    tools: ctx.tools.specs(),
     signal,
     onDelta,
     idleTimeoutMs: ctx.config.retry.stream_idle_timeout_ms,

@@ -1,17 +1,18 @@
-// The tool calls of one assistant message, in two phases: record (check the tool and its
-// arguments, pass the pre-execute seam, append `tool/call`, synced), then execute each with
-// exactly its recorded arguments, append `tool/result` and run the PostToolUse hooks. Refused
-// and invalid calls get an error result the model reads; cancellation ends running calls as
-// interrupted and skips the rest; a hook or plugin stop ends the turn after the running call.
-import { errorMessage } from "../errors.ts";
+// The tool calls of one assistant message, each down one path: prepare (the toolbox parses
+// and validates the model's arguments, once), decide (the pre-execute composition, which
+// validates a rewrite itself, then the surface's answer to an ask), record `tool/call`
+// (synced, for every call before any runs), execute with exactly the recorded arguments,
+// record `tool/result` and run the PostToolUse hooks. Refused and invalid calls get an error
+// result the model reads; a cancel ends running calls as interrupted and skips the rest; a
+// hook or plugin stop ends the turn after the running call. turn.ts calls it.
 import { policedLine, policedText } from "../hooks/index.ts";
 import type { ModelToolCall } from "../providers/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
 import { todosFromCall } from "../tools/builtin/index.ts";
-import type { AnyTool, ToolResult } from "../tools/types.ts";
+import type { DeliveredResult, Tool, ToolResult } from "../tools/types.ts";
 import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
-import { type CallDecision, decideToolCall } from "./pre-execute.ts";
+import { answerAsk, type CallDecision, decideToolCall, type PendingCall } from "./pre-execute.ts";
 import { rewriteNote } from "./rewrite-note.ts";
 import type { RunContext } from "./run-context.ts";
 import { interruptedResult } from "./session-open.ts";
@@ -23,15 +24,15 @@ const CANCEL_GRACE_MS = 3000;
 
 /** A call the user cancelled, with the tool's own result when it came within the grace. */
 interface Cancelled {
-  cancelled: ToolResult | null;
+  cancelled: DeliveredResult | null;
 }
 
 /** A recorded call that may run: its tool and the arguments its `tool/call` records. */
 export interface PreparedCall {
   callId: string;
   name: string;
-  tool: AnyTool;
-  /** The recorded `arguments`, parsed by the tool's schema. */
+  tool: Tool;
+  /** The recorded `arguments` as the tool's input parsed them (validated once). */
   args: unknown;
   /** The recorded `arguments` as JSON (what PostToolUse hooks see). */
   recorded: JsonValue;
@@ -65,9 +66,10 @@ export async function recordToolCalls(
 ): Promise<RecordedCalls> {
   const recorded: RecordedCalls = { prepared: [] };
   for (const call of calls) {
-    if (signal.aborted) recordNotRun(ctx, turn, step, call);
-    else if (recorded.stop) recordRefused(ctx, turn, step, call, stopped(recorded.stop));
-    else {
+    if (signal.aborted) recordNotRun(ctx, turn, step, call, argumentsOf(call));
+    else if (recorded.stop) {
+      recordRefused(ctx, turn, step, call, argumentsOf(call), stopped(recorded.stop));
+    } else {
       const ready = await recordOne(ctx, turn, step, call, signal);
       if (ready.prepared) recorded.prepared.push(ready.prepared);
       if (ready.stop) recorded.stop = ready.stop;
@@ -119,17 +121,27 @@ async function recordOne(
   call: ModelToolCall,
   signal: AbortSignal,
 ): Promise<{ prepared?: PreparedCall; stop?: TurnStop }> {
-  const checked = ctx.tools.check(call.name, call.arguments);
+  // Prepare: the one check of the model's arguments.
+  const checked = ctx.tools.prepare(call.name, call.arguments);
   if (!checked.ok) {
-    recordRefused(ctx, turn, step, call, checked.reason);
+    recordRefused(ctx, turn, step, call, checked.args, checked.reason);
     return {};
   }
-  const pending = { callId: call.id, name: call.name, arguments: checked.args, tool: checked.tool };
-  const decided = await decideToolCall(pending, ctx);
+  const pending: PendingCall = {
+    callId: call.id,
+    name: call.name,
+    arguments: checked.args,
+    parsed: checked.parsed,
+    tool: checked.tool,
+  };
+  // Decide: rules, plugins and hooks (a rewrite is validated there), then the surface's answer.
+  const composed = await decideToolCall(pending, ctx);
+  const decided = await answerAsk(pending, composed, ctx.guard);
   if (signal.aborted) {
-    recordNotRun(ctx, turn, step, call);
+    recordNotRun(ctx, turn, step, call, checked.args);
     return {};
   }
+  // Record the call, then the error result of a refused one.
   ctx.writer.append(callEvent(turn, step, call, decided));
   const allowed = decided.decision.outcome === "allow";
   if (!allowed) ctx.writer.append(errorResult(call.id, decided.reason ?? "the call was refused"));
@@ -139,25 +151,26 @@ async function recordOne(
   }
   const stop = decided.stop;
   if (!allowed) return stop ? { stop } : {};
-  // Execute exactly what was recorded: a rewrite is validated again, never bypassed.
-  const effective = decided.originalArguments === undefined ? checked : recheck(ctx, call, decided);
-  if (!effective.ok) {
-    ctx.writer.append(errorResult(call.id, effective.reason));
-    return stop ? { stop } : {};
-  }
+  // What runs is exactly what was recorded, as the check above or the rewrite's parsed it.
   const prepared: PreparedCall = {
     callId: call.id,
     name: call.name,
-    tool: effective.tool,
-    args: effective.parsed,
+    tool: checked.tool,
+    args: decided.parsed,
     recorded: decided.effectiveArguments,
     ...(decided.rewrittenBy === undefined ? {} : { note: await noteFor(ctx, call, decided) }),
   };
   return stop ? { prepared, stop } : { prepared };
 }
 
-function recheck(ctx: RunContext, call: ModelToolCall, decided: CallDecision) {
-  return ctx.tools.check(call.name, JSON.stringify(decided.effectiveArguments));
+/** The arguments of a call that will not be checked (cancelled, refused after a stop). */
+function argumentsOf(call: ModelToolCall): JsonValue {
+  if (call.arguments.trim() === "") return {};
+  try {
+    return JSON.parse(call.arguments) as JsonValue;
+  } catch {
+    return call.arguments;
+  }
 }
 
 /**
@@ -189,22 +202,23 @@ async function execute(
   call: PreparedCall,
   ctx: RunContext,
   signal: AbortSignal,
-): Promise<ToolResult | Cancelled> {
+): Promise<DeliveredResult | Cancelled> {
   let onAbort = () => {};
   const aborted = new Promise<"cancelled">((resolve) => {
     onAbort = () => resolve("cancelled");
     signal.addEventListener("abort", onAbort, { once: true });
   });
-  const toolCtx = { signal, cwd: ctx.cwd, sessionId: ctx.sessionId, callId: call.callId };
-  const running = call.tool.execute(call.args, toolCtx).catch(
-    (error: unknown): ToolResult => ({
-      content: `tool ${call.tool.name} failed: ${errorMessage(error)}`,
-      isError: true,
-    }),
-  );
+  const toolCtx = {
+    signal,
+    cwd: ctx.cwd,
+    sessionId: ctx.sessionId,
+    callId: call.callId,
+    output: ctx.tools.output,
+  };
+  const running = call.tool.run(call.args, toolCtx);
   try {
     const result = await Promise.race([running, aborted]);
-    if (!signal.aborted) return result as ToolResult;
+    if (!signal.aborted) return result as DeliveredResult;
     return { cancelled: await within(running, CANCEL_GRACE_MS) };
   } finally {
     signal.removeEventListener("abort", onAbort);
@@ -220,12 +234,12 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
 }
 
 /**
- * The interrupted result of a cancelled call. A result that went through the output policy
- * (it has `originalBytes`) holds what the tool produced before it was stopped, e.g. bash's
- * output and its `[cancelled; …]` status line: it is kept after the cancellation message.
+ * The interrupted result of a cancelled call. A result the tool policed as it streamed holds
+ * what the tool produced before it was stopped, e.g. bash's output and its `[cancelled; …]`
+ * status line: it is kept after the cancellation message.
  */
-function cancelledResult(callId: string, partial: ToolResult | null): EventInput {
-  if (partial?.originalBytes === undefined) return interruptedResult(callId, CANCELLED_RESULT);
+function cancelledResult(callId: string, partial: DeliveredResult | null): EventInput {
+  if (!partial?.streamed) return interruptedResult(callId, CANCELLED_RESULT);
   const delivered = withNote({ ...partial, isError: true }, CANCELLED_RESULT);
   return resultEvent(callId, delivered, true);
 }
@@ -243,11 +257,16 @@ function withNote(result: ToolResult, note: string | undefined): ToolResult {
   };
 }
 
-function recordNotRun(ctx: RunContext, turn: number, step: number, call: ModelToolCall): void {
-  const checked = ctx.tools.check(call.name, call.arguments);
+function recordNotRun(
+  ctx: RunContext,
+  turn: number,
+  step: number,
+  call: ModelToolCall,
+  args: JsonValue,
+): void {
   const decided: CallDecision = {
     decision: { outcome: "deny", by: "user", reason: "cancelled" },
-    effectiveArguments: checked.args,
+    effectiveArguments: args,
   };
   ctx.writer.append(callEvent(turn, step, call, decided));
   ctx.writer.append(interruptedResult(call.id, NOT_RUN_RESULT));
@@ -259,9 +278,9 @@ function recordRefused(
   turn: number,
   step: number,
   call: ModelToolCall,
+  args: JsonValue,
   reason: string,
 ): void {
-  const { args } = ctx.tools.check(call.name, call.arguments);
   const decision = { outcome: "deny", by: "default", reason } as const;
   ctx.writer.append(callEvent(turn, step, call, { decision, effectiveArguments: args }));
   ctx.writer.append(errorResult(call.id, reason));

@@ -8,6 +8,7 @@ import type { Payload } from "../session/events.ts";
 import { applyHookNotes, recordNotes, stopMessage } from "./notes.ts";
 import { describeFailure, isRetryable, retryDelay } from "./retry.ts";
 import type { RunContext } from "./run-context.ts";
+import { applyToolChanges } from "./session-tools.ts";
 import { type AttemptOutcome, streamAttempt } from "./step.ts";
 import { executeToolCalls, recordToolCalls, type TurnStop } from "./tool-calls.ts";
 
@@ -47,6 +48,7 @@ export async function runTurn(
     });
     return { turn, ...outcome };
   };
+  applyToolChanges(ctx, turn);
   const maxSteps = ctx.config.max_steps;
   let stopHookActive = false;
   for (let step = 0; step < maxSteps; step++) {
@@ -124,7 +126,7 @@ function checkLimits(ctx: RunContext, control: TurnControl): Omit<TurnOutcome, "
 export function estimateTokens(ctx: RunContext): number {
   const bytes =
     Buffer.byteLength(ctx.system) +
-    Buffer.byteLength(JSON.stringify(ctx.toolSpecs)) +
+    Buffer.byteLength(JSON.stringify(ctx.tools.specs())) +
     Buffer.byteLength(JSON.stringify(ctx.deriver.messages()));
   return Math.ceil(bytes / 4);
 }

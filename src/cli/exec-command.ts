@@ -20,7 +20,7 @@ import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { createExecAskResolver } from "../permissions/index.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
-import type { ToolRegistry } from "../tools/registry.ts";
+import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
@@ -46,9 +46,12 @@ interface ExecOptions {
   trust?: boolean;
 }
 
-/** What the command is built with; tests inject their tools (the real CLI passes nothing). */
+/**
+ * What the command is built with; tests inject tool sources, in place of the session's own
+ * (the real CLI passes nothing).
+ */
 export interface ExecDependencies {
-  tools?: () => ToolRegistry;
+  tools?: () => readonly ToolSource[];
 }
 
 export function registerExecCommand(program: Command, deps: ExecDependencies = {}): void {
@@ -145,7 +148,7 @@ async function runExec(
       ...(options.model ? { modelOverride: options.model } : {}),
       ...(options.resume ? { resume: options.resume } : {}),
       ...(options.continue ? { continueLatest: true } : {}),
-      ...(deps.tools ? { tools: deps.tools() } : {}),
+      ...(deps.tools ? { tools: deps.tools(), defaultTools: false } : {}),
       receipts: execReceipts(),
       guard: {
         ...(mode ? { mode } : {}),

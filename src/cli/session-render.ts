@@ -64,6 +64,8 @@ function describe(event: SessionEvent): string {
       return `: ${oneLine(event.error)}`;
     case "session/model":
       return ` now ${event.provider}/${event.model}`;
+    case "tools/changed":
+      return ` from turn ${event.turn}: ${toolChanges(event)}`;
     case "session/recovered":
       return event.kept_in === undefined
         ? `: cut ${event.dropped_bytes} torn bytes`
@@ -73,6 +75,16 @@ function describe(event: SessionEvent): string {
     default:
       return "";
   }
+}
+
+/** "+added -removed ~changed", each list comma-separated, or "reordered". */
+function toolChanges(event: EventOf<"tools/changed">): string {
+  const parts = [
+    ...event.added.map((name) => `+${name}`),
+    ...event.removed.map((name) => `-${name}`),
+    ...event.changed.map((name) => `~${name}`),
+  ];
+  return oneLine(parts.length > 0 ? parts.join(" ") : "reordered");
 }
 
 /** " (rewritten by hook:x from {…})" for a rewritten call; the effective arguments come first. */

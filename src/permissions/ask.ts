@@ -7,7 +7,7 @@ import type { PermissionCall, PermissionContext } from "./evaluate.ts";
 import { protectedEdit } from "./evaluate.ts";
 import { withResolved } from "./file-boundary.ts";
 import { normalizeCommand } from "./rules.ts";
-import { commandOf, pathOf, toolKind } from "./tool-kinds.ts";
+import { commandOf, pathOf } from "./tool-kinds.ts";
 
 export interface AskAnswer {
   outcome: "allow" | "deny";
@@ -81,7 +81,7 @@ export function execDenialMessage(call: AskCall, reason: string, ctx: Permission
     return `${needs} The ${who} asked, and no mode or allow rule overrides that.`;
   }
   const path = pathOf(call.name, call.arguments, ctx.cwd, ctx.home);
-  const edits = toolKind(call.name, call.tool) === "edit";
+  const edits = call.tool.kind === "edit";
   if (edits && path !== undefined && protectedEdit({ paths: withResolved(path) }, ctx)) {
     return `${needs} To allow it: run with --permission-mode bypass (allow rules and accept-edits do not apply to protected files).`;
   }

@@ -11,7 +11,7 @@ import { protectedBecause } from "./protected.ts";
 import type { PathBases, PermissionRule } from "./rules.ts";
 import { matchesPath, normalizeCommand } from "./rules.ts";
 import type { ToolTraits } from "./tool-kinds.ts";
-import { commandOf, pathOf, restrictionCovers, ruleCovers, toolKind } from "./tool-kinds.ts";
+import { commandOf, pathOf, restrictionCovers, ruleCovers } from "./tool-kinds.ts";
 
 export interface PermissionPolicy {
   mode: PermissionMode;
@@ -59,7 +59,7 @@ export function evaluatePermission(
   const bases = baseVariants(ctx);
   const denied = policy.deny.find((rule) => restricts(rule, call.name, subject, bases));
   if (denied) return byRule("deny", denied, `denied by the rule "${denied.text}"`);
-  const edits = subject.command === undefined && toolKind(call.name, call.tool) === "edit";
+  const edits = subject.command === undefined && call.tool.kind === "edit";
   if (subject.paths.length > 0) {
     const outside = outsideBecause(call.name, subject.paths, edits, ctx);
     if (outside) return { outcome: "deny", by: "mode", rule: policy.mode, reason: outside };
@@ -99,7 +99,7 @@ function byRule(
 
 function byMode(call: PermissionCall, mode: PermissionMode): PermissionDecision {
   if (mode === "bypass") return { outcome: "allow", by: "mode", rule: mode };
-  const kind = toolKind(call.name, call.tool);
+  const kind = call.tool.kind;
   if (call.tool.readOnly) return { outcome: "allow", by: "mode", rule: mode };
   if (mode === "accept-edits" && kind === "edit") {
     return { outcome: "allow", by: "mode", rule: mode };

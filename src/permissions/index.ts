@@ -19,4 +19,3 @@ export { readGateFor } from "./read-gate.ts";
 export type { ParsedRule, PermissionRule } from "./rules.ts";
 export { parseRule } from "./rules.ts";
 export type { ToolKind, ToolTraits } from "./tool-kinds.ts";
-export { toolKind } from "./tool-kinds.ts";

@@ -1,25 +1,24 @@
-// How the permission layer sees a tool: its kind (read, edit, execute, other) and which
-// argument a rule's specifier is matched against. The one table mapping tool names to rule
-// subjects lives here; evaluate.ts and the rule parser read it, nothing else hard-codes names.
+// How the permission layer sees a tool: the kind the tool declares (`Tool.kind`, one field
+// for permissions, presentation and ACP; `edit` changes files, `execute` runs commands) and
+// which argument a rule's specifier is matched against. The one table mapping tool names to
+// rule subjects lives here; evaluate.ts and the rule parser read it, nothing else hard-codes names.
 import { isAbsolute, join, resolve } from "node:path";
-import type { JsonValue } from "../session/events.ts";
+import type { JsonValue, ToolKind } from "../session/events.ts";
 
-/** What a tool does, as far as permissions care: edit = changes files, execute = runs commands. */
-export type ToolKind = "read" | "edit" | "execute" | "other";
+export type { ToolKind };
 
 /** What the permission layer needs to know about a tool besides its name. */
 export interface ToolTraits {
   /** True when the tool never changes anything outside the session (the tool's `readOnly`). */
   readOnly: boolean;
-  /** Defaults to the built-in table below, then to `read` for read-only tools, else `other`. */
-  kind?: ToolKind;
+  /** The tool's declared kind (`Tool.kind`). */
+  kind: ToolKind;
 }
 
 /** What a rule's specifier is matched against for one tool. */
 type SubjectKind = "command" | "path";
 
 interface ToolRuleEntry {
-  kind: ToolKind;
   subject: SubjectKind;
   /** Argument names holding the subject, first present wins. */
   keys: readonly string[];
@@ -27,13 +26,13 @@ interface ToolRuleEntry {
 
 /** The built-in tools whose rules take a specifier, and which argument it matches. */
 const RULE_TABLE: Readonly<Record<string, ToolRuleEntry>> = {
-  bash: { kind: "execute", subject: "command", keys: ["command"] },
-  read: { kind: "read", subject: "path", keys: ["path", "file_path"] },
-  write: { kind: "edit", subject: "path", keys: ["path", "file_path"] },
-  edit: { kind: "edit", subject: "path", keys: ["path", "file_path"] },
-  ls: { kind: "read", subject: "path", keys: ["path"] },
-  glob: { kind: "read", subject: "path", keys: ["path"] },
-  grep: { kind: "read", subject: "path", keys: ["path"] },
+  bash: { subject: "command", keys: ["command"] },
+  read: { subject: "path", keys: ["path", "file_path"] },
+  write: { subject: "path", keys: ["path", "file_path"] },
+  edit: { subject: "path", keys: ["path", "file_path"] },
+  ls: { subject: "path", keys: ["path"] },
+  glob: { subject: "path", keys: ["path"] },
+  grep: { subject: "path", keys: ["path"] },
 };
 
 /**
@@ -53,10 +52,6 @@ const RESTRICTION_COVERS: Readonly<Record<string, readonly string[]>> = {
   ...RULE_COVERS,
   read: [...(RULE_COVERS.read ?? []), "edit"],
 };
-
-export function toolKind(name: string, traits: ToolTraits): ToolKind {
-  return traits.kind ?? RULE_TABLE[name]?.kind ?? (traits.readOnly ? "read" : "other");
-}
 
 /** The subject kind of a tool's rules, or undefined when its rules take no specifier. */
 export function ruleSubjectKind(tool: string): SubjectKind | undefined {

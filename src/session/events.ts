@@ -36,6 +36,23 @@ export const toolDecisionSchema = z.object({
 });
 export type ToolDecision = z.infer<typeof toolDecisionSchema>;
 
+/**
+ * What a tool does, declared once by each tool (ACP's tool kinds): permissions, presentation
+ * and the ACP bridge all read this one field. `edit` changes files, `execute` runs commands.
+ */
+export const toolKindSchema = z.enum([
+  "read",
+  "edit",
+  "delete",
+  "move",
+  "search",
+  "execute",
+  "fetch",
+  "think",
+  "other",
+]);
+export type ToolKind = z.infer<typeof toolKindSchema>;
+
 /** The payload of each event type, keyed by `type`. One doc comment per type. */
 export const payloadSchemas = {
   /** First event of every session: where, with what, and (for a fork) from where. */
@@ -154,6 +171,21 @@ export const payloadSchemas = {
     source: z.string(),
     call_id: z.string().optional(),
     text: z.string(),
+  }),
+  /**
+   * The tools offered to the model changed (a source's list changed mid-session, e.g. an MCP
+   * server's `list_changed`). Written at the start of turn `turn`, before its first request:
+   * every request of that turn and later ones carry `tools`; a change that happens inside a
+   * turn waits for the next one, so a turn's request prefix never changes. `tools` is the
+   * whole list now offered, in order; `added`, `removed` and `changed` (same name, another
+   * description or input schema) are relative to the list before.
+   */
+  "tools/changed": z.object({
+    turn: z.number().int().nonnegative(),
+    tools: z.array(z.object({ name: z.string(), source: z.string(), kind: toolKindSchema })),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    changed: z.array(z.string()),
   }),
   /** The whole todo list, as last written by the model. */
   "todo/update": z.object({

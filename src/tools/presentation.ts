@@ -4,19 +4,9 @@
 // stream-json, exports, ACP, terminal UI) call presentToolCall/presentToolResult; a tool
 // without a presenter gets a plain fallback.
 import type { z } from "zod";
-import type { AnyTool, Tool, ToolResult } from "./types.ts";
+import type { AnyTool, Tool, ToolKind, ToolResult } from "./types.ts";
 
-/** ACP's tool kinds. */
-export type ToolKind =
-  | "read"
-  | "edit"
-  | "delete"
-  | "move"
-  | "search"
-  | "execute"
-  | "think"
-  | "fetch"
-  | "other";
+export type { ToolKind };
 
 export interface ToolLocation {
   path: string;
@@ -54,16 +44,14 @@ export interface PresentableResult {
  * no tool object, context or process. The built-in ones are keyed by name in presenters.ts.
  */
 export interface ToolPresenter {
-  kind: ToolKind;
+  readonly kind: ToolKind;
   /** Arguments are the recorded JSON, possibly invalid. */
   presentCall(args: unknown): CallPresentation;
   presentResult(args: unknown, result: PresentableResult): ResultPresentation;
 }
 
-/** A tool that says how it is presented. */
-export interface PresentedTool<Schema extends z.ZodType = z.ZodType>
-  extends Tool<Schema>,
-    ToolPresenter {}
+/** A tool that says how it is presented (defineTool with a presenter). */
+export interface PresentedTool extends Tool, ToolPresenter {}
 
 /** The typed presenters a tool writes; definePresenter guards them against bad arguments. */
 export interface Presenters<Schema extends z.ZodType> {
@@ -72,7 +60,7 @@ export interface Presenters<Schema extends z.ZodType> {
   result?(args: z.output<Schema>, result: PresentableResult): ResultPresentation;
 }
 
-export type AnyPresentedTool = PresentedTool<z.ZodType>;
+export type AnyPresentedTool = PresentedTool;
 
 /**
  * The presenter of the tool `name` whose arguments follow `schema`: recorded arguments that
@@ -102,20 +90,6 @@ export function definePresenter<Schema extends z.ZodType>(
       return presenters.result(valid, result);
     },
   };
-}
-
-/** Declares a tool shown by `presenter` (made with definePresenter, usually static). */
-export function definePresentedTool<Schema extends z.ZodType>(
-  tool: Tool<Schema>,
-  presenter: ToolPresenter,
-): AnyPresentedTool {
-  const presented: PresentedTool<Schema> = {
-    ...tool,
-    kind: presenter.kind,
-    presentCall: presenter.presentCall,
-    presentResult: presenter.presentResult,
-  };
-  return presented as unknown as AnyPresentedTool;
 }
 
 export function isPresentedTool(tool: AnyTool): tool is AnyPresentedTool {

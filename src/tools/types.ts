@@ -1,7 +1,18 @@
-// The tool interface every tool implements: a name, the description the model reads, a zod
-// argument schema and an `execute` that honours its AbortSignal. The registry (registry.ts)
-// validates arguments before `execute` is called; the agent loop records calls and results.
-import type { z } from "zod";
+// The tool interface: a name, the description the model reads, one ToolKind, its input (a
+// ToolInput over a zod schema or a JSON Schema) and `run`, which defineTool (define-tool.ts)
+// builds around the tool's own `execute` so every result goes through the output policy. The
+// toolbox (toolbox.ts) validates arguments once; the agent loop records calls and results.
+import type { OutputPolicy, SpillScope } from "../runner/index.ts";
+import type { JsonValue, ToolKind } from "../session/events.ts";
+
+export type { ToolKind };
+
+/** Where a session's tool output goes through the policy: per-tool budgets and the spill scope. */
+export interface ToolOutputContext {
+  /** The effective output policy of one tool (`[output]` with its per-tool overrides). */
+  policy(toolName: string): OutputPolicy;
+  spill: SpillScope | null;
+}
 
 /** What a running tool may know about its call. */
 export interface ToolContext {
@@ -12,6 +23,8 @@ export interface ToolContext {
   sessionId: string;
   /** The id the model gave this call. */
   callId: string;
+  /** The output policy `run` applies to the tool's result. */
+  output: ToolOutputContext;
 }
 
 /** What a tool returns; the output policy fills the byte counts and spill fields. */
@@ -26,21 +39,62 @@ export interface ToolResult {
   policyErrors?: string[];
 }
 
-export interface Tool<Schema extends z.ZodType = z.ZodType> {
+/** A result after the output policy, as `run` hands it to the loop. */
+export interface DeliveredResult extends ToolResult {
+  originalBytes: number;
+  deliveredBytes: number;
+  truncated: boolean;
+  spillPath: string | null;
+  policyErrors: string[];
+  /**
+   * True when the tool applied the policy itself as its output streamed (bash, a command tool):
+   * after a cancel, what it printed before it stopped is kept in the result.
+   */
+  streamed: boolean;
+}
+
+/** The outcome of validating one call's arguments: the parsed value, or every problem. */
+export type InputCheck<Args = unknown> =
+  | { ok: true; value: Args }
+  | { ok: false; issues: string[] };
+
+/**
+ * A tool's input, however it is declared (zod for the built-ins, JSON Schema for MCP tools):
+ * the schema the model reads and the one validation the loop runs on each call.
+ */
+export interface ToolInput<Args = unknown> {
+  /** The JSON Schema sent to the model, without `$schema`. */
+  jsonSchema(): Record<string, JsonValue>;
+  /** Validates JSON arguments; each issue is `path: message` (`(root)` for the object). */
+  check(value: JsonValue): InputCheck<Args>;
+}
+
+/** What a tool author writes; defineTool turns it into a Tool. */
+export interface ToolSpec<Args> {
   name: string;
   /** The model-facing description; keep it short, it is sent with every request. */
   description: string;
-  /** Arguments the model must send; an object schema. */
-  schema: Schema;
   /** True when the tool never changes anything outside the session. */
   readOnly: boolean;
-  execute(args: z.output<Schema>, ctx: ToolContext): Promise<ToolResult>;
+  input: ToolInput<Args>;
+  /** Gets arguments `input.check` accepted; may return raw text: `run` polices it. */
+  execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
-/** A tool whose argument type has been erased, as the registry stores it. */
-export type AnyTool = Tool<z.ZodType>;
-
-/** Declares a tool with its argument type inferred from the schema. */
-export function defineTool<Schema extends z.ZodType>(tool: Tool<Schema>): AnyTool {
-  return tool as unknown as AnyTool;
+/** A tool as sources offer it and the toolbox stores it (its argument type erased). */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  /** What the tool does; permissions, presentation and ACP read this one field. */
+  readonly kind: ToolKind;
+  readonly readOnly: boolean;
+  readonly input: ToolInput<unknown>;
+  /**
+   * Executes with arguments `input.check` returned (never raw model JSON) and puts the result
+   * through the output policy (strip, redact, bound, spill) unless the tool already did.
+   */
+  run(args: unknown, ctx: ToolContext): Promise<DeliveredResult>;
 }
+
+/** The name the loop and tests have always used for a stored tool. */
+export type AnyTool = Tool;

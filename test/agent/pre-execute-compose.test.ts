@@ -17,19 +17,17 @@ import {
   evaluatePermission,
 } from "../../src/permissions/index.ts";
 import type { JsonValue } from "../../src/session/events.ts";
+import { zodInput } from "../../src/tools/tool-input.ts";
 import { createHookDir, echoJson } from "../hooks/support/fixtures.ts";
 
 before(() => loadBashParser());
 
 const schema = z.strictObject({ command: z.string().min(1) });
-const validate = (args: JsonValue) => {
-  const result = schema.safeParse(args);
-  return result.success ? undefined : (result.error.issues[0]?.message ?? "invalid");
-};
+const check = zodInput(schema).check;
 const call = { callId: "c1", name: "bash", arguments: { command: "npm test" } };
 
 function compose(listeners: PreExecuteListener[], extra: Partial<ComposeInput> = {}) {
-  return composePreExecute({ call, validate, listeners, ...extra });
+  return composePreExecute({ call, check, listeners, ...extra });
 }
 
 function rewriter(name: string, map: (command: string) => string): PreExecuteListener {
@@ -191,7 +189,11 @@ describe("permission rules around the listeners", () => {
       deny: entries(rules.deny),
     });
     return (c: { name: string; arguments: JsonValue }) =>
-      evaluatePermission({ ...c, tool: { readOnly: false } }, policy, ctx);
+      evaluatePermission(
+        { ...c, tool: { readOnly: false, kind: "execute" as const } },
+        policy,
+        ctx,
+      );
   };
 
   it("a deny rule on the original stops before any listener runs", async () => {
@@ -234,7 +236,7 @@ describe("asking and the rewrite note", () => {
     const seen: unknown[] = [];
     const resolved = await resolveAsk(
       composed,
-      { ...call, tool: { readOnly: false } },
+      { ...call, tool: { readOnly: false, kind: "execute" as const } },
       async (c, reason, original) => {
         seen.push(c.arguments, reason, original, c.rewrittenBy);
         return { outcome: "allow", scope: "session", by: "user" };
@@ -251,7 +253,11 @@ describe("asking and the rewrite note", () => {
       grantForSession: true,
     });
     const exec = createExecAskResolver({ workspaceRoot: "/w", cwd: "/w", home: "/h" });
-    const denied = await resolveAsk(composed, { ...call, tool: { readOnly: false } }, exec);
+    const denied = await resolveAsk(
+      composed,
+      { ...call, tool: { readOnly: false, kind: "execute" as const } },
+      exec,
+    );
     assert.equal(denied.decision.outcome, "deny");
     // A hook's ask wins over any allow rule, so exec's advice names no rule or mode.
     assert.equal(

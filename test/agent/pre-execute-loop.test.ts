@@ -12,7 +12,7 @@ import type { GuardOptions } from "../../src/agent/session-guard.ts";
 import type { ConfigInput } from "../../src/config/index.ts";
 import type { AskCall } from "../../src/permissions/index.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../../src/session/events.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
+import { staticToolSource } from "../../src/tools/source.ts";
 import { createHookDir } from "../hooks/support/fixtures.ts";
 import {
   echoTool,
@@ -40,7 +40,9 @@ async function runWith(
 ): Promise<{ h: Harness; ran: ToolRecord[]; requests: ReturnType<typeof scripted>["requests"] }> {
   const script = scripted(...replies, { text: "done" });
   const ran: ToolRecord[] = [];
-  const tools = new ToolRegistry([echoTool, recordingBashTool(ran), recordingWriteTool(ran)]);
+  const tools = [
+    staticToolSource("test", [echoTool, recordingBashTool(ran), recordingWriteTool(ran)]),
+  ];
   const h = await openHarness(script, {
     tools,
     env: { ANTHROPIC_API_KEY: "sk-ant-api03-test", PATH: process.env.PATH ?? "" },

@@ -160,6 +160,7 @@ export async function openHarness(
     cwd: workspace,
     sessionsDir: sessions,
     tools: testTools(),
+    defaultTools: false,
     stream: script.stream,
     sleep: async (ms) => void sleeps.push(ms),
     random: () => 0.5,

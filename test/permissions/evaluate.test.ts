@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import type { PermissionMode } from "../../src/config/index.ts";
 import { ConfigError } from "../../src/errors.ts";
 import { loadBashParser } from "../../src/permissions/bash-parser.ts";
-import type { PermissionCall, PermissionContext } from "../../src/permissions/index.ts";
+import type { PermissionCall, PermissionContext, ToolTraits } from "../../src/permissions/index.ts";
 import {
   compilePolicy,
   createExecAskResolver,
@@ -29,18 +29,18 @@ mkdirSync(join(workspace, "src"), { recursive: true });
 mkdirSync(join(home, ".ssh"), { recursive: true });
 const ctx: PermissionContext = { workspaceRoot: workspace, cwd: workspace, home };
 
-const TOOLS: Record<string, { readOnly: boolean }> = {
-  bash: { readOnly: false },
-  read: { readOnly: true },
-  write: { readOnly: false },
-  edit: { readOnly: false },
-  glob: { readOnly: true },
-  grep: { readOnly: true },
-  todo_write: { readOnly: true },
+const TOOLS: Record<string, ToolTraits> = {
+  bash: { readOnly: false, kind: "execute" },
+  read: { readOnly: true, kind: "read" },
+  write: { readOnly: false, kind: "edit" },
+  edit: { readOnly: false, kind: "edit" },
+  glob: { readOnly: true, kind: "search" },
+  grep: { readOnly: true, kind: "search" },
+  todo_write: { readOnly: true, kind: "think" },
 };
 
 function call(name: string, args: Record<string, string>): PermissionCall {
-  return { name, arguments: args, tool: TOOLS[name] ?? { readOnly: false } };
+  return { name, arguments: args, tool: TOOLS[name] ?? { readOnly: false, kind: "other" } };
 }
 const bash = (command: string) => call("bash", { command });
 
@@ -261,7 +261,8 @@ describe("modes", () => {
     };
     assert.equal(decide(external, { mode: "accept-edits" }).outcome, "allow");
     assert.equal(
-      decide({ ...external, tool: { readOnly: false } }, { mode: "accept-edits" }).outcome,
+      decide({ ...external, tool: { readOnly: false, kind: "other" } }, { mode: "accept-edits" })
+        .outcome,
       "ask",
     );
   });

@@ -42,12 +42,12 @@ const ctx: PermissionContext = {
 const write = (path: string): PermissionCall => ({
   name: "write",
   arguments: { path, content: "x" },
-  tool: { readOnly: false },
+  tool: { readOnly: false, kind: "edit" },
 });
 const edit = (path: string): PermissionCall => ({
   name: "edit",
   arguments: { path, old_string: "a", new_string: "b" },
-  tool: { readOnly: false },
+  tool: { readOnly: false, kind: "edit" },
 });
 
 function decide(
@@ -150,7 +150,11 @@ describe("protected files", () => {
   });
 
   it("reading a protected file is not affected", () => {
-    const read = { name: "read", arguments: { path: ".git/config" }, tool: { readOnly: true } };
+    const read = {
+      name: "read",
+      arguments: { path: ".git/config" },
+      tool: { readOnly: true, kind: "read" as const },
+    };
     assert.equal(decide(read, "default").outcome, "allow");
   });
 });
@@ -165,7 +169,11 @@ describe("hard links and read rules", () => {
       assert.equal(decision.outcome, "deny", mode);
       assert.match(decision.reason ?? "", /has 2 hard links/);
     }
-    const read = { name: "read", arguments: { path: "src/linked.txt" }, tool: { readOnly: true } };
+    const read = {
+      name: "read",
+      arguments: { path: "src/linked.txt" },
+      tool: { readOnly: true, kind: "read" as const },
+    };
     assert.equal(decide(read, "default").outcome, "allow", "reading it is fine");
   });
 

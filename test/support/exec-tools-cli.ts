@@ -5,19 +5,20 @@ import { Command, CommanderError } from "commander";
 import { registerExecCommand } from "../../src/cli/exec-command.ts";
 import { reportError } from "../../src/cli/fail.ts";
 import { ExitCode } from "../../src/errors.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
+import { staticToolSource } from "../../src/tools/source.ts";
 import { echoTool, recordingBashTool, recordingWriteTool, sleepTool } from "./test-tools.ts";
 
 const log = process.env.CODEWHALE_TEST_TOOL_LOG;
 const program = new Command("codewhale").exitOverride();
 registerExecCommand(program, {
-  tools: () =>
-    new ToolRegistry([
+  tools: () => [
+    staticToolSource("test", [
       echoTool,
       sleepTool,
       recordingBashTool([], log),
       recordingWriteTool([], log),
     ]),
+  ],
 });
 try {
   await program.parseAsync(process.argv.slice(2), { from: "user" });

@@ -4,13 +4,15 @@
 import { appendFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
-import { ToolRegistry } from "../../src/tools/registry.ts";
-import { defineTool } from "../../src/tools/types.ts";
+import { defineTool } from "../../src/tools/define-tool.ts";
+import { staticToolSource, type ToolSource } from "../../src/tools/source.ts";
+import { zodInput } from "../../src/tools/tool-input.ts";
 
 export const echoTool = defineTool({
   name: "echo",
   description: "Returns its text.",
-  schema: z.object({ text: z.string(), times: z.number().int().positive().optional() }),
+  input: zodInput(z.object({ text: z.string(), times: z.number().int().positive().optional() })),
+  kind: "other",
   readOnly: true,
   execute: async (args) => ({ content: args.text.repeat(args.times ?? 1) }),
 });
@@ -19,7 +21,8 @@ export const echoTool = defineTool({
 export const sleepTool = defineTool({
   name: "sleep",
   description: "Waits ms milliseconds.",
-  schema: z.object({ ms: z.number().int().nonnegative() }),
+  input: zodInput(z.object({ ms: z.number().int().nonnegative() })),
+  kind: "other",
   readOnly: true,
   execute: async (args, ctx) => {
     try {
@@ -45,7 +48,10 @@ export function recordingBashTool(ran: ToolRecord[] = [], logFile?: string) {
   return defineTool({
     name: "bash",
     description: "Runs a shell command (test double: records it).",
-    schema: z.object({ command: z.string().min(1), timeout_ms: z.number().int().optional() }),
+    input: zodInput(
+      z.object({ command: z.string().min(1), timeout_ms: z.number().int().optional() }),
+    ),
+    kind: "execute",
     readOnly: false,
     execute: async (args) => {
       record(ran, logFile, { tool: "bash", args });
@@ -59,7 +65,8 @@ export function recordingWriteTool(ran: ToolRecord[] = [], logFile?: string) {
   return defineTool({
     name: "write",
     description: "Writes a file (test double: records it).",
-    schema: z.object({ path: z.string().min(1), content: z.string() }),
+    input: zodInput(z.object({ path: z.string().min(1), content: z.string() })),
+    kind: "edit",
     readOnly: false,
     execute: async (args) => {
       record(ran, logFile, { tool: "write", args });
@@ -73,6 +80,7 @@ function record(ran: ToolRecord[], logFile: string | undefined, entry: ToolRecor
   if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
 }
 
-export function testTools(): ToolRegistry {
-  return new ToolRegistry([echoTool, sleepTool]);
+/** echo and sleep as the one tool source of a test session. */
+export function testTools(): ToolSource[] {
+  return [staticToolSource("test", [echoTool, sleepTool])];
 }

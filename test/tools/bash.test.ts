@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { RunContext } from "../../src/agent/run-context.ts";
 import { CANCELLED_RESULT, executeToolCalls } from "../../src/agent/tool-calls.ts";
+import { DEFAULT_OUTPUT_POLICY } from "../../src/runner/index.ts";
 import type { EventInput } from "../../src/session/events.ts";
 import {
   createBashKillTool,
@@ -103,6 +104,7 @@ describe("bash", () => {
       writer: { append: (event: EventInput) => events.push(event) },
       cwd: ws.dir,
       sessionId: "s",
+      tools: { output: { policy: () => DEFAULT_OUTPUT_POLICY, spill: null } },
     } as unknown as RunContext;
     const tool = createBashTool(ws.context());
     const call = { callId: "c1", name: "bash", tool, args: { command }, recorded: { command } };

@@ -86,7 +86,7 @@ describe("external tools", () => {
   });
 
   it("exposes the argument table as the model's JSON schema", () => {
-    const schema = z.toJSONSchema(tool!.schema, { io: "input" }) as Record<string, unknown>;
+    const schema = tool!.input.jsonSchema() as Record<string, unknown>;
     assert.deepEqual(schema.required, ["name"]);
     assert.deepEqual((schema.properties as Record<string, unknown>).name, {
       type: "string",

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { z } from "zod";
 import { createBuiltinTools } from "../../src/tools/builtin/index.ts";
+import { defineTool } from "../../src/tools/define-tool.ts";
 import { createCodeGraphTool } from "../../src/tools/external/index.ts";
 import {
   isPresentedTool,
@@ -12,7 +13,7 @@ import {
   presentToolResult,
 } from "../../src/tools/presentation.ts";
 import { builtinPresenter, builtinPresenterNames } from "../../src/tools/presenters.ts";
-import { defineTool } from "../../src/tools/types.ts";
+import { zodInput } from "../../src/tools/tool-input.ts";
 import { createWorkspace } from "./support/workspace.ts";
 
 const ws = createWorkspace("cw-present-");
@@ -225,7 +226,8 @@ describe("tool presentation", () => {
     const plain = defineTool({
       name: "plain",
       description: "",
-      schema: z.object({}),
+      input: zodInput(z.object({})),
+      kind: "other",
       readOnly: true,
       execute: async () => ({ content: "x" }),
     });

@@ -4,16 +4,17 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { createBuiltinTools } from "../../src/tools/builtin/index.ts";
 import { createCodeGraphTool } from "../../src/tools/external/index.ts";
-import { ToolRegistry } from "../../src/tools/registry.ts";
+import { staticToolSource } from "../../src/tools/source.ts";
+import { Toolbox } from "../../src/tools/toolbox.ts";
 import { createWorkspace } from "./support/workspace.ts";
 
 const ws = createWorkspace("cw-spec-");
 after(() => ws.cleanup());
 
 /** Bytes of the specs as a provider sends them: { name, description, input_schema }. */
-function specBytes(registry: ToolRegistry): Record<string, number> {
+function specBytes(toolbox: Toolbox): Record<string, number> {
   const sizes: Record<string, number> = {};
-  for (const spec of registry.specs()) {
+  for (const spec of toolbox.specs()) {
     const wire = { name: spec.name, description: spec.description, input_schema: spec.inputSchema };
     sizes[spec.name] = Buffer.byteLength(JSON.stringify(wire));
   }
@@ -21,13 +22,16 @@ function specBytes(registry: ToolRegistry): Record<string, number> {
 }
 
 describe("tool spec size", () => {
-  it("keeps all built-in tools, the code graph included, within 4.5 KB", (t) => {
+  it("keeps all built-in tools, the code graph included, within 4.5 KB", async (t) => {
     const context = ws.context();
-    const registry = new ToolRegistry([
-      ...createBuiltinTools(context),
-      createCodeGraphTool(context, { gcf: false }),
-    ]);
-    const sizes = specBytes(registry);
+    const tools = [...createBuiltinTools(context), createCodeGraphTool(context, { gcf: false })];
+    const toolbox = await Toolbox.open({
+      sources: [staticToolSource("builtin", tools)],
+      context: { sessionId: "s", workspace: context, signal: new AbortController().signal },
+      output: { policy: context.policy, spill: context.spill },
+      onNotice: () => {},
+    });
+    const sizes = specBytes(toolbox);
     const total = Object.values(sizes).reduce((sum, size) => sum + size, 0);
     t.diagnostic(`tool specs: ${JSON.stringify(sizes)}; total ${total} bytes`);
     assert.ok(total <= 4500, `all tool specs take ${total} bytes`);

@@ -2,8 +2,9 @@
 // stop it. Ids come from `bash` with `background: true`. The log already holds stripped and
 // redacted text; a read keeps at most the bash policy's budget (head and tail of the new text).
 import type { RunResult } from "../../runner/index.ts";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import type { BackgroundManager } from "./background-manager.ts";
 import { bashKillDescription, bashOutputDescription } from "./bash.description.ts";
 import { backgroundIdSchema, bashKillPresenter, bashOutputPresenter } from "./bash.presenter.ts";
@@ -11,11 +12,11 @@ import type { BuiltinToolContext } from "./context.ts";
 import { toToolResult } from "./policed.ts";
 
 export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedTool {
-  return definePresentedTool(
+  return defineTool(
     {
       name: "bash_output",
       description: bashOutputDescription,
-      schema: backgroundIdSchema,
+      input: zodInput(backgroundIdSchema),
       readOnly: true,
       async execute(args) {
         const read = await context.background.read(args.id, context.policy("bash").maxBytes);
@@ -40,11 +41,11 @@ export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedT
 }
 
 export function createBashKillTool(context: BuiltinToolContext): AnyPresentedTool {
-  return definePresentedTool(
+  return defineTool(
     {
       name: "bash_kill",
       description: bashKillDescription,
-      schema: backgroundIdSchema,
+      input: zodInput(backgroundIdSchema),
       readOnly: false,
       async execute(args) {
         const job = context.background.get(args.id);

@@ -3,8 +3,9 @@
 // with `background: true`, a long-running process handed to the background manager.
 import type { RunResult } from "../../runner/index.ts";
 import { runCommand } from "../../runner/index.ts";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import { bashDescription } from "./bash.description.ts";
 import { bashPresenter, bashSchema } from "./bash.presenter.ts";
 import type { BuiltinToolContext } from "./context.ts";
@@ -12,11 +13,11 @@ import { toToolResult } from "./policed.ts";
 
 export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
   const schema = bashSchema(context.bashTimeout.maxMs);
-  return definePresentedTool(
+  return defineTool(
     {
       name: "bash",
       description: bashDescription,
-      schema,
+      input: zodInput(schema),
       readOnly: false,
       async execute(args, ctx) {
         if (args.background) {

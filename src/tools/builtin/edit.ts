@@ -3,8 +3,9 @@
 // string is missing or not unique, or the file is binary, not UTF-8 or not a regular file.
 import { isUtf8 } from "node:buffer";
 import { constants } from "node:fs";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { editDescription } from "./edit.description.ts";
 import { editPresenter, editSchema } from "./edit.presenter.ts";
@@ -19,11 +20,11 @@ import { cutLine, notRegular, openRegular, statOrNull, writeRegularFile } from "
 const SHOWN_LINES = 40;
 
 export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
-  return definePresentedTool(
+  return defineTool(
     {
       name: "edit",
       description: editDescription,
-      schema: editSchema,
+      input: zodInput(editSchema),
       readOnly: false,
       execute: (args) =>
         guarded(async () => {

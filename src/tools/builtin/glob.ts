@@ -7,8 +7,9 @@ import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import picomatch from "picomatch";
 import { escapeAllControls } from "../../runner/index.ts";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { globDescription } from "./glob.description.ts";
 import { globPresenter, globSchema } from "./glob.presenter.ts";
@@ -19,11 +20,11 @@ import { readFilter, skippedNote } from "./read-gate.ts";
 import { walkFiles } from "./walk.ts";
 
 export function createGlobTool(context: BuiltinToolContext): AnyPresentedTool {
-  return definePresentedTool(
+  return defineTool(
     {
       name: "glob",
       description: globDescription,
-      schema: globSchema,
+      input: zodInput(globSchema),
       readOnly: true,
       execute: (args, ctx) =>
         guarded(async () => {

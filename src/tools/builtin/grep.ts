@@ -3,8 +3,9 @@
 // them, so the shape never depends on the machine. Files a permission rule covers are skipped
 // and counted (read-gate.ts). The text goes through the output policy.
 import { stat } from "node:fs/promises";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import { findExecutable } from "../which.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { grepDescription } from "./grep.description.ts";
@@ -40,11 +41,11 @@ export function createGrepTool(
     if (chosen === "rg") return grepWithRipgrep(query, context.env);
     return grepWithJs(query, { lineTimeLimitMs: options.lineTimeLimitMs });
   };
-  return definePresentedTool(
+  return defineTool(
     {
       name: "grep",
       description: grepDescription,
-      schema: grepSchema,
+      input: zodInput(grepSchema),
       readOnly: true,
       execute: (args, ctx) =>
         guarded(async () => {

@@ -1,7 +1,7 @@
 // The built-in tools, in the order the model sees them, made from one BuiltinToolContext.
 // The agent calls createToolContext once per session, createBuiltinTools(context), and
 // `context.background.dispose()` when the session ends.
-import type { AnyTool } from "../types.ts";
+import type { Tool } from "../types.ts";
 import { createBashTool } from "./bash.ts";
 import { createBashKillTool, createBashOutputTool } from "./bash-background.ts";
 import type { BuiltinToolContext } from "./context.ts";
@@ -19,6 +19,7 @@ export { createBackgroundManager } from "./background-manager.ts";
 export type { BuiltinToolContext, ReadGate, ToolContextOptions } from "./context.ts";
 export { createToolContext } from "./context.ts";
 export { grepBackendFor } from "./grep.ts";
+export { BUILTIN_SOURCE, builtinToolSource } from "./source.ts";
 export type { Todo } from "./todo-write.ts";
 export { TODO_WRITE_TOOL, todosFromCall } from "./todo-write.ts";
 export {
@@ -41,7 +42,7 @@ export interface BuiltinToolOptions {
 export function createBuiltinTools(
   context: BuiltinToolContext,
   options: BuiltinToolOptions = {},
-): AnyTool[] {
+): Tool[] {
   return [
     createBashTool(context),
     createBashOutputTool(context),

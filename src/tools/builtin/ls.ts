@@ -7,8 +7,9 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { escapeAllControls } from "../../runner/index.ts";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { requireDirectory } from "./glob.ts";
 import { lsDescription } from "./ls.description.ts";
@@ -19,11 +20,11 @@ import { errnoCode, guarded, ToolProblem } from "./problem.ts";
 import { readFilter, skippedNote } from "./read-gate.ts";
 
 export function createLsTool(context: BuiltinToolContext): AnyPresentedTool {
-  return definePresentedTool(
+  return defineTool(
     {
       name: "ls",
       description: lsDescription,
-      schema: lsSchema,
+      input: zodInput(lsSchema),
       readOnly: true,
       execute: (args) =>
         guarded(async () => {

@@ -1,7 +1,9 @@
 // Turns a tool's own text, or a finished command, into a ToolResult through the output policy
-// (bounds, redaction, spill), so every tool reports byte counts and spill paths the same way.
+// (bounds, redaction, spill), for tools that police their output themselves (a trailer after
+// the bound, a streamed command): the result is marked, and defineTool's `run` keeps it as is.
 import type { PolicyResult } from "../../runner/index.ts";
 import { applyOutputPolicy } from "../../runner/index.ts";
+import { markPoliced } from "../tool-output.ts";
 import type { ToolResult } from "../types.ts";
 import type { BuiltinToolContext } from "./context.ts";
 
@@ -32,7 +34,7 @@ export function toToolResult(result: PolicedText, options: PolicedOptions = {}):
   const trailer = options.trailer ?? "";
   const separator = trailer && result.output && !result.output.endsWith("\n") ? "\n" : "";
   const content = `${result.output}${separator}${trailer}`;
-  return {
+  return markPoliced({
     content,
     ...(options.isError ? { isError: true } : {}),
     originalBytes: result.originalBytes,
@@ -40,5 +42,5 @@ export function toToolResult(result: PolicedText, options: PolicedOptions = {}):
     truncated: result.truncated,
     spillPath: result.spillPath,
     policyErrors: result.policyErrors,
-  };
+  });
 }

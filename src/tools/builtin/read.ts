@@ -4,8 +4,9 @@
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
@@ -26,11 +27,11 @@ export const READ_MAX_LINE_CHARS = 2000;
 const CHUNK_BYTES = 64 * 1024;
 
 export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
-  return definePresentedTool(
+  return defineTool(
     {
       name: "read",
       description: readDescription,
-      schema: readSchema,
+      input: zodInput(readSchema),
       readOnly: true,
       execute: (args) =>
         guarded(async () => {

@@ -2,8 +2,9 @@
 // summary (counts and the current item, bounded and with visible escapes). The agent loop
 // records the list as a `todo/update` event (todosFromCall): the session log keeps the list.
 
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import { todoWriteDescription } from "./todo-write.description.ts";
 import {
   currentItem,
@@ -16,11 +17,11 @@ import {
 export { TODO_WRITE_TOOL, type Todo };
 
 export function createTodoWriteTool(): AnyPresentedTool {
-  return definePresentedTool(
+  return defineTool(
     {
       name: TODO_WRITE_TOOL,
       description: todoWriteDescription,
-      schema: todoWriteSchema,
+      input: zodInput(todoWriteSchema),
       readOnly: true,
       execute: async (args) => ({ content: todoResult(args.todos) }),
     },

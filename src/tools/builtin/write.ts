@@ -3,8 +3,10 @@
 // created or replaced the file. Shown as a diff.
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { countLines, definePresentedTool } from "../presentation.ts";
+import { countLines } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { resolveToolPath } from "./paths.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
@@ -13,11 +15,11 @@ import { writeDescription } from "./write.description.ts";
 import { writePresenter, writeSchema } from "./write.presenter.ts";
 
 export function createWriteTool(context: BuiltinToolContext): AnyPresentedTool {
-  return definePresentedTool(
+  return defineTool(
     {
       name: "write",
       description: writeDescription,
-      schema: writeSchema,
+      input: zodInput(writeSchema),
       readOnly: false,
       execute: (args) =>
         guarded(async () => {

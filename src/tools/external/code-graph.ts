@@ -10,8 +10,10 @@ import { runCommand } from "../../runner/index.ts";
 import { statusLine } from "../builtin/bash.ts";
 import type { BuiltinToolContext } from "../builtin/context.ts";
 import { toToolResult } from "../builtin/policed.ts";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool, firstLine } from "../presentation.ts";
+import { firstLine } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import { findExecutable } from "../which.ts";
 import { codeGraphDescription } from "./code-graph.description.ts";
 import { CODE_GRAPH_TOOL, codeGraphPresenter, codeGraphSchema } from "./code-graph.presenter.ts";
@@ -113,11 +115,11 @@ export function createCodeGraphTool(
   context: BuiltinToolContext,
   options: CodeGraphOptions,
 ): AnyPresentedTool {
-  return definePresentedTool(
+  return defineTool(
     {
       name: CODE_GRAPH_TOOL,
       description: codeGraphDescription,
-      schema: codeGraphSchema,
+      input: zodInput(codeGraphSchema),
       readOnly: true,
       async execute(args, ctx) {
         if (args.query === "chain" && !args.to) {

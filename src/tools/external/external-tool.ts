@@ -9,8 +9,10 @@ import { commandSummary } from "../builtin/bash.presenter.ts";
 import { statusLine } from "../builtin/bash.ts";
 import type { BuiltinToolContext } from "../builtin/context.ts";
 import { toToolResult } from "../builtin/policed.ts";
+import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresentedTool, definePresenter, firstLine } from "../presentation.ts";
+import { definePresenter, firstLine } from "../presentation.ts";
+import { zodInput } from "../tool-input.ts";
 import { argumentSchemaFrom } from "./argument-schema.ts";
 import { fillArgvTemplate, parseArgvTemplate } from "./argv-template.ts";
 
@@ -56,11 +58,11 @@ function createExternalTool(
     new Set(Object.keys(schema.shape)),
     `${key}.command`,
   );
-  return definePresentedTool(
+  return defineTool(
     {
       name: entry.name,
       description: entry.description,
-      schema,
+      input: zodInput(schema),
       readOnly: false,
       async execute(args, ctx) {
         const argv = fillArgvTemplate(template, args);

@@ -12,3 +12,4 @@ export {
 } from "./code-graph.ts";
 export type { ExternalToolOptions } from "./external-tool.ts";
 export { createExternalTools } from "./external-tool.ts";
+export { codeGraphSource, externalToolSource } from "./sources.ts";

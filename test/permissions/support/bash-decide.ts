@@ -13,7 +13,7 @@ export interface BashRules {
 export const bashCall = (command: string): PermissionCall => ({
   name: "bash",
   arguments: { command },
-  tool: { readOnly: false },
+  tool: { readOnly: false, kind: "execute" },
 });
 
 export function bashPolicy(rules: BashRules) {

@@ -13,11 +13,11 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { OutputConfigSection } from "../../../src/runner/index.ts";
-import { createSpillScope } from "../../../src/runner/index.ts";
+import { createSpillScope, DEFAULT_OUTPUT_POLICY } from "../../../src/runner/index.ts";
+import type { JsonValue } from "../../../src/session/events.ts";
 import type { BuiltinToolContext, ReadGate } from "../../../src/tools/builtin/index.ts";
 import { createToolContext } from "../../../src/tools/builtin/index.ts";
-import { ToolRegistry } from "../../../src/tools/registry.ts";
-import type { AnyTool, ToolResult } from "../../../src/tools/types.ts";
+import type { AnyTool, DeliveredResult, ToolResult } from "../../../src/tools/types.ts";
 
 export interface Workspace {
   dir: string;
@@ -80,10 +80,30 @@ export async function callTool(
   args: Record<string, unknown>,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<ToolResult> {
-  const registry = new ToolRegistry([tool]);
-  const checked = registry.check(tool.name, JSON.stringify(args));
-  if (!checked.ok) return { content: checked.reason, isError: true };
-  return checked.tool.execute(checked.parsed, { signal, cwd: "", sessionId: "s", callId: "c" });
+  const checked = tool.input.check(args as JsonValue);
+  if (!checked.ok)
+    return { content: `invalid arguments: ${checked.issues.join("; ")}`, isError: true };
+  const output = { policy: () => DEFAULT_OUTPUT_POLICY, spill: null };
+  const delivered = await tool.run(checked.value, {
+    signal,
+    cwd: "",
+    sessionId: "s",
+    callId: "c",
+    output,
+  });
+  return asCompared(delivered);
+}
+
+/**
+ * A delivered result as the tool tests compare it: what the tool itself said. The policy's
+ * bookkeeping stays when the tool policed its output, or when the wrapper's policy changed it.
+ */
+function asCompared(result: DeliveredResult): ToolResult {
+  const { streamed, ...rest } = result;
+  const untouched =
+    !result.truncated && result.spillPath === null && result.policyErrors.length === 0;
+  if (streamed || !untouched) return rest;
+  return { content: result.content, ...(result.isError ? { isError: true } : {}) };
 }
 
 /** Writes an executable script (a stand-in for a CLI) into `dir`. */

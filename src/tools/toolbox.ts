@@ -1,0 +1,210 @@
+// The tools of one session, composed from its ToolSources (source.ts): opened together, merged
+// in source order (on a name clash the earlier source's tool wins and one notice says so), and
+// offered as a snapshot that changes only at a turn boundary (`beginTurn`), so every request
+// of a turn carries the same tools. `prepare` parses and validates a call's arguments, once.
+import type { JsonValue, Payload } from "../session/events.ts";
+import type { OpenToolSource, ToolNotice, ToolSource, ToolSourceContext } from "./source.ts";
+import type { InputCheck, Tool, ToolOutputContext } from "./types.ts";
+
+/** A tool as the model sees it (the shape of the providers' ToolSpec). */
+export interface ToolSpecification {
+  name: string;
+  description: string;
+  inputSchema: Record<string, JsonValue>;
+}
+
+/** A call after `prepare`: its tool, the JSON arguments and their parsed value; or why not. */
+export type PreparedArguments =
+  | { ok: true; tool: Tool; args: JsonValue; parsed: unknown }
+  | { ok: false; args: JsonValue; reason: string };
+
+/** What `beginTurn` records as `tools/changed`, less the turn. */
+export type ToolListChange = Omit<Payload<"tools/changed">, "turn">;
+
+interface Offered {
+  tool: Tool;
+  source: string;
+}
+
+interface Snapshot {
+  byName: Map<string, Offered>;
+  specs: ToolSpecification[];
+}
+
+export interface ToolboxOptions {
+  sources: readonly ToolSource[];
+  /** Everything a source needs but its own callbacks. */
+  context: Omit<ToolSourceContext, "listChanged" | "notice">;
+  output: ToolOutputContext;
+  /** Receives every notice: the sources' own and the toolbox's name clashes. */
+  onNotice(notice: ToolNotice): void;
+}
+
+export class Toolbox {
+  private current: Snapshot;
+  private dirty = false;
+  private readonly reported = new Set<string>();
+
+  private constructor(
+    private readonly opened: ReadonlyArray<{ name: string; source: OpenToolSource }>,
+    readonly output: ToolOutputContext,
+    private readonly onNotice: (notice: ToolNotice) => void,
+  ) {
+    this.current = this.merge();
+  }
+
+  /** Opens every source concurrently; if one rejects, the others are disposed. */
+  static async open(options: ToolboxOptions): Promise<Toolbox> {
+    let box: Toolbox | undefined;
+    const contextFor = (name: string): ToolSourceContext => ({
+      ...options.context,
+      listChanged: () => box?.markDirty(),
+      notice: (notice) => options.onNotice(notice),
+    });
+    const settled = await Promise.allSettled(
+      options.sources.map((source) => source.open(contextFor(source.name))),
+    );
+    const failure = settled.find((result) => result.status === "rejected");
+    const opened = settled.flatMap((result, index) =>
+      result.status === "fulfilled"
+        ? [{ name: options.sources[index]?.name ?? "?", source: result.value }]
+        : [],
+    );
+    if (failure) {
+      await Promise.all(opened.map(({ source }) => source.dispose()));
+      throw failure.reason;
+    }
+    for (const { source } of opened) for (const notice of source.notices) options.onNotice(notice);
+    box = new Toolbox(opened, options.output, options.onNotice);
+    return box;
+  }
+
+  /** The tool of this turn named `name`. */
+  get(name: string): Tool | undefined {
+    return this.current.byName.get(name)?.tool;
+  }
+
+  names(): string[] {
+    return [...this.current.byName.keys()];
+  }
+
+  /** The specs every request of this turn carries. */
+  specs(): ToolSpecification[] {
+    return this.current.specs;
+  }
+
+  /** Parses the model's raw JSON arguments and validates them against the tool's input. */
+  prepare(name: string, rawArguments: string): PreparedArguments {
+    const args = parseJson(rawArguments);
+    const tool = this.get(name);
+    if (!tool) {
+      const known = this.names();
+      const offer = known.length > 0 ? `available tools: ${known.join(", ")}` : "no tools";
+      return { ok: false, args: args.value, reason: `unknown tool "${name}" (${offer})` };
+    }
+    if (!args.ok)
+      return { ok: false, args: args.value, reason: `invalid arguments: ${args.error}` };
+    const checked = tool.input.check(args.value);
+    if (!checked.ok) {
+      return {
+        ok: false,
+        args: args.value,
+        reason: `invalid arguments: ${checked.issues.join("; ")}`,
+      };
+    }
+    return { ok: true, tool, args: args.value, parsed: checked.value };
+  }
+
+  /** Validates other arguments for the same tool (a rewrite): the one other check a call gets. */
+  check(tool: Tool, args: JsonValue): InputCheck {
+    return tool.input.check(args);
+  }
+
+  /**
+   * At a turn boundary: takes in the lists sources changed since the last one. Returns what
+   * changed (to record as `tools/changed`), or null when the tools stay as they were.
+   */
+  beginTurn(): ToolListChange | null {
+    if (!this.dirty) return null;
+    this.dirty = false;
+    const before = this.current;
+    const after = this.merge();
+    const change = difference(before, after);
+    this.current = after;
+    return change;
+  }
+
+  /** Disposes every source; never rejects. */
+  async dispose(): Promise<void> {
+    await Promise.all(this.opened.map(({ source }) => source.dispose().catch(() => {})));
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
+  }
+
+  /** Every source's tools in source order; a name already taken is left out, with a notice. */
+  private merge(): Snapshot {
+    const byName = new Map<string, Offered>();
+    for (const { name, source } of this.opened) {
+      for (const tool of source.tools()) {
+        const taken = byName.get(tool.name);
+        if (taken) this.clash(tool.name, name, taken.source);
+        else byName.set(tool.name, { tool, source: name });
+      }
+    }
+    const specs = [...byName.values()].map(({ tool }) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.input.jsonSchema(),
+    }));
+    return { byName, specs };
+  }
+
+  private clash(tool: string, loser: string, winner: string): void {
+    const key = `${loser}\u0000${tool}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    const message = `tool "${tool}" from ${loser} is not offered: ${winner} has a tool of that name`;
+    this.onNotice({ message, level: "tools" });
+  }
+}
+
+function difference(before: Snapshot, after: Snapshot): ToolListChange | null {
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const [name, { tool }] of after.byName) {
+    const old = before.byName.get(name)?.tool;
+    if (!old) added.push(name);
+    else if (!sameTool(old, tool)) changed.push(name);
+  }
+  const removed = [...before.byName.keys()].filter((name) => !after.byName.has(name));
+  const reordered = [...before.byName.keys()].join("\n") !== [...after.byName.keys()].join("\n");
+  if (added.length + removed.length + changed.length === 0 && !reordered) return null;
+  const tools = [...after.byName.values()].map(({ tool, source }) => ({
+    name: tool.name,
+    source,
+    kind: tool.kind,
+  }));
+  return { tools, added, removed, changed };
+}
+
+function sameTool(a: Tool, b: Tool): boolean {
+  return (
+    a.description === b.description &&
+    a.kind === b.kind &&
+    JSON.stringify(a.input.jsonSchema()) === JSON.stringify(b.input.jsonSchema())
+  );
+}
+
+function parseJson(
+  raw: string,
+): { ok: true; value: JsonValue } | { ok: false; value: JsonValue; error: string } {
+  if (raw.trim() === "") return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(raw) as JsonValue };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return { ok: false, value: raw, error: `not valid JSON (${detail})` };
+  }
+}

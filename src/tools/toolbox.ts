@@ -56,14 +56,12 @@ export class Toolbox {
   /** Opens every source concurrently; if one rejects, the others are disposed. */
   static async open(options: ToolboxOptions): Promise<Toolbox> {
     let box: Toolbox | undefined;
-    const contextFor = (name: string): ToolSourceContext => ({
+    const context: ToolSourceContext = {
       ...options.context,
       listChanged: () => box?.markDirty(),
       notice: (notice) => options.onNotice(notice),
-    });
-    const settled = await Promise.allSettled(
-      options.sources.map((source) => source.open(contextFor(source.name))),
-    );
+    };
+    const settled = await Promise.allSettled(options.sources.map((source) => source.open(context)));
     const failure = settled.find((result) => result.status === "rejected");
     const opened = settled.flatMap((result, index) =>
       result.status === "fulfilled"

@@ -3,7 +3,6 @@
 // shell, optional arguments drop their element, and bad entries are ConfigErrors at start.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { z } from "zod";
 import type { ExternalToolConfig } from "../../src/config/index.ts";
 import { ConfigError } from "../../src/errors.ts";
 import { fillArgvTemplate, parseArgvTemplate } from "../../src/tools/external/argv-template.ts";

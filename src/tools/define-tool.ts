@@ -4,20 +4,25 @@
 // Arguments are validated by the toolbox with `input.check` before `run` is called.
 import { errorMessage } from "../errors.ts";
 import type { PresentedTool, ToolPresenter } from "./presentation.ts";
+import { defaultSummary } from "./presentation.ts";
 import { deliverResult } from "./tool-output.ts";
-import type { Tool, ToolKind, ToolResult, ToolSpec } from "./types.ts";
+import type { ToolKind, ToolResult, ToolSpec } from "./types.ts";
 
-/** A tool without a presenter declares its kind itself. */
-export function defineTool<Args>(spec: ToolSpec<Args> & { kind: ToolKind }): Tool;
+/**
+ * A tool without a static presenter declares its kind itself and is shown plainly: its name as
+ * the title, its kind, the default summary of its result.
+ */
+export function defineTool<Args>(spec: ToolSpec<Args> & { kind: ToolKind }): PresentedTool;
 /** A tool shown by `presenter` (usually static, in presenters.ts) takes its kind from it. */
 export function defineTool<Args>(spec: ToolSpec<Args>, presenter: ToolPresenter): PresentedTool;
 export function defineTool<Args>(
   spec: ToolSpec<Args> & { kind?: ToolKind },
   presenter?: ToolPresenter,
-): Tool | PresentedTool {
+): PresentedTool {
   const kind = presenter?.kind ?? spec.kind;
   if (!kind) throw new Error(`tool ${spec.name} declares no kind`);
-  const tool: Tool = {
+  const shown = presenter ?? plainPresenter(spec.name, kind);
+  return {
     name: spec.name,
     description: spec.description,
     kind,
@@ -32,7 +37,15 @@ export function defineTool<Args>(
       );
       return deliverResult(spec.name, result, ctx.output);
     },
+    presentCall: shown.presentCall,
+    presentResult: shown.presentResult,
   };
-  if (!presenter) return tool;
-  return { ...tool, presentCall: presenter.presentCall, presentResult: presenter.presentResult };
+}
+
+function plainPresenter(name: string, kind: ToolKind): ToolPresenter {
+  return {
+    kind,
+    presentCall: () => ({ title: name, kind, locations: [] }),
+    presentResult: (_args, result) => ({ summary: defaultSummary(result) }),
+  };
 }

@@ -157,14 +157,17 @@ function factories(inputs: string[]): string[] {
 }
 
 describe("the module graph of stored-session rendering", () => {
-  it("presentations: no tool factory, background manager, registry or process runner", async () => {
+  it("presentations: no tool factory, background manager, toolbox or process runner", async () => {
     const inputs = await moduleGraph("src/present/tool-presentations.ts");
     assert.ok(inputs.includes("src/tools/presenters.ts"), inputs.join("\n"));
     const forbidden = inputs.filter(
       (input) =>
         /^src\/(agent|runner\/(run-command|process-tree|background|spill-writer)\.ts)/.test(
           input,
-        ) || /^src\/tools\/(registry|builtin\/(index|context|background-manager))\.ts$/.test(input),
+        ) ||
+        /^src\/tools\/(toolbox|define-tool|builtin\/(index|context|background-manager))\.ts$/.test(
+          input,
+        ),
     );
     assert.deepEqual(forbidden, []);
     assert.deepEqual(factories(inputs), [], "files that make tools");

@@ -222,19 +222,22 @@ describe("tool presentation", () => {
     });
   });
 
-  it("gives tools without presenters, and unknown tools, a plain presentation", () => {
+  it("gives tools without presenters (with their declared kind), and unknown tools, a plain presentation", () => {
     const plain = defineTool({
       name: "plain",
       description: "",
       input: zodInput(z.object({})),
-      kind: "other",
+      kind: "fetch",
       readOnly: true,
       execute: async () => ({ content: "x" }),
     });
     assert.deepEqual(presentToolCall(plain, "plain", {}), {
       title: "plain",
-      kind: "other",
+      kind: "fetch",
       locations: [],
+    });
+    assert.deepEqual(presentToolResult(plain, {}, { content: "x", isError: true }), {
+      summary: "Error: x",
     });
     assert.deepEqual(presentToolCall(undefined, "gone", {}), {
       title: "gone",

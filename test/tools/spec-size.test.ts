@@ -1,5 +1,5 @@
 // The request budget: the specs of all built-in tools (name, description, JSON schema as the
-// registry sends them) must stay small, since they go with every request. Prints the sizes.
+// toolbox sends them) must stay small, since they go with every request. Prints the sizes.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { createBuiltinTools } from "../../src/tools/builtin/index.ts";

@@ -1,6 +1,6 @@
 // Test helpers for the tool suites: a temp workspace with real files, a BuiltinToolContext
-// over it (own spill scope, small budgets on demand), and calling a tool through the registry
-// so arguments are validated exactly as the loop does.
+// over it (own spill scope, small budgets on demand), and calling a tool as the loop does:
+// its input checks the arguments once, then `run` (the tool and the output policy).
 import {
   chmodSync,
   mkdirSync,

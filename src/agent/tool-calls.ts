@@ -10,6 +10,7 @@ import type { ModelToolCall } from "../providers/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
 import { todosFromCall } from "../tools/builtin/index.ts";
+import { parseToolArguments } from "../tools/toolbox.ts";
 import type { DeliveredResult, Tool, ToolResult } from "../tools/types.ts";
 import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
 import { answerAsk, type CallDecision, decideToolCall, type PendingCall } from "./pre-execute.ts";
@@ -165,12 +166,7 @@ async function recordOne(
 
 /** The arguments of a call that will not be checked (cancelled, refused after a stop). */
 function argumentsOf(call: ModelToolCall): JsonValue {
-  if (call.arguments.trim() === "") return {};
-  try {
-    return JSON.parse(call.arguments) as JsonValue;
-  } catch {
-    return call.arguments;
-  }
+  return parseToolArguments(call.arguments).value;
 }
 
 /**

@@ -93,7 +93,7 @@ export class Toolbox {
 
   /** Parses the model's raw JSON arguments and validates them against the tool's input. */
   prepare(name: string, rawArguments: string): PreparedArguments {
-    const args = parseJson(rawArguments);
+    const args = parseToolArguments(rawArguments);
     const tool = this.get(name);
     if (!tool) {
       const known = this.names();
@@ -195,7 +195,8 @@ function sameTool(a: Tool, b: Tool): boolean {
   );
 }
 
-function parseJson(
+/** A call's raw arguments as JSON (empty: `{}`); text that is not JSON is kept as a string. */
+export function parseToolArguments(
   raw: string,
 ): { ok: true; value: JsonValue } | { ok: false; value: JsonValue; error: string } {
   if (raw.trim() === "") return { ok: true, value: {} };

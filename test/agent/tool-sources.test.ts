@@ -174,7 +174,7 @@ describe("a tool list that changes mid-turn", () => {
     assert.equal(sent[1], sent[0], "inside the turn the tools in the request stay the same");
     assert.notEqual(sent[2], sent[1], "the next turn carries the new list");
     const tools = (
-      mock.requests[2]?.body as { tools: Array<{ name: string; description: string }> }
+      mock.requests[2]!.body as { tools: Array<{ name: string; description: string }> }
     ).tools;
     assert.deepEqual(
       tools.map((tool) => [tool.name, tool.description]),

@@ -45,9 +45,11 @@ export interface ToolSource {
   /** Names the source in notices and in `tools/changed` (`builtin`, `mcp:<server>`, …). */
   readonly name: string;
   /**
-   * Opens the source. May take a while (a server starting): sources open concurrently. A
-   * failure a user should know of is a notice, not a rejection; a rejection (a ConfigError of
-   * a bad entry) stops the session from opening.
+   * Opens the source. May take a while (a server starting): sources open concurrently, and
+   * the session waits for all. A source that should not hold the session up answers at once
+   * with what it has and calls `listChanged()` when it is ready. A failure a user should know
+   * of is a notice, not a rejection; a rejection (a ConfigError of a bad entry) stops the
+   * session from opening.
    */
   open(context: ToolSourceContext): Promise<OpenToolSource>;
 }

@@ -145,7 +145,7 @@ export class Toolbox {
   private merge(): Snapshot {
     const byName = new Map<string, Offered>();
     for (const { name, source } of this.opened) {
-      for (const tool of source.tools()) {
+      for (const tool of this.toolsOf(name, source)) {
         const taken = byName.get(tool.name);
         if (taken) this.clash(tool.name, name, taken.source);
         else byName.set(tool.name, { tool, source: name });
@@ -157,6 +157,20 @@ export class Toolbox {
       inputSchema: tool.input.jsonSchema(),
     }));
     return { byName, specs };
+  }
+
+  /** A source's list; one that throws offers nothing this turn, with a notice. */
+  private toolsOf(name: string, source: OpenToolSource): readonly Tool[] {
+    try {
+      return source.tools();
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      this.onNotice({
+        message: `tool source ${name} failed to list its tools: ${detail}`,
+        level: "tools",
+      });
+      return [];
+    }
   }
 
   private clash(tool: string, loser: string, winner: string): void {

@@ -9,6 +9,7 @@ import { describe, it } from "node:test";
 import { Agent } from "../../src/agent/agent.ts";
 import type { BusEvents } from "../../src/agent/bus-events.ts";
 import { createBus } from "../../src/bus/bus.ts";
+import { renderEventLines } from "../../src/cli/session-render.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
@@ -205,6 +206,12 @@ describe("a tool list that changes mid-turn", () => {
           changed: ["toggle"],
         },
       ],
+    );
+    const shown = renderEventLines(events).filter((line) => line.includes("tools/changed"));
+    assert.deepEqual(
+      shown.map((line) => line.replace(/^#\d+ /, "")),
+      ["tools/changed from turn 1: +late ~toggle"],
+      "sessions show names the change",
     );
     const order = events.map((event) => event.type).filter((type) => type !== "assistant/chunk");
     const at = order.indexOf("tools/changed");

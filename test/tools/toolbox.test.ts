@@ -118,6 +118,39 @@ describe("the toolbox", () => {
     assert.deepEqual(ok.ok ? ok.parsed : null, { x: 1 });
   });
 
+  it("a source whose list throws offers nothing that turn, with a notice, and the rest go on", async () => {
+    const notices: ToolNotice[] = [];
+    let broken = false;
+    const flaky: ToolSource = {
+      name: "mcp:flaky",
+      async open(context) {
+        setTimeout(() => {
+          broken = true;
+          context.listChanged();
+        }, 0);
+        return {
+          tools: () => {
+            if (broken) throw new Error("server went away");
+            return [tool("remote")];
+          },
+          notices: [],
+          dispose: async () => {},
+        };
+      },
+    };
+    const box = await open([staticToolSource("builtin", [tool("read")]), flaky], notices);
+    assert.deepEqual(box.names(), ["read", "remote"]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(box.beginTurn()?.removed, ["remote"]);
+    assert.deepEqual(box.names(), ["read"]);
+    assert.deepEqual(notices, [
+      {
+        message: "tool source mcp:flaky failed to list its tools: server went away",
+        level: "tools",
+      },
+    ]);
+  });
+
   it("a source that fails to open stops the toolbox and the opened sources are disposed", async () => {
     let disposed = false;
     const good: ToolSource = {

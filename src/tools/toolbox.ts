@@ -4,7 +4,7 @@
 // of a turn carries the same tools. `prepare` parses and validates a call's arguments, once.
 import type { JsonValue, Payload } from "../session/events.ts";
 import type { OpenToolSource, ToolNotice, ToolSource, ToolSourceContext } from "./source.ts";
-import type { InputCheck, Tool, ToolOutputContext } from "./types.ts";
+import type { Tool, ToolOutputContext } from "./types.ts";
 
 /** A tool as the model sees it (the shape of the providers' ToolSpec). */
 export interface ToolSpecification {
@@ -111,11 +111,6 @@ export class Toolbox {
       };
     }
     return { ok: true, tool, args: args.value, parsed: checked.value };
-  }
-
-  /** Validates other arguments for the same tool (a rewrite): the one other check a call gets. */
-  check(tool: Tool, args: JsonValue): InputCheck {
-    return tool.input.check(args);
   }
 
   /**

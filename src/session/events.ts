@@ -178,7 +178,9 @@ export const payloadSchemas = {
    * every request of that turn and later ones carry `tools`; a change that happens inside a
    * turn waits for the next one, so a turn's request prefix never changes. `tools` is the
    * whole list now offered, in order; `added`, `removed` and `changed` (same name, another
-   * description or input schema) are relative to the list before.
+   * description or input schema) are relative to the list before. Not synced on its own: the
+   * turn's next synced event (a `tool/call`, `step/end`) makes it durable, and a resumed
+   * session lists its tools afresh.
    */
   "tools/changed": z.object({
     turn: z.number().int().nonnegative(),

@@ -6,7 +6,7 @@ import { errorMessage } from "../errors.ts";
 import type { PresentedTool, ToolPresenter } from "./presentation.ts";
 import { defaultSummary } from "./presentation.ts";
 import { deliverResult } from "./tool-output.ts";
-import type { ToolKind, ToolResult, ToolSpec } from "./types.ts";
+import type { ToolKind, ToolResult, ToolSpec, UnbrandedTool } from "./types.ts";
 
 /**
  * A tool without a static presenter declares its kind itself and is shown plainly: its name as
@@ -22,7 +22,7 @@ export function defineTool<Args>(
   const kind = presenter?.kind ?? spec.kind;
   if (!kind) throw new Error(`tool ${spec.name} declares no kind`);
   const shown = presenter ?? plainPresenter(spec.name, kind);
-  return {
+  const tool: UnbrandedTool & ToolPresenter = {
     name: spec.name,
     description: spec.description,
     kind,
@@ -40,6 +40,8 @@ export function defineTool<Args>(
     presentCall: shown.presentCall,
     presentResult: shown.presentResult,
   };
+  // The one place a Tool is made: the brand is a type only.
+  return tool as PresentedTool;
 }
 
 function plainPresenter(name: string, kind: ToolKind): ToolPresenter {

@@ -81,8 +81,12 @@ export interface ToolSpec<Args> {
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 
+/** A type brand only defineTool sets: an object literal cannot pass for a Tool (and skip its policy). */
+declare const madeByDefineTool: unique symbol;
+
 /** A tool as sources offer it and the toolbox stores it (its argument type erased). */
 export interface Tool {
+  readonly [madeByDefineTool]: true;
   readonly name: string;
   readonly description: string;
   /** What the tool does; permissions, presentation and ACP read this one field. */
@@ -95,6 +99,9 @@ export interface Tool {
    */
   run(args: unknown, ctx: ToolContext): Promise<DeliveredResult>;
 }
+
+/** A tool without its brand: what defineTool builds before it brands it. */
+export type UnbrandedTool = Omit<Tool, typeof madeByDefineTool>;
 
 /** The name the loop and tests have always used for a stored tool. */
 export type AnyTool = Tool;

@@ -21,6 +21,48 @@ export function appendKeySegment(formatted: string, segment: KeySegment): string
 }
 
 /**
+ * The table keys of a path `formatKeyPath` wrote (`models."openai/gpt-4.1".input_price`), or
+ * undefined when `key` is not one (an array index `[n]` included: sources name whole arrays).
+ */
+export function parseKeyPath(key: string): string[] | undefined {
+  const segments: string[] = [];
+  let at = 0;
+  while (at < key.length) {
+    if (segments.length > 0) {
+      if (key[at] !== ".") return undefined;
+      at++;
+    }
+    if (key[at] === '"') {
+      const end = quotedEnd(key, at);
+      if (end < 0) return undefined;
+      try {
+        segments.push(JSON.parse(key.slice(at, end + 1)) as string);
+      } catch {
+        return undefined;
+      }
+      at = end + 1;
+    } else {
+      let end = at;
+      while (end < key.length && key[end] !== "." && key[end] !== '"' && key[end] !== "[") end++;
+      const part = key.slice(at, end);
+      if (!BARE_KEY.test(part)) return undefined;
+      segments.push(part);
+      at = end;
+    }
+  }
+  return segments.length > 0 ? segments : undefined;
+}
+
+/** The index of the quote closing the JSON string that opens at `start`, or -1. */
+function quotedEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
+}
+
+/**
  * Reads a TOML key (`a`, `a.b`, `"x.y".z`, `'lit'`) from the start of `text`. Returns the
  * segments and the rest of the text, or undefined when `text` does not start with a key.
  */

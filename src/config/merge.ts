@@ -1,8 +1,10 @@
 // Merges config layers (built-in defaults, user file, project file, flags) in precedence order
-// and records where each value came from. Tables merge key by key; arrays and scalars replace
-// the lower layer's value whole. Called by load.ts; pure.
+// and says where each value came from. Tables merge key by key; arrays and scalars replace the
+// lower layer's value whole. A layer's table no other layer touches is shared, not copied, and
+// the source of a leaf is found on demand from the layers (sources.ts). Called by load.ts; pure.
 import type { KeySegment } from "./key-path.ts";
 import { appendKeySegment } from "./key-path.ts";
+import { LayeredSources } from "./sources.ts";
 
 export type Table = Record<string, unknown>;
 
@@ -15,9 +17,10 @@ export interface ConfigLayer {
 }
 
 export interface Merged {
+  /** The merged tables; may share (never modify) tables of the layers. */
   data: Table;
-  /** Source of each leaf, keyed by its dotted path (see formatKeyPath). A Map: it may be big. */
-  sources: Map<string, ConfigSource>;
+  /** Source of each leaf, keyed by its dotted path (see formatKeyPath). */
+  sources: ReadonlyMap<string, ConfigSource>;
 }
 
 export function isTable(value: unknown): value is Table {
@@ -28,53 +31,59 @@ export function isTable(value: unknown): value is Table {
 
 /** Merges `layers` lowest first: a later layer wins for every key it sets. */
 export function mergeLayers(layers: readonly ConfigLayer[]): Merged {
-  const merged: Merged = { data: {}, sources: new Map() };
-  for (const layer of layers) mergeInto(merged, merged.data, layer.data, "", layer.source);
-  return merged;
-}
-
-/** Merges `incoming` into `target`, the table at the dotted path `at` ("" for the root). */
-function mergeInto(
-  merged: Merged,
-  target: Table,
-  incoming: Table,
-  at: string,
-  source: ConfigSource,
-): void {
-  for (const [key, value] of Object.entries(incoming)) {
-    if (value === undefined) continue;
-    const here = appendKeySegment(at, key);
-    const existing = target[key];
-    if (isTable(value)) {
-      if (!isTable(existing)) {
-        forgetSources(merged, here, existing);
-        target[key] = {};
-      }
-      const table = target[key] as Table;
-      mergeInto(merged, table, value, here, source);
-      if (isEmpty(table)) merged.sources.set(here, source);
-    } else {
-      forgetSources(merged, here, existing);
-      target[key] = value;
-      merged.sources.set(here, source);
-    }
-  }
-}
-
-function isEmpty(table: Table): boolean {
-  for (const _ in table) return false;
-  return true;
+  const owned = new WeakSet<Table>();
+  const data: Table = {};
+  owned.add(data);
+  for (const layer of layers) mergeInto(data, layer.data, owned);
+  return { data, sources: new LayeredSources(layers, data) };
 }
 
 /**
- * Drops the sources recorded at or under `at`, whose value `existing` is being replaced. Only
- * the replaced value's own leaves are visited, so a merge stays linear in the layers' size.
+ * Merges `incoming` into `target` (a table this merge owns). A table only `incoming` has is
+ * taken as it is; one both have is copied once, shallowly, before anything is written into it.
  */
-function forgetSources(merged: Merged, at: string, existing: unknown): void {
-  if (existing === undefined) return;
-  merged.sources.delete(at);
-  if (isTable(existing))
-    walkLeaves(existing, (_path, _leaf, key) => merged.sources.delete(key), at);
+function mergeInto(target: Table, incoming: Table, owned: WeakSet<Table>): void {
+  for (const key in incoming) {
+    if (!Object.hasOwn(incoming, key)) continue;
+    const value = incoming[key];
+    if (value === undefined) continue;
+    if (!isTable(value)) {
+      target[key] = value;
+      continue;
+    }
+    const existing = target[key];
+    if (!isTable(existing)) {
+      target[key] = hasUndefined(value) ? mergedCopy(value, owned) : value;
+      continue;
+    }
+    const own = owned.has(existing) ? existing : { ...existing };
+    owned.add(own);
+    target[key] = own;
+    mergeInto(own, value, owned);
+  }
+}
+
+/** A copy of `table` without its undefined keys, at any depth. */
+function mergedCopy(table: Table, owned: WeakSet<Table>): Table {
+  const copy: Table = {};
+  owned.add(copy);
+  mergeInto(copy, table, owned);
+  return copy;
+}
+
+/** True when a key of `table`, at any depth, holds undefined (flags may; TOML never does). */
+function hasUndefined(table: Table): boolean {
+  for (const key in table) {
+    const value = table[key];
+    if (value === undefined) return true;
+    if (isTable(value) && hasUndefined(value)) return true;
+  }
+  return false;
+}
+
+export function isEmpty(table: Table): boolean {
+  for (const _ in table) return false;
+  return true;
 }
 
 /**

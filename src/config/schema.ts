@@ -109,7 +109,23 @@ const trustEntrySchema = z.strictObject({
   fingerprint: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'expected "sha256:<64 hex>"' }),
 });
 
-function buildConfigSchema<P extends z.ZodType>(provider: P) {
+/**
+ * The merged config's `models`: every layer's table was checked against `modelInfoSchema` on
+ * its own (files and flags; the built-ins set none), and merging such tables key by key cannot
+ * make one invalid (every field is optional, none depends on another, none is transformed), so
+ * the merged record is only checked to be a table of tables, not validated a second time. A
+ * 25,000-model config then costs one validation, not two.
+ */
+const mergedModelsSchema = z.record(
+  z.string(),
+  z.custom<z.output<typeof modelInfoSchema>>(isRecord),
+);
+
+function isRecord(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P, models: M) {
   return z.strictObject({
     model: modelId.default(DEFAULT_MODEL),
     max_steps: positiveInt.default(50),
@@ -117,7 +133,7 @@ function buildConfigSchema<P extends z.ZodType>(provider: P) {
     system_prompt_file: z.string().optional(),
     max_budget_usd: z.number().positive().optional(),
     providers: z.record(z.string(), provider).prefault({}),
-    models: z.record(modelId, modelInfoSchema).prefault({}),
+    models: models.prefault({} as z.input<M>),
     thinking: z.strictObject({ budget_tokens: positiveInt.optional() }).prefault({}),
     retry: retrySchema.prefault({}),
     output: outputSchema.prefault({}),
@@ -141,9 +157,12 @@ function buildConfigSchema<P extends z.ZodType>(provider: P) {
 }
 
 /** The effective config: every file, flag and default merged, then validated. */
-export const configSchema = buildConfigSchema(providerSchema);
+export const configSchema = buildConfigSchema(providerSchema, mergedModelsSchema);
 /** One file (or the flags) on its own; a provider may rely on a built-in `kind`. */
-export const configFileSchema = buildConfigSchema(providerFileSchema);
+export const configFileSchema = buildConfigSchema(
+  providerFileSchema,
+  z.record(modelId, modelInfoSchema),
+);
 
 export type Config = z.output<typeof configSchema>;
 export type ProviderConfig = z.output<typeof providerSchema>;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { mergeLayers, walkLeaves } from "../../src/config/merge.ts";
+import { formatKeyPath, parseKeyPath } from "../../src/config/key-path.ts";
+import { type ConfigLayer, mergeLayers, type Table, walkLeaves } from "../../src/config/merge.ts";
 
 describe("mergeLayers", () => {
   it("lets a later layer win key by key inside tables", () => {
@@ -77,6 +78,77 @@ describe("mergeLayers", () => {
       { source: "user", data: { models: { "openai/gpt-4.1": { input_price: 2 } } } },
     ]);
     assert.deepEqual([...merged.sources.keys()], ['models."openai/gpt-4.1".input_price']);
+  });
+});
+
+describe("mergeLayers sharing and on-demand sources", () => {
+  it("never modifies a layer, even where a higher layer merges into a table it shares", () => {
+    const user = { retry: { max_retries: 1 }, models: { "a/b": { input_price: 1 } } };
+    const project = { models: { "a/b": { output_price: 2 } } };
+    const before = JSON.stringify([user, project]);
+    const merged = mergeLayers([
+      { source: "user", data: user },
+      { source: "project", data: project },
+    ]);
+    assert.equal(JSON.stringify([user, project]), before);
+    assert.deepEqual(merged.data.models, { "a/b": { input_price: 1, output_price: 2 } });
+    assert.equal(merged.data.retry, user.retry, "a table only one layer sets is shared");
+  });
+
+  it("answers every key exactly as the full listing does, on random layers", () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const names = ["a", "b", "c", "x/y", "d e"];
+    const value = (depth: number): unknown => {
+      const roll = random();
+      if (depth > 2 || roll < 0.35) return Math.floor(random() * 9);
+      if (roll < 0.45) return [1, 2];
+      if (roll < 0.5) return {};
+      if (roll < 0.55) return undefined;
+      return table(depth + 1);
+    };
+    const table = (depth: number): Table => {
+      const out: Table = {};
+      for (const name of names) if (random() < 0.5) out[name] = value(depth);
+      return out;
+    };
+    for (let round = 0; round < 300; round++) {
+      const layers: ConfigLayer[] = ["default", "user", "project", "flag"].map((source) => ({
+        source,
+        data: table(0),
+      }));
+      const merged = mergeLayers(layers);
+      const probes: string[] = [];
+      walkLeaves(
+        layers.map((layer) => layer.data),
+        (path) => {
+          const keys = path.slice(1).filter((segment) => typeof segment === "string");
+          for (let n = 1; n <= keys.length; n++) probes.push(formatKeyPath(keys.slice(0, n)));
+        },
+      );
+      const lazy = probes.map((key) => merged.sources.get(key));
+      const listed = new Map(merged.sources);
+      assert.deepEqual(
+        lazy,
+        probes.map((key) => listed.get(key)),
+        `round ${round}`,
+      );
+      const leaves: string[] = [];
+      walkLeaves(merged.data, (_path, _leaf, key) => leaves.push(key));
+      assert.deepEqual([...listed.keys()].sort(), leaves.sort(), `round ${round}: one per leaf`);
+    }
+  });
+
+  it("reads back every key path it formats, and refuses what it cannot have written", () => {
+    for (const path of [["model"], ["models", "openai/gpt-4.1", "input_price"], ['a"b', "c.d"]]) {
+      assert.deepEqual(parseKeyPath(formatKeyPath(path)), path);
+    }
+    for (const bad of ["", "a.", ".a", 'a."b', "hooks.PreToolUse[0]", "a b"]) {
+      assert.equal(parseKeyPath(bad), undefined, bad);
+    }
   });
 });
 

@@ -17,6 +17,15 @@ const BUILTIN_PROVIDERS = {
   },
 } as const;
 
+/**
+ * The variables the built-in providers take their base URLs from. A base URL may carry
+ * credentials (`https://user:password@proxy/`), so codewhale treats these like the key
+ * variables: read once, then kept from every child (cli/credential-scrub.ts).
+ */
+export const BUILTIN_BASE_URL_VARS: readonly string[] = Object.values(BUILTIN_PROVIDERS).map(
+  (builtin) => builtin.base_url_env,
+);
+
 export function builtinLayers(env: Env): ConfigLayer[] {
   const providers: Record<string, unknown> = {};
   const layers: ConfigLayer[] = [{ source: "default", data: { providers } }];

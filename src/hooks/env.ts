@@ -1,7 +1,7 @@
 // The environment a hook process gets: the session's, minus every provider credential, plus
 // the project directory under both codewhale's and Claude Code's names (called once per hook);
 // and the one tools and doctor's probes get: the session's minus the provider keys.
-import type { Env } from "../config/index.ts";
+import { BUILTIN_BASE_URL_VARS, type Env } from "../config/index.ts";
 
 /** Variables that look like credentials: `*_API_KEY`, `*_TOKEN`, and all `ANTHROPIC_*`/`OPENAI_*`. */
 const CREDENTIAL_PATTERNS = [/_API_KEY$/i, /_TOKEN$/i, /^ANTHROPIC_/i, /^OPENAI_/i];
@@ -34,9 +34,13 @@ export function withoutProviderKeys(
   return Object.fromEntries(Object.entries(env).filter(([name]) => !drop.has(name)));
 }
 
-/** The `api_key_env` of every configured provider. */
+/**
+ * The variables codewhale reads provider credentials from: every configured provider's
+ * `api_key_env`, and the built-in providers' base URL variables (a URL may hold a password).
+ */
 export function providerKeyVars(providers: Record<string, { api_key_env?: string }>): string[] {
-  return Object.values(providers).flatMap((provider) =>
+  const keys = Object.values(providers).flatMap((provider) =>
     provider.api_key_env ? [provider.api_key_env] : [],
   );
+  return [...keys, ...BUILTIN_BASE_URL_VARS];
 }

@@ -22,6 +22,9 @@ describe("codewhale exec: what a child's environment holds", () => {
     const hookOut = join(probe, "hook-env.txt");
     const hook = `[[hooks.SessionStart]]\ncommand = ${JSON.stringify(`{ ${SHOW_ENV}; } > ${hookOut}`)}\n`;
     const setup = execEnv(mock, hook);
+    // A base URL may hold a password (a proxy's); codewhale read it, so no child sees it.
+    const proxyPassword = `pw${process.pid}x${Date.now().toString(36)}`;
+    setup.env.OPENAI_BASE_URL = `http://ci-user:${proxyPassword}@127.0.0.1:9/v1`;
     mock.enqueue({
       blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: SHOW_ENV } }],
     });
@@ -51,6 +54,16 @@ describe("codewhale exec: what a child's environment holds", () => {
       assert.ok(bashProc!.includes(reverse(`${name}=`)), `${name} in the block`);
       assert.ok(!outside.includes(value), `/proc/<exec pid>/environ shows ${name}`);
     }
+    for (const [what, text] of [
+      ["bash env", bashEnv],
+      ["bash /proc/$PPID/environ", bashProc],
+      ["hook env", hookEnv],
+      ["hook /proc/$PPID/environ", hookProc],
+    ] as const) {
+      assert.ok(!text!.includes(reverse(proxyPassword)), `${what} shows the base URL's password`);
+      if (!what.includes("proc")) assert.ok(!text!.includes(reverse("_BASE_URL=")), what);
+    }
+    assert.ok(!outside.includes(proxyPassword), "/proc/<exec pid>/environ shows the password");
     // What a tool still gets: the rest of the environment, unchanged.
     assert.ok(bashEnv!.includes(reverse(`CODEWHALE_HOME=${setup.home}`)), bashEnv);
     assert.ok(bashProc!.includes(reverse(`CODEWHALE_HOME=${setup.home}`)));

@@ -4,6 +4,7 @@
 // (in its environment, so wrappers and watchers count too) is left, and the next start sweeps
 // the dead session's background log.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -108,6 +109,19 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     const next = await runExec(["--model", MODEL_OF.anthropic, "hi"], setup);
     assert.equal(next.status, 0, next.stderr);
     assert.deepEqual(readdirSync(tmp), [], "the next start swept it, and its own was removed");
+  });
+
+  it("ends the rg a grep call started when exec is SIGKILLed during it", async () => {
+    const { setup, marker } = markedSetup();
+    // rg reads a FIFO named on its command line until a writer closes it: it never does.
+    spawnSync("mkfifo", [join(setup.workspace, "never.fifo")]);
+    const input = { pattern: "hello", path: "never.fifo" };
+    mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name: "grep", input }] });
+    const spawned = spawnCli([...ARGS, "go"], setup, "");
+    // rg and its watcher.
+    const { before, after } = await killWhileRunning(spawned, marker, 2);
+    assert.ok(before.length >= 2, `running before the kill: ${before.join(" ")}`);
+    assert.deepEqual(after, [], "rg does not outlive exec");
   });
 
   it("ends a slow SessionStart hook's tree when exec is SIGKILLed during it", async () => {

@@ -1,5 +1,5 @@
 // The grep backend used when `rg` is on the PATH: spawns ripgrep (own process group, killed on
-// abort or shutdown) and reads its plain `path\0line:text` output as it streams. rg bounds its own
+// abort or shutdown, and by its lifeline if codewhale dies) and reads its plain `path\0line:text` output as it streams. rg bounds its own
 // output (long lines come as a preview, at most cap+1 matches per file) and is killed once the
 // cap is passed, so neither time nor memory grows with the file. Flags make rg follow the JS
 // walk's rules (.gitignore without a git repo, hidden files, `.git` skipped, walk order); the
@@ -7,9 +7,8 @@
 // read gate, `rg --files` (same rules) lists what the search will reach first, so each covered
 // file is counted once whatever it holds, and its hits are dropped before anyone sees them.
 import type { ChildProcess } from "node:child_process";
-import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { guardProcessTree } from "../../runner/index.ts";
+import { guardProcessTree, spawnTethered } from "../../runner/index.ts";
 import { findExecutable } from "../which.ts";
 import type { GrepHits, GrepOutcome, GrepQuery } from "./grep-search.ts";
 import {
@@ -154,23 +153,29 @@ function startRg<T>(
   settle: (code: number | null, stderr: string) => T | GrepOutcome,
 ): RgRun<T> {
   const [name = "rg", ...args] = argv;
-  const child = spawn(findExecutable(name, env.PATH) ?? name, args, {
+  // Tethered like every other child (runner/lifeline.ts): a SIGKILLed codewhale leaves no rg.
+  const tethered = spawnTethered({
+    argv: [findExecutable(name, env.PATH) ?? name, ...args],
     cwd: query.root,
     env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdin: "ignore",
+    mergeStderr: false,
   });
+  const child = tethered.child;
   const guard = guardProcessTree(child.pid, { graceMs: 1000, signal: query.signal });
   const stderr = collectText(child);
   const finished = new Promise<T | GrepOutcome>((done) => {
-    child.once("error", (error) => {
+    const end = (outcome: T | GrepOutcome) => {
       guard.dispose();
-      done({ ok: false, error: `could not run rg: ${error.message}` });
-    });
-    child.once("close", (code) => {
-      guard.dispose();
-      done(guard.flags.cancelled ? GREP_CANCELLED : settle(code, stderr()));
-    });
+      void tethered.release();
+      done(outcome);
+    };
+    // `close` waits for every pipe, the lifeline's too: let the watcher go once rg has exited.
+    child.once("exit", () => void tethered.release());
+    child.once("error", (error) => end({ ok: false, error: `could not run rg: ${error.message}` }));
+    child.once("close", (code) =>
+      end(guard.flags.cancelled ? GREP_CANCELLED : settle(code, stderr())),
+    );
   });
   return { child, stderr, finished };
 }

@@ -30,6 +30,8 @@ export const PROJECT_KEY_RULES: readonly { key: string; rule: TrustRule }[] = [
   { key: "output.spill_to_temp", rule: "false-only" },
   { key: "output.redact_secrets", rule: "true-only" },
   { key: "output.gcf", rule: "safe" },
+  { key: "output.terminal_cols", rule: "safe" },
+  { key: "output.terminal_rows", rule: "safe" },
   { key: "output.tools.*.max_bytes", rule: "at-most" },
   { key: "output.tools.*.spill_to_temp", rule: "false-only" },
   { key: "output.tools.*.redact_secrets", rule: "true-only" },

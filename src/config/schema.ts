@@ -67,7 +67,16 @@ const outputSchema = z.strictObject({
   spill_to_temp: z.boolean().default(true),
   redact_secrets: z.boolean().default(true),
   gcf: z.boolean().default(false),
-  /** Per-tool overrides of the four keys above, keyed by tool name. */
+  /** The terminal cursor-moving output is rendered in: 0 columns means no wrap (a pipe). */
+  terminal_cols: z
+    .number()
+    .int()
+    .refine((cols) => cols === 0 || (cols >= 20 && cols <= 1000), {
+      message: "expected 0 (no wrap) or a width from 20 to 1000",
+    })
+    .default(0),
+  terminal_rows: z.number().int().min(2).max(500).default(24),
+  /** Per-tool overrides of max_bytes, spill_to_temp, redact_secrets and gcf, keyed by tool name. */
   tools: z.record(z.string(), toolOutputSchema).prefault({}),
 });
 

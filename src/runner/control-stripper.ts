@@ -1,9 +1,14 @@
 // Stage 2 of the output policy: control-sequence hygiene over a byte stream. Holds the current
 // line until its newline so escape sequences split across reads and `\r` overwrites resolve the
-// way a terminal shows them; plain text, colour-only and `\r`-only lines take fast paths.
+// way a terminal shows them; plain text, colour-only and `\r`-only lines take fast paths. A
+// stream that moves the cursor between lines, erases the display, sets a scroll region or
+// switches screens goes to the terminal emulator (terminal-screen.ts) from then on.
 import type { ByteString } from "./byte-text.ts";
 import { fromByteString, toByteString, Utf8Sanitizer } from "./byte-text.ts";
 import { LineRenderer } from "./line-renderer.ts";
+import type { TerminalSize } from "./terminal-screen.ts";
+import { TerminalScreen, terminalEmulatorLoaded } from "./terminal-screen.ts";
+import { wrapRows } from "./wrap-rows.ts";
 
 /**
  * Candidates for a byte a line needs work for: C0 controls but tab and newline, DEL, and 0xC2,
@@ -20,40 +25,156 @@ const CARRIAGE_RETURN_ONLY = /^[\t\r\x20-\x7e]*$/;
 const SGR = /\x1b\[[0-9;:]*m/g;
 /** A line without a newline longer than this is rendered and, if still as long, emitted. */
 const MAX_PENDING_LINE = 64 * 1024;
+/**
+ * What sends a stream to the emulator: cursor moves off the line (up, down, to a row, next or
+ * previous line, tab stops), erasing the display, scrolling, inserting or deleting lines, scroll
+ * regions, save and restore of the cursor, the alternate screen, index and reverse index, reset,
+ * and the vertical tab and form feed. Colours, `\r`, backspace and moves within a line do not.
+ */
+const EMULATOR_TRIGGER =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control bytes is the point
+  /\x1b\[[0-9;:?]*[ABEFHIJLMSTZdefrsu]|\x1b\[\?(?:1049|1047|1048|47)[hl]|\x1b[78cDEM]|[\x0b\x0c]/;
+
+export interface StripperOptions {
+  /** The terminal the output was meant for; default: no wrap, 24 rows, from a pipe. */
+  terminal?: TerminalSize;
+  /**
+   * Emit each line as soon as it ends (a live log). Otherwise the last screenful of lines is
+   * held back, so a switch to the emulator replays it and gives what deciding upfront gives.
+   */
+  live?: boolean;
+}
 
 /** Streams raw bytes in, gives cleaned valid-UTF-8 byte strings out, whole lines at a time. */
 export class ControlStripper {
   private readonly sanitizer = new Utf8Sanitizer();
+  private readonly terminal: TerminalSize;
+  private readonly hold: number;
   private pending: ByteString = "";
+  /** Whole lines not yet emitted (raw): the last `hold` lines, the screen an emulator would show. */
+  private held: ByteString = "";
   /** Set while an over-long line is being rendered piecewise. */
   private renderer: LineRenderer | null = null;
+  private screen: TerminalScreen | null = null;
+  /** Raw text waiting for the emulator to load (see wantsEmulator). */
+  private waiting: ByteString | null = null;
+  private emulatorUnavailable = false;
+
+  constructor(options: StripperOptions = {}) {
+    this.terminal = options.terminal ?? { cols: 0, rows: 24 };
+    this.hold = options.live ? 0 : Math.max(1, this.terminal.rows);
+  }
+
+  /**
+   * True when the stream needs the emulator and it is not loaded yet: the caller awaits
+   * loadTerminalEmulator() and calls resume(); until then the stripper keeps the input.
+   */
+  get wantsEmulator(): boolean {
+    return this.waiting !== null;
+  }
 
   push(chunk: Uint8Array): ByteString {
     return this.pushText(this.sanitizer.push(chunk));
   }
 
+  /** Renders what waited for the emulator (after loadTerminalEmulator()). */
+  resume(): ByteString {
+    const text = this.waiting ?? "";
+    this.waiting = null;
+    if (terminalEmulatorLoaded()) return this.switchOver(text);
+    // It failed to load (the pipeline reports why): the line renderer does what it can.
+    this.emulatorUnavailable = true;
+    return this.fastPath(text);
+  }
+
   /** Flushes the last line (without adding a newline). */
   end(): ByteString {
     const tail = this.pushText(this.sanitizer.end());
+    if (this.waiting !== null) {
+      // The emulator never loaded: fall back to the line renderer for what waited.
+      const text = this.waiting;
+      this.waiting = null;
+      return tail + this.fastPath(text) + this.finishFast();
+    }
+    if (this.screen) return tail + fromScreen(this.screen.end());
+    return tail + this.finishFast();
+  }
+
+  private finishFast(): ByteString {
+    const held = this.held === "" ? "" : this.wrap(cleanLines(this.held));
+    this.held = "";
     const last = this.pending;
     this.pending = "";
-    if (this.renderer) return tail + this.finishLong(last);
-    return tail + (nextControl(last, 0) < 0 ? last : renderLine(last));
+    if (this.renderer) return held + this.wrap(this.finishLong(last));
+    return held + this.wrap(nextControl(last, 0) < 0 ? last : renderLine(last));
   }
 
   private pushText(text: ByteString): ByteString {
+    if (this.waiting !== null) {
+      this.waiting += text;
+      return "";
+    }
+    if (this.screen) return fromScreen(this.screen.write(fromByteString(text)));
+    if (text.length === 0) return "";
+    if (this.emulatorUnavailable) return this.fastPath(text);
+    if (EMULATOR_TRIGGER.test(text) || triggerSpans(this.pending, text)) return this.switchOver(text);
+    return this.fastPath(text);
+  }
+
+  /** From here on the stream goes to the emulator, starting with the held screenful. */
+  private switchOver(text: ByteString): ByteString {
+    if (!terminalEmulatorLoaded()) {
+      this.waiting = text;
+      return "";
+    }
+    let before = "";
+    let replay = this.held + this.pending + text;
+    if (this.renderer) {
+      // An over-long line was partly emitted already: finish it as the line renderer had it.
+      before = this.finishLong("");
+      replay = text;
+    }
+    this.held = "";
+    this.pending = "";
+    this.screen = new TerminalScreen(this.terminal);
+    return before + fromScreen(this.screen.write(fromByteString(replay)));
+  }
+
+  private fastPath(text: ByteString): ByteString {
     const joined = this.pending + text;
     const newline = joined.lastIndexOf("\n");
     if (newline < 0) {
       this.pending = joined;
-      return joined.length > MAX_PENDING_LINE ? this.flushLong() : "";
+      return joined.length > MAX_PENDING_LINE ? this.wrap(this.flushLong()) : "";
     }
     this.pending = joined.slice(newline + 1);
-    const complete = joined.slice(0, newline + 1);
-    if (!this.renderer) return cleanLines(complete);
-    const firstEnd = complete.indexOf("\n");
-    const first = this.finishLong(complete.slice(0, firstEnd));
-    return `${first}\n${cleanLines(complete.slice(firstEnd + 1))}`;
+    let complete = joined.slice(0, newline + 1);
+    let first = "";
+    if (this.renderer) {
+      const firstEnd = complete.indexOf("\n");
+      first = `${this.wrap(this.finishLong(complete.slice(0, firstEnd)))}\n`;
+      complete = complete.slice(firstEnd + 1);
+    }
+    return first + this.wrap(cleanLines(this.keepScreenful(complete)));
+  }
+
+  /** Adds whole lines to the held screenful; returns the lines pushed out of it. */
+  private keepScreenful(complete: ByteString): ByteString {
+    if (this.hold === 0) return complete;
+    const all = this.held === "" ? complete : this.held + complete;
+    let cut = all.length - 1;
+    for (let kept = 0; kept < this.hold && cut > 0; kept++) cut = all.lastIndexOf("\n", cut - 1);
+    if (cut <= 0) {
+      this.held = all;
+      return "";
+    }
+    this.held = all.slice(cut + 1);
+    return all.slice(0, cut + 1);
+  }
+
+  /** Splits lines into the rows of a terminal that wraps (a set width); no-op without one. */
+  private wrap(text: ByteString): ByteString {
+    return this.terminal.cols > 0 ? wrapRows(text, this.terminal.cols) : text;
   }
 
   /** Renders an over-long pending line; emits it when it stays long after rendering. */
@@ -71,6 +192,17 @@ export class ControlStripper {
     renderer.feed(fromByteString(rest));
     return toByteString(renderer.take());
   }
+}
+
+/** A trigger cut in two by a read: the end of the last read plus the start of this one. */
+function triggerSpans(pending: ByteString, text: ByteString): boolean {
+  if (pending.length === 0) return false;
+  const seam = pending.slice(-16) + text.slice(0, 16);
+  return EMULATOR_TRIGGER.test(seam);
+}
+
+function fromScreen(text: string): ByteString {
+  return text === "" ? "" : toByteString(text);
 }
 
 /** Cleans a block of whole lines (each ending in a newline): only lines with controls are touched. */

@@ -12,6 +12,8 @@ import { Redactor, safeCut } from "./redactor.ts";
 import type { SecretlintBackstop } from "./secretlint-backstop.ts";
 import type { SpillScope } from "./spill.ts";
 import { SpillWriter } from "./spill-writer.ts";
+import type { TerminalSize } from "./terminal-screen.ts";
+import { loadTerminalEmulator } from "./terminal-screen.ts";
 
 /**
  * Stripped text is redacted and bounded in blocks of about this many bytes: about one pipe read,
@@ -44,6 +46,11 @@ export interface PipelineOptions {
    * background command's log, runner/background.ts). A failure is reported once and stops it.
    */
   sink?: ((text: ByteString) => Promise<void>) | null;
+  /**
+   * The terminal the bytes were written to, when the command ran in a pty (its size, `pty`
+   * set); otherwise the policy's `terminal` (the `[output]` defaults) applies.
+   */
+  terminal?: TerminalSize;
 }
 
 export interface OutputPipeline {
@@ -79,7 +86,7 @@ function redactableLength(block: ByteString): number {
 }
 
 class Pipeline implements OutputPipeline {
-  private readonly stripper = new ControlStripper();
+  private readonly stripper: ControlStripper;
   private readonly redactor: Redactor | null;
   private readonly bounder: HeadTailBounder;
   private readonly errors: string[] = [];
@@ -100,11 +107,17 @@ class Pipeline implements OutputPipeline {
     this.bounder = new HeadTailBounder(Math.max(1, policy.maxBytes));
     this.spillScope = policy.spillToTemp ? (options.spill ?? null) : null;
     this.sink = options.sink ?? null;
+    this.stripper = new ControlStripper({
+      terminal: options.terminal ?? policy.terminal ?? { cols: 0, rows: 24 },
+      // A live log shows each line when it ends, so nothing is held back for the emulator.
+      live: this.sink !== null,
+    });
   }
 
   async push(chunk: Uint8Array): Promise<void> {
     this.originalBytes += chunk.length;
     this.queue(this.strip(() => this.stripper.push(chunk)));
+    await this.loadEmulatorIfWanted();
     // Flush early the moment the budget is passed, so the spill file exists while it runs.
     const overBudget =
       !this.bounder.truncated && this.bounder.bytes + this.pendingBytes > this.bounder.maxBytes;
@@ -113,11 +126,23 @@ class Pipeline implements OutputPipeline {
   }
 
   async end(): Promise<PolicyResult> {
+    await this.loadEmulatorIfWanted();
     this.queue(this.strip(() => this.stripper.end()));
     await this.flush(true);
     for (const message of this.redactor?.errors ?? []) this.errors.push(message);
     await this.finishSpill();
     return this.result();
+  }
+
+  /** The stream moves the cursor: load the emulator (once per process) and render what waited. */
+  private async loadEmulatorIfWanted(): Promise<void> {
+    if (!this.stripper.wantsEmulator) return;
+    try {
+      await loadTerminalEmulator();
+    } catch (error) {
+      this.fail("strip", error);
+    }
+    this.queue(this.strip(() => this.stripper.resume()));
   }
 
   private strip(run: () => ByteString): ByteString {

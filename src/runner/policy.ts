@@ -10,6 +10,11 @@ export interface OutputPolicy {
   spillToTemp: boolean;
   /** Replace secret-shaped text with `[REDACTED:kind]` placeholders. */
   redactSecrets: boolean;
+  /**
+   * The terminal output is rendered in when it moves the cursor (`[output] terminal_cols`,
+   * `terminal_rows`); cols 0 means no wrap. Absent: no wrap, 24 rows.
+   */
+  terminal?: { cols: number; rows: number };
 }
 
 /**
@@ -49,6 +54,8 @@ export interface OutputConfigSection {
   max_bytes: number;
   spill_to_temp: boolean;
   redact_secrets: boolean;
+  terminal_cols?: number;
+  terminal_rows?: number;
   tools?: Record<string, { max_bytes?: number; spill_to_temp?: boolean; redact_secrets?: boolean }>;
 }
 
@@ -59,5 +66,6 @@ export function outputPolicyFor(output: OutputConfigSection, tool?: string): Out
     maxBytes: override?.max_bytes ?? output.max_bytes,
     spillToTemp: override?.spill_to_temp ?? output.spill_to_temp,
     redactSecrets: override?.redact_secrets ?? output.redact_secrets,
+    terminal: { cols: output.terminal_cols ?? 0, rows: output.terminal_rows ?? 24 },
   };
 }

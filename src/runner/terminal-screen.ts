@@ -1,0 +1,139 @@
+// The emulator path of control-sequence hygiene: a headless xterm (@xterm/headless, loaded on
+// first need by loadTerminalEmulator) sized like the terminal the output was meant for. A row
+// that scrolls off the screen can no longer change, so it leaves as text at once: memory stays
+// at the screen plus one small scrollback however long the stream. control-stripper.ts switches
+// a stream here once it moves the cursor, erases the display, sets a scroll region or switches screens.
+import type { IBufferLine, IMarker, Terminal } from "@xterm/headless";
+
+/** The terminal a stream is rendered in. */
+export interface TerminalSize {
+  /** Columns; 0 means no wrap (a pipe): rows the emulator wraps are joined back into one line. */
+  cols: number;
+  rows: number;
+  /**
+   * The bytes came from a pty (`\n` moves down only, as the pty's output processing already
+   * turned each newline into `\r\n`). From a pipe, `\n` starts a new line, as `cat` shows it.
+   */
+  pty?: boolean;
+}
+
+/** The emulator's width when the stream has no width of its own (see TerminalSize.cols). */
+export const NO_WRAP_COLUMNS = 200;
+/**
+ * Rows kept above the screen before they are read out. Each char of input adds at most one row,
+ * so writing at most this many chars between reads never drops a row unread.
+ */
+const SCROLLBACK = 1024;
+const PIECE = SCROLLBACK;
+
+type TerminalClass = typeof Terminal;
+let terminalClass: TerminalClass | null = null;
+
+/** Loads @xterm/headless once; exec start-up and streams without cursor moves never pay for it. */
+export async function loadTerminalEmulator(): Promise<void> {
+  if (terminalClass) return;
+  const module = await import("@xterm/headless");
+  terminalClass = (module.default?.Terminal ?? module.Terminal) as TerminalClass;
+}
+
+export function terminalEmulatorLoaded(): boolean {
+  return terminalClass !== null;
+}
+
+/** xterm's synchronous write: the pipeline's stripping stage is synchronous. */
+interface SyncCore {
+  _core: { writeSync(data: string): void };
+}
+
+/** One stream rendered in a headless terminal; finished rows come out as text lines. */
+export class TerminalScreen {
+  private readonly terminal: Terminal;
+  private readonly joinWrapped: boolean;
+  private readonly pty: boolean;
+  /** The first row of the normal buffer not yet read out (moves as xterm trims scrollback). */
+  private marker: IMarker | undefined;
+  /** Whether a row has been read out, so the next unwrapped row starts with a newline. */
+  private started = false;
+
+  constructor(size: TerminalSize) {
+    if (!terminalClass) throw new Error("loadTerminalEmulator() must finish first");
+    this.joinWrapped = size.cols <= 0;
+    this.pty = size.pty === true;
+    this.terminal = new terminalClass({
+      cols: this.joinWrapped ? NO_WRAP_COLUMNS : Math.max(2, size.cols),
+      rows: Math.max(1, size.rows),
+      scrollback: SCROLLBACK,
+      allowProposedApi: true,
+      logLevel: "off",
+      // As tmux and most terminals do: a full-screen clear keeps what it cleared in scrollback.
+      scrollOnEraseInDisplay: true,
+    });
+  }
+
+  /** Feeds text (a JS string) and returns the rows that scrolled off, newline-separated. */
+  write(text: string): string {
+    const data = this.pty ? text : text.replaceAll("\n", "\r\n");
+    const core = this.terminal as unknown as SyncCore;
+    let out = "";
+    for (let at = 0; at < data.length; at += PIECE) {
+      core._core.writeSync(data.slice(at, at + PIECE));
+      out += this.readScrolled();
+    }
+    return out;
+  }
+
+  /** The rest: what the screen shows (down to the cursor or the last non-blank row). */
+  end(): string {
+    const normal = this.terminal.buffer.normal;
+    let out = this.readScrolled();
+    const onNormal = this.terminal.buffer.active === normal;
+    const last = Math.max(onNormal ? normal.baseY + normal.cursorY : 0, lastContentRow(normal));
+    out += this.readRows(normal.baseY, last + 1);
+    const active = this.terminal.buffer.active;
+    if (!onNormal) {
+      const end = Math.max(active.cursorY, lastContentRow(active)) + 1;
+      for (let row = 0; row < end; row++) out += this.row(active.getLine(row), false, false);
+    }
+    this.marker?.dispose();
+    this.terminal.dispose();
+    return out;
+  }
+
+  private readScrolled(): string {
+    const normal = this.terminal.buffer.normal;
+    if (this.terminal.buffer.active !== normal) return "";
+    const first = this.marker && !this.marker.isDisposed ? this.marker.line : 0;
+    if (first >= normal.baseY) return "";
+    const out = this.readRows(first, normal.baseY);
+    this.marker?.dispose();
+    this.marker = this.terminal.registerMarker(-normal.cursorY);
+    return out;
+  }
+
+  private readRows(from: number, to: number): string {
+    const normal = this.terminal.buffer.normal;
+    let out = "";
+    for (let row = from; row < to; row++) {
+      const line = normal.getLine(row);
+      const next = normal.getLine(row + 1);
+      out += this.row(line, line?.isWrapped === true, next?.isWrapped === true);
+    }
+    return out;
+  }
+
+  /** One row's text, with the newline that separates it from the row before. */
+  private row(line: IBufferLine | undefined, wrapped: boolean, continues: boolean): string {
+    const joined = this.joinWrapped && wrapped;
+    const separator = this.started && !joined ? "\n" : "";
+    this.started = true;
+    const text = line?.translateToString(!(this.joinWrapped && continues)) ?? "";
+    return separator + text;
+  }
+}
+
+function lastContentRow(buffer: Terminal["buffer"]["normal"]): number {
+  for (let row = buffer.length - 1; row >= buffer.baseY; row--) {
+    if ((buffer.getLine(row)?.translateToString(true) ?? "") !== "") return row;
+  }
+  return -1;
+}

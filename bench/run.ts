@@ -6,6 +6,7 @@ import { benchExecEndToEnd } from "./exec-e2e.ts";
 import { benchLoop } from "./loop.ts";
 import { benchRunner } from "./runner.ts";
 import { benchSessionLog } from "./session-log.ts";
+import { benchTerminal } from "./terminal.ts";
 
 type Bench = { name: string; run: () => Promise<string[]> };
 
@@ -13,6 +14,7 @@ const benches: Bench[] = [
   { name: "session log", run: benchSessionLog },
   { name: "loop and start-up", run: benchLoop },
   { name: "runner", run: benchRunner },
+  { name: "terminal emulator", run: benchTerminal },
   { name: "exec end to end", run: benchExecEndToEnd },
   { name: "config load", run: benchConfigLoad },
   { name: "bash parser", run: benchBashParse },

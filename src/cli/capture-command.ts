@@ -1,6 +1,6 @@
-// `codewhale capture [--json] -- CMD [ARGS…]`: runs a command through the shared runner with the
-// effective output policy and prints exactly what the model would see (with --json, also the
-// metadata). Exits with the command's own code, also when the reader of stdout has gone (see
+// `codewhale capture [--json] [--cols N --rows M] -- CMD [ARGS…]`: runs a command through the
+// shared runner with the effective output policy and prints exactly what the model would see
+// (with --json, also the metadata); --cols/--rows render it as a terminal of that size would. Exits with the command's own code, also when the reader of stdout has gone (see
 // stdout-reader.ts); 2 for usage errors. Registered by cli/main.ts.
 import { randomUUID } from "node:crypto";
 import { constants } from "node:os";
@@ -25,6 +25,8 @@ interface CaptureOptions {
   keepSpill?: boolean;
   timeout?: string;
   cwd?: string;
+  cols?: string;
+  rows?: string;
 }
 
 export function registerCaptureCommand(program: Command): void {
@@ -39,6 +41,14 @@ export function registerCaptureCommand(program: Command): void {
     .option("--keep-spill", "keep the spill file after exit (it is removed otherwise)")
     .option("--timeout <ms>", "kill the command's process tree after this many milliseconds")
     .option("--cwd <dir>", "run the command here (and find the project config from here)")
+    .option(
+      "--cols <n>",
+      "render as a terminal this many columns wide (overrides output.terminal_cols)",
+    )
+    .option(
+      "--rows <n>",
+      "render as a terminal this many rows high (overrides output.terminal_rows)",
+    )
     .addHelpText("after", "\nExample: codewhale capture --json -- npm test")
     .action((command: string[], options: CaptureOptions) => capture(command, options));
 }
@@ -77,6 +87,14 @@ function effectivePolicy(options: CaptureOptions): OutputPolicy {
     if (maxBytes < 1) throw new UsageError("--max-bytes must be at least 1");
     policy.maxBytes = maxBytes;
   }
+  const terminal = policy.terminal ?? { cols: 0, rows: 24 };
+  const cols = parseCount(options.cols, "--cols");
+  if (cols !== undefined && (cols < 20 || cols > 1000))
+    throw new UsageError(`--cols takes a width from 20 to 1000, got ${cols}`);
+  const rows = parseCount(options.rows, "--rows");
+  if (rows !== undefined && (rows < 2 || rows > 500))
+    throw new UsageError(`--rows takes a height from 2 to 500, got ${rows}`);
+  policy.terminal = { cols: cols ?? terminal.cols, rows: rows ?? terminal.rows };
   if (!options.spill) policy.spillToTemp = false;
   if (!options.redact) policy.redactSecrets = false;
   return policy;

@@ -117,7 +117,10 @@ export class ControlStripper {
     if (this.screen) return fromScreen(this.screen.write(fromByteString(text)));
     if (text.length === 0) return "";
     if (this.emulatorUnavailable) return this.fastPath(text);
-    if (EMULATOR_TRIGGER.test(text) || triggerSpans(this.pending, text)) return this.switchOver(text);
+    if (EMULATOR_TRIGGER.test(text) || triggerSpans(this.pending, text))
+      return this.switchOver(text);
+    const cols = this.terminal.cols;
+    if (cols > 0 && movesBackOverWrap(this.pending, text, cols)) return this.switchOver(text);
     return this.fastPath(text);
   }
 
@@ -199,6 +202,20 @@ function triggerSpans(pending: ByteString, text: ByteString): boolean {
   if (pending.length === 0) return false;
   const seam = pending.slice(-16) + text.slice(0, 16);
   return EMULATOR_TRIGGER.test(seam);
+}
+
+/** `\r`, backspace or a move left on a line longer than the width: it lands on a wrapped row. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control bytes is the point
+const MOVE_BACK = /\r(?!\n)|\x08|\x1b\[[0-9;]*[DG`]/g;
+
+function movesBackOverWrap(pending: ByteString, text: ByteString, cols: number): boolean {
+  MOVE_BACK.lastIndex = 0;
+  for (let hit = MOVE_BACK.exec(text); hit; hit = MOVE_BACK.exec(text)) {
+    const lineStart = text.lastIndexOf("\n", hit.index) + 1;
+    const length = lineStart === 0 ? pending.length + hit.index : hit.index - lineStart;
+    if (length > cols) return true;
+  }
+  return false;
 }
 
 function fromScreen(text: string): ByteString {

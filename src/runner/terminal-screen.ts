@@ -26,6 +26,17 @@ export const NO_WRAP_COLUMNS = 200;
 const SCROLLBACK = 1024;
 const PIECE = SCROLLBACK;
 
+/** A CSI sequence whose cost in xterm grows with a parameter: a count to clamp. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
+const COSTLY_CSI = /\x1b\[[0-9;:?<=>]*(?:\d{5}|[0-9;:?<=>][STLMb])/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
+const CSI = /\x1b\[([0-9;:?<=>]*)([\x20-\x2f]*[\x40-\x7e])/g;
+/** A CSI sequence cut off at the end of a write: kept for the next one, to be clamped whole. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
+const OPEN_CSI = /\x1b(?:\[[0-9;:?<=>]*)?$/;
+/** No parameter a program needs is larger (the DEC private modes are four digits). */
+const MAX_PARAMETER = 9999;
+
 type TerminalClass = typeof Terminal;
 let terminalClass: TerminalClass | null = null;
 
@@ -54,14 +65,20 @@ export class TerminalScreen {
   private marker: IMarker | undefined;
   /** Whether a row has been read out, so the next unwrapped row starts with a newline. */
   private started = false;
+  private readonly rows: number;
+  private readonly cols: number;
+  /** The start of a CSI sequence the last write ended in. */
+  private open = "";
 
   constructor(size: TerminalSize) {
     if (!terminalClass) throw new Error("loadTerminalEmulator() must finish first");
     this.joinWrapped = size.cols <= 0;
     this.pty = size.pty === true;
+    this.cols = this.joinWrapped ? NO_WRAP_COLUMNS : Math.max(2, size.cols);
+    this.rows = Math.max(1, size.rows);
     this.terminal = new terminalClass({
-      cols: this.joinWrapped ? NO_WRAP_COLUMNS : Math.max(2, size.cols),
-      rows: Math.max(1, size.rows),
+      cols: this.cols,
+      rows: this.rows,
       scrollback: SCROLLBACK,
       allowProposedApi: true,
       logLevel: "off",
@@ -72,7 +89,12 @@ export class TerminalScreen {
 
   /** Feeds text (a JS string) and returns the rows that scrolled off, newline-separated. */
   write(text: string): string {
-    const data = this.pty ? text : text.replaceAll("\n", "\r\n");
+    let data = this.open + (this.pty ? text : text.replaceAll("\n", "\r\n"));
+    const open = OPEN_CSI.exec(data);
+    this.open = open ? open[0] : "";
+    if (open) data = data.slice(0, open.index);
+    if (COSTLY_CSI.test(data))
+      data = data.replace(CSI, (sequence, params, final) => this.clamp(sequence, params, final));
     const core = this.terminal as unknown as SyncCore;
     let out = "";
     for (let at = 0; at < data.length; at += PIECE) {
@@ -82,9 +104,21 @@ export class TerminalScreen {
     return out;
   }
 
+  /**
+   * Scrolls, line inserts and deletes cost xterm a loop per line and a repeat writes its char
+   * that many times; past the screen's size (or 9999 for anything else) they change nothing more.
+   */
+  private clamp(sequence: string, params: string, final: string): string {
+    const limit = final === "b" ? this.cols : "STLM".includes(final) ? this.rows : MAX_PARAMETER;
+    if (!/\d/.test(params)) return sequence;
+    const clamped = params.replace(/\d+/g, (n) => (Number(n) > limit ? String(limit) : n));
+    return clamped === params ? sequence : `\x1b[${clamped}${final}`;
+  }
+
   /** The rest: what the screen shows (down to the cursor or the last non-blank row). */
   end(): string {
     const normal = this.terminal.buffer.normal;
+    this.open = ""; // an unfinished sequence at the end shows nothing
     let out = this.readScrolled();
     const onNormal = this.terminal.buffer.active === normal;
     const last = Math.max(onNormal ? normal.baseY + normal.cursorY : 0, lastContentRow(normal));

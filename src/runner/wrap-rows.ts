@@ -9,13 +9,16 @@ import { fromByteString, toByteString } from "./byte-text.ts";
 export function wrapRows(block: ByteString, cols: number): ByteString {
   let out = "";
   let cursor = 0;
+  let tab = block.indexOf("\t");
   for (let start = 0; start < block.length; ) {
     const newline = block.indexOf("\n", start);
     const end = newline < 0 ? block.length : newline;
-    // A line of at most `cols` bytes has at most `cols` cells: the common case costs one compare.
-    if (end - start > cols) {
+    if (tab >= 0 && tab < start) tab = block.indexOf("\t", start);
+    // Without a tab, a line of at most `cols` bytes has at most `cols` cells: the common case
+    // costs one compare.
+    if (end - start > cols || (tab >= start && tab < end)) {
       const line = block.slice(start, end);
-      const ascii = !/[^\x00-\x7f]/.test(line);
+      const ascii = !/[\u0080-\u00ff]/.test(line);
       const rows = splitLine(ascii ? line : fromByteString(line), cols);
       out += block.slice(cursor, start) + (ascii ? rows : toByteString(rows));
       cursor = end;

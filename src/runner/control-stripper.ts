@@ -33,7 +33,7 @@ const MAX_PENDING_LINE = 64 * 1024;
  */
 const EMULATOR_TRIGGER =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control bytes is the point
-  /\x1b\[[0-9;:?]*[ABEFHIJLMSTZdefrsu]|\x1b\[\?(?:1049|1047|1048|47)[hl]|\x1b[78cDEM]|[\x0b\x0c]/;
+  /\x1b(?:\[[0-9;:?]*[ABEFHIJLMSTZdefrsu]|\[\?(?:1049|1047|1048|47)[hl]|[78cDEM])/g;
 
 export interface StripperOptions {
   /** The terminal the output was meant for; default: no wrap, 24 rows, from a pipe. */
@@ -114,11 +114,16 @@ export class ControlStripper {
       this.waiting += text;
       return "";
     }
-    if (this.screen) return fromScreen(this.screen.write(fromByteString(text)));
-    if (text.length === 0) return "";
+    // Colours never change what is shown: drop them first (one cut in two by a read is left to
+    // cleanLines, or to the emulator).
+    const plain = text.includes("\x1b[") ? text.replace(SGR, "") : text;
+    if (this.screen) return fromScreen(this.screen.write(fromByteString(plain)));
+    return plain.length === 0 ? "" : this.route(plain);
+  }
+
+  private route(text: ByteString): ByteString {
     if (this.emulatorUnavailable) return this.fastPath(text);
-    if (EMULATOR_TRIGGER.test(text) || triggerSpans(this.pending, text))
-      return this.switchOver(text);
+    if (hasTrigger(text) || triggerSpans(this.pending, text)) return this.switchOver(text);
     const cols = this.terminal.cols;
     if (cols > 0 && movesBackOverWrap(this.pending, text, cols)) return this.switchOver(text);
     return this.fastPath(text);
@@ -158,21 +163,31 @@ export class ControlStripper {
       first = `${this.wrap(this.finishLong(complete.slice(0, firstEnd)))}\n`;
       complete = complete.slice(firstEnd + 1);
     }
-    return first + this.wrap(cleanLines(this.keepScreenful(complete)));
+    return first + this.wrap(this.keepScreenful(complete));
   }
 
   /** Adds whole lines to the held screenful; returns the lines pushed out of it. */
   private keepScreenful(complete: ByteString): ByteString {
-    if (this.hold === 0) return complete;
-    const all = this.held === "" ? complete : this.held + complete;
-    let cut = all.length - 1;
+    if (this.hold === 0) return cleanLines(complete);
+    let cut = complete.length - 1;
+    for (let kept = 0; kept < this.hold && cut > 0; kept++) {
+      cut = complete.lastIndexOf("\n", cut - 1);
+    }
+    if (cut > 0) {
+      // The new lines alone fill the screen: the held lines and the new ones above it go out.
+      const held = this.held === "" ? "" : cleanLines(this.held);
+      this.held = complete.slice(cut + 1);
+      return held + cleanLines(complete.slice(0, cut + 1));
+    }
+    const all = this.held + complete;
+    cut = all.length - 1;
     for (let kept = 0; kept < this.hold && cut > 0; kept++) cut = all.lastIndexOf("\n", cut - 1);
     if (cut <= 0) {
       this.held = all;
       return "";
     }
     this.held = all.slice(cut + 1);
-    return all.slice(0, cut + 1);
+    return cleanLines(all.slice(0, cut + 1));
   }
 
   /** Splits lines into the rows of a terminal that wraps (a set width); no-op without one. */
@@ -197,11 +212,20 @@ export class ControlStripper {
   }
 }
 
+/** Whether the text holds a trigger; the search starts at the first ESC. */
+function hasTrigger(text: ByteString): boolean {
+  const escape = text.indexOf("\x1b");
+  if (escape >= 0) {
+    EMULATOR_TRIGGER.lastIndex = escape;
+    if (EMULATOR_TRIGGER.test(text)) return true;
+  }
+  return text.includes("\x0b") || text.includes("\x0c");
+}
+
 /** A trigger cut in two by a read: the end of the last read plus the start of this one. */
 function triggerSpans(pending: ByteString, text: ByteString): boolean {
   if (pending.length === 0) return false;
-  const seam = pending.slice(-16) + text.slice(0, 16);
-  return EMULATOR_TRIGGER.test(seam);
+  return hasTrigger(pending.slice(-16) + text.slice(0, 16));
 }
 
 /** `\r`, backspace or a move left on a line longer than the width: it lands on a wrapped row. */

@@ -8,7 +8,6 @@ import { fromByteString, toByteString, Utf8Sanitizer } from "./byte-text.ts";
 import { LineRenderer } from "./line-renderer.ts";
 import type { TerminalSize } from "./terminal-screen.ts";
 import { TerminalScreen, terminalEmulatorLoaded } from "./terminal-screen.ts";
-import { wrapRows } from "./wrap-rows.ts";
 
 /**
  * Candidates for a byte a line needs work for: C0 controls but tab and newline, DEL, and 0xC2,
@@ -101,12 +100,12 @@ export class ControlStripper {
   }
 
   private finishFast(): ByteString {
-    const held = this.held === "" ? "" : this.wrap(cleanLines(this.held));
+    const held = this.held === "" ? "" : cleanLines(this.held);
     this.held = "";
     const last = this.pending;
     this.pending = "";
-    if (this.renderer) return held + this.wrap(this.finishLong(last));
-    return held + this.wrap(nextControl(last, 0) < 0 ? last : renderLine(last));
+    if (this.renderer) return held + this.finishLong(last);
+    return held + (nextControl(last, 0) < 0 ? last : renderLine(last));
   }
 
   private pushText(text: ByteString): ByteString {
@@ -153,17 +152,21 @@ export class ControlStripper {
     const newline = joined.lastIndexOf("\n");
     if (newline < 0) {
       this.pending = joined;
-      return joined.length > MAX_PENDING_LINE ? this.wrap(this.flushLong()) : "";
+      if (joined.length <= MAX_PENDING_LINE) return "";
+      // The held lines come before the long line's first part.
+      const held = this.held === "" ? "" : cleanLines(this.held);
+      this.held = "";
+      return held + this.flushLong();
     }
     this.pending = joined.slice(newline + 1);
     let complete = joined.slice(0, newline + 1);
     let first = "";
     if (this.renderer) {
       const firstEnd = complete.indexOf("\n");
-      first = `${this.wrap(this.finishLong(complete.slice(0, firstEnd)))}\n`;
+      first = `${this.finishLong(complete.slice(0, firstEnd))}\n`;
       complete = complete.slice(firstEnd + 1);
     }
-    return first + this.wrap(this.keepScreenful(complete));
+    return first + this.keepScreenful(complete);
   }
 
   /** Adds whole lines to the held screenful; returns the lines pushed out of it. */
@@ -188,11 +191,6 @@ export class ControlStripper {
     }
     this.held = all.slice(cut + 1);
     return cleanLines(all.slice(0, cut + 1));
-  }
-
-  /** Splits lines into the rows of a terminal that wraps (a set width); no-op without one. */
-  private wrap(text: ByteString): ByteString {
-    return this.terminal.cols > 0 ? wrapRows(text, this.terminal.cols) : text;
   }
 
   /** Renders an over-long pending line; emits it when it stays long after rendering. */

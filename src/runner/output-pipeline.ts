@@ -1,6 +1,7 @@
 // The output policy as one streaming pipeline: capture → strip control sequences → redact
-// secrets → bound (head+tail) → spill. The runner feeds it subprocess bytes; tools feed it their
-// own text through applyOutputPolicy. Every stage fails open into `policyErrors`.
+// secrets → cut into rows (with a terminal width) → bound (head+tail) → spill. The runner feeds
+// it subprocess bytes; tools feed it their own text through applyOutputPolicy. Every stage fails
+// open into `policyErrors`.
 import { errorMessage } from "../errors.ts";
 import type { ByteString } from "./byte-text.ts";
 import { fromByteString } from "./byte-text.ts";
@@ -9,6 +10,7 @@ import { HeadTailBounder } from "./head-tail-bounder.ts";
 import { truncationMarker } from "./marker.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { Redactor, safeCut } from "./redactor.ts";
+import { RowWrapper } from "./row-wrapper.ts";
 import type { SecretlintBackstop } from "./secretlint-backstop.ts";
 import type { SpillScope } from "./spill.ts";
 import { SpillWriter } from "./spill-writer.ts";
@@ -87,6 +89,8 @@ function redactableLength(block: ByteString): number {
 
 class Pipeline implements OutputPipeline {
   private readonly stripper: ControlStripper;
+  /** Cuts lines into rows when the terminal has a width, after redaction saw them whole. */
+  private readonly rows: RowWrapper | null;
   private readonly redactor: Redactor | null;
   private readonly bounder: HeadTailBounder;
   private readonly errors: string[] = [];
@@ -107,8 +111,10 @@ class Pipeline implements OutputPipeline {
     this.bounder = new HeadTailBounder(Math.max(1, policy.maxBytes));
     this.spillScope = policy.spillToTemp ? (options.spill ?? null) : null;
     this.sink = options.sink ?? null;
+    const terminal = options.terminal ?? policy.terminal ?? { cols: 0, rows: 24 };
+    this.rows = terminal.cols > 0 ? new RowWrapper(terminal.cols) : null;
     this.stripper = new ControlStripper({
-      terminal: options.terminal ?? policy.terminal ?? { cols: 0, rows: 24 },
+      terminal,
       // A live log shows each line when it ends, so nothing is held back for the emulator.
       live: this.sink !== null,
     });
@@ -174,11 +180,15 @@ class Pipeline implements OutputPipeline {
       block = block.slice(0, cut);
       if (block.length === 0) return;
     }
-    const redacted = await this.redact(block);
+    const redacted = this.toRows(await this.redact(block));
     await this.toSink(redacted);
     const overflow = this.bounder.push(redacted);
     if (overflow !== null) await this.spill(overflow, true);
     else if (this.bounder.truncated) await this.spill(redacted, false);
+  }
+
+  private toRows(text: ByteString): ByteString {
+    return this.rows ? this.rows.push(text) : text;
   }
 
   private async redact(block: ByteString): Promise<ByteString> {

@@ -7,7 +7,11 @@ import type { IBufferLine, IMarker, Terminal } from "@xterm/headless";
 
 /** The terminal a stream is rendered in. */
 export interface TerminalSize {
-  /** Columns; 0 means no wrap (a pipe): rows the emulator wraps are joined back into one line. */
+  /**
+   * Columns; 0 means no wrap (a pipe). Either way the rows the emulator wraps come out joined
+   * into one line: the pipeline cuts lines into rows after redaction (row-wrapper.ts), so a
+   * secret is never split between two rows before the rules see it.
+   */
   cols: number;
   rows: number;
   /**
@@ -59,7 +63,6 @@ interface SyncCore {
 /** One stream rendered in a headless terminal; finished rows come out as text lines. */
 export class TerminalScreen {
   private readonly terminal: Terminal;
-  private readonly joinWrapped: boolean;
   private readonly pty: boolean;
   /** The first row of the normal buffer not yet read out (moves as xterm trims scrollback). */
   private marker: IMarker | undefined;
@@ -72,9 +75,8 @@ export class TerminalScreen {
 
   constructor(size: TerminalSize) {
     if (!terminalClass) throw new Error("loadTerminalEmulator() must finish first");
-    this.joinWrapped = size.cols <= 0;
     this.pty = size.pty === true;
-    this.cols = this.joinWrapped ? NO_WRAP_COLUMNS : Math.max(2, size.cols);
+    this.cols = size.cols <= 0 ? NO_WRAP_COLUMNS : Math.max(2, size.cols);
     this.rows = Math.max(1, size.rows);
     this.terminal = new terminalClass({
       cols: this.cols,
@@ -126,7 +128,14 @@ export class TerminalScreen {
     const active = this.terminal.buffer.active;
     if (!onNormal) {
       const end = Math.max(active.cursorY, lastContentRow(active)) + 1;
-      for (let row = 0; row < end; row++) out += this.row(active.getLine(row), false, false);
+      for (let row = 0; row < end; row++) {
+        const line = active.getLine(row);
+        out += this.row(
+          line,
+          line?.isWrapped === true,
+          active.getLine(row + 1)?.isWrapped === true,
+        );
+      }
     }
     this.marker?.dispose();
     this.terminal.dispose();
@@ -157,10 +166,9 @@ export class TerminalScreen {
 
   /** One row's text, with the newline that separates it from the row before. */
   private row(line: IBufferLine | undefined, wrapped: boolean, continues: boolean): string {
-    const joined = this.joinWrapped && wrapped;
-    const separator = this.started && !joined ? "\n" : "";
+    const separator = this.started && !wrapped ? "\n" : "";
     this.started = true;
-    const text = line?.translateToString(!(this.joinWrapped && continues)) ?? "";
+    const text = line?.translateToString(!continues) ?? "";
     return separator + text;
   }
 }

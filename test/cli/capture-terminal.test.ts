@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createOutputPipeline } from "../../src/runner/index.ts";
+import { randomSecretValue } from "../runner/support/fake-secrets.ts";
 import type { Capture } from "../runner/support/terminal-corpus.ts";
 import {
   CORPUS_DIR,
@@ -99,7 +100,7 @@ describe("codewhale capture --cols --rows", () => {
     }
   });
 
-  it("takes the size from an untrusted project file, but not one out of range", () => {
+  it("takes the size from an untrusted project file, but not one out of range, and still redacts", () => {
     const project = join(tmp, "project");
     mkdirSync(join(project, ".codewhale"), { recursive: true });
     mkdirSync(join(project, ".git"), { recursive: true });
@@ -108,6 +109,13 @@ describe("codewhale capture --cols --rows", () => {
     const run = capture(["--", "printf", `${"y".repeat(30)}\\n`], project);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, `${"y".repeat(20)}\n${"y".repeat(10)}\n`);
+    const secret = randomSecretValue(48);
+    const leak = capture(["--", "printf", `API_KEY=${secret}\\n`], project);
+    assert.match(leak.stdout, /REDACTED/);
+    assert.ok(
+      !leak.stdout.includes(secret.slice(-8)),
+      "a width must not split a secret past the rules",
+    );
     writeFileSync(config, "[output]\nterminal_rows = 100000\n");
     const bad = capture(["--", "true"], project);
     assert.notEqual(bad.status, 0);

@@ -12,6 +12,7 @@ import {
   TerminalScreen,
   terminalEmulatorLoaded,
 } from "../../src/runner/terminal-screen.ts";
+import { randomSecretValue } from "./support/fake-secrets.ts";
 import { normalise, STRAY_CONTROL } from "./support/terminal-corpus.ts";
 
 const POLICY = { maxBytes: 1_000_000, spillToTemp: false, redactSecrets: false };
@@ -127,6 +128,18 @@ describe("terminal emulator path", () => {
     assert.equal(await shown(`${line}\n`, size), want);
     assert.equal(await shown(`${line}\n\x1b[1A\x1b[1B`, size), want);
     assert.equal(await shown(`${"x".repeat(300)}\n\x1b[1A\x1b[1B`), `${"x".repeat(300)}\n`);
+  });
+
+  it("redacts a secret longer than the width whole, on both paths (rows are cut after redaction)", async () => {
+    const value = randomSecretValue(48);
+    const policy = { ...POLICY, redactSecrets: true, terminal: { cols: 20, rows: 5 } };
+    for (const text of [`API_KEY=${value}\n`, `API_KEY=${value}\n\x1b[1A\x1b[1B`]) {
+      const result = await applyOutputPolicy(text, policy);
+      assert.ok(!result.output.includes(value.slice(0, 8)), JSON.stringify(result.output));
+      assert.ok(!result.output.includes(value.slice(-8)), JSON.stringify(result.output));
+      assert.match(result.output, /REDACTED/);
+      assert.ok(result.output.split("\n").every((row) => row.length <= 20));
+    }
   });
 
   it("stays small and quick on hostile cursor moves, scrolls and huge parameters", async () => {

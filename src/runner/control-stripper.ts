@@ -212,9 +212,9 @@ export class ControlStripper {
 
 /** Whether the text holds a trigger; the search starts at the first ESC. */
 function hasTrigger(text: ByteString): boolean {
-  const escape = text.indexOf("\x1b");
-  if (escape >= 0) {
-    EMULATOR_TRIGGER.lastIndex = escape;
+  const firstEscape = text.indexOf("\x1b");
+  if (firstEscape >= 0) {
+    EMULATOR_TRIGGER.lastIndex = firstEscape;
     if (EMULATOR_TRIGGER.test(text)) return true;
   }
   return text.includes("\x0b") || text.includes("\x0c");

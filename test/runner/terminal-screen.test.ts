@@ -107,6 +107,17 @@ describe("terminal emulator path", () => {
     assert.ok(early > 10 * rest, `${early} bytes before the end, ${rest} at the end`);
   });
 
+  it("keeps held lines before a line that grows past 64 KiB without a newline", () => {
+    const stripper = new ControlStripper();
+    const long = "x".repeat(70_000);
+    let out = stripper.push(Buffer.from("first\nsecond\n"));
+    for (let at = 0; at < long.length; at += 10_000) {
+      out += stripper.push(Buffer.from(long.slice(at, at + 10_000)));
+    }
+    out += stripper.push(Buffer.from("\nlast\n")) + stripper.end();
+    assert.equal(out, `first\nsecond\n${long}\nlast\n`);
+  });
+
   it("writes each line of a live log as it ends, also after the switch", async () => {
     const logged: string[] = [];
     const pipeline = createOutputPipeline(POLICY, {

@@ -19,6 +19,8 @@ describe("configSchema", () => {
       spill_to_temp: true,
       redact_secrets: true,
       gcf: false,
+      terminal_cols: 0,
+      terminal_rows: 24,
       tools: {},
     });
     assert.deepEqual(config.permissions, { mode: "default", allow: [], ask: [], deny: [] });

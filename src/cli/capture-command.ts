@@ -1,6 +1,7 @@
 // `codewhale capture [--json] [--cols N --rows M] -- CMD [ARGS…]`: runs a command through the
 // shared runner with the effective output policy and prints exactly what the model would see
-// (with --json, also the metadata); --cols/--rows render it as a terminal of that size would. Exits with the command's own code, also when the reader of stdout has gone (see
+// (with --json, also the metadata); --cols/--rows render it as a terminal of that size would.
+// Exits with the command's own code, also when the reader of stdout has gone (see
 // stdout-reader.ts); 2 for usage errors. Registered by cli/main.ts.
 import { randomUUID } from "node:crypto";
 import { constants } from "node:os";
@@ -43,7 +44,7 @@ export function registerCaptureCommand(program: Command): void {
     .option("--cwd <dir>", "run the command here (and find the project config from here)")
     .option(
       "--cols <n>",
-      "render as a terminal this many columns wide (overrides output.terminal_cols)",
+      "render as a terminal this many columns wide, 0 for no wrap (overrides output.terminal_cols)",
     )
     .option(
       "--rows <n>",
@@ -89,8 +90,8 @@ function effectivePolicy(options: CaptureOptions): OutputPolicy {
   }
   const terminal = policy.terminal ?? { cols: 0, rows: 24 };
   const cols = parseCount(options.cols, "--cols");
-  if (cols !== undefined && (cols < 20 || cols > 1000))
-    throw new UsageError(`--cols takes a width from 20 to 1000, got ${cols}`);
+  if (cols !== undefined && cols !== 0 && (cols < 20 || cols > 1000))
+    throw new UsageError(`--cols takes 0 (no wrap) or a width from 20 to 1000, got ${cols}`);
   const rows = parseCount(options.rows, "--rows");
   if (rows !== undefined && (rows < 2 || rows > 500))
     throw new UsageError(`--rows takes a height from 2 to 500, got ${rows}`);

@@ -85,6 +85,8 @@ describe("codewhale capture --cols --rows", () => {
     assert.equal(wrapped.stdout, `${"x".repeat(20)}\n${"x".repeat(20)}\n${"x".repeat(5)}\n`);
     const plain = capture(["--", "printf", `${line}\\n`]);
     assert.equal(plain.stdout, `${line}\n`);
+    const noWrap = capture(["--cols", "0", "--", "printf", `${line}\\n`]);
+    assert.equal(noWrap.stdout, `${line}\n`);
   });
 
   it("refuses a size out of range with one line and exit code 2", () => {

@@ -134,7 +134,7 @@ async function playStream(
       res.end(format(errorEvent(api, type, message)));
       return;
     }
-    if (script.delayMs) await sleep(script.delayMs);
+    if (script.delayMs && !(await pause(res, script.delayMs))) return;
     const written = new Promise((resolve) => res.write(format(event), resolve));
     flushed = written;
     if (res.writableNeedDrain) await once(res, "drain");
@@ -198,6 +198,21 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
     res.on("drain", done);
     res.on("close", done);
   });
+}
+
+/** Waits `ms`, or less if the client goes away first; false then (nothing more to write). */
+async function pause(res: ServerResponse, ms: number): Promise<boolean> {
+  const gone = new AbortController();
+  const abort = () => gone.abort();
+  res.once("close", abort);
+  try {
+    await sleep(ms, undefined, { signal: gone.signal });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    res.off("close", abort);
+  }
 }
 
 function format(event: SseEvent): string {

@@ -1,6 +1,12 @@
-// The built-in secret rules: documented provider token shapes, credential-style assignments,
-// URL user-info, Authorization headers and JWTs, each naming the kind its placeholder shows;
-// plus the cheap trigger regexes that pick candidate lines. All run on UTF-8 byte strings.
+// The built-in secret rules: provider token shapes (provider-rules.ts), credentials in URLs,
+// headers, cookies, flags, tables, XML and credential-style assignments, each naming the kind
+// its placeholder shows. Which key names hold a credential is decided here (keyClass), which
+// values are not secrets in secret-values.ts. All run on UTF-8 byte strings, line by line.
+import { PROVIDER_SHAPES, TOKEN_PREFIXES } from "./provider-rules.ts";
+import { isLocation, isPlaceholder, looksRandom } from "./secret-values.ts";
+
+export { isPlaceholder, looksRandom } from "./secret-values.ts";
+export { TOKEN_PREFIXES };
 
 /** One rule: a global regex, the group(s) holding the secret (first that matched), a kind. */
 export interface SecretRule {
@@ -12,59 +18,24 @@ export interface SecretRule {
   accept?: (match: RegExpExecArray) => string | null;
 }
 
-const token = (kind: string, source: string): SecretRule => ({
-  kind,
-  pattern: new RegExp(`(?<![A-Za-z0-9_])(?:${source})(?![A-Za-z0-9_])`, "g"),
-});
-
-/**
- * A token whose prefix no word or encoding ends with (long, with a separator inside), matched
- * also when glued to the text before it (`xxxsk-ant-api03-…`): leaving it there would show it.
- */
-const prefixed = (kind: string, source: string): SecretRule => ({
-  kind,
-  pattern: new RegExp(`(?:${source})(?![A-Za-z0-9_])`, "g"),
-});
-
-/** Provider token shapes, from the providers' documented prefixes and lengths. */
-const PROVIDER_RULES: SecretRule[] = [
-  token(
-    "aws_access_key_id",
-    "(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA)[A-Z0-9]{16}",
+const PROVIDER_RULES: SecretRule[] = PROVIDER_SHAPES.map((shape) => ({
+  kind: shape.kind,
+  pattern: new RegExp(
+    shape.glued
+      ? `(?:${shape.source})(?![A-Za-z0-9_])`
+      : `(?<![A-Za-z0-9_])(?:${shape.source})(?![A-Za-z0-9_])`,
+    "g",
   ),
-  token("github_token", "gh[pousr]_[A-Za-z0-9]{36,255}"),
-  prefixed("github_token", "github_pat_[A-Za-z0-9_]{22,255}"),
-  token("gitlab_token", "gl(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ffct)-[A-Za-z0-9_\\-]{20,}"),
-  token("slack_token", "xox[abposr]-[A-Za-z0-9\\-]{10,}"),
-  token("slack_webhook", "https://hooks\\.slack\\.com/services/[A-Za-z0-9/_]+"),
-  prefixed("anthropic_api_key", "sk-ant-(?:api|admin|oat)\\d\\d-[A-Za-z0-9_\\-]{20,}"),
-  {
-    kind: "openai_api_key",
-    pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
-    accept: (match) => (looksRandom(match[0].slice(3)) ? "openai_api_key" : null),
-  },
-  token("stripe_key", "(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,}"),
-  token("google_api_key", "AIza[A-Za-z0-9_\\-]{35}"),
-  token("google_oauth_token", "ya29\\.[A-Za-z0-9_\\-]{20,}"),
-  token("npm_token", "npm_[A-Za-z0-9]{36}"),
-  token("huggingface_token", "hf_[A-Za-z0-9]{34,}"),
-  token("groq_api_key", "gsk_[A-Za-z0-9]{48,}"),
-  token("xai_api_key", "xai-[A-Za-z0-9]{60,}"),
-  token("sendgrid_api_key", "SG\\.[A-Za-z0-9_\\-]{22}\\.[A-Za-z0-9_\\-]{43}"),
-  token("shopify_token", "shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
-  token("linear_api_key", "lin_api_[A-Za-z0-9]{40}"),
-  token("notion_token", "ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}"),
-  prefixed("pypi_token", "pypi-AgE[A-Za-z0-9_\\-]{50,}"),
-  token("digitalocean_token", "do[pro]_v1_[a-f0-9]{64}"),
-  token("vault_token", "hv[sbr]\\.[A-Za-z0-9_\\-]{24,}"),
-  token("databricks_token", "dapi[a-f0-9]{32}(?:-\\d)?"),
-  token("figma_token", "figd_[A-Za-z0-9_\\-]{40,}"),
-  token("grafana_token", "glc_[A-Za-z0-9+/=_\\-]{32,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
-  token("vercel_token", "vc[picrk]_[A-Za-z0-9]{20,60}"),
-  token("onepassword_token", "ops_eyJ[A-Za-z0-9+/=_\\-]{50,}"),
-  prefixed("age_secret_key", "AGE-SECRET-KEY-1[02-9ac-hj-np-z]{58}"),
-  token("jwt", "eyJ[A-Za-z0-9_\\-]{8,}\\.eyJ[A-Za-z0-9_\\-]{8,}\\.[A-Za-z0-9_\\-]{8,}"),
-];
+  // A mask after the vendor's prefix (`sk_live_xxxxxxxx`) is the placeholder rule's.
+  accept: (match) => (isPlaceholder(match[0]) ? null : shape.kind),
+}));
+
+/** OpenAI keys share `sk-` with too much prose and code to trust the prefix alone. */
+const OPENAI_RULE: SecretRule = {
+  kind: "openai_api_key",
+  pattern: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
+  accept: (match) => (looksRandom(match[0].slice(3)) ? "openai_api_key" : null),
+};
 
 const DATABASE_SCHEMES =
   /^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|jdbc:.*|clickhouse|cockroachdb)$/i;
@@ -72,22 +43,31 @@ const DATABASE_SCHEMES =
 /** A grep-style `path:line:` (or `path:line:col:`, context `path-line-`) taken into a key. */
 const LINE_PREFIX = /^.*?(?:[:-]\d+)+[:-]/;
 
-/** Credentials in the structure around them: URLs, headers, assignments. */
+/** Credentials in the structure around them: URLs, headers, flags, tables, assignments. */
 const STRUCTURAL_RULES: SecretRule[] = [
   {
     kind: "url_credentials",
-    pattern: /\b([a-z][a-z0-9+.:-]*):\/\/[^\s/:@'"<>]*:([^\s/@'"<>]+)@/dgi,
-    groups: [2],
+    pattern: /\b([a-z][a-z0-9+.:-]*):\/\/(?:[^\s/:@'"<>]*:([^\s/@'"<>]+)|([^\s/:@'"<>]{16,}))@/dgi,
+    groups: [2, 3],
     accept: (match) => {
-      if (isPlaceholder(match[2]!)) return null;
+      const password = match[2];
+      if (password === undefined) return looksRandom(match[3]!, 16) ? "url_credentials" : null;
+      if (isPlaceholder(password)) return null;
       const scheme = match[1]!.replace(LINE_PREFIX, "");
       return DATABASE_SCHEMES.test(scheme) ? "connection_string" : "url_credentials";
     },
   },
   {
+    kind: "url_credentials",
+    pattern: /[?&;]([A-Za-z_.-]+)=([^&\s"'#<>;]+)/dg,
+    groups: [2],
+    accept: (match) =>
+      acceptValue(keyClass(match[1]!), match[2]!, true) ? "url_credentials" : null,
+  },
+  {
     kind: "authorization_header",
     pattern:
-      /\b(?:Proxy-)?Authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:Bearer|Basic|Token|Digest|Bot|ApiKey|Negotiate)[ \t]+)?([^\s"',;]{6,})/dgi,
+      /(?:\b|(?<=\\[rn]))(?:Proxy-)?Authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:Bearer|Basic|Token|Digest|Bot|ApiKey|Negotiate|SSWS|token)[ \t]+)?([^\s"',;\\]{6,})/dgi,
     groups: [1],
     accept: (match) => (isPlaceholder(match[1]!) ? null : "authorization_header"),
   },
@@ -95,6 +75,69 @@ const STRUCTURAL_RULES: SecretRule[] = [
     kind: "bearer_token",
     pattern: /\bBearer[ \t]+([A-Za-z0-9\-._~+/]{16,}=*)/dg,
     groups: [1],
+  },
+  {
+    kind: "password",
+    pattern:
+      /\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?[ \t]-p([^\s-][^\s]*)/dg,
+    groups: [1],
+  },
+  {
+    kind: "password",
+    pattern:
+      /\b(?:(?:docker|podman|nerdctl|buildah|helm registry|oras)[ \t]+login\b[^\n]*?[ \t]-p|sshpass[ \t]+-p|redis-cli\b[^\n]*?[ \t]-a)[ \t]*(["']?)([^\s"']+)\1/dg,
+    groups: [2],
+    accept: (match) => (isPlaceholder(match[2]!) ? null : "password"),
+  },
+  {
+    kind: "password",
+    pattern: /\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*["']?[^:\s"']+:([^\s"']+)/dg,
+    groups: [1],
+    accept: (match) => (isPlaceholder(match[1]!) ? null : "password"),
+  },
+  {
+    kind: "password",
+    pattern: /ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?["']([^"'\n]+)["']/dg,
+    groups: [1],
+  },
+  {
+    kind: "secret_assignment",
+    pattern: /\bdefine\([ \t]*['"]([\w]+)['"][ \t]*,[ \t]*['"]([^'"\n]*)['"]/dg,
+    groups: [2],
+    accept: (match) => kindFor(keyClass(match[1]!), match[2]!, true),
+  },
+  {
+    kind: "secret_assignment",
+    pattern: /<([A-Za-z_][\w.:-]*)>([^<>\n]+)<\/\1>/dg,
+    groups: [2],
+    accept: (match) => kindFor(keyClass(match[1]!), match[2]!, true),
+  },
+  {
+    kind: "secret_assignment",
+    pattern: /\bkey="([^"\n]+)"[ \t]+value="([^"\n]*)"/dg,
+    groups: [2],
+    accept: (match) => kindFor(keyClass(match[1]!), match[2]!, true),
+  },
+  {
+    kind: "secret_assignment",
+    pattern: /(?<![\w-])--([A-Za-z][\w-]*)[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'`-][^\s"'`]*))/dg,
+    groups: [2, 3, 4],
+    accept: (match) =>
+      kindFor(keyClass(match[1]!), match[2] ?? match[3] ?? match[4]!, match[4] === undefined),
+  },
+  {
+    kind: "secret_assignment",
+    // A markdown table row: `| NAME | value |`.
+    pattern: /(?<=\|)[ \t]*([A-Za-z_][\w.-]*)[ \t]*\|[ \t]*([^\s|]+)[ \t]*\|/dg,
+    groups: [2],
+    accept: acceptTableCell,
+  },
+  {
+    kind: "secret_assignment",
+    // An aligned row at a line's start: `NAME    value` (column, printenv | column -t).
+    pattern: /(?<=^|\n)[ \t]*([A-Za-z_][\w.-]*)(?:[ \t]{2,}|\t)[ \t]*([^\s|]+)/dg,
+    groups: [2],
+    accept: acceptTableCell,
   },
   {
     kind: "secret_assignment",
@@ -108,99 +151,200 @@ const STRUCTURAL_RULES: SecretRule[] = [
   },
 ];
 
-export const SECRET_RULES: readonly SecretRule[] = [...PROVIDER_RULES, ...STRUCTURAL_RULES];
-
-/**
- * Token prefixes (regex sources) before the `_`, `-` or `.` that ends them, so a scan can stop
- * at that char and look behind. Each ends in a letter or digit.
- */
-export const TOKEN_PREFIXES = {
-  underscore:
-    "gh[pousr]|github_pat|[sr]k_live|[sr]k_test|whsec|hf|gsk|ops|glc|glsa|npm|lin_api|ntn|shp(?:at|ss|ca|pa)|do[pro]_v1|figd|vc[picrk]",
-  dash: "sk|gl(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ffct)|pypi|xai|xox[abposr]",
-  dot: "SG|hv[sbr]|ya29",
-} as const;
-
-const PREFIX_LOOKBEHIND = [
-  `(?:${TOKEN_PREFIXES.underscore})_`,
-  `(?:${TOKEN_PREFIXES.dash})-`,
-  `(?:${TOKEN_PREFIXES.dot})\\.`,
-].join("|");
+export const SECRET_RULES: readonly SecretRule[] = [
+  ...PROVIDER_RULES,
+  OPENAI_RULE,
+  ...STRUCTURAL_RULES,
+];
 
 /**
  * Candidate-line triggers for the secretlint backstop, whose rules reach further than ours: each
- * a few literals or one rare char class. Three passes (merged from six: the per-separator
- * lookbehinds share one class, the fixed literals share one alternation). The built-in rules
- * use the narrower, faster gates in rule-candidates.ts.
+ * a few literals or one rare char class. The built-in rules use the narrower, faster gates in
+ * rule-candidates.ts.
  */
 export const TRIGGERS: readonly RegExp[] = [
   /pass|secret|token|auth|credential|pwd|bearer|key/gi,
-  new RegExp(`[-_.](?<=${PREFIX_LOOKBEHIND})`, "g"),
+  new RegExp(
+    `[-_.](?<=${[
+      `(?:${TOKEN_PREFIXES.underscore})_`,
+      `(?:${TOKEN_PREFIXES.dash})-`,
+      `(?:${TOKEN_PREFIXES.dot})\\.`,
+    ].join("|")})`,
+    "g",
+  ),
   /A(?:KIA|SIA|BIA|CCA|GPA|IDA|IPA|NPA|NVA|ROA|PKA|3T|Iza)|dapi|eyJ|-----BEGIN|hooks\.slack\.com|\/\/[^\s/:@]*:[^\s/@]*@/g,
 ];
 
-const PASSWORD_WORDS =
-  /(?:password|passwd|passphrase|pass|pwd|secret|credentials?|private[_.-]?key)$/i;
-const TOKEN_WORDS =
-  /(?:token|api[_.-]?key|apikey|access[_.-]?key|auth|secret[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|session[_.-]?key|account[_.-]?key)$/i;
-const TYPE_NAMES =
-  /^(?:string|number|boolean|bigint|any|unknown|never|object|str|int|bool|bytes|String|Optional|Option|required|optional)\b/;
-const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[\w$]+)+(?:\(.*)?$|\(/;
+/** What a key name says its value is: a password (any value), a token (random), or weak. */
+export type KeyClass = "password" | "token" | "weak";
 
-function acceptAssignment(match: RegExpExecArray): string | null {
-  const key = match[1]!;
-  const value = match[2] ?? match[3] ?? match[4] ?? "";
-  if (value === "" || isPlaceholder(value) || TYPE_NAMES.test(value)) return null;
-  if (MEMBER_EXPRESSION.test(value) || isWorkingDirectory(key, value)) return null;
-  const password = wordAtBoundary(key, PASSWORD_WORDS);
-  if (password && value.length >= 4) return "password";
-  if (wordAtBoundary(key, TOKEN_WORDS) && looksRandom(value)) return "secret";
+const PASSWORD_WORDS = new Set([
+  "password",
+  "passwd",
+  "pass",
+  "pwd",
+  "passphrase",
+  "passcode",
+  "secret",
+  "credentials",
+  "credential",
+  "creds",
+  "pw",
+]);
+const TOKEN_WORDS = new Set([
+  "token",
+  "apikey",
+  "pat",
+  "auth",
+  "sig",
+  "signature",
+  "cookie",
+  "sessionid",
+  "session",
+  "jwt",
+  "accesskey",
+  "secretkey",
+  "privatekey",
+  "authorization",
+  "dsn",
+  "phpsessid",
+  "jsessionid",
+  "sid",
+  "authtoken",
+  "accesstoken",
+  "refreshtoken",
+]);
+/** Words that make a key's value public: `publishable_key`, `public_key`, `recipient`. */
+const NOT_SECRET_WORDS = new Set(["public", "publishable", "pub", "recipient", "fingerprint"]);
+/** Words before `key` that make it an identifier, not a credential: `cache_key`, `gpg_key`. */
+const KEY_QUALIFIERS = new Set([
+  "search",
+  "idempotency",
+  "cache",
+  "partition",
+  "sort",
+  "primary",
+  "foreign",
+  "routing",
+  "object",
+  "row",
+  "lookup",
+  "dedup",
+  "i18n",
+  "translation",
+  "gpg",
+  "map",
+  "hash",
+  "kid",
+  "ssh",
+  "anon",
+  "index",
+  "sorting",
+  "group",
+  "unique",
+  "composite",
+  "hot",
+  "react",
+  "dict",
+]);
+/** One-word keys that end with a secret word: `clientsecret`, `personalaccesstoken`. */
+const COMPOUND_ENDING = /(?:secret|token|password|apikey|accesskey)$/;
+/** A trailing word that names the encoding, not the thing: `client-key-data`, `token_value`. */
+const ENCODING_WORDS = new Set(["data", "value", "b64", "base64", "raw", "str", "string"]);
+
+/** The words of a key: `DB_PASSWORD` → db password, `apiKeySecret` → api key secret. */
+function keyWords(key: string): string[] {
+  return key
+    .replace(LINE_PREFIX, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+}
+
+export function keyClass(key: string): KeyClass | null {
+  // `password_` is a prefix of some other name, not a key that ends with a secret word.
+  if (!/[A-Za-z0-9]$/.test(key)) return null;
+  const words = keyWords(key);
+  if (words.length > 1 && ENCODING_WORDS.has(words.at(-1)!)) words.pop();
+  const last = words.at(-1);
+  if (last === undefined || words.some((word) => NOT_SECRET_WORDS.has(word))) return null;
+  if (PASSWORD_WORDS.has(last)) return "password";
+  if (TOKEN_WORDS.has(last)) return "token";
+  if (last === "key") {
+    if (words.some((word) => KEY_QUALIFIERS.has(word))) return null;
+    return words.length > 1 ? "token" : "weak";
+  }
+  const compound = COMPOUND_ENDING.exec(last);
+  if (compound)
+    return compound[0] === "password" || compound[0] === "secret" ? "password" : "token";
   return null;
 }
 
-/** `PWD=/home/x` (env, printenv): the shell's working directory, not a password. */
-function isWorkingDirectory(key: string, value: string): boolean {
-  const name = key.replace(LINE_PREFIX, "");
-  return /^pwd$/i.test(name) && (value.startsWith("/") || value.startsWith("~"));
+/** Whether a value under a key of this class is a secret (after the placeholder rule). */
+export function acceptValue(
+  cls: KeyClass | null,
+  value: string,
+  quoted: boolean,
+  after = "",
+): boolean {
+  if (cls === null || isPlaceholder(value) || isLocation(value) || URL_VALUE.test(value))
+    return false;
+  if (cls === "password") return value.length >= 4 && !(!quoted && isProse(value, after));
+  return looksRandom(value, cls === "weak" ? 16 : 12);
 }
 
-/** The key ends with a secret word that starts at a separator, a camelCase hump or the start. */
-function wordAtBoundary(key: string, words: RegExp): boolean {
-  const found = words.exec(key);
-  if (!found) return false;
-  const at = found.index;
-  if (at === 0) return true;
-  const before = key[at - 1]!;
-  if (before === "_" || before === "." || before === "-") return true;
-  const first = key[at]!;
-  return before >= "a" && before <= "z" && first >= "A" && first <= "Z";
+function kindFor(cls: KeyClass | null, value: string, quoted: boolean, after = ""): string | null {
+  if (!acceptValue(cls, value, quoted, after)) return null;
+  return cls === "password" ? "password" : "secret";
 }
 
-const PLACEHOLDER =
-  /^(?:\*+|x{3,}|\.{3,}|<[^>]*>|\$\{?[\w.:-]+\}?|\$\(.*\)|%\w+%|\{\{.*\}\}|null|nil|none|true|false|undefined|\[REDACTED[^\]]*\]?)$/i;
+/** A URL: the URL rules judge its user-info and query, not the key it is assigned to. */
+const URL_VALUE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
-export function isPlaceholder(value: string): boolean {
-  return PLACEHOLDER.test(value);
+/** A table cell: as an assignment, but a dotted lowercase name (`kubernetes.io/tls`) is a type. */
+function acceptTableCell(match: RegExpExecArray): string | null {
+  if (/^[a-z][a-z0-9-]*(?:[./][a-z][a-z0-9-]*)+$/.test(match[2]!)) return null;
+  return kindFor(keyClass(match[1]!), match[2]!, true);
 }
 
-/** Long enough, mixed character classes and enough Shannon entropy to be a key, not a word. */
-export function looksRandom(value: string): boolean {
-  if (value.length < 12) return false;
-  let classes = 0;
-  if (/[a-z]/.test(value)) classes++;
-  if (/[A-Z]/.test(value)) classes++;
-  if (/[0-9]/.test(value)) classes++;
-  if (/[^A-Za-z0-9]/.test(value)) classes++;
-  return classes >= 2 && shannonEntropy(value) >= 3;
+/** `passwd: Authentication token manipulation error`: a word that goes on as a sentence. */
+function isProse(value: string, after: string): boolean {
+  return /^[A-Za-z]+$/.test(value) && /^[ \t]+\S/.test(after);
 }
 
-function shannonEntropy(value: string): number {
-  const counts = new Map<string, number>();
-  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
-  let bits = 0;
-  for (const count of counts.values()) {
-    const p = count / value.length;
-    bits -= p * Math.log2(p);
-  }
-  return bits;
+const TYPE_AFTER = /^[ \t]*[|)\],]/;
+const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[\w$]+)+(?:\(.*)?$|^[\w$.]+\(/;
+
+/** `req.headers.authorization`, `load(x)`: code, unless a part is random (a dotted token). */
+function isExpression(value: string): boolean {
+  if (!MEMBER_EXPRESSION.test(value)) return false;
+  return !value.split(/[.(]/).some((part) => looksRandom(part, 12));
+}
+
+function acceptAssignment(match: RegExpExecArray): string | null {
+  const key = match[1]!;
+  const quoted = match[4] === undefined;
+  // An unquoted value's closing brackets belong to the code around it: `{secret:null}`.
+  const raw = quoted ? (match[2] ?? match[3] ?? "") : match[4]!;
+  const value = quoted ? raw : raw.replace(/[)\]}]+$/, "");
+  if (!quoted && (isExpression(value) || TYPE_AFTER.test(value) || isPlaceholder(raw))) return null;
+  if (isArnPart(match) || PUBLIC_BEFORE.test(lineBefore(match, 12))) return null;
+  const end = match.index + match[0].length;
+  const after = match.input.slice(end, end + 2);
+  return kindFor(keyClass(key), value, quoted, after);
+}
+
+/** `public key: …` (wg, ssh-keygen): the word before the key makes it public. */
+const PUBLIC_BEFORE = /\bpublic[ \t]$/i;
+
+/** Up to `length` chars of the match's line before it. */
+function lineBefore(match: RegExpExecArray, length: number): string {
+  const lineStart = match.input.lastIndexOf("\n", match.index) + 1;
+  return match.input.slice(Math.max(lineStart, match.index - length), match.index);
+}
+
+/** `arn:aws:secretsmanager:…:secret:prod/db-password`: a resource name, not an assignment. */
+function isArnPart(match: RegExpExecArray): boolean {
+  return /\barn:[\w-]+:[^\s"']*$/.test(lineBefore(match, 200));
 }

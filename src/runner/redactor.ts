@@ -1,9 +1,12 @@
 // Stage 3 of the output policy: secret redaction over blocks of whole lines (byte strings).
-// PEM private-key blocks are cut first (they span lines); then cheap gates pick candidate lines
-// (rule-candidates.ts; the broader TRIGGERS when the secretlint backstop runs), only those go
-// through the rules, and only the secrets found are replaced in the block.
+// PEM private-key blocks are cut first (they span lines); the context rules read the lines
+// around a value (context-rules.ts); cheap gates pick candidate lines (rule-candidates.ts; the
+// broader TRIGGERS when the secretlint backstop runs), only those go through the line rules;
+// known values (known-secrets.ts) are found anywhere. Only the secrets found are replaced.
 import { errorMessage } from "../errors.ts";
 import type { ByteString } from "./byte-text.ts";
+import { contextSecrets } from "./context-rules.ts";
+import type { KnownSecrets } from "./known-secrets.ts";
 import type { SecretRule } from "./redact-rules.ts";
 import { SECRET_RULES, TRIGGERS } from "./redact-rules.ts";
 import { hasPemBegin, ruleCandidateLines } from "./rule-candidates.ts";
@@ -43,6 +46,8 @@ export class Redactor {
   constructor(
     private backstop: SecretlintBackstop | null = null,
     state?: RedactorState,
+    /** Values redacted wherever they appear (credential env values); null for none. */
+    readonly known: KnownSecrets | null = null,
   ) {
     if (state) ({ pemEnd: this.pemEnd, pemBytes: this.pemBytes } = state);
   }
@@ -54,20 +59,28 @@ export class Redactor {
   async redact(block: ByteString): Promise<ByteString> {
     if (!this.backstop) return this.redactOwn(block);
     const { text, candidates, joined } = this.candidates(block, candidateLines);
-    if (candidates.length === 0) return text;
-    const ranges = findSecrets(joined);
-    if (this.backstop) addMissing(ranges, await this.scanBackstop(this.backstop, joined));
-    if (ranges.length === 0) return text;
-    return this.apply(text, toTextRanges(ranges, candidates));
+    const ranges = candidates.length === 0 ? [] : findSecrets(joined);
+    if (candidates.length > 0) addMissing(ranges, await this.scanBackstop(this.backstop, joined));
+    return this.finish(text, ranges.length === 0 ? [] : toTextRanges(ranges, candidates));
   }
 
   /** Redacts with the built-in rules only, synchronously. */
   redactOwn(block: ByteString): ByteString {
     const { text, candidates, joined } = this.candidates(block, ruleCandidateLines);
-    if (candidates.length === 0) return text;
-    const ranges = findSecrets(joined);
+    const ranges = candidates.length === 0 ? [] : findSecrets(joined);
+    return this.finish(text, ranges.length === 0 ? [] : toTextRanges(ranges, candidates));
+  }
+
+  /** Adds the context rules' and known values' finds to the line rules' and replaces them all. */
+  private finish(text: ByteString, lineRanges: SecretRange[]): ByteString {
+    const ranges = lineRanges;
+    for (const range of contextSecrets(text)) ranges.push(range);
+    if (this.known && this.known.size > 0) {
+      for (const [start, end] of this.known.find(text))
+        ranges.push({ start, end, kind: "known_secret" });
+    }
     if (ranges.length === 0) return text;
-    return this.apply(text, toTextRanges(ranges, candidates));
+    return this.apply(text, mergeRanges(ranges));
   }
 
   /**
@@ -217,7 +230,12 @@ function forEachMatch(
     const kind = rule.accept ? rule.accept(match) : rule.kind;
     const span = secretSpan(match, rule.groups);
     if (kind && span) found(span, kind, match.index);
-    else if (span && span[0] > match.index && !isQuote(text.charCodeAt(span[0] - 1))) {
+    else if (
+      span &&
+      span[0] > match.index &&
+      !isQuote(text.charCodeAt(span[0] - 1)) &&
+      !REFERENCE_START.test(text.slice(span[0], span[0] + 2))
+    ) {
       pattern.lastIndex = span[0];
     }
   }
@@ -229,11 +247,17 @@ function forEachMatch(
  * `at`. Only that window is scanned; a match reaching back further is cut at the window's start
  * (a key's tail keeps its verdict) or, at the line's start, at `at`.
  */
-export function safeCut(line: ByteString, at: number, lookBack: number): number {
+export function safeCut(
+  line: ByteString,
+  at: number,
+  lookBack: number,
+  known: KnownSecrets | null = null,
+): number {
   const from = Math.max(0, at - lookBack);
   const window = line.slice(from);
-  if (ruleCandidateLines(window).length === 0) return at;
-  const spans = secretMatchSpans(window);
+  const knownSpans = known && known.size > 0 ? known.find(window) : [];
+  if (knownSpans.length === 0 && ruleCandidateLines(window).length === 0) return at;
+  const spans = [...secretMatchSpans(window), ...knownSpans];
   let cut = at - from;
   for (let moved = true; moved; ) {
     moved = false;
@@ -248,6 +272,8 @@ export function safeCut(line: ByteString, at: number, lookBack: number): number 
 }
 
 const isQuote = (code: number) => code === 0x22 || code === 0x27;
+/** A rejected value that is a reference (`${A:-b}`, `{{ x }}`): nothing inside it is a key. */
+const REFERENCE_START = /^(?:\$\{|\$\(|\{\{|\{%|<%|#\{)/;
 
 /**
  * The spans (from each accepted match's start to its secret's end) that a cut of `text` must not
@@ -268,6 +294,18 @@ function secretSpan(match: RegExpExecArray, groups?: readonly number[]): [number
     if (span && span[1] > span[0]) return [span[0], span[1]];
   }
   return null;
+}
+
+/** Ranges sorted and unioned where they overlap (the earlier one's kind names the union). */
+function mergeRanges(ranges: SecretRange[]): SecretRange[] {
+  ranges.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: SecretRange[] = [];
+  for (const range of ranges) {
+    const last = merged.at(-1);
+    if (last && range.start < last.end) last.end = Math.max(last.end, range.end);
+    else merged.push({ ...range });
+  }
+  return merged;
 }
 
 function dropOverlaps<T extends SecretRange>(sorted: T[]): SecretRange[] {

@@ -15,24 +15,60 @@ const PREFIX_BEFORE = new RegExp(
 );
 /** Prefixes that end in `.` (common after a letter): a regex V8 skips through on their starts. */
 const DOT_PREFIXES = new RegExp(`(?:${TOKEN_PREFIXES.dot}|hooks\\.slack)\\.`, "g");
-/** AWS key prefixes, Google's `AIza` and Databricks' `dapi`: V8 skips through on `A` and `d`. */
-const AWS_GOOGLE_DATABRICKS = /A(?:KIA|SIA|BIA|CCA|GPA|IDA|IPA|NPA|NVA|ROA|PKA|3T|Iza)|dapi/g;
+/**
+ * Prefixes with no separator to stop at: AWS key and session-token prefixes, Google's `AIza` and
+ * `1//0`, Atlassian's `ATATT3`, Bitbucket's `ATBB`, FCM's `APA91b`, Square's `EAAA`, Twilio's
+ * `SK`, Databricks' `dapi`, Airtable's `pat…`. V8 skips through on their first chars.
+ */
+const BARE_PREFIXES =
+  /A(?:KIA|SIA|BIA|CCA|3T|Iza|TATT3|TBB|PA91b)|dapi|IQoJb3|FwoGZX|EAAA|SK[0-9a-fA-F]{32}|1\/\/0|pat[A-Za-z0-9]{14}\./g;
 /** At a `J`: the `eyJ` that starts JWTs (and 1Password tokens). */
 const JWT_START_AT = /(?<=ey)J/y;
 /** At a `B`: `Bearer` (bearer_token is case-sensitive). */
 const BEARER_AT = /Bearer/y;
-/** At an `@`: URL user-info with a password before it (url_credentials, connection strings). */
-const URL_USERINFO_AT = /(?<=\/\/[^\s/:@]*:[^\s/@]*)@/y;
+/** At an `@`: URL user-info before it (a password, or a token as the user name). */
+const URL_USERINFO_AT = /(?<=\/\/[^\s/@]+)@/y;
+/** At a `-` after a blank: a credential flag (`--api-key x`, `-p…` of mysql, `-AsPlainText`). */
+const FLAG_AT =
+  /-(?:-[\w-]*?(?:key|token|secret|pass\w*|pwd|pat|auth|credentials?)[ \t]|[pau][ \t]?[^\s-]|AsPlainText)/iy;
 /**
  * Ending just before a separator's optional quote and blanks: a word that credential-style
  * assignments and Authorization headers need their key to end with (see acceptAssignment).
  */
-const SECRET_WORD_BEFORE =
-  /(?<=(?:pass(?:word|wd|phrase)?|pwd|secret|credentials?|key|token|auth(?:orization)?))/iy;
+const SECRET_WORDS = [
+  "pass",
+  "password",
+  "passwd",
+  "passphrase",
+  "passcode",
+  "pwd",
+  "pw",
+  "secret",
+  "credential",
+  "credentials",
+  "creds",
+  "key",
+  "token",
+  "auth",
+  "authorization",
+  "sig",
+  "signature",
+  "cookie",
+  "session",
+  "sessionid",
+  "sessid",
+  "sid",
+  "dsn",
+  "pat",
+  "jwt",
+  "key-data",
+  "key_data",
+];
+const SECRET_WORD_BEFORE = new RegExp(`(?<=(?:${SECRET_WORDS.join("|")}))`, "iy");
 /** The last two letters (lowercase) of each of those words, as a cheap first check. */
 const SECRET_WORD_ENDINGS = new Set(
-  ["ss", "rd", "wd", "se", "et", "al", "ls", "ey", "en", "th", "on"].map(
-    (pair) => (pair.charCodeAt(0) << 8) | pair.charCodeAt(1),
+  SECRET_WORDS.map(
+    (word) => (word.charCodeAt(word.length - 2) << 8) | word.charCodeAt(word.length - 1),
   ),
 );
 
@@ -42,12 +78,13 @@ export function ruleCandidateLines(text: string): Array<[number, number]> {
   scanPrefixEnds("_", text, lines);
   scanPrefixEnds("-", text, lines);
   scanRegex(DOT_PREFIXES, text, lines);
-  scanRegex(AWS_GOOGLE_DATABRICKS, text, lines);
+  scanRegex(BARE_PREFIXES, text, lines);
   scanAt("J", JWT_START_AT, text, lines);
   scanAt("B", BEARER_AT, text, lines);
   scanAt("@", URL_USERINFO_AT, text, lines);
-  scanSeparators(":", text, lines);
-  scanSeparators("=", text, lines);
+  scanAt(" -", FLAG_AT, text, lines, 1);
+  scanColons(text, lines);
+  for (const separator of SEPARATORS) scanSeparators(separator, text, lines);
   return lines.sorted();
 }
 
@@ -76,28 +113,53 @@ function scanPrefixEnds(separator: string, text: string, lines: LineSet): void {
   }
 }
 
-/** Each `char`, confirmed by a sticky pattern tried at it. */
-function scanAt(char: string, pattern: RegExp, text: string, lines: LineSet): void {
+/** Each `char` (or string), confirmed by a sticky pattern tried `skip` chars into it. */
+function scanAt(char: string, pattern: RegExp, text: string, lines: LineSet, skip = 0): void {
   for (let at = text.indexOf(char); at >= 0; at = text.indexOf(char, at + 1)) {
-    pattern.lastIndex = at;
+    pattern.lastIndex = at + skip;
     if (pattern.test(text)) at = lines.add(at);
   }
 }
 
-/** Separators (`:` or `=`) after a secret word, an optional quote and blanks. */
+/**
+ * Separators a key's value follows: `=`, `>` (XML), `|` (tables), `,` (PHP define), a tab or
+ * two blanks (aligned columns). `:` is scanned by scanColons.
+ */
+const SEPARATORS = ["=", ">", "|", ",", "\t", "  "] as const;
+
+/** Each `:` after a secret word, and Telegram's `digits:AA…` and FCM's `…:APA91b`. */
+function scanColons(text: string, lines: LineSet): void {
+  for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) {
+    if (text.charCodeAt(at + 1) === 0x41 && text.charCodeAt(at + 2) === 0x41) {
+      const before = text.charCodeAt(at - 1);
+      if (before >= 0x30 && before <= 0x39) {
+        at = lines.add(at);
+        continue;
+      }
+    }
+    if (secretWordBefore(text, at)) at = lines.add(at);
+  }
+}
+
+/** Separators after a secret word, an optional quote and blanks. */
 function scanSeparators(separator: string, text: string, lines: LineSet): void {
   for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, at + 1)) {
-    let end = at;
-    let code = text.charCodeAt(end - 1);
-    while (code === 0x20 || code === 0x09) code = text.charCodeAt(--end - 1);
-    if (code === 0x22 || code === 0x27) end--;
-    if (end < 2) continue;
-    // `| 0x20` lowercases ASCII letters and maps no other byte onto one.
-    const ending = ((text.charCodeAt(end - 2) | 0x20) << 8) | (text.charCodeAt(end - 1) | 0x20);
-    if (!SECRET_WORD_ENDINGS.has(ending)) continue;
-    SECRET_WORD_BEFORE.lastIndex = end;
-    if (SECRET_WORD_BEFORE.test(text)) at = lines.add(at);
+    if (secretWordBefore(text, at)) at = lines.add(at);
   }
+}
+
+/** Whether a secret word ends just before `at`, past blanks and one quote. */
+function secretWordBefore(text: string, at: number): boolean {
+  let end = at;
+  let code = text.charCodeAt(end - 1);
+  while (code === 0x20 || code === 0x09) code = text.charCodeAt(--end - 1);
+  if (code === 0x22 || code === 0x27) end--;
+  if (end < 2) return false;
+  // `| 0x20` lowercases ASCII letters and maps no other byte onto one.
+  const ending = ((text.charCodeAt(end - 2) | 0x20) << 8) | (text.charCodeAt(end - 1) | 0x20);
+  if (!SECRET_WORD_ENDINGS.has(ending)) return false;
+  SECRET_WORD_BEFORE.lastIndex = end;
+  return SECRET_WORD_BEFORE.test(text);
 }
 
 /** Lines hit by any gate, keyed by their end; add() returns the line end to resume from. */

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import type { Corpus } from "../fixtures/secrets/generate.ts";
 
-export type Redact = (text: string, knownValues: readonly string[]) => string;
+/** Redacts `text` as tool output of a session whose environment is `env`. */
+export type Redact = (text: string, env: Readonly<Record<string, string>>) => string;
 
 export interface Failure {
   id: string;
@@ -45,11 +46,7 @@ export function survivingWindow(output: string, value: string, publicPrefix = ""
   return null;
 }
 
-export function scoreCorpus(
-  corpus: Corpus,
-  redact: Redact,
-  knownValuesFor: (env: Record<string, string>) => string[],
-): CorpusScore {
+export function scoreCorpus(corpus: Corpus, redact: Redact): CorpusScore {
   const failures: Failure[] = [];
   const kinds = new Map<string, GroupScore>();
   const categories = new Map<string, GroupScore>();
@@ -60,7 +57,7 @@ export function scoreCorpus(
     map.set(group, score);
   };
   for (const entry of corpus.positives) {
-    const output = redact(entry.text, []);
+    const output = redact(entry.text, {});
     const survived = entry.secrets
       .map((secret) => survivingWindow(output, secret.value, secret.public))
       .find((window) => window !== null);
@@ -69,7 +66,7 @@ export function scoreCorpus(
       failures.push({ id: entry.id, group: entry.kind, detail: lineWith(output, survived!) });
   }
   for (const entry of corpus.negatives) {
-    const output = redact(entry.text, []);
+    const output = redact(entry.text, {});
     tally(categories, entry.category, output === entry.text);
     if (output !== entry.text)
       failures.push({
@@ -80,7 +77,7 @@ export function scoreCorpus(
   }
   let knownPassed = 0;
   for (const entry of corpus.known) {
-    const output = redact(entry.text, knownValuesFor(entry.env));
+    const output = redact(entry.text, entry.env);
     const survived = entry.secrets
       .map((secret) => survivingWindow(output, secret))
       .find((w) => w !== null);

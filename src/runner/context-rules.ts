@@ -3,22 +3,51 @@
 // `cat ~/.config/x/token`, `.netrc` and `.pgpass` entries, and Netscape cookie-jar lines. Each
 // is gated by a cheap substring test, and returns ranges in the block. Called by redactor.ts.
 
-import { acceptValue, keyClass } from "./redact-rules.ts";
+import { acceptTableCell, acceptValue, keyClass } from "./redact-rules.ts";
 import type { SecretRange } from "./redactor.ts";
+import type { ContextHints } from "./rule-candidates.ts";
 import { isPlaceholder, looksRandom } from "./secret-values.ts";
 
-/** Every secret the context rules find in `text` (a block of whole lines), in any order. */
-export function contextSecrets(text: string): SecretRange[] {
+/**
+ * Every secret the context rules find in `text` (a block of whole lines), in any order. The
+ * hints (from the candidate scan) and a prompt line (`$ cat ~/.netrc`) say which rules to run;
+ * a `.netrc` or `.pgpass` read whole (no prompt) is known by its first line.
+ */
+export function contextSecrets(text: string, hints: ContextHints): SecretRange[] {
   const found: SecretRange[] = [];
-  if (text.includes("Secret")) kubernetesSecretData(text, found);
-  if (text.includes("- name: ")) containerEnv(text, found);
-  if (text.includes("$ ")) printedAlone(text, found);
-  if (text.includes("machine ")) netrc(text, found);
-  if (text.includes("pgpass")) pgpass(text, found);
-  if (text.includes("\tTRUE\t") || text.includes("\tFALSE\t")) cookieJar(text, found);
-  if (text.includes("kubeadm")) bootstrapTokens(text, found);
-  if (text.includes("ookie")) cookieHeaders(text, found);
+  const prompts = hints.prompt ? promptText(text) : "";
+  if (hints.kind && text.includes("Secret")) kubernetesSecretData(text, found);
+  if (hints.value) containerEnv(text, found);
+  if (hints.cookie) cookieHeaders(text, found);
+  if ((hints.tab || text.includes("Cookie File")) && text.includes("\tTRUE\t"))
+    cookieJar(text, found);
+  if (prompts !== "") printedAlone(text, found);
+  if (prompts.includes("netrc") || /^\s*(?:\d+[:\t ]\s*)?machine /.test(text)) netrc(text, found);
+  if (prompts.includes("pgpass") || (text.length < 4096 && PGPASS_FILE.test(text)))
+    pgpass(text, found);
+  if (prompts.includes("kubeadm")) bootstrapTokens(text, found);
   return found;
+}
+
+/** An aligned row at a line's start: `NAME    value` (vault kv get, printenv | column -t). */
+const ALIGNED_ROW = /^[ \t]*([A-Za-z_][\w.-]*)(?:[ \t]{2,}|\t)[ \t]*([^\s|]+)/d;
+
+/** The secrets of the table lines the candidate scan picked (a block with a prompt or header). */
+export function tableSecrets(text: string, lines: Array<[number, number]>): SecretRange[] {
+  const found: SecretRange[] = [];
+  for (const [start, end] of lines) {
+    const match = ALIGNED_ROW.exec(text.slice(start, end));
+    const kind = match ? acceptTableCell(match) : null;
+    if (!match || !kind) continue;
+    const [from, to] = match.indices![2]!;
+    found.push({ start: start + from, end: start + to, kind });
+  }
+  return found;
+}
+
+/** The prompt lines of the block (`$ cmd`, `% cmd`, `PS> cmd`), joined. */
+function promptText(text: string): string {
+  return (text.match(/^(?:\$|%|PS[^\n>]*>) [^\n]*/gm) ?? []).join("\n");
 }
 
 /** `kubeadm token list` prints bootstrap tokens (`abcdef.0123456789abcdef`) under no key. */
@@ -91,6 +120,9 @@ function netrc(text: string, found: SecretRange[]): void {
     if (!isPlaceholder(match[1]!)) add(found, match, 1, "password");
 }
 
+/** A whole `.pgpass` file (read without a prompt): every line an entry or a comment. */
+const PGPASS_FILE =
+  /^(?:(?:#[^\n]*|(?:[\w.*-]+|\[[^\]\n]*\]):(?:\d+|\*):[\w.*$-]+:[\w.*$@-]+:\S+)\n?)+$/;
 const PGPASS_LINE = /^(?:[\w.*-]+|\[[^\]\n]*\]):(?:\d+|\*):[^:\s]+:[^:\s]+:(\S+)$/dgm;
 
 function pgpass(text: string, found: SecretRange[]): void {

@@ -134,13 +134,6 @@ const STRUCTURAL_RULES: SecretRule[] = [
   },
   {
     kind: "secret_assignment",
-    // An aligned row at a line's start: `NAME    value` (column, printenv | column -t).
-    pattern: /(?<=^|\n)[ \t]*([A-Za-z_][\w.-]*)(?:[ \t]{2,}|\t)[ \t]*([^\s|]+)/dg,
-    groups: [2],
-    accept: acceptTableCell,
-  },
-  {
-    kind: "secret_assignment",
     // The key starts only at the first letter of a run of key chars: a later start ends the key
     // at the same place, so it can only repeat the first start's result, and trying each one
     // was quadratic in the run's length (20 KB of letters on a candidate line took 0.35 s).
@@ -303,7 +296,7 @@ function kindFor(cls: KeyClass | null, value: string, quoted: boolean, after = "
 const URL_VALUE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** A table cell: as an assignment, but a dotted lowercase name (`kubernetes.io/tls`) is a type. */
-function acceptTableCell(match: RegExpExecArray): string | null {
+export function acceptTableCell(match: RegExpExecArray): string | null {
   if (/^[a-z][a-z0-9-]*(?:[./][a-z][a-z0-9-]*)+$/.test(match[2]!)) return null;
   return kindFor(keyClass(match[1]!), match[2]!, true);
 }

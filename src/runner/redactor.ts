@@ -5,11 +5,12 @@
 // known values (known-secrets.ts) are found anywhere. Only the secrets found are replaced.
 import { errorMessage } from "../errors.ts";
 import type { ByteString } from "./byte-text.ts";
-import { contextSecrets } from "./context-rules.ts";
+import { contextSecrets, tableSecrets } from "./context-rules.ts";
 import type { KnownSecrets } from "./known-secrets.ts";
 import type { SecretRule } from "./redact-rules.ts";
 import { SECRET_RULES, TRIGGERS } from "./redact-rules.ts";
-import { hasPemBegin, ruleCandidateLines } from "./rule-candidates.ts";
+import type { ContextHints } from "./rule-candidates.ts";
+import { hasPemBegin, ruleCandidateLines, scanCandidates } from "./rule-candidates.ts";
 import type { SecretlintBackstop } from "./secretlint-backstop.ts";
 
 /** A secret found in the candidate text: [start, end) and its kind. */
@@ -58,23 +59,26 @@ export class Redactor {
 
   async redact(block: ByteString): Promise<ByteString> {
     if (!this.backstop) return this.redactOwn(block);
-    const { text, candidates, joined } = this.candidates(block, candidateLines);
+    const { text, candidates, joined, hints, tableLines } = this.candidates(block, true);
     const ranges = candidates.length === 0 ? [] : findSecrets(joined);
     if (candidates.length > 0) addMissing(ranges, await this.scanBackstop(this.backstop, joined));
-    return this.finish(text, ranges.length === 0 ? [] : toTextRanges(ranges, candidates));
+    const lineRanges = ranges.length === 0 ? [] : toTextRanges(ranges, candidates);
+    return this.finish(text, [...lineRanges, ...tableSecrets(text, tableLines)], hints);
   }
 
   /** Redacts with the built-in rules only, synchronously. */
   redactOwn(block: ByteString): ByteString {
-    const { text, candidates, joined } = this.candidates(block, ruleCandidateLines);
+    const { text, candidates, joined, hints, tableLines } = this.candidates(block, false);
     const ranges = candidates.length === 0 ? [] : findSecrets(joined);
-    return this.finish(text, ranges.length === 0 ? [] : toTextRanges(ranges, candidates));
+    const lineRanges = ranges.length === 0 ? [] : toTextRanges(ranges, candidates);
+    if (tableLines.length > 0) lineRanges.push(...tableSecrets(text, tableLines));
+    return this.finish(text, lineRanges, hints);
   }
 
   /** Adds the context rules' and known values' finds to the line rules' and replaces them all. */
-  private finish(text: ByteString, lineRanges: SecretRange[]): ByteString {
+  private finish(text: ByteString, lineRanges: SecretRange[], hints: ContextHints): ByteString {
     const ranges = lineRanges;
-    for (const range of contextSecrets(text)) ranges.push(range);
+    for (const range of contextSecrets(text, hints)) ranges.push(range);
     if (this.known && this.known.size > 0) {
       for (const [start, end] of this.known.find(text))
         ranges.push({ start, end, kind: "known_secret" });
@@ -87,15 +91,17 @@ export class Redactor {
    * The block with private keys cut, the lines `find` picks, and those lines joined by newlines.
    * No rule match spans a newline, so the rules find the same secrets in the joined lines.
    */
-  private candidates(block: ByteString, find: (text: string) => Array<[number, number]>) {
+  private candidates(block: ByteString, withTriggers: boolean) {
     let text = this.skipPemContinuation(block);
     if (hasPemBegin(text)) text = this.cutPrivateKeys(text);
-    const candidates = find(text);
+    const scan = scanCandidates(text);
+    const candidates = withTriggers ? unionLines(scan.lines, candidateLines(text)) : scan.lines;
+    const { hints, tableLines } = scan;
     const joined =
       candidates.length === 1
         ? text.slice(candidates[0]![0], candidates[0]![1])
         : candidates.map(([start, end]) => text.slice(start, end)).join("\n");
-    return { text, candidates, joined };
+    return { text, candidates, joined, hints, tableLines };
   }
 
   /** The backstop failing leaves our own rules in force; the error is kept, once. */
@@ -176,6 +182,16 @@ export function candidateLines(text: string): Array<[number, number]> {
   const lines: Array<[number, number]> = [];
   for (const [end, start] of found) lines.push([start, end]);
   return lines.sort((a, b) => a[0] - b[0]);
+}
+
+/** Two sorted lists of whole lines merged, each line once. */
+function unionLines(
+  a: Array<[number, number]>,
+  b: Array<[number, number]>,
+): Array<[number, number]> {
+  const byStart = new Map<number, [number, number]>();
+  for (const line of [...a, ...b]) byStart.set(line[0], line);
+  return [...byStart.values()].sort((x, y) => x[0] - y[0]);
 }
 
 /** Maps ranges in the candidate lines joined by newlines back to ranges in the whole text. */

@@ -4,8 +4,13 @@
 // scope. Commands the model runs never see the provider credentials codewhale itself uses.
 // Also applies a changed tool list at a turn boundary (`tools/changed`). agent.ts calls it.
 import type { Config, Env } from "../config/index.ts";
-import { withoutProviderKeys } from "../hooks/env.ts";
-import { createSpillScope, type SpillScope, sweepStaleSpillDirs } from "../runner/index.ts";
+import { providerKeyVars, withoutProviderKeys } from "../hooks/env.ts";
+import {
+  createSpillScope,
+  knownSecretsFrom,
+  type SpillScope,
+  sweepStaleSpillDirs,
+} from "../runner/index.ts";
 import type { ReadGate } from "../tools/builtin/index.ts";
 import { builtinToolSource, createToolContext } from "../tools/builtin/index.ts";
 import { codeGraphSource, externalToolSource, gcfEnabled } from "../tools/external/index.ts";
@@ -58,6 +63,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     output: options.config.output,
     spill,
     env: withoutProviderKeys(options.env, options.config.providers),
+    knownSecrets: knownSecretsFrom(options.env, providerKeyVars(options.config.providers)),
     ...(options.readGate ? { readGate: options.readGate } : {}),
   });
   const closing = new AbortController();

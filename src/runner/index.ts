@@ -4,6 +4,8 @@
 export type { ByteString } from "./byte-text.ts";
 export { stripControls } from "./control-stripper.ts";
 export { escapeAllControls, escapeControls } from "./escape-controls.ts";
+export type { KnownSecrets } from "./known-secrets.ts";
+export { knownSecretsFrom, MIN_KNOWN_SECRET_LENGTH } from "./known-secrets.ts";
 export type { TetheredChild, TetheredSpec } from "./lifeline.ts";
 export { spawnTethered } from "./lifeline.ts";
 export type { LogWindow } from "./log-window.ts";

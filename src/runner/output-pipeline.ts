@@ -7,6 +7,7 @@ import type { ByteString } from "./byte-text.ts";
 import { fromByteString } from "./byte-text.ts";
 import { ControlStripper } from "./control-stripper.ts";
 import { HeadTailBounder } from "./head-tail-bounder.ts";
+import type { KnownSecrets } from "./known-secrets.ts";
 import { truncationMarker } from "./marker.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { Redactor, safeCut } from "./redactor.ts";
@@ -79,12 +80,12 @@ export async function applyOutputPolicy(
 }
 
 /** How much of a block ending inside a line can be redacted now (see MAX_HELD_LINE). */
-function redactableLength(block: ByteString): number {
+function redactableLength(block: ByteString, known: KnownSecrets | null): number {
   const lineStart = block.lastIndexOf("\n") + 1;
   const lineBytes = block.length - lineStart;
   if (lineBytes <= MAX_HELD_LINE) return lineStart;
   const line = block.slice(lineStart);
-  return lineStart + safeCut(line, lineBytes - REDACT_OVERLAP, REDACT_OVERLAP);
+  return lineStart + safeCut(line, lineBytes - REDACT_OVERLAP, REDACT_OVERLAP, known);
 }
 
 class Pipeline implements OutputPipeline {
@@ -107,7 +108,9 @@ class Pipeline implements OutputPipeline {
   private lastChar = "";
 
   constructor(policy: OutputPolicy, options: PipelineOptions) {
-    this.redactor = policy.redactSecrets ? new Redactor(options.backstop ?? null) : null;
+    this.redactor = policy.redactSecrets
+      ? new Redactor(options.backstop ?? null, undefined, policy.knownSecrets ?? null)
+      : null;
     this.bounder = new HeadTailBounder(Math.max(1, policy.maxBytes));
     this.spillScope = policy.spillToTemp ? (options.spill ?? null) : null;
     this.sink = options.sink ?? null;
@@ -175,7 +178,7 @@ class Pipeline implements OutputPipeline {
     if (this.held !== "") block = this.held + block;
     this.held = "";
     if (!final && this.redactor && !block.endsWith("\n")) {
-      const cut = redactableLength(block);
+      const cut = redactableLength(block, this.redactor.known);
       this.held = block.slice(cut);
       block = block.slice(0, cut);
       if (block.length === 0) return;

@@ -1,6 +1,7 @@
 // The output policy every subprocess and tool output goes through, as plain data: what the
 // runner and the pipeline take (a resolved OutputPolicy) and what they give back (PolicyResult).
 // The config layer resolves `[output]` and per-tool overrides into an OutputPolicy.
+import type { KnownSecrets } from "./known-secrets.ts";
 
 /** The resolved `[output]` settings for one call. */
 export interface OutputPolicy {
@@ -15,6 +16,8 @@ export interface OutputPolicy {
    * `terminal_rows`); cols 0 means no wrap. Absent: no wrap, 24 rows.
    */
   terminal?: { cols: number; rows: number };
+  /** Values redacted wherever they appear (the session's credential env values), when set. */
+  knownSecrets?: KnownSecrets;
 }
 
 /**

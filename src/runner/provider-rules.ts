@@ -261,10 +261,10 @@ export const TOKEN_PREFIX_WORDS = {
   ],
 } as const;
 
-const escape = (word: string) => word.replace(/[.]/g, "\\.");
+const escapeDots = (word: string) => word.replace(/[.]/g, "\\.");
 /** The same prefixes as regex alternations (the secretlint backstop's TRIGGERS). */
 export const TOKEN_PREFIXES = {
-  underscore: TOKEN_PREFIX_WORDS.underscore.map(escape).join("|"),
-  dash: TOKEN_PREFIX_WORDS.dash.map(escape).join("|"),
-  dot: TOKEN_PREFIX_WORDS.dot.map(escape).join("|"),
+  underscore: TOKEN_PREFIX_WORDS.underscore.map(escapeDots).join("|"),
+  dash: TOKEN_PREFIX_WORDS.dash.map(escapeDots).join("|"),
+  dot: TOKEN_PREFIX_WORDS.dot.map(escapeDots).join("|"),
 };

@@ -2,7 +2,12 @@
 // policy, the session's spill scope, the environment, the background-process manager and the
 // read gate (which files the permission rules keep every reading tool away from).
 // The agent builds one per session (createToolContext) and disposes it when the session ends.
-import type { OutputConfigSection, OutputPolicy, SpillScope } from "../../runner/index.ts";
+import type {
+  KnownSecrets,
+  OutputConfigSection,
+  OutputPolicy,
+  SpillScope,
+} from "../../runner/index.ts";
 import { outputPolicyFor } from "../../runner/index.ts";
 import type { BackgroundManager } from "./background-manager.ts";
 import { createBackgroundManager } from "./background-manager.ts";
@@ -47,6 +52,8 @@ export interface ToolContextOptions {
   env?: NodeJS.ProcessEnv;
   bashTimeout?: Partial<BuiltinToolContext["bashTimeout"]>;
   readGate?: ReadGate;
+  /** Credential values every tool's output is redacted of (knownSecretsFrom in runner/). */
+  knownSecrets?: KnownSecrets;
 }
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -56,7 +63,10 @@ export function createToolContext(options: ToolContextOptions): BuiltinToolConte
   const env = options.env ?? process.env;
   return {
     cwd: options.cwd,
-    policy: (toolName) => outputPolicyFor(options.output, toolName),
+    policy: (toolName) => {
+      const policy = outputPolicyFor(options.output, toolName);
+      return options.knownSecrets ? { ...policy, knownSecrets: options.knownSecrets } : policy;
+    },
     spill: options.spill,
     env,
     background: createBackgroundManager({ spill: options.spill }),

@@ -5,6 +5,7 @@ import { benchConfigLoad } from "./config-load.ts";
 import { benchExecEndToEnd } from "./exec-e2e.ts";
 import { benchLoop } from "./loop.ts";
 import { benchRunner } from "./runner.ts";
+import { benchSecretCorpus } from "./secret-corpus.ts";
 import { benchSessionLog } from "./session-log.ts";
 import { benchTerminal } from "./terminal.ts";
 
@@ -15,6 +16,7 @@ const benches: Bench[] = [
   { name: "loop and start-up", run: benchLoop },
   { name: "runner", run: benchRunner },
   { name: "terminal emulator", run: benchTerminal },
+  { name: "secrets corpus", run: benchSecretCorpus },
   { name: "exec end to end", run: benchExecEndToEnd },
   { name: "config load", run: benchConfigLoad },
   { name: "bash parser", run: benchBashParse },

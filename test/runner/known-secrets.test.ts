@@ -23,6 +23,7 @@ describe("known secret values", () => {
         SHORT_SECRET: "12345",
         FLAG_TOKEN: "true",
         KEY_FILE_PATH: "/run/secrets/key",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell-style reference is the data
         API_TOKEN: "${API_TOKEN}",
         SSH_KEY: "/home/dev/.ssh/id_ed25519",
       },

@@ -102,8 +102,17 @@ function containerEnv(text: string, found: SecretRange[]): void {
 }
 
 /** A prompt line printing a file or value whose name says credential, then one lone word. */
-const PRINTED_ALONE =
-  /^(?:\$|%|#|PS[^\n>]*>) (?=[^\n]*\b(?:cat|head|tail|type|bat|less|more|Get-Content|echo|printf|base64|jq|yq)\b)(?=[^\n]*(?:token|secret|passw|credential|api[-_]?key|[-_.]key\b|\.pat\b|auth))[^\n]*\n([^\s$#%][^\s]{7,})$/dgim;
+const PRINTED_ALONE = new RegExp(
+  [
+    "^(?:\\$|%|#|PS[^\\n>]*>) (?:",
+    // A reader of a file or value whose name says credential: `cat ~/.config/x/token`.
+    "(?=[^\\n]*\\b(?:cat|head|tail|type|bat|less|more|Get-Content|jq|yq|base64 (?:-d|--decode))\\b)(?=[^\\n]*(?:token|secret|passw|credential|api[-_]?key|[-_.]key\\b|\\.pat\\b|auth))",
+    // Or echo/printf of a variable whose name does: `echo $REDIS_PASSWORD` (not of prose).
+    "|(?=[^\\n]*\\b(?:echo|printf|print|Write-Output)\\b[^\\n]*\\$\\{?(?:env:)?\\w*(?:token|secret|passw|pwd|pass\\b|credential|key|auth))",
+    ")[^\\n]*\\n([^\\s$#%][^\\s]{7,})$",
+  ].join(""),
+  "dgim",
+);
 
 function printedAlone(text: string, found: SecretRange[]): void {
   for (const match of text.matchAll(PRINTED_ALONE)) {

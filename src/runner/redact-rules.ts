@@ -241,7 +241,7 @@ const KEY_QUALIFIERS = new Set([
   "dict",
 ]);
 /** One-word keys that end with a secret word: `clientsecret`, `personalaccesstoken`. */
-const COMPOUND_ENDING = /(?:secret|token|password|apikey|accesskey)$/;
+const COMPOUND_ENDING = /(?:secret|token|password|key)$/;
 /** A trailing word that names the encoding, not the thing: `client-key-data`, `token_value`. */
 const ENCODING_WORDS = new Set(["data", "value", "b64", "base64", "raw", "str", "string"]);
 
@@ -307,7 +307,7 @@ function isProse(value: string, after: string): boolean {
 }
 
 const TYPE_AFTER = /^[ \t]*[|)\],]/;
-const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[\w$]+)+(?:\(.*)?$|^[\w$.]+\(/;
+const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(.*)?$|^[\w$.]+\(/;
 
 /** `req.headers.authorization`, `load(x)`: code, unless a part is random (a dotted token). */
 function isExpression(value: string): boolean {

@@ -1,78 +1,35 @@
-// The agent: opens a session (new, resumed or continued) with its permission policy and hooks,
-// runs turns through the loop, takes steering and cancellation while a turn runs, and
-// publishes every appended event on the bus as `session/event` plus the transient `agent/*`
-// events. Surfaces drive it with `Agent.open(…)`, `run(text)`, `steer(text)`, `cancel()`, and
-// `close()` (runs the SessionEnd hooks) or `dispose()`.
-import type { Env, LoadedConfig } from "../config/index.ts";
-import { configFingerprint } from "../config/index.ts";
-import { readGateFor } from "../permissions/index.ts";
-import { stream as providerStream, type StreamFunction } from "../providers/index.ts";
-import { MessageDeriver } from "../session/derive.ts";
+// The agent: the surface API of one session. `Agent.open(…)` composes it (compose-session.ts);
+// then a surface subscribes to `agent.bus` (`session/event` and the transient `agent/*`
+// events), `submit`s prompts (FIFO: one turn at a time), `steer`s the running turn, `answer`s
+// asks, `cancel`s, reads `history()`, and `close()`s (SessionEnd hooks) or `dispose()`s.
+// Every agent has its own session, bus, tools and asks: several can run in one process.
+import type { PermissionContext } from "../permissions/index.ts";
 import type { SessionEvent } from "../session/events.ts";
-import { SessionWriter } from "../session/writer.ts";
-import type { ToolSource } from "../tools/source.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
-import { VERSION } from "../version.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
-import { applyHookNotes, notify } from "./notes.ts";
+import { type AgentOptions, type ComposedSession, composeSession } from "./compose-session.ts";
+import { notify } from "./notes.ts";
+import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 import { submitPrompt } from "./prompt-submit.ts";
-import { resolveModel, splitModelId } from "./provider-resolve.ts";
-import { PublishGate } from "./publish-gate.ts";
-import { realSleep, type Sleep } from "./retry.ts";
-import type { RunContext } from "./run-context.ts";
-import { type GuardOptions, preparePolicy, SessionGuard } from "./session-guard.ts";
-import {
-  locateSession,
-  modelInEffect,
-  type PriorSession,
-  type Receipts,
-  reopenSession,
-  repairEvents,
-} from "./session-open.ts";
-import { createSessionTools, type SessionTools } from "./session-tools.ts";
-import { buildSystemPrompt } from "./system-prompt.ts";
-import type { TurnStop } from "./tool-calls.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
 
-export interface AgentOptions {
-  bus: AgentBus;
-  loaded: LoadedConfig;
-  env: Env;
-  /** The workspace the session works in. */
-  cwd: string;
-  sessionsDir: string;
-  /** An explicit `--model`; on resume it switches the session's model (`session/model`). */
-  modelOverride?: string;
-  /** Session id or prefix to resume. */
-  resume?: string;
-  /** Resume the newest session of `cwd`. */
-  continueLatest?: boolean;
-  /**
-   * Tool sources added after the session's own (the built-in, `[[tools.external]]` and cgc
-   * tools); on a name clash the earlier source's tool wins, with one notice.
-   */
-  tools?: readonly ToolSource[];
-  /** False: offer only the `tools` sources (tests that stand in for bash or write). */
-  defaultTools?: boolean;
-  /** Replaces the provider adapters (tests use a scripted stream function). */
-  stream?: StreamFunction;
-  sleep?: Sleep;
-  random?: () => number;
-  now?: () => number;
-  /** The surface's permission flags and ask resolver. */
-  guard?: GuardOptions;
-  /** Sign checkpoints, and check those of a log to resume (without: neither). */
-  receipts?: Receipts;
+export type { AgentOptions } from "./compose-session.ts";
+
+/** A queued prompt taken back before its turn started (`withdrawQueued`, `dispose`). */
+export interface WithdrawnPrompt {
+  reason: "withdrawn";
+  text: string;
+  turn?: undefined;
+  error?: undefined;
 }
 
-/** Session-wide figures folded from the events: turns so far and cost. */
-class SessionTotals {
-  nextTurn = 0;
-  cost = 0;
-  observe(event: SessionEvent): void {
-    if (event.type === "turn/start") this.nextTurn = event.turn + 1;
-    else if (event.type === "step/end" && event.cost !== null) this.cost += event.cost;
-  }
+/** How a submitted prompt ended: its turn's outcome, or withdrawn before its turn started. */
+export type SubmitOutcome = TurnOutcome | WithdrawnPrompt;
+
+interface QueuedPrompt {
+  text: string;
+  resolve(outcome: SubmitOutcome): void;
+  reject(error: unknown): void;
 }
 
 export class Agent {
@@ -80,160 +37,85 @@ export class Agent {
   private controller: AbortController | null = null;
   private steering = 0;
   private disposed = false;
+  /** Set by `close()`: no prompt is taken any more. */
+  private closing = false;
   /** Settles once background processes are stopped and spill files removed. */
   private toolsDisposed: Promise<void> = Promise.resolve();
-  /** Set when a SessionStart hook asked to stop: every prompt is then refused. */
-  private sessionStop: TurnStop | undefined;
-  /** The number of the turn `run` is working on. */
+  /** The number of the turn now running. */
   private runningTurn: number | undefined;
+  private readonly queue: QueuedPrompt[] = [];
+  /** The next queued prompt starts on a later turn of the event loop (see `submit`). */
+  private startScheduled = false;
 
-  private constructor(
-    private readonly ctx: RunContext,
-    private readonly totals: SessionTotals,
-    /** True when the session existed before this run. */
-    readonly resumed: boolean,
-    private readonly sessionTools: SessionTools,
-  ) {}
+  private constructor(private readonly session: ComposedSession) {}
 
   static async open(options: AgentOptions): Promise<Agent> {
-    const { bus, loaded } = options;
-    bus.emit("agent/created");
-    const prepared = preparePolicy(loaded, options.cwd, options.guard ?? {});
-    for (const message of prepared.policy.notices)
-      bus.emit("agent/notice", { message, source: "policy" });
-    const prior = locateSession({ ...options });
-    const modelId = chooseModel(options, prior);
-    const resolved = resolveModel(loaded.config, modelId, options.env);
-    const system = buildSystemPrompt({
-      cwd: options.cwd,
-      home: loaded.home,
-      promptFile: loaded.config.system_prompt_file,
-      allowedDirs: loaded.config.allowed_prompt_dirs,
-      onSkipped: (message) => bus.emit("agent/notice", { message, source: "policy" }),
-    });
-    const deriver = new MessageDeriver();
-    const totals = new SessionTotals();
-    const gate = new PublishGate(
-      (event) => {
-        deriver.push(event);
-        totals.observe(event);
-      },
-      (event) => bus.emit("session/event", event),
-    );
-    const writer = openWriter(options, prior, resolved.provider.name, resolved.model, gate);
-    bus.emit("agent/session-start", { sessionId: writer.id, logPath: writer.path });
-    gate.open();
-    if (prior) {
-      for (const event of repairEvents(gate.history)) writer.append(event);
-      const inEffect = modelInEffect(gate.history);
-      if (inEffect.provider !== resolved.provider.name || inEffect.model !== resolved.model) {
-        writer.append({
-          type: "session/model",
-          provider: resolved.provider.name,
-          model: resolved.model,
-        });
-      }
-    }
-    const sessionTools = await createSessionTools({
-      sessionId: writer.id,
-      cwd: options.cwd,
-      config: loaded.config,
-      env: options.env,
-      externalTools: prepared.policy.externalTools,
-      readGate: readGateFor(prepared.permissions, prepared.context),
-      ...(options.tools ? { sources: options.tools } : {}),
-      ...(options.defaultTools === false ? { defaultSources: false } : {}),
-      onNotice: ({ message, level }) => bus.emit("agent/notice", { message, source: level }),
-    });
-    const tools = sessionTools.toolbox;
-    const session = {
-      sessionId: writer.id,
-      logPath: writer.path,
-      cwd: options.cwd,
-      spillDir: sessionTools.spillDir,
-    };
-    const guard = new SessionGuard(prepared, session, {
-      env: options.env,
-      loaded,
-      ...(options.guard?.askResolver ? { askResolver: options.guard.askResolver } : {}),
-    });
-    const ctx: RunContext = {
-      bus,
-      writer,
-      deriver,
-      config: loaded.config,
-      provider: resolved.provider,
-      model: resolved.model,
-      stream: options.stream ?? providerStream,
-      system,
-      tools,
-      cwd: options.cwd,
-      sessionId: writer.id,
-      guard,
-      sleep: options.sleep ?? realSleep,
-      random: options.random ?? Math.random,
-      now: options.now ?? Date.now,
-    };
-    const agent = new Agent(ctx, totals, prior !== null, sessionTools);
-    const notes = await guard.hooks.sessionStart(prior ? "resume" : "startup");
-    applyHookNotes(ctx, totals.nextTurn, "SessionStart", notes);
-    agent.sessionStop = notes.stop;
-    return agent;
+    return new Agent(await composeSession(options));
   }
 
+  get bus(): AgentBus {
+    return this.session.ctx.bus;
+  }
   get sessionId(): string {
-    return this.ctx.sessionId;
+    return this.session.ctx.sessionId;
   }
   get logPath(): string {
-    return this.ctx.writer.path;
+    return this.session.ctx.writer.path;
   }
   get provider(): string {
-    return this.ctx.provider.name;
+    return this.session.ctx.provider.name;
   }
   get model(): string {
-    return this.ctx.model;
+    return this.session.ctx.model;
+  }
+  get cwd(): string {
+    return this.session.ctx.cwd;
+  }
+  /** True when the session existed before this run. */
+  get resumed(): boolean {
+    return this.session.resumed;
   }
   /** The tools this session offers the model (surfaces read their presenters). */
   get tools(): Toolbox {
-    return this.ctx.tools;
+    return this.session.ctx.tools;
   }
   /** The system prompt every request of this run carries. */
   get systemPrompt(): string {
-    return this.ctx.system;
+    return this.session.ctx.system;
+  }
+  /** What the permission rules resolve paths against (exec's advice on asks reads it). */
+  get permissionContext(): PermissionContext {
+    return this.session.ctx.guard.context;
   }
   get running(): boolean {
     return this.controller !== null;
   }
+  /** The prompts waiting for the running turn to end, oldest first. */
+  get queued(): string[] {
+    return this.queue.map((prompt) => prompt.text);
+  }
 
-  /** Runs one turn started by `text`; resolves when the turn has ended (never rejects on provider errors). */
-  async run(text: string): Promise<TurnOutcome> {
-    if (this.disposed) throw new Error("agent is disposed");
-    if (this.controller) throw new Error("a turn is already running; steer it instead");
-    const controller = new AbortController();
-    this.controller = controller;
-    this.steering = 0;
-    this.setStatus("running");
-    this.ctx.guard.turnSignal = controller.signal;
-    try {
-      const turn = this.totals.nextTurn;
-      this.runningTurn = turn;
-      const refused = await submitPrompt(this.ctx, turn, text, this.sessionStop);
-      if (refused) return refused;
-      return await runTurn(this.ctx, turn, {
-        signal: controller.signal,
-        sessionCost: () => this.totals.cost,
-        takeSteering: () => {
-          const waiting = this.steering;
-          this.steering = 0;
-          return waiting;
-        },
-      });
-    } finally {
-      this.controller = null;
-      this.ctx.guard.turnSignal = undefined;
-      this.ctx.writer.sync();
-      this.setStatus("idle");
-    }
+  /**
+   * Submits a prompt. With no turn running it starts at once; otherwise it waits in a FIFO
+   * queue, announced as `agent/queued`, and becomes `user/message` when its turn starts. The
+   * promise settles when that turn has ended (provider failures are outcomes, not rejections;
+   * a failing session log rejects it), and always before the next queued turn starts, which
+   * happens on a later turn of the event loop: what a surface does with an outcome at once
+   * (print its result) comes before any event of the next turn.
+   */
+  submit(text: string): Promise<SubmitOutcome> {
+    if (this.disposed || this.closing) throw new Error("agent is closed");
+    return new Promise((resolve, reject) => {
+      const waits = this.controller !== null || this.startScheduled || this.queue.length > 0;
+      this.queue.push({ text, resolve, reject });
+      if (waits) this.bus.emit("agent/queued", { text });
+      else this.startNext();
+    });
+  }
+
+  /** The same as `submit` (the name earlier callers use). */
+  run(text: string): Promise<SubmitOutcome> {
+    return this.submit(text);
   }
 
   /**
@@ -243,34 +125,61 @@ export class Agent {
    * while its prompt is still with the UserPromptSubmit hooks (the turn has not started).
    */
   steer(text: string): boolean {
+    const { totals, ctx } = this.session;
     if (!this.controller || this.controller.signal.aborted) return false;
-    if (this.runningTurn === undefined || this.totals.nextTurn <= this.runningTurn) return false;
+    if (this.runningTurn === undefined || totals.nextTurn <= this.runningTurn) return false;
     this.steering++;
-    this.ctx.writer.append({ type: "steering/message", turn: this.totals.nextTurn - 1, text });
+    ctx.writer.append({ type: "steering/message", turn: totals.nextTurn - 1, text });
     return true;
   }
 
   /**
-   * Tells the bus (`agent/queued`) that a surface is holding a prompt until the running turn
-   * ends. Transient: the prompt reaches the log as `user/message` when its turn starts.
+   * Cancels the running turn: aborts the stream and running tools, and ends its pending asks
+   * (denied: the call is recorded as not run); the turn ends `cancelled`. Prompts queued behind
+   * it stay queued, as Claude Code and Codex keep them, and the next one starts when the
+   * cancelled turn has ended; `withdrawQueued()` takes them back instead.
    */
-  announceQueued(text: string): void {
-    this.ctx.bus.emit("agent/queued", { text });
-  }
-
-  /** Cancels the running turn: aborts the stream and running tools; the turn ends `cancelled`. */
   cancel(): void {
     if (!this.controller || this.controller.signal.aborted) return;
     this.setStatus("cancelling");
     this.controller.abort();
   }
 
+  /** Takes every queued prompt back (their `submit` resolves `withdrawn`); returns their text. */
+  withdrawQueued(): string[] {
+    const taken = this.queue.splice(0);
+    for (const prompt of taken) prompt.resolve({ reason: "withdrawn", text: prompt.text });
+    return taken.map((prompt) => prompt.text);
+  }
+
+  /** Answers an `agent/ask`; the first answer wins, a later or unknown one changes nothing. */
+  answer(id: string, decision: AskDecision): AnswerResult {
+    return this.session.asks.answer(id, decision);
+  }
+
+  /** The asks waiting for an answer now (for a surface that attaches while one waits). */
+  pendingAsks(): AgentAsk[] {
+    return this.session.asks.pending();
+  }
+
+  /**
+   * Every durable event of the session so far, those still in the writer's memory included.
+   * Subscribing to `session/event` and calling this in the same synchronous step gives every
+   * event exactly once: those before in the history, the rest on the bus.
+   */
+  history(): SessionEvent[] {
+    return this.session.journal.history();
+  }
+
   /** Runs the SessionEnd hooks (their notices go on the bus), then disposes. */
   async close(): Promise<void> {
-    if (this.disposed) return;
+    if (this.disposed || this.closing) return;
+    this.closing = true;
+    this.withdrawQueued();
     this.controller?.abort();
-    const notes = await this.ctx.guard.hooks.sessionEnd("exit");
-    notify(this.ctx, "hook", notes.notices);
+    const { ctx } = this.session;
+    const notes = await ctx.guard.hooks.sessionEnd("exit");
+    notify(ctx, "hook", notes.notices);
     this.dispose();
     await this.toolsDisposed;
   }
@@ -279,58 +188,72 @@ export class Agent {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.withdrawQueued();
     this.controller?.abort();
-    this.ctx.guard.dispose();
-    this.toolsDisposed = this.sessionTools.dispose();
+    const { ctx, asks, sessionTools } = this.session;
+    asks.endAll("the session closed before the call was answered");
+    ctx.guard.dispose();
+    this.toolsDisposed = sessionTools.dispose();
     try {
-      this.ctx.writer.close();
+      ctx.writer.close();
     } finally {
-      this.ctx.bus.emit("agent/disposed");
+      ctx.bus.emit("agent/disposed");
+    }
+  }
+
+  private startNext(): void {
+    if (this.controller || this.disposed) return;
+    const prompt = this.queue.shift();
+    if (!prompt) return;
+    this.runPrompt(prompt.text)
+      .then(prompt.resolve, prompt.reject)
+      .finally(() => this.scheduleNext());
+  }
+
+  /** The next queued turn starts after the settled one's callbacks have run. */
+  private scheduleNext(): void {
+    if (this.queue.length === 0 || this.startScheduled) return;
+    this.startScheduled = true;
+    setImmediate(() => {
+      this.startScheduled = false;
+      this.startNext();
+    });
+  }
+
+  /** Runs one turn started by `text` (the status and signal are set before the first await). */
+  private async runPrompt(text: string): Promise<TurnOutcome> {
+    const { ctx, totals } = this.session;
+    const controller = new AbortController();
+    this.controller = controller;
+    this.steering = 0;
+    this.setStatus("running");
+    ctx.guard.turnSignal = controller.signal;
+    try {
+      const turn = totals.nextTurn;
+      this.runningTurn = turn;
+      const refused = await submitPrompt(ctx, turn, text, this.session.sessionStop);
+      if (refused) return refused;
+      return await runTurn(ctx, turn, {
+        signal: controller.signal,
+        sessionCost: () => totals.cost,
+        takeSteering: () => {
+          const waiting = this.steering;
+          this.steering = 0;
+          return waiting;
+        },
+      });
+    } finally {
+      this.controller = null;
+      this.runningTurn = undefined;
+      ctx.guard.turnSignal = undefined;
+      if (!this.disposed) ctx.writer.sync();
+      this.setStatus("idle");
     }
   }
 
   private setStatus(status: AgentStatus): void {
     if (status === this.status) return;
     this.status = status;
-    this.ctx.bus.emit("agent/status", { status });
+    this.session.ctx.bus.emit("agent/status", { status });
   }
-}
-
-/** The `--model` flag; on resume without it, the session's own model; else config `model`. */
-function chooseModel(options: AgentOptions, prior: PriorSession | null): string {
-  if (options.modelOverride) {
-    splitModelId(options.modelOverride);
-    return options.modelOverride;
-  }
-  if (prior) {
-    const { provider, model } = modelInEffect(prior.events);
-    if (provider && model) return `${provider}/${model}`;
-  }
-  return options.loaded.config.model;
-}
-
-function openWriter(
-  options: AgentOptions,
-  prior: PriorSession | null,
-  provider: string,
-  model: string,
-  gate: PublishGate,
-): SessionWriter {
-  if (prior) {
-    const { writer, history } = reopenSession(prior, gate.publish, options.receipts?.signer);
-    gate.history = history;
-    return writer;
-  }
-  const start = {
-    cwd: options.cwd,
-    version: VERSION,
-    provider,
-    model,
-    config_fingerprint: configFingerprint(options.loaded.config),
-  };
-  const signer = options.receipts?.signer;
-  return SessionWriter.create(options.sessionsDir, start, {
-    publish: gate.publish,
-    ...(signer ? { signer } : {}),
-  });
 }

@@ -4,6 +4,7 @@
 // Surfaces (cli, present, acp, tui) subscribe here; the agent is the only emitter.
 import type { Bus } from "../bus/bus.ts";
 import type { SessionEvent } from "../session/events.ts";
+import type { AgentAsk } from "./pending-asks.ts";
 import type { PreExecuteListener } from "./pre-execute-compose.ts";
 
 /** What the agent is doing right now. */
@@ -15,23 +16,23 @@ export type BusEvents = {
    * types that sync). Surfaces render from this feed, never from the loop's internals.
    */
   "session/event": (event: SessionEvent) => void;
-  /** An agent was constructed; no session is open yet. */
-  "agent/created": () => void;
   /** The agent shut down: its session is closed and it emits nothing further. */
   "agent/disposed": () => void;
   /** The agent's status changed; sent only on a change, starting from `idle`. */
   "agent/status": (change: { status: AgentStatus }) => void;
   /**
-   * A failure to show the user as one line, for problems the session log cannot carry (the
-   * log could not be opened, a plugin failed). Errors inside a turn arrive as `session/event`.
-   */
-  "agent/error": (error: { message: string }) => void;
-  /**
-   * A prompt submitted while a turn runs is waiting for that turn to end (a surface's queue,
-   * not the log). When its turn starts it appears as a `user/message` session event. Steering
-   * is never announced here: it is appended as `steering/message` at once.
+   * A prompt given to `submit` while a turn runs (or others wait) is queued behind it, in the
+   * agent's FIFO queue, not the log. When its turn starts it appears as a `user/message`
+   * session event. Steering is never announced here: it is appended as `steering/message`.
    */
   "agent/queued": (message: { text: string }) => void;
+  /**
+   * A tool call waits for approval: answer it with `agent.answer(ask.id, decision)`, from any
+   * surface; the first answer wins. The wait ends with the turn (cancel, a signal, dispose),
+   * and with no listener at all the call is denied at once. What is decided is recorded on
+   * `tool/call.decision`; the ask itself is never persisted.
+   */
+  "agent/ask": (ask: AgentAsk) => void;
   /** The agent opened a session log (new, resumed or forked), before its first `session/event`. */
   "agent/session-start": (session: { sessionId: string; logPath: string }) => void;
   /**

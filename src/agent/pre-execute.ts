@@ -1,8 +1,9 @@
 // The one seam every valid tool call passes between `assistant/message` and `tool/call`, in
 // two calls tool-calls.ts makes in order: `decideToolCall` composes the permission rules, the
 // plugins' listeners (`tools/pre-execute`) and the PreToolUse hooks (pre-execute-compose.ts,
-// which validates a rewrite, once); `answerAsk` has the surface's resolver answer an `ask`
-// and records a session grant. The result fills `tool/call` and says what runs.
+// which validates a rewrite, once); `answerAsk` puts an `ask` on the bus as `agent/ask`
+// (pending-asks.ts), waits for a surface's answer and records a session grant. The result
+// fills `tool/call` and says what runs.
 
 import type { ToolTraits } from "../permissions/index.ts";
 import { evaluatePermission, prepareBashRules, suggestRule } from "../permissions/index.ts";
@@ -70,8 +71,9 @@ export async function decideToolCall(
 }
 
 /**
- * Settles an `ask` through the surface's resolver (any other verdict passes through) and
- * records a grant the user gave for the session. Says which parsed arguments run.
+ * Settles an `ask` through the session's asks (`guard.ask`: an `agent/ask` event any surface
+ * answers; any other verdict passes through) and records a grant the user gave for the
+ * session. Says which parsed arguments run.
  */
 export async function answerAsk(
   call: PendingCall,
@@ -80,7 +82,7 @@ export async function answerAsk(
 ): Promise<CallDecision> {
   const tool = traitsOf(call.tool);
   const asked = { callId: call.callId, name: call.name, tool };
-  const { decision, grantForSession } = await resolveAsk(composed, asked, guard.askResolver);
+  const { decision, grantForSession } = await resolveAsk(composed, asked, guard.ask);
   if (grantForSession) {
     const granted = { name: call.name, arguments: composed.effectiveArguments, tool };
     guard.grant(suggestRule(granted, guard.context));

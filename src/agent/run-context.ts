@@ -1,6 +1,7 @@
 // What one open session's loop works with: the writer and live history, the resolved model,
 // the tools, the system prompt, the session guard (permissions and hooks), and the injectable
-// clock, sleep and random source. Built by agent.ts, read by turn.ts, step.ts, tool-calls.ts.
+// clock, sleep and random source. Built by compose-session.ts; read by turn.ts, step.ts and
+// tool-calls.ts.
 import type { Config } from "../config/index.ts";
 import type { ProviderConfig, StreamFunction } from "../providers/index.ts";
 import type { MessageDeriver } from "../session/derive.ts";
@@ -25,7 +26,7 @@ export interface RunContext {
   readonly tools: Toolbox;
   readonly cwd: string;
   readonly sessionId: string;
-  /** The permission rules, the ask resolver and the hooks of this session. */
+  /** The permission rules, the asks and the hooks of this session. */
   readonly guard: SessionGuard;
   readonly sleep: Sleep;
   readonly random: () => number;

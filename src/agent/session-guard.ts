@@ -1,8 +1,9 @@
 // What decides a session's tool calls, set up once when it opens: the effective policy (the
 // loaded config, already cut by project trust, and the `--permission-mode`, `--allow` flags),
 // the compiled permission rules with "allow for this session" grants, the permission context
-// (with the session's spill directory), the surface's ask resolver and the session's hooks with
-// a credential-free environment. Built by agent.ts; read by the loop.
+// (with the session's spill directory), the session's one ask function (pending-asks.ts: an `ask`
+// becomes `agent/ask` on the bus) and the session's hooks with a credential-free environment.
+// Built by compose-session.ts; read by the loop.
 import { homedir } from "node:os";
 import type { Env, LoadedConfig, PermissionMode } from "../config/index.ts";
 import type { EffectivePolicy, SessionHooks } from "../hooks/index.ts";
@@ -12,18 +13,17 @@ import {
   hookEnvironment,
   providerKeyVars,
 } from "../hooks/index.ts";
-import type { AskResolver, PermissionContext, PermissionPolicy } from "../permissions/index.ts";
-import { compilePolicy, createExecAskResolver, withGrant } from "../permissions/index.ts";
+import type { PermissionContext, PermissionPolicy } from "../permissions/index.ts";
+import { compilePolicy, withGrant } from "../permissions/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
+import type { AskFunction } from "./pending-asks.ts";
 
-/** The surface's say in the policy: the one-run flags and how it answers `ask`. */
+/** The surface's say in the policy: the one-run flags (asks are answered on the bus). */
 export interface GuardOptions {
   /** `--permission-mode`: overrides every file. */
   mode?: PermissionMode;
   /** `--allow`: rules added to the allow list. */
   allow?: readonly string[];
-  /** The surface's ask resolver; default: exec's, which denies and says how to allow. */
-  askResolver?: (ctx: PermissionContext) => AskResolver;
 }
 
 /** The policy part, computed before the session log opens (a malformed rule is a ConfigError). */
@@ -58,7 +58,8 @@ export class SessionGuard {
   /** The rules in effect; grows with each "allow for this session". */
   permissions: PermissionPolicy;
   readonly context: PermissionContext;
-  readonly askResolver: AskResolver;
+  /** Waits for a surface's answer to an `ask` (pending-asks.ts). */
+  readonly ask: AskFunction;
   readonly hooks: SessionHooks;
   /** The running turn's signal: hooks started during a turn are killed when it is cancelled. */
   turnSignal: AbortSignal | undefined;
@@ -67,12 +68,12 @@ export class SessionGuard {
   constructor(
     prepared: PreparedPolicy,
     session: { sessionId: string; logPath: string; cwd: string; spillDir?: string },
-    options: { env: Env; loaded: LoadedConfig; askResolver?: GuardOptions["askResolver"] },
+    options: { env: Env; loaded: LoadedConfig; ask: AskFunction },
   ) {
     this.permissions = prepared.permissions;
     const spill = session.spillDir === undefined ? {} : { spillDir: session.spillDir };
     this.context = { ...prepared.context, ...spill };
-    this.askResolver = (options.askResolver ?? createExecAskResolver)(this.context);
+    this.ask = options.ask;
     const env = hookEnvironment(options.env, {
       providerKeyVars: providerKeyVars(options.loaded.config.providers),
       projectDir: prepared.policy.workspaceRoot,

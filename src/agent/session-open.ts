@@ -2,7 +2,7 @@
 // `--continue` (the newest session started in this cwd). On resume it closes what a crash
 // left open: tool calls without a result get an interrupted result (never re-run) and an
 // unfinished turn gets its `turn/end`. With receipts, a log to resume must pass its signed
-// checkpoints and the checkpoint index too, and the writer signs. Called by agent.ts.
+// checkpoints and the checkpoint index too, and the writer signs. Called by compose-session.ts.
 import { resolve } from "node:path";
 import { SessionCorruptError, UsageError } from "../errors.ts";
 import { readNative } from "../providers/neutral.ts";
@@ -87,29 +87,26 @@ export function modelInEffect(events: readonly SessionEvent[]): {
 }
 
 /**
- * Reopens a log for appending. Returns the complete history: the events read before plus any
- * the writer appended while reopening (a `session/recovered`), which `publish` also received.
+ * Reopens a log for appending. Returns the writer and the log's events before it reopened;
+ * what the writer appends while reopening (a `session/recovered`) goes to `publish`.
  */
 export function reopenSession(
   prior: PriorSession,
   publish: (event: SessionEvent) => void,
   signer?: CheckpointSigner,
 ): { writer: SessionWriter; history: SessionEvent[] } {
-  const appended: SessionEvent[] = [];
   const { writer, summary } = SessionWriter.resume(prior.path, {
-    publish: (event) => {
-      appended.push(event);
-      publish(event);
-    },
+    publish,
     ...(signer ? { signer } : {}),
   });
-  let history = prior.events;
-  const lastRead = history.at(-1)?.seq ?? -1;
+  const lastRead = prior.events.at(-1)?.seq ?? -1;
   const lastVerified = summary.lastSeq;
   // Another process appended between our read and taking the lock: read again.
-  if (lastVerified !== lastRead)
-    history = readSession(prior.path, { untilSeq: lastVerified }).events;
-  return { writer, history: [...history, ...appended.filter((e) => e.seq > lastVerified)] };
+  const history =
+    lastVerified === lastRead
+      ? prior.events
+      : readSession(prior.path, { untilSeq: lastVerified }).events;
+  return { writer, history };
 }
 
 /**

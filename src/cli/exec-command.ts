@@ -1,8 +1,9 @@
 // `codewhale exec [options] <prompt>`: runs one task to completion without a terminal UI and
 // prints it as text, one JSON object, or stream-json lines; `--input-format stream-json` turns
 // it into a long-lived session driven by JSON lines on stdin (exec-stdin.ts). Nobody can answer
-// a permission prompt here, so `ask` is denied with how to allow it. Registered by cli/main.ts;
-// the loop is the agent's, the rendering exec-output.ts's.
+// a permission prompt here, so every `agent/ask` is denied with how to allow it (exec-asks.ts).
+// Registered by cli/main.ts; built on the agent's surface API (submit, subscribe, answer), the
+// rendering is exec-output.ts's.
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { Agent } from "../agent/agent.ts";
@@ -18,12 +19,12 @@ import {
 } from "../config/index.ts";
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
-import { createExecAskResolver } from "../permissions/index.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
+import { refuseAsks } from "./exec-asks.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
 import { runStdinSession } from "./exec-stdin.ts";
 import { execReceipts } from "./receipts.ts";
@@ -150,12 +151,9 @@ async function runExec(
       ...(options.continue ? { continueLatest: true } : {}),
       ...(deps.tools ? { tools: deps.tools(), defaultTools: false } : {}),
       receipts: execReceipts(),
-      guard: {
-        ...(mode ? { mode } : {}),
-        allow: options.allow,
-        askResolver: createExecAskResolver,
-      },
+      guard: { ...(mode ? { mode } : {}), allow: options.allow },
     });
+    refuseAsks(agent);
     const run = { agent, output, cwd, started, stopped: stopped.signal };
     await (interactive ? driveStdin(run) : driveOnce(run, prompt ?? ""));
   } finally {
@@ -179,7 +177,9 @@ interface ExecRun {
 /** One prompt, one turn; exits with the turn's code. */
 async function driveOnce(run: ExecRun, prompt: string): Promise<void> {
   await withOutput(run, async (finish) => {
-    const outcome = await run.agent.run(prompt);
+    const outcome = await run.agent.submit(prompt);
+    // Only a closed session takes a prompt back (a second signal, which exits at once).
+    if (outcome.reason === "withdrawn") return { turn: 0, reason: "cancelled", error: "cancelled" };
     await finish(outcome);
     return outcome;
   });

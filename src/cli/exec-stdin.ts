@@ -1,8 +1,10 @@
 // `codewhale exec --input-format stream-json`: a long-lived session driven by JSON lines on
-// stdin (`user`, `steer`, `abort`), strictly newline-framed. A malformed line is answered
-// with an error line naming its number and the session goes on; EOF ends the session once
-// the running turn (and any queued user messages) are done, a signal at once (the running turn
-// is cancelled, queued ones dropped). Called by exec-command.ts.
+// stdin (`user`, `steer`, `abort`), strictly newline-framed, over the agent's surface API:
+// `user` lines are submitted (the agent queues them FIFO), `steer` steers the running turn (or
+// is submitted when none runs), `abort` cancels the running turn (queued prompts still run).
+// A malformed line is answered with an error line naming its number and the session goes on;
+// EOF ends the session once the running turn and the queued prompts are done, a signal at once
+// (the running turn is cancelled, queued prompts are withdrawn). Called by exec-command.ts.
 import { z } from "zod";
 import type { Agent } from "../agent/agent.ts";
 import type { TurnOutcome } from "../agent/turn.ts";
@@ -25,30 +27,35 @@ export async function runStdinSession(
   finish: (outcome: TurnOutcome) => Promise<void>,
   stopped: AbortSignal,
 ): Promise<TurnOutcome | null> {
-  const queue: string[] = [];
   let last: TurnOutcome | null = null;
-  let pumping: Promise<void> | null = null;
-  const pump = () => {
-    pumping ??= (async () => {
-      for (let text = queue.shift(); text !== undefined; text = queue.shift()) {
-        last = await agent.run(text);
-        await finish(last);
-      }
-      pumping = null;
-    })();
+  let failure: { error: unknown } | null = null;
+  const turns = new Set<Promise<void>>();
+  // A failed turn (the log cannot be written) ends the session like a signal does.
+  const failed = new AbortController();
+  const submit = (prompt: string) => {
+    // Each outcome settles before the next queued turn starts: its result line comes first.
+    const turn = agent
+      .submit(prompt)
+      .then(async (outcome) => {
+        if (outcome.reason === "withdrawn") return;
+        last = outcome;
+        await finish(outcome);
+      })
+      .catch((error: unknown) => {
+        failure ??= { error };
+        failed.abort();
+      })
+      .finally(() => turns.delete(turn));
+    turns.add(turn);
   };
   const handle = (line: InputLine) => {
     if (line.type === "abort") agent.cancel();
     else if (line.type === "steer" && agent.steer(line.text)) return;
-    else {
-      if (agent.running || pumping) agent.announceQueued(line.text);
-      queue.push(line.text);
-      pump();
-    }
+    else submit(line.text);
   };
-  const ended = untilAborted(stopped, () => {
-    queue.length = 0;
-  });
+  const ended = untilAborted(AbortSignal.any([stopped, failed.signal]), () =>
+    agent.withdrawQueued(),
+  );
   const lines = framedLines(input);
   for (let next = await nextOrEnd(lines, ended); next; next = await nextOrEnd(lines, ended)) {
     const [number, text] = next;
@@ -56,7 +63,8 @@ export async function runStdinSession(
     if ("error" in parsed) output.line({ type: "error", line: number, message: parsed.error });
     else handle(parsed.line);
   }
-  while (pumping) await pumping;
+  while (turns.size > 0) await Promise.all(turns);
+  if (failure) throw (failure as { error: unknown }).error;
   return last;
 }
 

@@ -1,22 +1,13 @@
-// How an `ask` decision is resolved. Each surface brings its own AskResolver (terminal
-// prompt, ACP request_permission); `codewhale exec` cannot ask, so its resolver denies with a
-// reason that says exactly how to allow the call next time (mode, config rule, or flag).
+// What an `ask` offers and what exec says when it cannot ask. The agent puts each ask on the
+// bus (`agent/ask`) with the rule "allow for this session" would add (`sessionGrantRule`);
+// `codewhale exec` answers every ask with a denial whose reason says exactly how to allow the
+// call next time (mode, config rule, or flag): `execDenialMessage`.
 import { relative } from "node:path";
-import type { JsonValue } from "../session/events.ts";
 import type { PermissionCall, PermissionContext } from "./evaluate.ts";
 import { protectedEdit } from "./evaluate.ts";
 import { withResolved } from "./file-boundary.ts";
 import { normalizeCommand } from "./rules.ts";
 import { commandOf, pathOf } from "./tool-kinds.ts";
-
-export interface AskAnswer {
-  outcome: "allow" | "deny";
-  /** "session": remember the answer (as the suggested rule) for the rest of the session. */
-  scope?: "once" | "session";
-  /** "user" when a person answered; "default" when the surface answered for lack of one. */
-  by: "user" | "default";
-  reason?: string;
-}
 
 /** A call awaiting an answer: the effective arguments, plus who rewrote them and why. */
 export interface AskCall extends PermissionCall {
@@ -26,16 +17,6 @@ export interface AskCall extends PermissionCall {
   /** Who asked: an ask rule, the mode, a hook or a plugin (the `ask` decision's `by`, `rule`). */
   askedBy?: { by: string; rule?: string };
 }
-
-/**
- * Resolves an `ask`. `original` is set when the call was rewritten: a prompt must then show
- * both the original and the effective arguments.
- */
-export type AskResolver = (
-  call: AskCall,
-  reason: string,
-  original?: JsonValue,
-) => Promise<AskAnswer>;
 
 /** The narrowest rule that allows this exact call: `bash(npm test)`, `edit(src/a.ts)`. */
 export function suggestRule(call: PermissionCall, ctx: PermissionContext): string {
@@ -57,13 +38,22 @@ function rulePath(path: string, ctx: PermissionContext): string {
   return path;
 }
 
-/** The resolver for `codewhale exec`: no one to ask, so deny and say how to allow it. */
-export function createExecAskResolver(ctx: PermissionContext): AskResolver {
-  return async (call, reason) => ({
-    outcome: "deny",
-    by: "default",
-    reason: execDenialMessage(call, reason, ctx),
-  });
+/**
+ * The rule that "allow for this session" adds for an asked call, or undefined when no allow
+ * rule would stop it asking: an ask rule, a hook or a plugin asked (they win over allow rules),
+ * or the call edits a protected file (protected.ts asks whatever the rules say).
+ */
+export function sessionGrantRule(call: AskCall, ctx: PermissionContext): string | undefined {
+  const by = call.askedBy?.by;
+  if (by === "rule" || by === "hook" || by === "plugin") return undefined;
+  if (editsProtected(call, ctx)) return undefined;
+  return suggestRule(call, ctx);
+}
+
+function editsProtected(call: AskCall, ctx: PermissionContext): boolean {
+  if (call.tool.kind !== "edit") return false;
+  const path = pathOf(call.name, call.arguments, ctx.cwd, ctx.home);
+  return path !== undefined && protectedEdit({ paths: withResolved(path) }, ctx) !== undefined;
 }
 
 /**
@@ -80,9 +70,8 @@ export function execDenialMessage(call: AskCall, reason: string, ctx: Permission
     const who = asker.rule ? `${asker.by} "${asker.rule}"` : asker.by;
     return `${needs} The ${who} asked, and no mode or allow rule overrides that.`;
   }
-  const path = pathOf(call.name, call.arguments, ctx.cwd, ctx.home);
   const edits = call.tool.kind === "edit";
-  if (edits && path !== undefined && protectedEdit({ paths: withResolved(path) }, ctx)) {
+  if (editsProtected(call, ctx)) {
     return `${needs} To allow it: run with --permission-mode bypass (allow rules and accept-edits do not apply to protected files).`;
   }
   const rule = suggestRule(call, ctx);

@@ -1,8 +1,9 @@
-// The permission layer's public entry: rules, modes, policy building and the ask resolvers.
+// The permission layer's public entry: rules, modes, policy building, what an ask offers and
+// exec's denial.
 // The agent's pre-execute composer calls `evaluatePermission` on every (effective) tool call.
 
-export type { AskAnswer, AskCall, AskResolver } from "./ask.ts";
-export { createExecAskResolver, execDenialMessage, suggestRule } from "./ask.ts";
+export type { AskCall } from "./ask.ts";
+export { execDenialMessage, sessionGrantRule, suggestRule } from "./ask.ts";
 export { prepareBashRules } from "./bash-prepare.ts";
 export type {
   PermissionCall,

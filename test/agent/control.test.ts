@@ -104,17 +104,33 @@ describe("cancellation", () => {
 
 describe("lifecycle events", () => {
   it("are on the bus only: a queued prompt and the status changes never reach the log", async () => {
-    const h = await openHarness(scripted({ text: "ok" }));
+    const h = await openHarness(scripted({ text: "ok", delayMs: 5 }, { text: "two" }));
     const seen: string[] = [];
     h.bus.on("agent/queued", ({ text }) => seen.push(`queued:${text}`));
     h.bus.on("agent/status", ({ status }) => seen.push(`status:${status}`));
-    const running = h.agent.run("first");
-    h.agent.announceQueued("second");
-    await running;
+    let loggedWhileQueued = "";
+    h.bus.on("session/event", (event) => {
+      if (event.type === "assistant/chunk" && !loggedWhileQueued)
+        loggedWhileQueued = JSON.stringify(readSession(h.agent.logPath).events);
+    });
+    const first = h.agent.submit("first");
+    const second = h.agent.submit("second");
+    await first;
+    await second;
     h.agent.dispose();
-    assert.deepEqual(seen, ["status:running", "queued:second", "status:idle"]);
+    assert.deepEqual(seen, [
+      "status:running",
+      "queued:second",
+      "status:idle",
+      "status:running",
+      "status:idle",
+    ]);
+    assert.ok(loggedWhileQueued.includes("first"), "the log was read while the first turn ran");
+    assert.ok(
+      !loggedWhileQueued.includes("second"),
+      "a queued prompt is not durable until its turn",
+    );
     const logged = JSON.stringify(readSession(h.agent.logPath).events);
-    assert.ok(!logged.includes("second"), "a queued prompt is not a durable fact until its turn");
     assert.ok(!logged.includes("agent/"), "no lifecycle event is persisted");
   });
 });

@@ -13,8 +13,8 @@ import { loadBashParser } from "../../src/permissions/bash-parser.ts";
 import type { PermissionContext } from "../../src/permissions/index.ts";
 import {
   compilePolicy,
-  createExecAskResolver,
   evaluatePermission,
+  execDenialMessage,
 } from "../../src/permissions/index.ts";
 import type { JsonValue } from "../../src/session/events.ts";
 import { zodInput } from "../../src/tools/tool-input.ts";
@@ -228,7 +228,7 @@ describe("permission rules around the listeners", () => {
 });
 
 describe("asking and the rewrite note", () => {
-  it("the resolver sees the effective call and the original; exec denies with instructions", async () => {
+  it("the ask sees the effective call and the original; exec denies with instructions", async () => {
     const composed = await compose([
       rewriter("hook:wrap", (c) => `nice ${c}`),
       verdict("hook:ask", "ask", "check"),
@@ -237,9 +237,9 @@ describe("asking and the rewrite note", () => {
     const resolved = await resolveAsk(
       composed,
       { ...call, tool: { readOnly: false, kind: "execute" as const } },
-      async (c, reason, original) => {
-        seen.push(c.arguments, reason, original, c.rewrittenBy);
-        return { outcome: "allow", scope: "session", by: "user" };
+      async (c) => {
+        seen.push(c.arguments, c.reason, c.originalArguments, c.rewrittenBy);
+        return { outcome: "allow", scope: "session", by: "user", reason: c.reason };
       },
     );
     assert.deepEqual(seen, [
@@ -252,12 +252,12 @@ describe("asking and the rewrite note", () => {
       decision: { outcome: "allow", by: "user", reason: "check" },
       grantForSession: true,
     });
-    const exec = createExecAskResolver({ workspaceRoot: "/w", cwd: "/w", home: "/h" });
-    const denied = await resolveAsk(
-      composed,
-      { ...call, tool: { readOnly: false, kind: "execute" as const } },
-      exec,
-    );
+    const ctx = { workspaceRoot: "/w", cwd: "/w", home: "/h" };
+    const bash = { ...call, tool: { readOnly: false, kind: "execute" as const } };
+    const denied = await resolveAsk(composed, bash, async (c) => {
+      const reason = execDenialMessage(c, c.reason, ctx);
+      return { outcome: "deny", scope: "once", by: "default", reason };
+    });
     assert.equal(denied.decision.outcome, "deny");
     // A hook's ask wins over any allow rule, so exec's advice names no rule or mode.
     assert.equal(

@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import type { AgentAsk, AskDecision } from "../../src/agent/pending-asks.ts";
 import type { PreExecuteListener } from "../../src/agent/pre-execute-compose.ts";
 import { rewriteNote } from "../../src/agent/rewrite-note.ts";
 import type { GuardOptions } from "../../src/agent/session-guard.ts";
 import type { ConfigInput } from "../../src/config/index.ts";
-import type { AskCall } from "../../src/permissions/index.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../../src/session/events.ts";
 import { staticToolSource } from "../../src/tools/source.ts";
 import { createHookDir } from "../hooks/support/fixtures.ts";
@@ -36,7 +36,13 @@ const bash = (id: string, command: string): Reply => ({
 /** Opens a harness with echo and the recording bash and write; runs `prompt` once. */
 async function runWith(
   replies: Reply[],
-  options: { guard?: GuardOptions; plugins?: PreExecuteListener[]; flags?: ConfigInput } = {},
+  options: {
+    guard?: GuardOptions;
+    plugins?: PreExecuteListener[];
+    flags?: ConfigInput;
+    /** Answers the asks instead of exec's refusal. */
+    answer?: (ask: AgentAsk) => AskDecision;
+  } = {},
 ): Promise<{ h: Harness; ran: ToolRecord[]; requests: ReturnType<typeof scripted>["requests"] }> {
   const script = scripted(...replies, { text: "done" });
   const ran: ToolRecord[] = [];
@@ -48,7 +54,10 @@ async function runWith(
     env: { ANTHROPIC_API_KEY: "sk-ant-api03-test", PATH: process.env.PATH ?? "" },
     ...(options.guard ? { guard: options.guard } : {}),
     ...(options.flags ? { flags: options.flags } : {}),
+    refuseAsks: options.answer === undefined,
   });
+  const { answer } = options;
+  if (answer) h.bus.on("agent/ask", (ask) => h.agent.answer(ask.id, answer(ask)));
   for (const plugin of options.plugins ?? []) h.bus.on("tools/pre-execute", () => plugin);
   await h.agent.run("go");
   h.agent.dispose();
@@ -121,7 +130,7 @@ describe("the pre-execute seam in the loop", () => {
     assert.equal(call!.decision.rule, "bash(curl:*)");
   });
 
-  it("an allow rule for the original does not allow the rewrite: it asks, and exec's resolver denies", async () => {
+  it("an allow rule for the original does not allow the rewrite: it asks, and exec denies", async () => {
     const { h, ran } = await runWith([bash("c1", "npm test")], {
       guard: { allow: ["bash(npm test)"] },
       plugins: [rewriter("plugin:watch", (c) => `${c} --watch`)],
@@ -156,19 +165,18 @@ describe("the pre-execute seam in the loop", () => {
     assert.match(ofType(edits.h.events, "tool/result")[2]!.content, /outside the workspace/);
   });
 
-  it("ask: the resolver sees effective and original arguments; allow for the session grants the narrowest rule", async () => {
-    const asks: Array<{ call: AskCall; original?: JsonValue }> = [];
+  it("ask: the surface sees effective and original arguments; allow for the session grants the narrowest rule", async () => {
+    const asks: AgentAsk[] = [];
     const { h, ran } = await runWith([bash("c1", "npm test"), bash("c2", "npm  test")], {
       plugins: [rewriter("plugin:trim", (c) => c.replace(/\s+/g, " "))],
-      guard: {
-        askResolver: () => async (call, _reason, original) => {
-          asks.push({ call, ...(original === undefined ? {} : { original }) });
-          return { outcome: "allow", scope: "session", by: "user" };
-        },
+      answer: (ask) => {
+        asks.push(ask);
+        return { outcome: "allow", scope: "session" };
       },
     });
     assert.equal(asks.length, 1, "the second call is allowed by the granted rule");
-    assert.deepEqual(asks[0]!.call.arguments, { command: "npm test" });
+    assert.deepEqual(asks[0]!.arguments, { command: "npm test" });
+    assert.equal(asks[0]!.sessionRule, "bash(npm test)");
     assert.equal(ran.length, 2);
     const decisions = ofType(h.events, "tool/call").map((c) => c.decision);
     assert.equal(decisions[0]!.by, "user");

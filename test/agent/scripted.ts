@@ -1,11 +1,13 @@
 // An in-process scripted StreamFunction for loop tests: each request takes the next reply
 // from a queue (text, thinking, tool calls, a failure, or a custom part generator) and is
-// recorded with a deep copy of its messages. Plus a harness that opens an Agent on it.
+// recorded with a deep copy of its messages. Plus a harness that opens an Agent on it, whose
+// asks exec's refusal answers unless the test answers them itself (`refuseAsks: false`).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, type AgentOptions } from "../../src/agent/agent.ts";
 import type { AgentBus, BusEvents } from "../../src/agent/bus-events.ts";
 import { createBus } from "../../src/bus/bus.ts";
+import { refuseAsks } from "../../src/cli/exec-asks.ts";
 import { type ConfigInput, loadConfig } from "../../src/config/index.ts";
 import type {
   ProviderFailure,
@@ -141,7 +143,12 @@ export interface Harness {
 /** Opens an agent on a scripted stream in temp dirs; `flags` are config overrides. */
 export async function openHarness(
   script: Scripted,
-  options: { flags?: ConfigInput; home?: string; workspace?: string } & Partial<AgentOptions> = {},
+  options: {
+    flags?: ConfigInput;
+    home?: string;
+    workspace?: string;
+    refuseAsks?: boolean;
+  } & Partial<AgentOptions> = {},
 ): Promise<Harness> {
   const home = options.home ?? tempDir("cw-home-");
   const workspace = options.workspace ?? tempDir("cw-ws-");
@@ -153,6 +160,13 @@ export async function openHarness(
   bus.on("session/event", (event) => void events.push(event));
   const sleeps: number[] = [];
   const sessions = join(home, "sessions");
+  const {
+    flags: _flags,
+    home: _home,
+    workspace: _workspace,
+    refuseAsks: refuse,
+    ...rest
+  } = options;
   const agent = await Agent.open({
     bus,
     loaded,
@@ -164,8 +178,9 @@ export async function openHarness(
     stream: script.stream,
     sleep: async (ms) => void sleeps.push(ms),
     random: () => 0.5,
-    ...options,
+    ...rest,
   });
+  if (refuse !== false) refuseAsks(agent);
   return { agent, bus, events, home, sessions, workspace, sleeps };
 }
 

@@ -184,7 +184,7 @@ describe("one declared kind", () => {
       rule: "accept-edits",
     });
     const asked = await decisionFor("execute");
-    assert.equal(asked?.outcome, "deny", "exec's resolver refuses the ask");
+    assert.equal(asked?.outcome, "deny", "exec refuses the ask (refuseAsks)");
     assert.match(asked?.reason ?? "", /accept-edits mode asks first: deploy runs commands/);
   });
 });

@@ -424,6 +424,10 @@ describe("types", () => {
     const statuses: string[] = [];
     bus.on("agent/status", ({ status }) => statuses.push(status));
     bus.emit("agent/status", { status: "running" });
+    bus.emit("agent/disposed");
+    // @ts-expect-error: removed, nothing emitted it
+    bus.emit("agent/error", { message: "x" });
+    // @ts-expect-error: removed, it carried nothing
     bus.emit("agent/created");
     // @ts-expect-error: not a status
     bus.emit("agent/status", { status: "sleeping" });

@@ -12,8 +12,8 @@ import { loadBashParser } from "../../src/permissions/bash-parser.ts";
 import type { PermissionCall, PermissionContext, ToolTraits } from "../../src/permissions/index.ts";
 import {
   compilePolicy,
-  createExecAskResolver,
   evaluatePermission,
+  execDenialMessage,
   parseRule,
   suggestRule,
   withGrant,
@@ -326,7 +326,10 @@ describe("asking", () => {
   });
 
   it("exec denies, saying how to allow: mode, config rule and flag", async () => {
-    const resolve = createExecAskResolver(ctx);
+    const resolve = async (call: PermissionCall, reason: string) => ({
+      outcome: "deny",
+      reason: execDenialMessage(call, reason, ctx),
+    });
     const answer = await resolve(bash("npm test"), "default mode asks first: bash runs commands");
     assert.equal(answer.outcome, "deny");
     assert.equal(

@@ -17,12 +17,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { PermissionMode } from "../../src/config/index.ts";
-import type { PermissionCall, PermissionContext } from "../../src/permissions/index.ts";
+import type { AskCall, PermissionCall, PermissionContext } from "../../src/permissions/index.ts";
 import {
   compilePolicy,
-  createExecAskResolver,
   evaluatePermission,
+  execDenialMessage,
   PROTECTED_PATHS,
+  sessionGrantRule,
 } from "../../src/permissions/index.ts";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "codewhale-protect-")));
@@ -184,7 +185,10 @@ describe("hard links and read rules", () => {
 });
 
 describe("exec's advice names only what works", () => {
-  const resolve = createExecAskResolver(ctx);
+  const resolve = async (call: AskCall, reason: string) => ({
+    outcome: "deny",
+    reason: execDenialMessage(call, reason, ctx),
+  });
 
   it("a protected file: only bypass", async () => {
     const decision = decide(write(".git/config"), "accept-edits", EVERYTHING);
@@ -193,6 +197,16 @@ describe("exec's advice names only what works", () => {
       answer.reason,
       `write needs approval (${decision.reason}) and exec cannot ask. To allow it: run with --permission-mode bypass (allow rules and accept-edits do not apply to protected files).`,
     );
+  });
+
+  it("allow for this session is offered only where an allow rule would hold", () => {
+    const byMode = { by: "mode", rule: "default" };
+    assert.equal(sessionGrantRule({ ...edit("src/a.ts"), askedBy: byMode }, ctx), "edit(src/a.ts)");
+    assert.equal(sessionGrantRule({ ...write(".git/config"), askedBy: byMode }, ctx), undefined);
+    for (const by of ["rule", "hook", "plugin"]) {
+      const call = { ...edit("src/a.ts"), askedBy: { by, rule: "x" } };
+      assert.equal(sessionGrantRule(call, ctx), undefined, `asked by ${by}`);
+    }
   });
 
   it("an ask rule: no mode or allow rule, only removing it", async () => {

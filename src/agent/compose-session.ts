@@ -1,0 +1,257 @@
+// Composes one agent's session, in the order it must happen: the policy (a bad rule fails
+// before any log exists), the log (new or resumed, repaired), the toolbox, the guard with the
+// asks, and the SessionStart hooks. Everything a session holds is its own (log, bus, tools,
+// asks), so several agents live in one process. Called by Agent.open (agent.ts) only.
+import type { Env, LoadedConfig } from "../config/index.ts";
+import { configFingerprint } from "../config/index.ts";
+import { readGateFor } from "../permissions/index.ts";
+import { stream as providerStream, type StreamFunction } from "../providers/index.ts";
+import { MessageDeriver } from "../session/derive.ts";
+import type { JsonValue, SessionEvent } from "../session/events.ts";
+import { SessionWriter } from "../session/writer.ts";
+import { isPresentedTool, presentToolCall } from "../tools/presentation.ts";
+import { builtinPresenter } from "../tools/presenters.ts";
+import type { ToolSource } from "../tools/source.ts";
+import type { Toolbox } from "../tools/toolbox.ts";
+import { VERSION } from "../version.ts";
+import type { AgentBus } from "./bus-events.ts";
+import { applyHookNotes } from "./notes.ts";
+import { PendingAsks } from "./pending-asks.ts";
+import { resolveModel, splitModelId } from "./provider-resolve.ts";
+import { realSleep, type Sleep } from "./retry.ts";
+import type { RunContext } from "./run-context.ts";
+import {
+  type GuardOptions,
+  type PreparedPolicy,
+  preparePolicy,
+  SessionGuard,
+} from "./session-guard.ts";
+import { SessionJournal } from "./session-journal.ts";
+import {
+  locateSession,
+  modelInEffect,
+  type PriorSession,
+  type Receipts,
+  reopenSession,
+  repairEvents,
+} from "./session-open.ts";
+import { createSessionTools, type SessionTools } from "./session-tools.ts";
+import { buildSystemPrompt } from "./system-prompt.ts";
+import type { TurnStop } from "./tool-calls.ts";
+
+export interface AgentOptions {
+  /** The agent's own bus; surfaces subscribe to it (`agent.bus`). */
+  bus: AgentBus;
+  loaded: LoadedConfig;
+  env: Env;
+  /** The workspace the session works in. */
+  cwd: string;
+  sessionsDir: string;
+  /** An explicit `--model`; on resume it switches the session's model (`session/model`). */
+  modelOverride?: string;
+  /** Session id or prefix to resume. */
+  resume?: string;
+  /** Resume the newest session of `cwd`. */
+  continueLatest?: boolean;
+  /**
+   * Tool sources added after the session's own (the built-in, `[[tools.external]]` and cgc
+   * tools); on a name clash the earlier source's tool wins, with one notice.
+   */
+  tools?: readonly ToolSource[];
+  /** False: offer only the `tools` sources (tests that stand in for bash or write). */
+  defaultTools?: boolean;
+  /** Replaces the provider adapters (tests use a scripted stream function). */
+  stream?: StreamFunction;
+  sleep?: Sleep;
+  random?: () => number;
+  now?: () => number;
+  /** The surface's permission flags. */
+  guard?: GuardOptions;
+  /** Sign checkpoints, and check those of a log to resume (without: neither). */
+  receipts?: Receipts;
+}
+
+/** Session-wide figures folded from the events: turns so far and cost. */
+export class SessionTotals {
+  nextTurn = 0;
+  cost = 0;
+  observe(event: SessionEvent): void {
+    if (event.type === "turn/start") this.nextTurn = event.turn + 1;
+    else if (event.type === "step/end" && event.cost !== null) this.cost += event.cost;
+  }
+}
+
+/** One composed session: what the loop runs with and what the agent controls. */
+export interface ComposedSession {
+  ctx: RunContext;
+  journal: SessionJournal;
+  totals: SessionTotals;
+  asks: PendingAsks;
+  /** True when the session existed before this run. */
+  resumed: boolean;
+  /** The session's toolbox and spill scope, to dispose with the session. */
+  sessionTools: SessionTools;
+  /** Set when a SessionStart hook asked to stop: every prompt is then refused. */
+  sessionStop: TurnStop | undefined;
+}
+
+export async function composeSession(options: AgentOptions): Promise<ComposedSession> {
+  const { bus, loaded } = options;
+  const prepared = preparePolicy(loaded, options.cwd, options.guard ?? {});
+  for (const message of prepared.policy.notices)
+    bus.emit("agent/notice", { message, source: "policy" });
+  const prior = locateSession(options);
+  const resolved = resolveModel(loaded.config, chooseModel(options, prior), options.env);
+  const system = buildSystemPrompt({
+    cwd: options.cwd,
+    home: loaded.home,
+    promptFile: loaded.config.system_prompt_file,
+    allowedDirs: loaded.config.allowed_prompt_dirs,
+    onSkipped: (message) => bus.emit("agent/notice", { message, source: "policy" }),
+  });
+  const deriver = new MessageDeriver();
+  const totals = new SessionTotals();
+  const journal = new SessionJournal(
+    (event) => {
+      deriver.push(event);
+      totals.observe(event);
+    },
+    (event) => bus.emit("session/event", event),
+  );
+  const writer = openLog(options, prior, resolved, journal);
+  const sessionTools = await openToolbox(options, prepared, writer.id);
+  const tools = sessionTools.toolbox;
+  const { guard, asks } = guardWithAsks(options, prepared, {
+    writer,
+    tools,
+    totals,
+    spillDir: sessionTools.spillDir,
+  });
+  const ctx: RunContext = {
+    bus,
+    writer,
+    deriver,
+    config: loaded.config,
+    provider: resolved.provider,
+    model: resolved.model,
+    stream: options.stream ?? providerStream,
+    system,
+    tools,
+    cwd: options.cwd,
+    sessionId: writer.id,
+    guard,
+    sleep: options.sleep ?? realSleep,
+    random: options.random ?? Math.random,
+    now: options.now ?? Date.now,
+  };
+  const notes = await guard.hooks.sessionStart(prior ? "resume" : "startup");
+  applyHookNotes(ctx, totals.nextTurn, "SessionStart", notes);
+  const resumed = prior !== null;
+  return { ctx, journal, totals, asks, resumed, sessionTools, sessionStop: notes.stop };
+}
+
+/**
+ * The session's guard (rules, hooks) and its asks: the guard awaits the asks, and the asks
+ * read the guard's permission context and the running turn's signal.
+ */
+function guardWithAsks(
+  options: AgentOptions,
+  prepared: PreparedPolicy,
+  parts: { writer: SessionWriter; tools: Toolbox; totals: SessionTotals; spillDir: string },
+): { guard: SessionGuard; asks: PendingAsks } {
+  const { writer, tools, totals, spillDir } = parts;
+  const session = { sessionId: writer.id, logPath: writer.path, cwd: options.cwd, spillDir };
+  const guard: SessionGuard = new SessionGuard(prepared, session, {
+    env: options.env,
+    loaded: options.loaded,
+    ask: (request) => asks.ask(request),
+  });
+  const asks = new PendingAsks({
+    bus: options.bus,
+    sessionId: writer.id,
+    permissions: guard.context,
+    turn: () => ({ turn: totals.nextTurn - 1, signal: guard.turnSignal }),
+    present: (name, args) => presentCall(tools, name, args),
+  });
+  return { guard, asks };
+}
+
+/** The `--model` flag; on resume without it, the session's own model; else config `model`. */
+function chooseModel(options: AgentOptions, prior: PriorSession | null): string {
+  if (options.modelOverride) {
+    splitModelId(options.modelOverride);
+    return options.modelOverride;
+  }
+  if (prior) {
+    const { provider, model } = modelInEffect(prior.events);
+    if (provider && model) return `${provider}/${model}`;
+  }
+  return options.loaded.config.model;
+}
+
+/**
+ * Opens the log (new, or resumed and repaired, with a `session/model` when the model changed),
+ * tells the bus (`agent/session-start`) and only then publishes its events.
+ */
+function openLog(
+  options: AgentOptions,
+  prior: PriorSession | null,
+  resolved: { provider: { name: string }; model: string },
+  journal: SessionJournal,
+): SessionWriter {
+  const provider = resolved.provider.name;
+  const signer = options.receipts?.signer;
+  const reopened = prior ? reopenSession(prior, journal.publish, signer) : null;
+  const writer =
+    reopened?.writer ??
+    SessionWriter.create(
+      options.sessionsDir,
+      {
+        cwd: options.cwd,
+        version: VERSION,
+        provider,
+        model: resolved.model,
+        config_fingerprint: configFingerprint(options.loaded.config),
+      },
+      { publish: journal.publish, ...(signer ? { signer } : {}) },
+    );
+  options.bus.emit("agent/session-start", { sessionId: writer.id, logPath: writer.path });
+  journal.open(reopened?.history);
+  if (!reopened) return writer;
+  const history = journal.history();
+  for (const event of repairEvents(history)) writer.append(event);
+  const inEffect = modelInEffect(history);
+  if (inEffect.provider !== provider || inEffect.model !== resolved.model) {
+    writer.append({ type: "session/model", provider, model: resolved.model });
+  }
+  return writer;
+}
+
+/**
+ * The session's toolbox: the built-in, external and cgc sources (unless `defaultTools` is
+ * false), then the surface's own `tools` sources; every notice of theirs goes on the bus.
+ */
+function openToolbox(
+  options: AgentOptions,
+  prepared: PreparedPolicy,
+  sessionId: string,
+): Promise<SessionTools> {
+  return createSessionTools({
+    sessionId,
+    cwd: options.cwd,
+    config: options.loaded.config,
+    env: options.env,
+    externalTools: prepared.policy.externalTools,
+    readGate: readGateFor(prepared.permissions, prepared.context),
+    ...(options.tools ? { sources: options.tools } : {}),
+    ...(options.defaultTools === false ? { defaultSources: false } : {}),
+    onNotice: ({ message, level }) => options.bus.emit("agent/notice", { message, source: level }),
+  });
+}
+
+/** How a call is shown: its static presenter, else the session tool's own, else plain. */
+function presentCall(tools: Toolbox, name: string, args: JsonValue) {
+  const tool = tools.get(name);
+  const own = tool && isPresentedTool(tool) ? tool : undefined;
+  return presentToolCall(builtinPresenter(name) ?? own, name, args);
+}

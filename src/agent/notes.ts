@@ -1,6 +1,7 @@
 // Where hook and listener output goes: notes for the model become durable `context/note`
 // events (replay places them at the next step boundary, like steering), one-line notices go
-// to the surface as `agent/notice`. Called by agent.ts, turn.ts and tool-calls.ts.
+// to the surface as `agent/notice`. Called by agent.ts, compose-session.ts, turn.ts and
+// tool-calls.ts.
 import type { SessionWriter } from "../session/writer.ts";
 import type { AgentBus, NoticeSource } from "./bus-events.ts";
 

@@ -1,8 +1,8 @@
 // The tools a session offers, as one Toolbox over its ToolSources: by default the built-ins,
 // the trusted `[[tools.external]]` entries and the cgc code graph, then any sources the agent
 // was given (AgentOptions.tools), over one shared tool context with the session's spill
-// scope. Commands the model runs never see the provider credentials codewhale itself uses.
-// Also applies a changed tool list at a turn boundary (`tools/changed`). agent.ts calls it.
+// scope; commands the model runs never see codewhale's provider credentials. Opened by
+// compose-session.ts; turn.ts applies a changed list at a turn boundary (`tools/changed`).
 import type { Config, Env } from "../config/index.ts";
 import { providerKeyVars, withoutProviderKeys } from "../hooks/env.ts";
 import {

@@ -39,29 +39,25 @@ describe("codewhale exec: what a child's environment holds", () => {
     const result = jsonLines(run.stdout).find((line) => line.type === "tool/result")!;
     const [bashEnv, bashProc] = String(result.content).split("\n---\n");
     const [hookEnv, hookProc] = readFileSync(hookOut, "utf8").split("\n---\n");
+    const views = [
+      ["bash env", bashEnv!],
+      ["bash /proc/$PPID/environ", bashProc!],
+      ["hook env", hookEnv!],
+      ["hook /proc/$PPID/environ", hookProc!],
+    ] as const;
     for (const name of KEY_VARS) {
       const value = setup.env[name]!;
-      for (const [what, text] of [
-        ["bash env", bashEnv],
-        ["bash /proc/$PPID/environ", bashProc],
-        ["hook env", hookEnv],
-        ["hook /proc/$PPID/environ", hookProc],
-      ] as const) {
-        assert.ok(!text!.includes(reverse(value)), `${what} shows ${name}`);
-        assert.ok(!text!.includes(reverse(`${name}=`)) || what.includes("proc"), `${what}`);
+      for (const [what, text] of views) {
+        assert.ok(!text.includes(reverse(value)), `${what} shows ${name}`);
+        assert.ok(!text.includes(reverse(`${name}=`)) || what.includes("proc"), `${what}`);
       }
       // The block still lists the name, with its value blanked: the read did see the block.
       assert.ok(bashProc!.includes(reverse(`${name}=`)), `${name} in the block`);
       assert.ok(!outside.includes(value), `/proc/<exec pid>/environ shows ${name}`);
     }
-    for (const [what, text] of [
-      ["bash env", bashEnv],
-      ["bash /proc/$PPID/environ", bashProc],
-      ["hook env", hookEnv],
-      ["hook /proc/$PPID/environ", hookProc],
-    ] as const) {
-      assert.ok(!text!.includes(reverse(proxyPassword)), `${what} shows the base URL's password`);
-      if (!what.includes("proc")) assert.ok(!text!.includes(reverse("_BASE_URL=")), what);
+    for (const [what, text] of views) {
+      assert.ok(!text.includes(reverse(proxyPassword)), `${what} shows the base URL's password`);
+      if (!what.includes("proc")) assert.ok(!text.includes(reverse("_BASE_URL=")), what);
     }
     assert.ok(!outside.includes(proxyPassword), "/proc/<exec pid>/environ shows the password");
     // What a tool still gets: the rest of the environment, unchanged.

@@ -70,7 +70,9 @@ export function execDenialMessage(call: AskCall, reason: string, ctx: Permission
     const who = asker.rule ? `${asker.by} "${asker.rule}"` : asker.by;
     return `${needs} The ${who} asked, and no mode or allow rule overrides that.`;
   }
-  const edits = call.tool.kind === "edit";
+  // accept-edits runs only the edits whose file codewhale knows (evaluate.ts).
+  const edits =
+    call.tool.kind === "edit" && pathOf(call.name, call.arguments, ctx.cwd, ctx.home) !== undefined;
   if (editsProtected(call, ctx)) {
     return `${needs} To allow it: run with --permission-mode bypass (allow rules and accept-edits do not apply to protected files).`;
   }

@@ -86,7 +86,7 @@ export function evaluatePermission(
   const partRules =
     subject.command === undefined ? undefined : allowedParts(policy.allow, subject.command);
   if (partRules) return { outcome: "allow", by: "rule", rule: partRules.join(" + ") };
-  return byMode(call, policy.mode);
+  return byMode(call, policy.mode, subject);
 }
 
 function byRule(
@@ -97,12 +97,22 @@ function byRule(
   return { outcome, by: "rule", rule: rule.text, ...(reason ? { reason } : {}) };
 }
 
-function byMode(call: PermissionCall, mode: PermissionMode): PermissionDecision {
+/**
+ * What the mode says when no rule decided. accept-edits runs an edit only when codewhale knows
+ * the file it writes (a built-in's path argument), so the workspace and protected-file checks
+ * above have seen it: a tool of kind `edit` from another source (an external tool, an MCP
+ * server) whose paths codewhale cannot read asks, as Claude Code's acceptEdits does for them.
+ */
+function byMode(call: PermissionCall, mode: PermissionMode, subject: Subject): PermissionDecision {
   if (mode === "bypass") return { outcome: "allow", by: "mode", rule: mode };
   const kind = call.tool.kind;
   if (call.tool.readOnly) return { outcome: "allow", by: "mode", rule: mode };
-  if (mode === "accept-edits" && kind === "edit") {
+  if (mode === "accept-edits" && kind === "edit" && subject.paths.length > 0) {
     return { outcome: "allow", by: "mode", rule: mode };
+  }
+  if (mode === "accept-edits" && kind === "edit") {
+    const reason = `accept-edits mode asks first: ${call.name} edits files codewhale cannot see, so it cannot check them against the workspace and protected files`;
+    return { outcome: "ask", by: "mode", rule: mode, reason };
   }
   const action = kind === "edit" ? "edits files" : kind === "execute" ? "runs commands" : "";
   const what = action ? `${call.name} ${action}` : `${call.name} is not read-only`;

@@ -177,12 +177,10 @@ describe("one declared kind", () => {
     return ofType(readSession(h.agent.logPath).events, "tool/call")[0]?.decision;
   }
 
-  it("permissions read the tool's kind: an edit tool runs in accept-edits, an execute tool asks", async () => {
-    assert.deepEqual(await decisionFor("edit"), {
-      outcome: "allow",
-      by: "mode",
-      rule: "accept-edits",
-    });
+  it("permissions read the tool's kind: an edit tool whose files codewhale cannot see asks, an execute tool asks why", async () => {
+    const edit = await decisionFor("edit");
+    assert.equal(edit?.outcome, "deny", "exec refuses the ask (refuseAsks)");
+    assert.match(edit?.reason ?? "", /deploy edits files codewhale cannot see/);
     const asked = await decisionFor("execute");
     assert.equal(asked?.outcome, "deny", "exec refuses the ask (refuseAsks)");
     assert.match(asked?.reason ?? "", /accept-edits mode asks first: deploy runs commands/);

@@ -259,7 +259,12 @@ describe("modes", () => {
       arguments: {},
       tool: { readOnly: false, kind: "edit" as const },
     };
-    assert.equal(decide(external, { mode: "accept-edits" }).outcome, "allow");
+    // An edit whose file codewhale cannot see could write a protected file: accept-edits asks.
+    const unseen = decide(external, { mode: "accept-edits" });
+    assert.equal(unseen.outcome, "ask");
+    assert.match(unseen.reason ?? "", /edits files codewhale cannot see/);
+    assert.equal(decide(external, { mode: "bypass" }).outcome, "allow");
+    assert.equal(decide(external, { mode: "accept-edits", allow: ["deploy"] }).outcome, "allow");
     assert.equal(
       decide({ ...external, tool: { readOnly: false, kind: "other" } }, { mode: "accept-edits" })
         .outcome,

@@ -32,6 +32,10 @@ await build({
   alias: { "web-tree-sitter": "./node_modules/web-tree-sitter/tree-sitter.cjs" },
   // bash-parser.ts reads import.meta.url only when run from source, never in the bundle.
   logOverride: { "empty-import-meta": "silent" },
+  // The terminal emulator (runner/terminal-screen.ts) is loaded only for output that moves the
+  // cursor: left to Node's resolution from node_modules at that moment, so the bundle every
+  // start parses does not carry its ~300 KB.
+  external: ["@xterm/headless"],
 });
 
 const require = createRequire(import.meta.url);

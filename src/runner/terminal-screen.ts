@@ -3,6 +3,7 @@
 // that scrolls off the screen can no longer change, so it leaves as text at once: memory stays
 // at the screen plus one small scrollback however long the stream. control-stripper.ts switches
 // a stream here once it moves the cursor, erases the display, sets a scroll region or switches screens.
+import { createRequire } from "node:module";
 import type { IBufferLine, IMarker, Terminal } from "@xterm/headless";
 
 /** The terminal a stream is rendered in. */
@@ -47,7 +48,10 @@ let terminalClass: TerminalClass | null = null;
 /** Loads @xterm/headless once; exec start-up and streams without cursor moves never pay for it. */
 export async function loadTerminalEmulator(): Promise<void> {
   if (terminalClass) return;
-  const module = await import("@xterm/headless");
+  // Required, not imported: the bundle runs as a vm script (bin/codewhale.js), where a dynamic
+  // import() cannot load a module; the bundle has `require`, source run by tsx does not.
+  const load = typeof require === "function" ? require : createRequire(import.meta.url);
+  const module = load("@xterm/headless") as { Terminal: unknown; default?: { Terminal?: unknown } };
   terminalClass = (module.default?.Terminal ?? module.Terminal) as TerminalClass;
 }
 

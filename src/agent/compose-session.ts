@@ -9,7 +9,7 @@ import { stream as providerStream, type StreamFunction } from "../providers/inde
 import { MessageDeriver } from "../session/derive.ts";
 import type { JsonValue, SessionEvent } from "../session/events.ts";
 import { SessionWriter } from "../session/writer.ts";
-import { isPresentedTool, presentToolCall } from "../tools/presentation.ts";
+import { presentToolCall } from "../tools/presentation.ts";
 import { builtinPresenter } from "../tools/presenters.ts";
 import type { ToolSource } from "../tools/source.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
@@ -251,7 +251,5 @@ function openToolbox(
 
 /** How a call is shown: its static presenter, else the session tool's own, else plain. */
 function presentCall(tools: Toolbox, name: string, args: JsonValue) {
-  const tool = tools.get(name);
-  const own = tool && isPresentedTool(tool) ? tool : undefined;
-  return presentToolCall(builtinPresenter(name) ?? own, name, args);
+  return presentToolCall(builtinPresenter(name) ?? tools.get(name), name, args);
 }

@@ -22,11 +22,8 @@ export function needsBashParser(
     deny: readonly PermissionRule[];
   },
 ): boolean {
-  const rules = [...policy.allow, ...policy.ask, ...policy.deny];
-  return rules.some(
-    (rule) =>
-      ruleCovers(rule.tool, tool) && rule.matcher.kind !== "any" && rule.matcher.kind !== "path",
-  );
+  const covers = (rule: PermissionRule) => ruleCovers(rule.tool, tool) && hasSpecifier(rule);
+  return policy.allow.some(covers) || policy.ask.some(covers) || policy.deny.some(covers);
 }
 
 /** Deny and ask rules: any form of any part (substituted ones included) matching is enough. */

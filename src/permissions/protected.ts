@@ -7,7 +7,7 @@ import { readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { realOr } from "./file-boundary.ts";
 import type { PathBases, PathPattern } from "./rules.ts";
-import { matchesPath, parsePathPattern } from "./rules.ts";
+import { escapeRegExp, matchesPath, parsePathPattern } from "./rules.ts";
 
 /**
  * Built in, matched against the path inside the workspace at any depth, case-insensitively
@@ -133,8 +133,4 @@ function inside(root: string, path: string): string | undefined {
   const rel = relative(root, path).split("\\").join("/");
   if (rel === ".." || rel.startsWith("../") || isAbsolute(rel)) return undefined;
   return rel;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }

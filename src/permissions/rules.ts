@@ -155,6 +155,6 @@ export function globToRegExp(glob: string): string {
   return out;
 }
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }

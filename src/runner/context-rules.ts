@@ -3,7 +3,7 @@
 // `cat ~/.config/x/token`, `.netrc` and `.pgpass` entries, and Netscape cookie-jar lines. Each
 // is gated by a cheap substring test, and returns ranges in the block. Called by redactor.ts.
 
-import { acceptTableCell, acceptValue, keyClass } from "./redact-rules.ts";
+import { acceptTableCell, keyClass, kindFor } from "./redact-rules.ts";
 import type { SecretRange } from "./redactor.ts";
 import type { ContextHints } from "./rule-candidates.ts";
 import { isPlaceholder, looksRandom } from "./secret-values.ts";
@@ -95,9 +95,8 @@ const CONTAINER_ENV =
 
 function containerEnv(text: string, found: SecretRange[]): void {
   for (const match of text.matchAll(CONTAINER_ENV)) {
-    const cls = keyClass(match[2]!);
-    if (acceptValue(cls, match[4]!, true))
-      add(found, match, 4, cls === "password" ? "password" : "secret");
+    const kind = kindFor(keyClass(match[2]!), match[4]!, true);
+    if (kind) add(found, match, 4, kind);
   }
 }
 

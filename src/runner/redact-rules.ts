@@ -5,9 +5,6 @@
 import { PROVIDER_SHAPES, TOKEN_PREFIXES } from "./provider-rules.ts";
 import { isLocation, isPlaceholder, looksRandom } from "./secret-values.ts";
 
-export { isPlaceholder, looksRandom } from "./secret-values.ts";
-export { TOKEN_PREFIXES };
-
 /** One rule: a global regex, the group(s) holding the secret (first that matched), a kind. */
 export interface SecretRule {
   kind: string;
@@ -287,7 +284,13 @@ export function acceptValue(
   return looksRandom(value, cls === "weak" ? 16 : 12);
 }
 
-function kindFor(cls: KeyClass | null, value: string, quoted: boolean, after = ""): string | null {
+/** The kind a value under a key of class `cls` is redacted as, or null when it is not a secret. */
+export function kindFor(
+  cls: KeyClass | null,
+  value: string,
+  quoted: boolean,
+  after = "",
+): string | null {
   if (!acceptValue(cls, value, quoted, after)) return null;
   return cls === "password" ? "password" : "secret";
 }

@@ -76,8 +76,7 @@ export class Redactor {
   }
 
   /** Adds the context rules' and known values' finds to the line rules' and replaces them all. */
-  private finish(text: ByteString, lineRanges: SecretRange[], hints: ContextHints): ByteString {
-    const ranges = lineRanges;
+  private finish(text: ByteString, ranges: SecretRange[], hints: ContextHints): ByteString {
     for (const range of contextSecrets(text, hints)) ranges.push(range);
     if (this.known && this.known.size > 0) {
       for (const [start, end] of this.known.find(text))

@@ -100,7 +100,7 @@ const BEARER_AT = /Bearer/y;
 const URL_USERINFO_AT = /(?<=\/\/[^\s/@]+)@/y;
 
 /** The lines a built-in rule could match, in order, and the hints for the context rules. */
-export function scanCandidates(text: string): Candidates {
+export function scanCandidates(text: string, tables = true): Candidates {
   const lines = new LineSet(text);
   const hints: ContextHints = {
     kind: false,
@@ -126,7 +126,7 @@ export function scanCandidates(text: string): Candidates {
   // Aligned tables come from a command (`$ vault kv get`, `printenv | column -t`) or have a
   // `Value` column: scanning every double blank of indented text costs more than all else.
   const table = new LineSet(text);
-  if (hints.prompt || text.includes("Value") || text.includes("VALUE")) {
+  if (tables && (hints.prompt || text.includes("Value") || text.includes("VALUE"))) {
     scanDoubleBlanks(text, table);
     hints.tab = scanSeparators("\t", text, table);
   }
@@ -135,7 +135,7 @@ export function scanCandidates(text: string): Candidates {
 
 /** [start, end) of each line (without its newline) that a built-in rule could match, in order. */
 export function ruleCandidateLines(text: string): Array<[number, number]> {
-  return scanCandidates(text).lines;
+  return scanCandidates(text, false).lines;
 }
 
 /** Whether the text holds a `-----BEGIN` (searched by its rarer `B`). */

@@ -128,19 +128,10 @@ export class TerminalScreen {
     let out = this.readScrolled();
     const onNormal = this.terminal.buffer.active === normal;
     const last = Math.max(onNormal ? normal.baseY + normal.cursorY : 0, lastContentRow(normal));
-    out += this.readRows(normal.baseY, last + 1);
+    out += this.readRows(normal, normal.baseY, last + 1);
     const active = this.terminal.buffer.active;
-    if (!onNormal) {
-      const end = Math.max(active.cursorY, lastContentRow(active)) + 1;
-      for (let row = 0; row < end; row++) {
-        const line = active.getLine(row);
-        out += this.row(
-          line,
-          line?.isWrapped === true,
-          active.getLine(row + 1)?.isWrapped === true,
-        );
-      }
-    }
+    if (!onNormal)
+      out += this.readRows(active, 0, Math.max(active.cursorY, lastContentRow(active)) + 1);
     this.marker?.dispose();
     this.terminal.dispose();
     return out;
@@ -151,18 +142,17 @@ export class TerminalScreen {
     if (this.terminal.buffer.active !== normal) return "";
     const first = this.marker && !this.marker.isDisposed ? this.marker.line : 0;
     if (first >= normal.baseY) return "";
-    const out = this.readRows(first, normal.baseY);
+    const out = this.readRows(normal, first, normal.baseY);
     this.marker?.dispose();
     this.marker = this.terminal.registerMarker(-normal.cursorY);
     return out;
   }
 
-  private readRows(from: number, to: number): string {
-    const normal = this.terminal.buffer.normal;
+  private readRows(buffer: Terminal["buffer"]["normal"], from: number, to: number): string {
     let out = "";
     for (let row = from; row < to; row++) {
-      const line = normal.getLine(row);
-      const next = normal.getLine(row + 1);
+      const line = buffer.getLine(row);
+      const next = buffer.getLine(row + 1);
       out += this.row(line, line?.isWrapped === true, next?.isWrapped === true);
     }
     return out;

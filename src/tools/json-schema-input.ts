@@ -3,6 +3,7 @@
 // so it is imported on the first JSON-Schema tool only: `codewhale --version` and a session
 // with only zod tools never load it. Issues read like the zod ones (tool-input.ts).
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { errorMessage } from "../errors.ts";
 import type { JsonValue } from "../session/events.ts";
 import { boundIssues, issueLine, withoutDialect } from "./tool-input.ts";
 import type { ToolInput } from "./types.ts";
@@ -45,7 +46,7 @@ export async function jsonSchemaInput(schema: JsonSchema): Promise<CompiledInput
   try {
     validate = (dialect.includes("2020-12") ? draft2020 : draft7).compile(schema);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return { ok: false, problem: `the input schema is not valid JSON Schema (${detail})` };
   }
   const modelSchema = withoutDialect(schema);

@@ -30,7 +30,7 @@ export function withoutDialect(schema: Record<string, JsonValue>): Record<string
 }
 
 /** `path.to.0: message`, `(root)` for the object itself. */
-export function issueLine(path: readonly (string | number)[], message: string): string {
+export function issueLine(path: readonly PropertyKey[], message: string): string {
   const at = path.length > 0 ? path.map(String).join(".") : "(root)";
   return `${at}: ${message}`;
 }
@@ -42,8 +42,5 @@ export function boundIssues(issues: string[]): string[] {
 }
 
 function zodIssue(issue: z.core.$ZodIssue): string {
-  return issueLine(
-    issue.path.map((part) => (typeof part === "symbol" ? String(part) : part)),
-    issue.message,
-  );
+  return issueLine(issue.path, issue.message);
 }

@@ -2,6 +2,7 @@
 // in source order (on a name clash the earlier source's tool wins and one notice says so), and
 // offered as a snapshot that changes only at a turn boundary (`beginTurn`), so every request
 // of a turn carries the same tools. `prepare` parses and validates a call's arguments, once.
+import { errorMessage } from "../errors.ts";
 import type { JsonValue, Payload } from "../session/events.ts";
 import type { OpenToolSource, ToolNotice, ToolSource, ToolSourceContext } from "./source.ts";
 import type { Tool, ToolOutputContext } from "./types.ts";
@@ -159,7 +160,7 @@ export class Toolbox {
     try {
       return source.tools();
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorMessage(error);
       this.onNotice({
         message: `tool source ${name} failed to list its tools: ${detail}`,
         level: "tools",
@@ -212,7 +213,7 @@ export function parseToolArguments(
   try {
     return { ok: true, value: JSON.parse(raw) as JsonValue };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return { ok: false, value: raw, error: `not valid JSON (${detail})` };
   }
 }

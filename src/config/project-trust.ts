@@ -36,6 +36,7 @@ export const PROJECT_KEY_RULES: readonly { key: string; rule: TrustRule }[] = [
   { key: "output.tools.*.spill_to_temp", rule: "false-only" },
   { key: "output.tools.*.redact_secrets", rule: "true-only" },
   { key: "output.tools.*.gcf", rule: "safe" },
+  { key: "display.*", rule: "safe" },
   { key: "session_dir", rule: "trust" },
   { key: "system_prompt_file", rule: "trust" },
   { key: "providers.*.*", rule: "trust" },

@@ -146,6 +146,8 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     thinking: z.strictObject({ budget_tokens: positiveInt.optional() }).prefault({}),
     retry: retrySchema.prefault({}),
     output: outputSchema.prefault({}),
+    /** How the surfaces show a session; display only, the log and the requests never change. */
+    display: z.strictObject({ show_thinking: z.boolean().default(false) }).prefault({}),
     permissions: permissionsSchema.prefault({}),
     hooks: hooksSchema.prefault({}),
     tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),

@@ -35,6 +35,8 @@ describe("rule candidate gates", () => {
       `AGE-SECRET-KEY-1${randomFrom("023456789acdefghjklmnpqrstuvwxyz", 58)}`,
       `dapi${randomFrom("0123456789abcdef", 32)}`,
       `ops_eyJ${randomFrom(ALNUM, 60)}`,
+      // A Discord webhook stands bare, with no key before it:
+      `https://discord.com/api/webhooks/${randomFrom("0123456789", 19)}/${randomFrom(ALNUM, 68)}`,
       `Bearer ${value}`,
       `Proxy-Authorization: Basic ${value}`,
       `postgres://app:${value}@db.example.com/x`,

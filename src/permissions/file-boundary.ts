@@ -3,7 +3,7 @@
 // spill directory, and no write to a file with several hard links. The permission layer denies
 // anything else in every mode, so its answer and its advice match what the tools would do.
 import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative } from "node:path";
+import { isWithin } from "../config/index.ts";
 import { followSymlinks } from "../runner/index.ts";
 
 /** The tools that may read the session's spill directory (as tools/builtin/paths.ts allows). */
@@ -38,7 +38,7 @@ export function outsideBecause(
 ): string | undefined {
   const roots = withResolved(ctx.cwd);
   const spill = ctx.spillDir && SPILL_READERS.has(tool) ? withResolved(ctx.spillDir) : [];
-  const within = (path: string, dirs: string[]) => dirs.some((dir) => isInside(path, dir));
+  const within = (path: string, dirs: string[]) => dirs.some((dir) => isWithin(path, dir));
   if (paths.length > 0 && paths.every((path) => within(path, spill))) return undefined;
   const outside = paths.find((path) => !within(path, roots));
   if (outside !== undefined) {
@@ -69,9 +69,4 @@ function linkCount(path: string | undefined): number {
   } catch {
     return 1;
   }
-}
-
-export function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
 }

@@ -3,7 +3,8 @@
 // known before it exists. The session's spill directory is the one exception, for readers; a
 // reader's path also passes the read gate (read-gate.ts).
 
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { relative, resolve } from "node:path";
+import { isWithin } from "../../config/index.ts";
 import { escapeAllControls, followSymlinks } from "../../runner/index.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { ToolProblem } from "./problem.ts";
@@ -33,11 +34,11 @@ export function resolveToolPath(
   const absolute = resolve(context.cwd, input);
   const target = realTarget(absolute, input);
   const spillDir = context.spill?.dir;
-  if (options.allowSpill && spillDir && isInside(realTarget(spillDir, spillDir), target)) {
+  if (options.allowSpill && spillDir && isWithin(target, realTarget(spillDir, spillDir))) {
     return { absolute, display: escapeAllControls(absolute), inSpill: true };
   }
   // Lexically inside, and (through every symlink, dangling or not) really inside.
-  if (!isInside(context.cwd, absolute) || !isInside(realTarget(context.cwd, "."), target)) {
+  if (!isWithin(absolute, context.cwd) || !isWithin(target, realTarget(context.cwd, "."))) {
     throw new ToolProblem(
       `${escapeAllControls(input)} is outside the workspace (${context.cwd}); tools may only use paths inside it`,
     );
@@ -49,13 +50,8 @@ export function resolveToolPath(
 
 /** Relative to the workspace ("." for the root), or absolute when outside it. */
 export function displayPath(cwd: string, absolute: string): string {
-  if (!isInside(cwd, absolute)) return absolute;
+  if (!isWithin(absolute, cwd)) return absolute;
   return relative(cwd, absolute) || ".";
-}
-
-export function isInside(root: string, path: string): boolean {
-  const rel = relative(resolve(root), resolve(path));
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
 /**

@@ -2,7 +2,7 @@
 // node types, the words and redirections of a command, the grammar's redirection quirks, and
 // whether arithmetic may evaluate text the command does not show.
 import type { Node } from "web-tree-sitter";
-import { wordValue } from "./bash-words.ts";
+import { kids, wordValue } from "./bash-words.ts";
 
 /** Nodes bash never reads a line continuation in. */
 const VERBATIM = new Set(["raw_string", "ansi_c_string", "comment", "heredoc_body"]);
@@ -143,8 +143,4 @@ export function bareText(node: Node): string {
     at = Math.max(at, end - offset);
   }
   return (out + text.slice(at)).trim().replace(/\s+/g, " ");
-}
-
-export function kids(node: Node): Node[] {
-  return node.children.filter((child): child is Node => child !== null);
 }

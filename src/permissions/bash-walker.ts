@@ -13,9 +13,9 @@ import {
   hidesCode,
   isPartOfCommand,
   isWritingRedirect,
-  kids,
   lastCommand,
 } from "./bash-tree.ts";
+import { kids } from "./bash-words.ts";
 
 /** Deeper nesting of nodes than this is not read. */
 const MAX_DEPTH = 200;

@@ -6,7 +6,7 @@ import type { Node } from "web-tree-sitter";
 
 /** The static value of a word node, or undefined when bash computes it at run time. */
 export function wordValue(node: Node): string | undefined {
-  const parts = node.type === "concatenation" ? children(node) : [node];
+  const parts = node.type === "concatenation" ? kids(node) : [node];
   let value = "";
   let unquoted = "";
   for (const part of parts) {
@@ -58,7 +58,7 @@ function wordPiece(node: Node): Piece | undefined {
 
 /** `"…"` (or `$"…"`) with no expansion inside: its text with `\$ \` \" \\ \newline` unescaped. */
 function doubleQuoted(node: Node): Piece | undefined {
-  for (const child of children(node)) {
+  for (const child of kids(node)) {
     if (child.type === '"' || child.type === '$"' || child.type === "$") continue;
     if (child.type !== "string_content") return undefined;
   }
@@ -151,6 +151,7 @@ function numericEscape(body: string, at: number): { code: number; length: number
   return undefined;
 }
 
-function children(node: Node): Node[] {
+/** The node's children, without the nulls tree-sitter may leave. */
+export function kids(node: Node): Node[] {
   return node.children.filter((child): child is Node => child !== null);
 }

@@ -135,7 +135,7 @@ function gateProject(
   const settings = trustedSettings(project.data);
   const fingerprint = trustFingerprint(settings);
   const user = below[0]?.data ?? {};
-  const state = trustStateOf(trustEntries(user), projectRoot, fingerprint, trustFlag);
+  const state = trustStateOf(trustEntries(user), projectRoot, fingerprint, trustFlag, env.HOME);
   const trusted = state === "trusted" || state === "flag";
   let baseline: { config: Config | undefined } | undefined;
   const { kept, ignored } = gateProjectLayer({

@@ -46,29 +46,32 @@ export function trustStateOf(
   projectRoot: string,
   fingerprint: string,
   trustFlag: boolean,
+  home?: string,
 ): TrustState {
   if (trustFlag) return "flag";
-  const entry = findTrustEntry(entries, projectRoot);
+  const entry = findTrustEntry(entries, projectRoot, home);
   if (entry === undefined) return "untrusted";
   if (typeof entry === "string") return "path-only";
   return entry.fingerprint === fingerprint ? "trusted" : "changed";
 }
 
-/** The record for `projectRoot` (compared with links resolved), if any. */
+/** The record for `projectRoot` (compared with links resolved, `~/` as `home`), if any. */
 export function findTrustEntry(
   entries: readonly (string | TrustEntry)[],
   projectRoot: string,
+  home?: string,
 ): string | TrustEntry | undefined {
-  const root = canonicalPath(projectRoot);
-  return entries.find((entry) => canonicalPath(entryPath(entry)) === root);
+  const root = canonicalPath(projectRoot, home);
+  return entries.find((entry) => canonicalPath(entryPath(entry), home) === root);
 }
 
 export function entryPath(entry: string | TrustEntry): string {
   return typeof entry === "string" ? entry : entry.path;
 }
 
-/** Absolute, `~/` expanded, symlinks resolved when the path exists. */
-export function canonicalPath(path: string, home = homedir()): string {
+/** Absolute, `~/` expanded ($HOME, else the account's home), symlinks resolved when it exists. */
+export function canonicalPath(path: string, home?: string): string {
+  home ||= homedir();
   const expanded = path === "~" || path.startsWith("~/") ? join(home, path.slice(1)) : path;
   const absolute = resolve(expanded);
   try {

@@ -192,6 +192,18 @@ describe("the trust fingerprint", () => {
     assert.notEqual(fingerprint(), first, "a limit that may need trust is covered");
   });
 
+  it("matches a trust record written with ~/ against $HOME, as every other path setting is", () => {
+    layout.writeProject('[permissions]\nmode = "plan"\n');
+    const fingerprint = load().trust.fingerprint;
+    layout.writeUser(
+      `trusted_projects = [{ path = "~/project", fingerprint = "${fingerprint}" }]\n`,
+    );
+    const env = layout.env({ HOME: join(layout.root, "work") });
+    const { config, trust } = loadConfig({ cwd: layout.nested, env });
+    assert.equal(trust.state, "trusted");
+    assert.equal(config.permissions.mode, "plan");
+  });
+
   it("does not depend on key order or formatting", () => {
     layout.writeProject('[permissions]\nmode = "plan"\nallow = ["bash"]\n');
     const first = fingerprint();

@@ -13,6 +13,8 @@ export interface SecretRule {
   groups?: readonly number[];
   /** Decides on a match; returns the kind to report, or null to keep the text. */
   accept?: (match: RegExpExecArray) => string | null;
+  /** How many chars at the end of the secret's span belong to the text around it. */
+  trimEnd?: (match: RegExpExecArray) => number;
 }
 
 const PROVIDER_RULES: SecretRule[] = PROVIDER_SHAPES.map((shape) => ({
@@ -138,6 +140,7 @@ const STRUCTURAL_RULES: SecretRule[] = [
       /(?=[A-Za-z_])(?<![A-Za-z_][A-Za-z0-9_.-]*?)([A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*(?::=|=>|[:=])[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'`,;]+))/dg,
     groups: [2, 3, 4],
     accept: acceptAssignment,
+    trimEnd: (match) => (match[4] === undefined ? 0 : unclosedTail(match[4])),
   },
 ];
 
@@ -321,15 +324,44 @@ function isExpression(value: string): boolean {
 function acceptAssignment(match: RegExpExecArray): string | null {
   const key = match[1]!;
   const quoted = match[4] === undefined;
-  // An unquoted value's closing brackets belong to the code around it: `{secret:null}`.
   const raw = quoted ? (match[2] ?? match[3] ?? "") : match[4]!;
-  const value = quoted ? raw : raw.replace(/[)\]}]+$/, "");
+  const value = quoted ? raw : raw.slice(0, raw.length - unclosedTail(raw));
   if (!quoted && (isExpression(value) || TYPE_AFTER.test(value) || isPlaceholder(raw))) return null;
   if (isArnPart(match) || PUBLIC_BEFORE.test(lineBefore(match, 12))) return null;
   const end = match.index + match[0].length;
   const after = match.input.slice(end, end + 2);
   return kindFor(keyClass(key), value, quoted, after);
 }
+
+/**
+ * How many closing brackets end an unquoted value without an opening one in it: they belong to
+ * the code around it (`{secret:null}`, `connect(password=x)`), while `[REDACTED:password]` or
+ * `f(x)` keeps its own.
+ */
+function unclosedTail(value: string): number {
+  const opens: number[] = [];
+  let unmatchedFrom = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const opener = CLOSER_OF.get(code);
+    if (opener === undefined) {
+      if (OPENERS.has(code)) opens.push(code);
+      unmatchedFrom = value.length;
+    } else if (opens.at(-1) === opener) {
+      opens.pop();
+      unmatchedFrom = value.length;
+    } else if (unmatchedFrom === value.length) unmatchedFrom = i;
+  }
+  return value.length - unmatchedFrom;
+}
+
+const OPENERS: ReadonlySet<number> = new Set([0x28, 0x5b, 0x7b]);
+/** `)` → `(`, `]` → `[`, `}` → `{`. */
+const CLOSER_OF: ReadonlyMap<number, number> = new Map([
+  [0x29, 0x28],
+  [0x5d, 0x5b],
+  [0x7d, 0x7b],
+]);
 
 /** `public key: …` (wg, ssh-keygen): the word before the key makes it public. */
 const PUBLIC_BEFORE = /\bpublic[ \t]$/i;

@@ -87,6 +87,30 @@ describe("secret redaction", () => {
     assert.equal(streamed, "x\n[REDACTED:private_key]\ny\n");
   });
 
+  it("keeps the code's closing brackets after an unquoted value, and a value's own", async () => {
+    const value = randomSecretValue();
+    const [out] = await redact(
+      `db.connect(password=${value})\nq = {password:${value}}\nx(password=${value}[1])\n`,
+    );
+    assert.equal(
+      out,
+      "db.connect(password=[REDACTED:password])\nq = {password:[REDACTED:password]}\nx(password=[REDACTED:password])\n",
+    );
+  });
+
+  it("changes nothing on its own output, and still redacts a secret a command wraps in a marker", async () => {
+    const token = fakeProviderTokens().find(([kind]) => kind === "github_token")![1];
+    const value = randomSecretValue();
+    const text = `f(password=${value})\nGET /x?token=${token}&v=2\nhttps://u:${value}@git.example.com/r\n`;
+    const [once] = await redact(text);
+    const [twice, counts] = await redact(once);
+    assert.equal(twice, once);
+    assert.deepEqual(counts, {});
+    const [wrapped] = await redact(`[REDACTED:${token}] [REDACTED:password=${value}]\n`);
+    assert.ok(!wrapped.includes(token.slice(4)), wrapped);
+    assert.ok(!wrapped.includes(value), wrapped);
+  });
+
   it("leaves Git SHAs, UUIDs, integrity hashes, base64 and ordinary settings alone", async () => {
     const text = [
       `commit ${fakeGitSha()} (HEAD -> main)`,

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fromByteString, toByteString } from "../../src/runner/byte-text.ts";
 import { knownSecretsFrom } from "../../src/runner/known-secrets.ts";
-import { Redactor } from "../../src/runner/redactor.ts";
+import { MARKER_KINDS, Redactor } from "../../src/runner/redactor.ts";
 import { generate } from "../fixtures/secrets/generate.ts";
 import type { Redact } from "../support/secret-corpus.ts";
 import { describeFailures, loadCorpus, percent, scoreCorpus } from "../support/secret-corpus.ts";
@@ -42,6 +42,19 @@ describe("secrets corpus", () => {
     assert.ok(recall >= RECALL_FLOOR, report);
     assert.ok(identical >= NEGATIVES_FLOOR, report);
     assert.equal(score.known.passed, score.known.total, report);
+  });
+
+  it("changes nothing when it redacts its own output again, and writes only markers it knows", () => {
+    const kinds = new Set<string>();
+    for (const entry of [...corpus.positives, ...corpus.negatives, ...corpus.known]) {
+      const once = shipped(entry.text, "env" in entry ? entry.env : {});
+      assert.equal(shipped(once, {}), once, entry.id);
+      for (const marker of once.matchAll(/\[REDACTED:([a-z0-9_]+)\]/g)) kinds.add(marker[1]!);
+    }
+    assert.deepEqual(
+      [...kinds].filter((kind) => !MARKER_KINDS.has(kind)),
+      [],
+    );
   });
 
   it("scores a redactor that does nothing at 0 % recall, and one that redacts everything at 0 % identical", () => {

@@ -3,12 +3,12 @@
 // trusted settings (project-trust.ts), or for one run with `--trust`. Also the one notice line
 // naming what was ignored. Called by load.ts; `codewhale trust` uses the fingerprint.
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { canonicalJson } from "./fingerprint.ts";
 import type { Table } from "./merge.ts";
 import type { IgnoredSetting } from "./project-trust.ts";
+import { realOrResolved } from "./prompt-paths.ts";
 import type { TrustEntry } from "./schema.ts";
 
 /**
@@ -72,13 +72,7 @@ export function entryPath(entry: string | TrustEntry): string {
 /** Absolute, `~/` expanded ($HOME, else the account's home), symlinks resolved when it exists. */
 export function canonicalPath(path: string, home?: string): string {
   home ||= homedir();
-  const expanded = path === "~" || path.startsWith("~/") ? join(home, path.slice(1)) : path;
-  const absolute = resolve(expanded);
-  try {
-    return realpathSync(absolute);
-  } catch {
-    return absolute;
-  }
+  return realOrResolved(path === "~" || path.startsWith("~/") ? join(home, path.slice(1)) : path);
 }
 
 const REVIEW = "review them with `codewhale trust --show`";

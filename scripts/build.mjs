@@ -4,6 +4,9 @@
 // Lazy imports (the provider SDKs, secretlint) stay lazy: their code runs on first use only.
 // The bash parser's two WebAssembly files are copied beside the bundle, which loads them from
 // there (src/permissions/bash-parser.ts) the first time a bash rule is evaluated.
+// The interactive terminal (src/tui/) is a second bundle, dist/tui.cjs, with its rendering
+// library and highlighter: cli.cjs loads it only when `codewhale` opens an interactive session
+// (src/cli/chat-command.ts), so `exec` and `--version` never parse it.
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename } from "node:path";
@@ -13,8 +16,47 @@ const pkg = JSON.parse(readFileSync("package.json", "utf8"));
 // Start from an empty dist/ so nothing from an earlier layout is left behind.
 rmSync("dist", { recursive: true, force: true });
 
+/** chat-command.ts's `import("../tui/index.ts")` becomes `require("./tui.cjs")` beside cli.cjs. */
+const tuiChunk = {
+  name: "tui-chunk",
+  setup(on) {
+    on.onResolve({ filter: /^\.\.\/tui\/index\.ts$/ }, () => ({
+      path: "./tui.cjs",
+      external: true,
+    }));
+  },
+};
+
+const common = {
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  sourcemap: "linked",
+  legalComments: "none",
+  minify: true,
+  keepNames: true,
+  define: { __CODEWHALE_VERSION__: JSON.stringify(pkg.version) },
+  logLevel: "warning",
+};
+
+await build({
+  ...common,
+  entryPoints: { tui: "src/tui/index.ts" },
+  // pi-tui makes a `require` from import.meta.url; this bundle is loaded by `require`.
+  banner: { js: 'var __tuiUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { ...common.define, "import.meta.url": "__tuiUrl" },
+  // pi-tui's Windows console binding is an optional native package, loaded there only.
+  external: ["koffi"],
+});
+
 await build({
   entryPoints: { cli: "src/cli/main.ts" },
+  plugins: [tuiChunk],
+  // A bundle run as a vm script has no loader for import(): the external tui chunk is required.
+  supported: { "dynamic-import": false },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   bundle: true,

@@ -1,0 +1,117 @@
+// `codewhale chat [prompt]` (also `codewhale` alone, and `codewhale "<prompt>"`): an interactive
+// session in the terminal. Only in a TTY: otherwise one line points at `codewhale exec`
+// (exit 2). Opens the agent here, as exec does, then loads the terminal UI (src/tui/, built as
+// dist/tui.cjs) with a dynamic import, so no other command pays for it. Registered by main.ts.
+import type { Command } from "commander";
+import { Agent } from "../agent/agent.ts";
+import type { BusEvents } from "../agent/bus-events.ts";
+import { createBus } from "../bus/bus.ts";
+import {
+  configFlagsFromOptions,
+  type LoadedConfig,
+  loadConfig,
+  PERMISSION_MODES,
+  type PermissionMode,
+  sessionsDir,
+} from "../config/index.ts";
+import { UsageError } from "../errors.ts";
+import { providerKeyVars } from "../hooks/index.ts";
+import type { OpenRequest } from "../tui/index.ts";
+import { takeCredentials } from "./credential-scrub.ts";
+import { cwdOption } from "./cwd-option.ts";
+import { execReceipts } from "./receipts.ts";
+
+interface ChatOptions {
+  model?: string;
+  cwd?: string;
+  resume?: string;
+  continue?: boolean;
+  sessionDir?: string;
+  permissionMode?: string;
+  allow: string[];
+  trust?: boolean;
+}
+
+export const NOT_A_TERMINAL =
+  'an interactive session needs a terminal; for scripts and pipes use codewhale exec "<prompt>"';
+
+export function registerChatCommand(program: Command): void {
+  program
+    .command("chat")
+    .description("an interactive session in this terminal (the default command)")
+    .argument("[prompt]", "the first prompt")
+    .option("-m, --model <provider/model>", "model to use (config `model`)")
+    .option("--cwd <dir>", "the workspace to work in (default: the current directory)")
+    .option("--resume <id>", "continue a session by id or unique prefix")
+    .option("--continue", "continue the newest session started in this directory")
+    .option("--session-dir <dir>", "where session logs live (default $CODEWHALE_HOME/sessions)")
+    .option("--permission-mode <mode>", `${PERMISSION_MODES.join(", ")} (config permissions.mode)`)
+    .option("--allow <rule>", "also allow calls matching this rule", collect, [])
+    .option("--trust", "trust this project's config for this session")
+    .action(async (prompt: string | undefined, options: ChatOptions) => {
+      process.exitCode = await runChat(prompt, options);
+    });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+async function runChat(prompt: string | undefined, options: ChatOptions): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError(NOT_A_TERMINAL);
+  if (options.resume !== undefined && options.resume.trim() === "")
+    throw new UsageError("--resume needs a session id or prefix");
+  if (options.resume && options.continue)
+    throw new UsageError("use --resume or --continue, not both");
+  const flagMode = permissionMode(options.permissionMode);
+  const cwd = cwdOption(options.cwd);
+  const loaded = loadConfig({
+    cwd,
+    env: process.env,
+    flags: configFlagsFromOptions(options),
+    ...(options.trust ? { trust: true } : {}),
+  });
+  const credentials = takeCredentials(providerKeyVars(loaded.config.providers));
+  const receipts = execReceipts();
+  const open = (request: OpenRequest & { continueLatest?: boolean }) =>
+    Agent.open({
+      bus: createBus<BusEvents>(),
+      loaded,
+      env: credentials.env,
+      cwd,
+      sessionsDir: sessionsDir(loaded, options.sessionDir),
+      ...(request.model ? { modelOverride: request.model } : {}),
+      ...(request.resume ? { resume: request.resume } : {}),
+      ...(request.continueLatest ? { continueLatest: true } : {}),
+      receipts,
+      guard: { ...(request.mode ? { mode: request.mode } : {}), allow: options.allow },
+    });
+  const mode = flagMode ?? configuredMode(loaded);
+  const agent = await open({
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.resume ? { resume: options.resume } : {}),
+    ...(options.continue ? { continueLatest: true } : {}),
+    ...(flagMode ? { mode: flagMode } : {}),
+  });
+  const { runInteractive } = await import("../tui/index.ts");
+  return runInteractive({
+    agent,
+    open,
+    cwd,
+    mode,
+    showThinking: loaded.config.display.show_thinking,
+    ...(prompt ? { firstPrompt: prompt } : {}),
+  });
+}
+
+function configuredMode(loaded: LoadedConfig): PermissionMode {
+  return loaded.config.permissions.mode;
+}
+
+function permissionMode(value: string | undefined): PermissionMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = PERMISSION_MODES.find((candidate) => candidate === value);
+  if (!mode)
+    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
+  return mode;
+}

@@ -1,0 +1,342 @@
+// One interactive session on a pi-tui screen: the transcript, the queued prompts, the
+// permission prompt, the status line and the input editor, in that order, in the terminal's
+// own scrollback (no alternate screen). Renders from the agent's bus only (`session/event`,
+// plus `agent/status`, `agent/queued`, `agent/ask`, `agent/notice` for lifecycle), drives it
+// through submit, answer and cancel, and runs the slash commands. Started by index.ts.
+import {
+  CombinedAutocompleteProvider,
+  Container,
+  Editor,
+  matchesKey,
+  Text,
+  type TUI,
+} from "@mariozechner/pi-tui";
+import type { Agent } from "../agent/agent.ts";
+import type { AgentAsk } from "../agent/pending-asks.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../config/index.ts";
+import { formatCost, formatDuration, formatTokens } from "../present/format.ts";
+import type { SessionEvent } from "../session/events.ts";
+import { FiguresFold } from "../session/figures.ts";
+import { isPresentedTool } from "../tools/presentation.ts";
+import { AskPanel } from "./ask-panel.ts";
+import { helpLines, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
+import { StatusLine } from "./status-line.ts";
+import type { Theme } from "./theme.ts";
+import { type DisplayState, Transcript } from "./transcript.ts";
+
+/** What a new agent for this screen is opened with (`/new`, `/model`, `/mode`). */
+export interface OpenRequest {
+  resume?: string;
+  model?: string;
+  mode?: PermissionMode;
+}
+
+export interface AppOptions {
+  tui: TUI;
+  theme: Theme;
+  agent: Agent;
+  open: (request: OpenRequest) => Promise<Agent>;
+  showThinking: boolean;
+  mode: PermissionMode;
+  cwd: string;
+  /** Called once, when the user leaves (Ctrl-D, /quit, Ctrl-C twice). */
+  onExit: () => void;
+}
+
+/** A second Ctrl-C within this long of the first, on an empty prompt, exits. */
+const DOUBLE_CTRL_C_MS = 1500;
+
+export class App {
+  private readonly tui: TUI;
+  private readonly theme: Theme;
+  private agent: Agent;
+  private readonly display: DisplayState;
+  private readonly transcript: Transcript;
+  private readonly queuedView = new Container();
+  private readonly askArea = new Container();
+  private readonly status: StatusLine;
+  private readonly editor: Editor;
+  private readonly asks: AgentAsk[] = [];
+  private panel: AskPanel | undefined;
+  private queued: string[] = [];
+  private figures = new FiguresFold();
+  private mode: PermissionMode;
+  private lastCtrlC = 0;
+  private detach: Array<() => void> = [];
+  private switching = false;
+  /** The last event shown, so a reopened session adds only what is new. */
+  private lastSeq = -1;
+
+  constructor(private readonly options: AppOptions) {
+    this.tui = options.tui;
+    this.theme = options.theme;
+    this.agent = options.agent;
+    this.mode = options.mode;
+    this.display = { showThinking: options.showThinking };
+    this.transcript = new Transcript(this.theme, this.display, (name) => this.presenter(name));
+    this.status = new StatusLine(this.tui, this.theme);
+    this.editor = new Editor(this.tui, this.theme.editor, { paddingX: 1 });
+    this.editor.setAutocompleteProvider(
+      new CombinedAutocompleteProvider([...SLASH_COMMANDS], options.cwd, null),
+    );
+    this.editor.onSubmit = (text) => this.submit(text);
+    for (const part of [
+      this.transcript.root,
+      this.queuedView,
+      this.askArea,
+      this.status,
+      this.editor,
+    ]) {
+      this.tui.addChild(part);
+    }
+    this.tui.setFocus(this.editor);
+    this.tui.addInputListener((data) => this.onKey(data));
+  }
+
+  /** Shows the session so far (a resumed one's transcript) and follows it live. */
+  start(firstPrompt?: string): void {
+    this.attach(this.agent);
+    if (firstPrompt?.trim()) this.submit(firstPrompt);
+  }
+
+  dispose(): void {
+    this.status.dispose();
+    for (const off of this.detach.splice(0)) off();
+  }
+
+  get currentAgent(): Agent {
+    return this.agent;
+  }
+
+  private attach(agent: Agent): void {
+    const { bus } = agent;
+    // History, then the bus, in one synchronous step: every event exactly once.
+    for (const event of agent.history()) if (event.seq > this.lastSeq) this.observe(event);
+    this.detach = [
+      bus.on("session/event", (event) => {
+        this.observe(event);
+        this.tui.requestRender();
+      }),
+      bus.on("agent/status", ({ status }) => {
+        this.status.setRunning(status !== "idle", status === "cancelling");
+        if (status === "idle") this.updateIdle();
+      }),
+      bus.on("agent/queued", ({ text }) => {
+        this.queued.push(text);
+        this.renderQueued();
+      }),
+      bus.on("agent/ask", (ask) => this.enqueueAsk(ask)),
+      bus.on("agent/notice", ({ message }) => {
+        this.transcript.notice(this.theme.dim(message));
+        this.tui.requestRender();
+      }),
+    ];
+    this.updateIdle();
+    this.tui.requestRender();
+  }
+
+  private observe(event: SessionEvent): void {
+    this.lastSeq = event.seq;
+    this.transcript.observe(event);
+    this.status.observe(event);
+    this.figures.observe(event);
+    if (event.type === "user/message") {
+      const at = this.queued.indexOf(event.text);
+      if (at >= 0) {
+        this.queued.splice(at, 1);
+        this.renderQueued();
+      }
+    }
+    // An ask ends when its call is decided (answered here, elsewhere, or by a cancel).
+    if (event.type === "tool/call") this.dropAsk(event.call_id);
+  }
+
+  private presenter(name: string) {
+    const tool = this.agent.tools.get(name);
+    return tool && isPresentedTool(tool) ? tool : undefined;
+  }
+
+  private submit(raw: string): void {
+    const text = raw.trim();
+    if (!text) return;
+    this.editor.addToHistory(raw);
+    if (text.startsWith("/")) {
+      void this.slash(text);
+      return;
+    }
+    const agent = this.agent;
+    agent.submit(raw).catch((error: unknown) => {
+      this.transcript.notice(this.theme.bad(`the session log failed: ${messageOf(error)}`));
+      this.tui.requestRender();
+    });
+  }
+
+  private onKey(data: string): { consume: boolean } | undefined {
+    if (matchesKey(data, "ctrl+d")) {
+      if (this.editor.getText() !== "" || this.panel) return undefined;
+      this.options.onExit();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+c")) return this.onCtrlC();
+    if (this.panel) return undefined;
+    if (matchesKey(data, "escape") && this.agent.running && !this.editor.isShowingAutocomplete()) {
+      this.agent.cancel();
+      return { consume: true };
+    }
+    return undefined;
+  }
+
+  /** Clears the prompt; else cancels the turn; else a second press exits. */
+  private onCtrlC(): { consume: boolean } {
+    const now = Date.now();
+    if (this.editor.getText() !== "") {
+      this.editor.setText("");
+    } else if (this.agent.running) {
+      this.agent.cancel();
+    } else if (now - this.lastCtrlC < DOUBLE_CTRL_C_MS) {
+      this.options.onExit();
+    } else {
+      this.transcript.notice(this.theme.dim("Press Ctrl-C again to exit"));
+    }
+    this.lastCtrlC = now;
+    this.tui.requestRender();
+    return { consume: true };
+  }
+
+  private enqueueAsk(ask: AgentAsk): void {
+    this.asks.push(ask);
+    if (!this.panel) this.showNextAsk();
+  }
+
+  private showNextAsk(): void {
+    const ask = this.asks.shift();
+    this.askArea.clear();
+    this.panel = undefined;
+    if (!ask) {
+      this.tui.setFocus(this.editor);
+      this.tui.requestRender();
+      return;
+    }
+    const agent = this.agent;
+    const panel = new AskPanel(ask, this.theme, (decision) => {
+      agent.answer(ask.id, decision);
+      this.showNextAsk();
+    });
+    this.panel = panel;
+    this.askArea.addChild(panel);
+    this.tui.setFocus(panel);
+    this.tui.requestRender();
+  }
+
+  private dropAsk(callId: string): void {
+    const waiting = this.asks.findIndex((ask) => ask.callId === callId);
+    if (waiting >= 0) this.asks.splice(waiting, 1);
+    if (this.panel?.ask.callId === callId) this.showNextAsk();
+  }
+
+  private renderQueued(): void {
+    this.queuedView.clear();
+    for (const text of this.queued) {
+      const first = text.split("\n", 1)[0] ?? "";
+      this.queuedView.addChild(new Text(this.theme.dim(`  queued: ${first}`), 0, 0));
+    }
+    this.tui.requestRender();
+  }
+
+  private updateIdle(): void {
+    const cost = this.figures.figures.cost;
+    const parts = [`${this.agent.provider}/${this.agent.model}`, `mode ${this.mode}`];
+    if (cost !== null) parts.push(formatCost(cost));
+    this.status.idle = `${parts.join(" · ")} · /help`;
+  }
+
+  private async slash(text: string): Promise<void> {
+    const parsed = parseSlash(text);
+    const say = (line: string) => {
+      this.transcript.notice(line);
+      this.tui.requestRender();
+    };
+    if (!parsed.ok) return say(this.theme.warn(parsed.message));
+    switch (parsed.name) {
+      case "help":
+        return say(helpLines().join("\n"));
+      case "thinking":
+        this.display.showThinking = !this.display.showThinking;
+        this.transcript.invalidate();
+        this.tui.requestRender(true);
+        return say(this.theme.dim(`thinking ${this.display.showThinking ? "shown" : "hidden"}`));
+      case "cost":
+        return say(this.costLines());
+      case "quit":
+        return this.options.onExit();
+      case "new":
+        return this.reopen({}, "new session");
+      case "model":
+        if (!parsed.argument)
+          return say(this.theme.warn("/model needs a provider/model, e.g. /model openai/gpt-5"));
+        return this.reopen({ resume: this.agent.sessionId, model: parsed.argument }, undefined);
+      case "mode": {
+        const mode = PERMISSION_MODES.find((candidate) => candidate === parsed.argument);
+        if (!mode)
+          return say(
+            this.theme.warn(`/mode takes one of ${PERMISSION_MODES.join(", ")}; now ${this.mode}`),
+          );
+        return this.reopen({ resume: this.agent.sessionId, mode }, `permission mode: ${mode}`);
+      }
+    }
+  }
+
+  private costLines(): string {
+    const f = this.figures.figures;
+    const tokens = f.usage.input + f.usage.cache_read + f.usage.cache_write;
+    return [
+      `cost ${formatCost(f.cost)} · ${f.turns} turns · ${f.steps} requests · ${f.tool_calls} tool calls`,
+      `tokens: ${formatTokens(tokens)} in (${formatTokens(f.usage.cache_read)} cached), ${formatTokens(f.usage.output)} out`,
+      `time in turns ${formatDuration(f.turn_ms)}`,
+    ].join("\n");
+  }
+
+  /**
+   * Replaces the agent: the same session resumed with another model or mode, or a new one.
+   * Only between turns; the old agent is closed first (its lock released). Grants made with
+   * "allow for this session" do not carry over.
+   */
+  private async reopen(request: OpenRequest, announce: string | undefined): Promise<void> {
+    if (this.agent.running || this.switching) {
+      this.transcript.notice(this.theme.warn("wait for the turn to end (Esc cancels it)"));
+      this.tui.requestRender();
+      return;
+    }
+    this.switching = true;
+    const old = this.agent;
+    const mode = request.mode ?? this.mode;
+    try {
+      for (const off of this.detach.splice(0)) off();
+      await old.close();
+      const next = await this.options.open({ ...request, mode });
+      this.agent = next;
+      this.mode = mode;
+      if (!request.resume) {
+        this.figures = new FiguresFold();
+        this.lastSeq = -1;
+      }
+      // A resumed session's earlier events are on screen already: only later ones are added.
+      this.attach(next);
+      if (announce) this.transcript.notice(this.theme.dim(announce));
+    } catch (error) {
+      this.transcript.notice(this.theme.bad(messageOf(error)));
+      // The old session is closed: reopen it as it was, so the screen still has a session.
+      const back = await this.options.open({ resume: old.sessionId, mode: this.mode });
+      this.agent = back;
+      this.attach(back);
+    } finally {
+      this.switching = false;
+      this.updateIdle();
+      this.tui.requestRender();
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,87 @@
+// The line under the transcript while a turn runs: a spinner, the elapsed time, the turn's
+// tokens and cost so far (from `step/end`, through present/format.ts) and how to cancel; when
+// idle, the session's model, mode and cost. Fed by app.ts from `session/event` and
+// `agent/status`; a pi-tui Component animated by its own timer while a turn runs.
+import type { Component, TUI } from "@mariozechner/pi-tui";
+import { truncateToWidth } from "@mariozechner/pi-tui";
+import { formatCost, formatDuration, formatTokens } from "../present/format.ts";
+import type { SessionEvent } from "../session/events.ts";
+import type { Theme } from "./theme.ts";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+export class StatusLine implements Component {
+  private turnStarted: number | undefined;
+  private tokens = 0;
+  private cost: number | null = null;
+  private streamedChars = 0;
+  private frame = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private cancelling = false;
+  /** The idle line: model, mode, session cost. */
+  idle = "";
+
+  constructor(
+    private readonly tui: TUI,
+    private readonly theme: Theme,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  observe(event: SessionEvent): void {
+    if (event.type === "turn/start") {
+      this.turnStarted = this.now();
+      this.tokens = 0;
+      this.cost = null;
+      this.streamedChars = 0;
+    } else if (event.type === "assistant/chunk") {
+      this.streamedChars += event.delta.length;
+    } else if (event.type === "step/end") {
+      const { usage } = event;
+      this.tokens += usage.input + usage.cache_read + usage.cache_write + usage.output;
+      this.streamedChars = 0;
+      if (event.cost !== null) this.cost = (this.cost ?? 0) + event.cost;
+    }
+  }
+
+  /** The agent's status: the spinner runs from `running` to `idle`. */
+  setRunning(running: boolean, cancelling = false): void {
+    this.cancelling = cancelling;
+    if (running && !this.timer) {
+      this.turnStarted ??= this.now();
+      this.timer = setInterval(() => {
+        this.frame = (this.frame + 1) % FRAMES.length;
+        this.tui.requestRender();
+      }, 100);
+    } else if (!running) {
+      if (this.timer) clearInterval(this.timer);
+      this.timer = undefined;
+      this.turnStarted = undefined;
+    }
+    this.tui.requestRender();
+  }
+
+  get running(): boolean {
+    return this.timer !== undefined;
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  invalidate(): void {}
+
+  render(width: number): string[] {
+    const { theme } = this;
+    if (!this.timer) return this.idle ? [truncateToWidth(theme.dim(this.idle), width)] : [];
+    const elapsed = formatDuration(this.now() - (this.turnStarted ?? this.now()));
+    // Until a step ends its tokens are not counted: about four characters a token meanwhile.
+    const live = this.tokens + Math.round(this.streamedChars / 4);
+    const figures = [elapsed, `${formatTokens(live)} tokens`];
+    if (this.cost !== null) figures.push(formatCost(this.cost));
+    const what = this.cancelling ? "Cancelling" : "Working";
+    const hint = this.cancelling ? "" : " · Esc to cancel";
+    const line = `${theme.accent(FRAMES[this.frame] ?? "")} ${what}… ${theme.dim(`${figures.join(" · ")}${hint}`)}`;
+    return [truncateToWidth(line, width)];
+  }
+}

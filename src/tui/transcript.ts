@@ -1,0 +1,179 @@
+// The transcript of a session as pi-tui components, built from `session/event` alone: the user's
+// prompts, the answer streaming as Markdown, thinking (dimmed, or hidden by the display state),
+// tool cards, and one line for each failed request, refused prompt and turn that did not
+// complete. A live session and a resumed one's history go through the same `observe`, so a
+// replay shows what was shown live. Owned by app.ts; notices the log lacks come via `notice`.
+import { Container, Markdown, Spacer, Text } from "@mariozechner/pi-tui";
+import { type PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
+import type { EventOf, SessionEvent } from "../session/events.ts";
+import type { ResultPresentation } from "../tools/presentation.ts";
+import type { Theme } from "./theme.ts";
+import { ThinkingBlock } from "./thinking-block.ts";
+import { ToolCard } from "./tool-card.ts";
+
+/** What only changes how the transcript looks (`/thinking`, `[display] show_thinking`). */
+export interface DisplayState {
+  showThinking: boolean;
+}
+
+type Streamed =
+  | { kind: "text"; view: Markdown; text: string }
+  | { kind: "thinking"; view: ThinkingBlock };
+
+export class Transcript {
+  readonly root = new Container();
+  private readonly presentations: ToolPresentations;
+  private readonly streams = new Map<string, Streamed>();
+  private readonly cards = new Map<string, ToolCard>();
+
+  constructor(
+    private readonly theme: Theme,
+    private readonly display: DisplayState,
+    presenters?: PresenterLookup,
+  ) {
+    this.presentations = new ToolPresentations(presenters);
+  }
+
+  /** Adds what one durable event shows. */
+  observe(event: SessionEvent): void {
+    const { theme } = this;
+    switch (event.type) {
+      case "session/start":
+        this.line(theme.dim(`session ${event.session_id} · ${event.provider}/${event.model}`));
+        return;
+      case "user/message":
+        if (event.blocked) {
+          this.line(theme.warn(`prompt refused by ${event.blocked.by}: ${event.blocked.reason}`));
+          return;
+        }
+        this.prompt(event.text);
+        return;
+      case "steering/message":
+        this.prompt(event.text, " (steering)");
+        return;
+      case "assistant/chunk":
+        this.chunk(event);
+        return;
+      case "step/failed":
+        this.line(
+          theme.warn(`request failed: ${event.error}${event.will_retry ? "; retrying" : ""}`),
+        );
+        return;
+      case "tool/call":
+        this.toolCall(event);
+        return;
+      case "tool/result":
+        this.toolResult(event);
+        return;
+      case "context/note":
+        this.line(theme.dim(`note from ${event.source}: ${event.text.split("\n", 1)[0] ?? ""}`));
+        return;
+      case "turn/end":
+        this.turnEnd(event);
+        return;
+      case "todo/update":
+        this.todos(event);
+        return;
+      case "session/model":
+        this.line(theme.dim(`model: ${event.provider}/${event.model}`));
+        return;
+      case "session/recovered":
+        this.line(theme.warn(`the log's torn last line was cut (${event.dropped_bytes} bytes)`));
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A line the log does not carry (agent notices, slash command output). */
+  notice(text: string): void {
+    this.line(text);
+  }
+
+  /** Re-renders everything, after a display change such as `/thinking`. */
+  invalidate(): void {
+    this.root.invalidate();
+  }
+
+  private prompt(text: string, suffix = ""): void {
+    this.root.addChild(new Spacer(1));
+    const styled = text
+      .split("\n")
+      .map(
+        (line, index) => `${index === 0 ? this.theme.accent("› ") : "  "}${this.theme.bold(line)}`,
+      )
+      .join("\n");
+    this.root.addChild(new Text(`${styled}${this.theme.dim(suffix)}`, 0, 0));
+  }
+
+  private chunk(event: EventOf<"assistant/chunk">): void {
+    if (event.kind === "tool_input") return;
+    const key = `${event.turn}:${event.step}:${event.block}`;
+    let stream = this.streams.get(key);
+    if (!stream) {
+      // A hidden thinking block takes no line at all, so it brings its own blank line.
+      if (event.kind === "text") this.root.addChild(new Spacer(1));
+      if (event.kind === "text") {
+        stream = { kind: "text", view: new Markdown("", 0, 0, this.theme.markdown), text: "" };
+      } else {
+        stream = { kind: "thinking", view: new ThinkingBlock(this.theme, this.display) };
+      }
+      this.streams.set(key, stream);
+      this.root.addChild(stream.view);
+    }
+    if (stream.kind === "text") {
+      stream.text += event.delta;
+      stream.view.setText(stream.text);
+    } else {
+      stream.view.append(event.delta);
+    }
+  }
+
+  private toolCall(event: EventOf<"tool/call">): void {
+    const presentation = this.presentations.of(event);
+    if (!presentation || !("title" in presentation)) return;
+    const card = new ToolCard(event, presentation, this.theme);
+    this.cards.set(event.call_id, card);
+    this.root.addChild(new Spacer(1));
+    this.root.addChild(card);
+  }
+
+  private toolResult(event: EventOf<"tool/result">): void {
+    const presentation = this.presentations.of(event) as ResultPresentation | undefined;
+    const card = this.cards.get(event.call_id);
+    if (!card || !presentation) return;
+    card.finish(event, presentation);
+    this.cards.delete(event.call_id);
+  }
+
+  private turnEnd(event: EventOf<"turn/end">): void {
+    const { theme } = this;
+    if (event.reason === "completed") return;
+    const why = event.error ? `: ${event.error}` : "";
+    if (event.reason === "cancelled") {
+      this.line(theme.warn("cancelled"));
+      return;
+    }
+    if (event.reason === "error") {
+      this.line(theme.bad(`error${why}`));
+      return;
+    }
+    if (event.reason === "max_steps") {
+      this.line(theme.warn(`stopped: the step limit${why}`));
+      return;
+    }
+    this.line(theme.warn(`stopped: the budget${why}`));
+    return;
+  }
+
+  private todos(event: EventOf<"todo/update">): void {
+    const mark = { pending: "☐", in_progress: "◐", completed: "☑" } as const;
+    const lines = event.todos.map((todo) => `  ${mark[todo.status]} ${todo.content}`);
+    this.line([this.theme.dim("todo"), ...lines].join("\n"));
+  }
+
+  private line(text: string): void {
+    this.root.addChild(new Spacer(1));
+    this.root.addChild(new Text(text, 0, 0));
+  }
+}

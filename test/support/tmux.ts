@@ -1,0 +1,102 @@
+// Runs the built `codewhale` in a real terminal for end-to-end tests of the interactive UI:
+// a tmux server on a private socket per test, keys sent with `send-keys`, the screen read with
+// `capture-pane`. Waits always poll the screen for an expected text (never fixed sleeps), so a
+// slow machine only makes them slower. The session runs `sh -c`, so a test can see what the
+// shell finds after codewhale ends (its exit status, the tty modes).
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { cliPath } from "./cli.ts";
+
+export interface TmuxScreen {
+  /** Types literal text (no Enter). */
+  type(text: string): void;
+  /** Sends tmux key names: "Enter", "Escape", "C-c", "C-d", "S-Enter". */
+  keys(...names: string[]): void;
+  /** The visible screen, trailing blanks trimmed. */
+  screen(): string;
+  /** Polls until the screen matches; throws with the last screen after `timeoutMs`. */
+  waitFor(expected: string | RegExp, timeoutMs?: number): Promise<string>;
+  resize(columns: number, rows: number): void;
+  /** A tmux format of the pane, e.g. "#{cursor_flag}". */
+  format(spec: string): string;
+  /** The pid of the process in the pane (sh, then codewhale exec'd by nothing: sh's child). */
+  panePid(): number;
+  kill(): void;
+}
+
+export function tmuxAvailable(): boolean {
+  return spawnSync("tmux", ["-V"], { encoding: "utf8" }).status === 0;
+}
+
+const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Starts `codewhale <args>` in a new tmux session of `columns`×`rows` in `cwd` with exactly
+ * `env` (plus TERM). After codewhale exits, the shell prints `EXITED <status>` and the tty's
+ * modes (`TTY icanon echo END`), then waits, so the pane stays readable.
+ */
+export function startTmux(
+  args: string[],
+  options: { env: Record<string, string>; cwd: string; columns?: number; rows?: number },
+): TmuxScreen {
+  const socket = `cw-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const env = { ...options.env, TERM: "xterm-256color", HOME: options.env.HOME ?? options.cwd };
+  const tmux = (...tmuxArgs: string[]) => {
+    const run = spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...tmuxArgs], {
+      encoding: "utf8",
+      env,
+    });
+    if (run.status !== 0) throw new Error(`tmux ${tmuxArgs[0]}: ${run.stderr}`);
+    return run.stdout;
+  };
+  const command = [process.execPath, cliPath, ...args].map(quote).join(" ");
+  const modes = `stty -a | tr -s ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '`;
+  const script = `${command}; echo "EXITED $?"; echo "TTY $(${modes})END"; sleep 600`;
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    "cw",
+    "-x",
+    String(options.columns ?? 100),
+    "-y",
+    String(options.rows ?? 30),
+    "-c",
+    options.cwd,
+    "sh",
+    "-c",
+    script,
+  );
+  tmux("set-option", "-t", "cw", "status", "off");
+  const screen = () =>
+    tmux("capture-pane", "-p", "-t", "cw")
+      .split("\n")
+      .map((line) => line.trimEnd())
+      .join("\n")
+      .trimEnd();
+  return {
+    type: (text) => void tmux("send-keys", "-t", "cw", "-l", text),
+    keys: (...names) => void tmux("send-keys", "-t", "cw", ...names),
+    screen,
+    async waitFor(expected, timeoutMs = 20_000) {
+      const until = Date.now() + timeoutMs;
+      let last = "";
+      for (;;) {
+        last = screen();
+        if (typeof expected === "string" ? last.includes(expected) : expected.test(last))
+          return last;
+        if (Date.now() > until) {
+          throw new Error(`timed out waiting for ${String(expected)}; the screen:\n${last}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    resize: (columns, rows) =>
+      void tmux("resize-window", "-t", "cw", "-x", String(columns), "-y", String(rows)),
+    format: (spec) => tmux("display-message", "-p", "-t", "cw", spec).trim(),
+    panePid: () => Number(tmux("display-message", "-p", "-t", "cw", "#{pane_pid}").trim()),
+    kill: () => {
+      spawnSync("tmux", ["-L", socket, "kill-server"], { env });
+    },
+  };
+}

@@ -14,7 +14,7 @@ import {
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../config/index.ts";
-import { formatCost, formatDuration, formatTokens } from "../present/format.ts";
+import { formatCost, formatDuration, formatTokens, plural } from "../present/format.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { FiguresFold } from "../session/figures.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
@@ -290,7 +290,7 @@ export class App {
     const f = this.figures.figures;
     const tokens = f.usage.input + f.usage.cache_read + f.usage.cache_write;
     return [
-      `cost ${formatCost(f.cost)} · ${f.turns} turns · ${f.steps} requests · ${f.tool_calls} tool calls`,
+      `cost ${formatCost(f.cost)} · ${plural(f.turns, "turn")} · ${plural(f.steps, "request")} · ${plural(f.tool_calls, "tool call")}`,
       `tokens: ${formatTokens(tokens)} in (${formatTokens(f.usage.cache_read)} cached), ${formatTokens(f.usage.output)} out`,
       `time in turns ${formatDuration(f.turn_ms)}`,
     ].join("\n");

@@ -13,6 +13,7 @@ import {
   wrapTextWithAnsi,
 } from "@mariozechner/pi-tui";
 import type { AgentAsk, AskDecision } from "../agent/pending-asks.ts";
+import { callLabel } from "./call-label.ts";
 import type { Theme } from "./theme.ts";
 
 type Choice = "once" | "session" | "deny" | "reason";
@@ -74,7 +75,7 @@ export class AskPanel implements Component, Focusable {
     const lines = [
       "",
       truncateToWidth(
-        `${theme.warn("?")} ${theme.bold(`Allow ${ask.name}`)} ${ask.presentation.title}`,
+        `${theme.warn("?")} Allow ${callLabel(ask.name, ask.presentation.title, theme)}?`,
         width,
       ),
       ...wrap(theme.dim(ask.reason)),

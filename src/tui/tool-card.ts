@@ -6,6 +6,7 @@
 import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
+import { callLabel } from "./call-label.ts";
 import { diffLines } from "./diff-lines.ts";
 import type { Theme } from "./theme.ts";
 
@@ -31,7 +32,7 @@ export class ToolCard implements Component {
   render(width: number): string[] {
     const { theme, call } = this;
     const fit = (line: string) => truncateToWidth(line, Math.max(1, width));
-    const lines = [fit(`${this.bullet()} ${theme.bold(call.name)} ${this.presentation.title}`)];
+    const lines = [fit(`${this.bullet()} ${callLabel(call.name, this.presentation.title, theme)}`)];
     if (call.original_arguments !== undefined) {
       const by = call.rewritten_by ?? "a hook";
       const why = call.rewrite_reason ? `: ${call.rewrite_reason}` : "";

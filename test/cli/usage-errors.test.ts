@@ -38,7 +38,17 @@ const CASES: Array<[string[], RegExp]> = [
     /^codewhale: unknown command 'shw' \(Did you mean show\?\) \(see codewhale sessions --help\)$/,
   ],
   [["sessions"], /^codewhale: missing command \(see codewhale sessions --help\)$/],
-  [[], /^codewhale: missing command \(see codewhale --help\)$/],
+  // No command is `chat`, which needs a terminal: these runs have pipes.
+  [
+    [],
+    /^codewhale: an interactive session needs a terminal; for scripts and pipes use codewhale exec "<prompt>"$/,
+  ],
+  [
+    ["fix the failing test"],
+    /^codewhale: an interactive session needs a terminal; .*codewhale exec/,
+  ],
+  [["--continue"], /^codewhale: an interactive session needs a terminal; .*codewhale exec/],
+  [["chat", "--bogus"], /^codewhale: unknown option '--bogus' \(see codewhale chat --help\)$/],
   [["help", "bogus"], /^codewhale: unknown command 'bogus' \(see codewhale --help\)$/],
   [
     ["capture", "--cwd", "/nonexistent", "--", "true"],

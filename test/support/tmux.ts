@@ -5,6 +5,7 @@
 // shell finds after codewhale ends (its exit status, the tty modes).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { cliPath } from "./cli.ts";
 
 export interface TmuxScreen {
@@ -99,4 +100,14 @@ export function startTmux(
       spawnSync("tmux", ["-L", socket, "kill-server"], { env });
     },
   };
+}
+
+/** The pid of `parent`'s only child (codewhale under the pane's shell), from /proc. */
+export function childOf(parent: number): number {
+  const children = readFileSync(`/proc/${parent}/task/${parent}/children`, "utf8")
+    .trim()
+    .split(/\s+/);
+  const pid = Number(children[0]);
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no child of ${parent}`);
+  return pid;
 }

@@ -7,6 +7,7 @@ import { VERSION } from "../version.ts";
 import { registerCaptureCommand } from "./capture-command.ts";
 import { registerChatCommand } from "./chat-command.ts";
 import { registerConfigCommand } from "./config-command.ts";
+import { withDefaultCommand } from "./default-command.ts";
 import { registerDoctorCommand } from "./doctor-command.ts";
 import { registerExecCommand } from "./exec-command.ts";
 import { reportError } from "./fail.ts";
@@ -77,21 +78,6 @@ export function silenceConsole(env: NodeJS.ProcessEnv = process.env): void {
   if (env.CODEWHALE_DEBUG) return;
   const quiet = () => undefined;
   for (const method of ["log", "info", "warn", "error", "debug"] as const) console[method] = quiet;
-}
-
-/**
- * `codewhale` alone, `codewhale --resume <id>` and `codewhale "fix the tests"` mean `chat`.
- * A first word that could be a command name (lowercase letters and dashes) stays a command,
- * so a mistyped `codewhale sesions` is an error, not a prompt sent to the model.
- */
-export function withDefaultCommand(program: Command, argv: string[]): string[] {
-  const first = argv[0];
-  if (first === undefined) return ["chat"];
-  if (["-h", "--help", "-V", "--version"].includes(first)) return argv;
-  if (first.startsWith("-")) return ["chat", ...argv];
-  const known = first === "help" || program.commands.some((command) => command.name() === first);
-  if (known || /^[a-z][a-z-]*$/.test(first)) return argv;
-  return ["chat", ...argv];
 }
 
 export async function main(argv: string[]): Promise<number> {

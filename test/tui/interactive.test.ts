@@ -1,68 +1,87 @@
-// The interactive terminal end to end: the built CLI in a real terminal (tmux), against the
-// loopback mock provider. Each test types, waits for the screen to show what it expects
-// (polling, never sleeping), and checks the session log where it matters.
+// The interactive terminal end to end: the built CLI in a real terminal (tmux), against a
+// loopback mock provider of its own per test, so the tests run side by side. Each test types,
+// waits for the screen to show what it expects (polling, never sleeping), and checks the
+// session log where it matters.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, it } from "node:test";
+import { describe, it, type TestContext } from "node:test";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
-import { execEnv, MODEL_OF } from "../support/exec-harness.ts";
-import { useMockProvider } from "../support/mock-provider/index.ts";
+import { type ExecEnv, execEnv, MODEL_OF } from "../support/exec-harness.ts";
+import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
 import { childOf, startTmux, type TmuxScreen, tmuxAvailable } from "../support/tmux.ts";
 
-const mock = useMockProvider();
 const MODEL = MODEL_OF.anthropic;
-let open: TmuxScreen[] = [];
 
-function start(args: string[] = [], extraToml = "", size = { columns: 100, rows: 30 }) {
-  const setup = execEnv(mock, extraToml);
+interface Started {
+  screen: TmuxScreen;
+  setup: ExecEnv;
+  mock: MockProvider;
+}
+
+/** A mock provider, a temp home and workspace, and `codewhale <args>` in tmux at the prompt. */
+async function start(
+  t: TestContext,
+  args: string[] = [],
+  options: { columns?: number; rows?: number; setup?: ExecEnv; mock?: MockProvider } = {},
+): Promise<Started> {
+  const mock = options.mock ?? (await startMockProvider());
+  const setup = options.setup ?? execEnv(mock);
   const screen = startTmux(["--model", MODEL, ...args], {
     env: setup.env,
     cwd: setup.workspace,
-    ...size,
+    columns: options.columns ?? 100,
+    rows: options.rows ?? 30,
   });
-  open.push(screen);
-  return { screen, setup };
+  t.after(async () => {
+    screen.kill();
+    if (!options.mock) await mock.close();
+  });
+  await screen.waitFor("/help");
+  return { screen, setup, mock };
 }
 
-afterEach(() => {
-  for (const screen of open) screen.kill();
-  open = [];
-});
+function say(screen: TmuxScreen, text: string): void {
+  screen.type(text);
+  screen.keys("Enter");
+}
+
+/** The session logs under `home`. */
+function logFiles(home: string): string[] {
+  const dir = join(home, "sessions");
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".jsonl"))
+    .map((file) => join(dir, file));
+}
 
 /** The events of the only session log under `home`. */
 function loggedEvents(home: string): SessionEvent[] {
-  const dir = join(home, "sessions");
-  const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) =>
-    f.endsWith(".jsonl"),
-  );
+  const files = logFiles(home);
   assert.equal(files.length, 1, `one session log: ${files.join(", ")}`);
-  return readSession(join(dir, files[0]!)).events;
+  return readSession(files[0]!).events;
 }
 
-function calls(events: SessionEvent[]): Array<EventOf<"tool/call">> {
-  return events.filter((e): e is EventOf<"tool/call"> => e.type === "tool/call");
+function ofType<T extends SessionEvent["type"]>(
+  events: SessionEvent[],
+  type: T,
+): Array<EventOf<T>> {
+  return events.filter((e): e is EventOf<T> => e.type === type);
 }
 
-describe("codewhale in a terminal", { skip: !tmuxAvailable() && "tmux is not installed" }, () => {
-  it("streams an answer as Markdown and exits on Ctrl-D with the terminal restored", async () => {
-    mock.enqueue({
-      blocks: [
-        {
-          kind: "text",
-          text: "# Plan\n\n- first step\n- second step\n\n```js\nconst x = 1;\n```\n",
-        },
-      ],
-    });
-    const { screen } = start();
-    await screen.waitFor("/help");
-    screen.type("make a plan");
-    screen.keys("Enter");
-    await screen.waitFor("second step");
-    const shown = screen.screen();
+const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
+
+describe("codewhale in a terminal", {
+  skip: !tmuxAvailable() && "tmux is not installed",
+  concurrency: 3,
+}, () => {
+  it("streams an answer as Markdown and exits on Ctrl-D with the terminal restored", async (t) => {
+    const { screen, mock } = await start(t);
+    mock.enqueue(text("# Plan\n\n- first step\n- second step\n\n```js\nconst x = 1;\n```\n"));
+    say(screen, "make a plan");
+    const shown = await screen.waitFor("second step");
     assert.match(shown, /› make a plan/);
-    assert.match(shown, /Plan/);
+    assert.match(shown, /^Plan$/m);
     assert.doesNotMatch(shown, /^# Plan/m, "the heading is rendered, not shown as source");
     assert.match(shown, /const x = 1;/);
     screen.keys("C-d");
@@ -72,23 +91,33 @@ describe("codewhale in a terminal", { skip: !tmuxAvailable() && "tmux is not ins
     assert.equal(screen.format("#{cursor_flag}"), "1", "the cursor is visible");
   });
 
-  it("shows an edit as a card with a coloured diff", async () => {
+  it("hides thinking by default and /thinking shows it, the log unchanged", async (t) => {
+    const { screen, mock, setup } = await start(t);
     mock.enqueue({
       blocks: [
-        {
-          kind: "tool",
-          id: "toolu_1",
-          name: "edit",
-          input: { path: "notes.txt", old_string: "old line", new_string: "new line" },
-        },
+        { kind: "thinking", text: "weighing two options", signature: "sig-1" },
+        { kind: "text", text: "option two" },
       ],
     });
-    mock.enqueue({ blocks: [{ kind: "text", text: "edited" }] });
-    const { screen, setup } = start(["--permission-mode", "accept-edits"]);
+    say(screen, "choose");
+    const hidden = await screen.waitFor("option two");
+    assert.doesNotMatch(hidden, /weighing/);
+    const before = readFileSync(logFiles(setup.home)[0]!, "utf8");
+    say(screen, "/thinking");
+    const shown = await screen.waitFor("thinking shown");
+    assert.match(shown, /weighing two options/);
+    assert.equal(readFileSync(logFiles(setup.home)[0]!, "utf8"), before, "display only");
+  });
+
+  it("shows an edit as a card with a coloured diff", async (t) => {
+    const { screen, mock, setup } = await start(t, ["--permission-mode", "accept-edits"]);
     writeFileSync(join(setup.workspace, "notes.txt"), "keep\nold line\n");
-    await screen.waitFor("/help");
-    screen.type("fix the note");
-    screen.keys("Enter");
+    const input = { path: "notes.txt", old_string: "old line", new_string: "new line" };
+    mock.enqueue(
+      { blocks: [{ kind: "tool", id: "toolu_1", name: "edit", input }] },
+      text("edited"),
+    );
+    say(screen, "fix the note");
     const shown = await screen.waitFor("edited");
     assert.match(shown, /● edit notes\.txt/);
     assert.match(shown, /^\s+-old line$/m);
@@ -96,82 +125,178 @@ describe("codewhale in a terminal", { skip: !tmuxAvailable() && "tmux is not ins
     assert.equal(readFileSync(join(setup.workspace, "notes.txt"), "utf8"), "keep\nnew line\n");
   });
 
-  it("asks before bash: allowed once it runs and shows its exit code", async () => {
-    mock.enqueue({
-      blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "echo from-bash" } }],
-    });
-    mock.enqueue({ blocks: [{ kind: "text", text: "all done" }] });
-    const { screen, setup } = start();
-    await screen.waitFor("/help");
-    screen.type("run it");
-    screen.keys("Enter");
+  it("asks before bash: allowed once it runs and shows its exit code", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    const input = { command: "echo from-bash" };
+    mock.enqueue(
+      { blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input }] },
+      text("all done"),
+    );
+    say(screen, "run it");
     await screen.waitFor("Allow once");
     assert.match(screen.screen(), /Allow bash echo from-bash\?/);
     screen.keys("1");
     const shown = await screen.waitFor("all done");
     assert.match(shown, /exit code 0/);
     assert.doesNotMatch(shown, /Allow once/, "the prompt is gone once answered");
-    const [call] = calls(loggedEvents(setup.home));
+    const [call] = ofType(loggedEvents(setup.home), "tool/call");
     assert.equal(call?.decision.outcome, "allow");
     assert.equal(call?.decision.by, "user");
   });
 
-  it("asks before bash: denied with a reason, the model reads the reason", async () => {
-    mock.enqueue({
-      blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "rm -rf build" } }],
+  it("asks before bash: allowed for the session, the same call later runs unasked", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    const call = (id: string) => ({
+      blocks: [{ kind: "tool" as const, id, name: "bash", input: { command: "echo again" } }],
     });
-    mock.enqueue({ blocks: [{ kind: "text", text: "understood" }] });
-    const { screen, setup } = start();
-    await screen.waitFor("/help");
-    screen.type("clean up");
-    screen.keys("Enter");
+    mock.enqueue(call("toolu_1"), text("first done"), call("toolu_2"), text("second done"));
+    say(screen, "run it");
+    await screen.waitFor("Allow for this session");
+    screen.keys("2");
+    await screen.waitFor("first done");
+    say(screen, "run it again");
+    await screen.waitFor("second done");
+    const decisions = ofType(loggedEvents(setup.home), "tool/call").map((c) => c.decision);
+    assert.equal(decisions.length, 2);
+    assert.deepEqual([decisions[0]?.outcome, decisions[0]?.by], ["allow", "user"]);
+    assert.equal(decisions[1]?.outcome, "allow");
+    assert.notEqual(decisions[1]?.by, "user", "not asked the second time");
+  });
+
+  it("asks before bash: denied with a reason, the model reads the reason", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    const input = { command: "rm -rf build" };
+    mock.enqueue(
+      { blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input }] },
+      text("understood"),
+    );
+    say(screen, "clean up");
     await screen.waitFor("Deny, and tell the model why");
     screen.keys("4");
     await screen.waitFor("Why deny?");
-    screen.type("keep the build folder");
-    screen.keys("Enter");
+    say(screen, "keep the build folder");
     const shown = await screen.waitFor("understood");
     assert.match(shown, /denied/);
-    const [call] = calls(loggedEvents(setup.home));
+    const [call] = ofType(loggedEvents(setup.home), "tool/call");
     assert.equal(call?.decision.outcome, "deny");
     assert.match(call?.decision.reason ?? "", /keep the build folder/);
-    const last = JSON.stringify(mock.requests.at(-1)?.body);
-    assert.match(last, /keep the build folder/, "the reason reaches the model");
+    assert.match(JSON.stringify(mock.requests.at(-1)?.body), /keep the build folder/);
   });
 
-  it("Esc cancels a running turn and the session goes on", async () => {
-    mock.enqueue({
-      blocks: [{ kind: "text", text: "a slow answer that streams for a long time" }],
-      delayMs: 400,
-      chunkSize: 2,
-    });
-    mock.enqueue({ blocks: [{ kind: "text", text: "second answer" }] });
-    const { screen, setup } = start();
-    await screen.waitFor("/help");
-    screen.type("go slowly");
-    screen.keys("Enter");
+  it("Esc cancels a running turn and the session goes on", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    mock.enqueue(
+      { ...text("a slow answer that streams for a long time"), delayMs: 400, chunkSize: 2 },
+      text("second answer"),
+    );
+    say(screen, "go slowly");
     await screen.waitFor("Esc to cancel");
     screen.keys("Escape");
     await screen.waitFor("cancelled");
-    screen.type("again");
-    screen.keys("Enter");
+    say(screen, "again");
     await screen.waitFor("second answer");
-    const ends = loggedEvents(setup.home).filter(
-      (e): e is EventOf<"turn/end"> => e.type === "turn/end",
+    const ends = ofType(loggedEvents(setup.home), "turn/end").map((e) => e.reason);
+    assert.deepEqual(ends, ["cancelled", "completed"]);
+  });
+
+  it("queues a message typed while a turn runs and sends it next", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    mock.enqueue(
+      { ...text("first answer, slowly"), delayMs: 150, chunkSize: 2 },
+      text("second answer"),
     );
-    assert.deepEqual(
-      ends.map((e) => e.reason),
-      ["cancelled", "completed"],
+    say(screen, "first");
+    await screen.waitFor("Esc to cancel");
+    say(screen, "and then this");
+    await screen.waitFor("queued: and then this");
+    const shown = await screen.waitFor("second answer");
+    assert.doesNotMatch(shown, /queued:/, "no longer queued once its turn started");
+    const prompts = ofType(loggedEvents(setup.home), "user/message").map((e) => e.text);
+    assert.deepEqual(prompts, ["first", "and then this"]);
+  });
+
+  it("takes a multi-line prompt with \\ then Enter", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    mock.enqueue(text("got both lines"));
+    screen.type("line one\\");
+    screen.keys("Enter");
+    say(screen, "line two");
+    await screen.waitFor("got both lines");
+    const [prompt] = ofType(loggedEvents(setup.home), "user/message");
+    assert.equal(prompt?.text, "line one\nline two");
+  });
+
+  it("--resume shows the earlier transcript as it was shown live, and goes on", async (t) => {
+    const first = await start(t);
+    const input = { command: "echo resumed" };
+    first.mock.enqueue(
+      { blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input }] },
+      text("**first** answer"),
+    );
+    say(first.screen, "the first prompt");
+    await first.screen.waitFor("Allow once");
+    first.screen.keys("1");
+    const live = await first.screen.waitFor("first answer");
+    first.screen.keys("C-d");
+    await first.screen.waitFor("EXITED 0");
+    const id = ofType(loggedEvents(first.setup.home), "session/start")[0]?.session_id ?? "";
+    const again = await start(t, ["--resume", id], { setup: first.setup, mock: first.mock });
+    const replayed = await again.screen.waitFor("first answer");
+    const transcript = (screen: string) => screen.slice(0, screen.indexOf("first answer"));
+    assert.equal(transcript(replayed), transcript(live), "the same lines, in the same order");
+    again.mock.enqueue(text("second answer"));
+    say(again.screen, "and more");
+    await again.screen.waitFor("second answer");
+    assert.equal(
+      ofType(loggedEvents(first.setup.home), "turn/end").length,
+      2,
+      "one log, two turns",
     );
   });
 
-  it("resizes to 80 columns and re-wraps", async () => {
-    const long = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
-    mock.enqueue({ blocks: [{ kind: "text", text: long }] });
-    const { screen } = start([], "", { columns: 120, rows: 30 });
-    await screen.waitFor("/help");
-    screen.type("say many words");
-    screen.keys("Enter");
+  it("/model continues the session with another model, recorded as session/model", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    mock.enqueue(text("from the first model"), text("from the second model"));
+    say(screen, "hello");
+    await screen.waitFor("from the first model");
+    say(screen, "/model anthropic/claude-mock-2");
+    await screen.waitFor("model: anthropic/claude-mock-2");
+    say(screen, "hello again");
+    await screen.waitFor("from the second model");
+    const events = loggedEvents(setup.home);
+    assert.equal(ofType(events, "session/model")[0]?.model, "claude-mock-2");
+    assert.equal((mock.requests.at(-1)?.body as { model?: string }).model, "claude-mock-2");
+  });
+
+  it("/mode plan switches the permission mode for the next turns", async (t) => {
+    const { screen } = await start(t);
+    say(screen, "/mode plan");
+    await screen.waitFor("permission mode: plan");
+    await screen.waitFor("mode plan");
+    say(screen, "/mode nonsense");
+    await screen.waitFor("/mode takes one of default, accept-edits, plan, bypass; now plan");
+  });
+
+  it("/new starts a new session; Ctrl-C twice on an empty prompt exits", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    mock.enqueue(text("in the first session"), text("in the second session"));
+    say(screen, "one");
+    await screen.waitFor("in the first session");
+    say(screen, "/new");
+    await screen.waitFor("new session");
+    say(screen, "two");
+    await screen.waitFor("in the second session");
+    assert.equal(logFiles(setup.home).length, 2);
+    screen.keys("C-c");
+    await screen.waitFor("Press Ctrl-C again to exit");
+    screen.keys("C-c");
+    assert.match(await screen.waitFor(/TTY .*END/), /EXITED 0/);
+  });
+
+  it("resizes to 80 columns and re-wraps", async (t) => {
+    const { screen, mock } = await start(t, [], { columns: 120 });
+    mock.enqueue(text(Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ")));
+    say(screen, "say many words");
     await screen.waitFor("word29");
     screen.resize(80, 30);
     const narrow = await screen.waitFor(/^.{0,80}word29/m);
@@ -179,16 +304,12 @@ describe("codewhale in a terminal", { skip: !tmuxAvailable() && "tmux is not ins
     assert.match(narrow, /word0/);
   });
 
-  it("restores the terminal when killed with SIGTERM", async () => {
-    mock.enqueue({ blocks: [{ kind: "text", text: "slow" }], delayMs: 2000 });
-    const { screen } = start();
-    await screen.waitFor("/help");
-    screen.type("wait");
-    screen.keys("Enter");
+  it("restores the terminal when killed with SIGTERM", async (t) => {
+    const { screen, mock } = await start(t);
+    mock.enqueue({ ...text("slow"), delayMs: 2000 });
+    say(screen, "wait");
     await screen.waitFor("Esc to cancel");
-    const shell = screen.panePid();
-    const child = childOf(shell);
-    process.kill(child, "SIGTERM");
+    process.kill(childOf(screen.panePid()), "SIGTERM");
     const end = await screen.waitFor(/TTY .*END/);
     assert.match(end, /EXITED 130/);
     assert.match(end, /TTY icanon echo END/);

@@ -19,6 +19,7 @@ import type { SessionEvent } from "../session/events.ts";
 import { FiguresFold } from "../session/figures.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
 import { AskPanel } from "./ask-panel.ts";
+import { safe } from "./safe-text.ts";
 import { helpLines, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
 import { StatusLine } from "./status-line.ts";
 import type { Theme } from "./theme.ts";
@@ -127,7 +128,7 @@ export class App {
       }),
       bus.on("agent/ask", (ask) => this.enqueueAsk(ask)),
       bus.on("agent/notice", ({ message }) => {
-        this.transcript.notice(this.theme.dim(message));
+        this.transcript.notice(this.theme.dim(safe(message)));
         this.tui.requestRender();
       }),
     ];
@@ -166,7 +167,7 @@ export class App {
     }
     const agent = this.agent;
     agent.submit(raw).catch((error: unknown) => {
-      this.transcript.notice(this.theme.bad(`the session log failed: ${messageOf(error)}`));
+      this.transcript.notice(this.theme.bad(safe(`the session log failed: ${messageOf(error)}`)));
       this.tui.requestRender();
     });
   }
@@ -238,7 +239,7 @@ export class App {
     this.queuedView.clear();
     for (const text of this.queued) {
       const first = text.split("\n", 1)[0] ?? "";
-      this.queuedView.addChild(new Text(this.theme.dim(`  queued: ${first}`), 0, 0));
+      this.queuedView.addChild(new Text(this.theme.dim(`  queued: ${safe(first)}`), 0, 0));
     }
     this.tui.requestRender();
   }
@@ -324,7 +325,7 @@ export class App {
       this.attach(next);
       if (announce) this.transcript.notice(this.theme.dim(announce));
     } catch (error) {
-      this.transcript.notice(this.theme.bad(messageOf(error)));
+      this.transcript.notice(this.theme.bad(safe(messageOf(error))));
       // The old session is closed: reopen it as it was, so the screen still has a session.
       const back = await this.options.open({ resume: old.sessionId, mode: this.mode });
       this.agent = back;

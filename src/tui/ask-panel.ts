@@ -14,6 +14,7 @@ import {
 } from "@mariozechner/pi-tui";
 import type { AgentAsk, AskDecision } from "../agent/pending-asks.ts";
 import { callLabel } from "./call-label.ts";
+import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 
 type Choice = "once" | "session" | "deny" | "reason";
@@ -34,7 +35,7 @@ export class AskPanel implements Component, Focusable {
       { value: "once", label: "1. Allow once" },
     ];
     if (ask.options.includes("allow_session")) {
-      const rule = ask.sessionRule ? `adds ${ask.sessionRule}` : "";
+      const rule = ask.sessionRule ? `adds ${safe(ask.sessionRule)}` : "";
       items.push({ value: "session", label: "2. Allow for this session", description: rule });
     }
     items.push({ value: "deny", label: `${items.length + 1}. Deny` });
@@ -75,20 +76,22 @@ export class AskPanel implements Component, Focusable {
     const lines = [
       "",
       truncateToWidth(
-        `${theme.warn("?")} Allow ${callLabel(ask.name, ask.presentation.title, theme)}?`,
+        `${theme.warn("?")} Allow ${callLabel(safe(ask.name), safe(ask.presentation.title), theme)}?`,
         width,
       ),
-      ...wrap(theme.dim(ask.reason)),
+      ...wrap(theme.dim(safe(ask.reason))),
     ];
     if (ask.originalArguments !== undefined) {
-      const by = ask.rewrittenBy ?? "a hook";
+      const by = safe(ask.rewrittenBy ?? "a hook");
       lines.push(
         ...wrap(
-          theme.warn(`↻ rewritten by ${by}${ask.rewriteReason ? `: ${ask.rewriteReason}` : ""}`),
+          theme.warn(
+            `↻ rewritten by ${by}${ask.rewriteReason ? `: ${safe(ask.rewriteReason)}` : ""}`,
+          ),
         ),
       );
-      lines.push(...wrap(theme.dim(`model asked: ${JSON.stringify(ask.originalArguments)}`)));
-      lines.push(...wrap(theme.dim(`will run: ${JSON.stringify(ask.arguments)}`)));
+      lines.push(...wrap(theme.dim(`model asked: ${safe(JSON.stringify(ask.originalArguments))}`)));
+      lines.push(...wrap(theme.dim(`will run: ${safe(JSON.stringify(ask.arguments))}`)));
     }
     if (this.reasonInput) {
       this.reasonInput.focused = this.focused;

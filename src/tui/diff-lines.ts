@@ -1,8 +1,9 @@
 // A file change as coloured unified-diff lines for a tool card: hunks from jsdiff's
 // structuredPatch (two lines of context), `+` green, `-` red, hunk headers dim, cut after
-// `maxLines` with a count of what is left out. Called by tool-card.ts with a presenter's FileDiff.
+// `maxLines` with a count of what is left out; file text is shown through `safe`. Called by tool-card.ts with a presenter's FileDiff.
 import { structuredPatch } from "diff";
 import type { FileDiff } from "../tools/presentation.ts";
+import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 
 export function diffLines(diff: FileDiff, theme: Theme, maxLines = 24): string[] {
@@ -14,8 +15,9 @@ export function diffLines(diff: FileDiff, theme: Theme, maxLines = 24): string[]
     out.push(
       theme.dim(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`),
     );
-    for (const line of hunk.lines) {
-      if (line.startsWith("\\")) continue;
+    for (const raw of hunk.lines) {
+      if (raw.startsWith("\\")) continue;
+      const line = safe(raw);
       if (line.startsWith("+")) out.push(theme.good(line));
       else if (line.startsWith("-")) out.push(theme.bad(line));
       else out.push(theme.dim(line));

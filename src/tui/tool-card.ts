@@ -8,6 +8,7 @@ import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 import { callLabel } from "./call-label.ts";
 import { diffLines } from "./diff-lines.ts";
+import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 
 export class ToolCard implements Component {
@@ -32,23 +33,25 @@ export class ToolCard implements Component {
   render(width: number): string[] {
     const { theme, call } = this;
     const fit = (line: string) => truncateToWidth(line, Math.max(1, width));
-    const lines = [fit(`${this.bullet()} ${callLabel(call.name, this.presentation.title, theme)}`)];
+    const lines = [
+      fit(`${this.bullet()} ${callLabel(safe(call.name), safe(this.presentation.title), theme)}`),
+    ];
     if (call.original_arguments !== undefined) {
-      const by = call.rewritten_by ?? "a hook";
-      const why = call.rewrite_reason ? `: ${call.rewrite_reason}` : "";
+      const by = safe(call.rewritten_by ?? "a hook");
+      const why = call.rewrite_reason ? `: ${safe(call.rewrite_reason)}` : "";
       lines.push(fit(theme.warn(`  ↻ rewritten by ${by}${why}`)));
       lines.push(fit(theme.dim(`    model asked: ${compactJson(call.original_arguments)}`)));
     }
     if (call.decision.outcome === "deny") {
-      const reason = call.decision.reason ? `: ${call.decision.reason}` : "";
+      const reason = call.decision.reason ? `: ${safe(call.decision.reason)}` : "";
       lines.push(fit(theme.bad(`  ✗ denied (${call.decision.by}${reason})`)));
     }
     if (!this.result) return lines;
     const { event, presentation } = this.result;
-    const summary = presentation.summary || "(no output)";
+    const summary = safe(presentation.summary || "(no output)");
     lines.push(fit(`  └ ${event.is_error ? theme.bad(summary) : theme.dim(summary)}`));
     if (event.truncated) {
-      const where = event.spill_path ? `; full output in ${event.spill_path}` : "";
+      const where = event.spill_path ? `; full output in ${safe(event.spill_path)}` : "";
       lines.push(fit(theme.dim(`    output truncated for the model${where}`)));
     }
     if (event.interrupted) lines.push(fit(theme.warn("    interrupted")));
@@ -67,6 +70,6 @@ export class ToolCard implements Component {
 }
 
 function compactJson(value: unknown): string {
-  const text = JSON.stringify(value) ?? "null";
+  const text = safe(JSON.stringify(value) ?? "null");
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

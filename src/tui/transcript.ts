@@ -7,6 +7,7 @@ import { Container, Markdown, Spacer, Text } from "@mariozechner/pi-tui";
 import { type PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { ResultPresentation } from "../tools/presentation.ts";
+import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
 import { ToolCard } from "./tool-card.ts";
@@ -39,24 +40,28 @@ export class Transcript {
     const { theme } = this;
     switch (event.type) {
       case "session/start":
-        this.line(theme.dim(`session ${event.session_id} · ${event.provider}/${event.model}`));
+        this.line(
+          theme.dim(safe(`session ${event.session_id} · ${event.provider}/${event.model}`)),
+        );
         return;
       case "user/message":
         if (event.blocked) {
-          this.line(theme.warn(`prompt refused by ${event.blocked.by}: ${event.blocked.reason}`));
+          this.line(
+            theme.warn(safe(`prompt refused by ${event.blocked.by}: ${event.blocked.reason}`)),
+          );
           return;
         }
-        this.prompt(event.text);
+        this.prompt(safe(event.text));
         return;
       case "steering/message":
-        this.prompt(event.text, " (steering)");
+        this.prompt(safe(event.text), " (steering)");
         return;
       case "assistant/chunk":
         this.chunk(event);
         return;
       case "step/failed":
         this.line(
-          theme.warn(`request failed: ${event.error}${event.will_retry ? "; retrying" : ""}`),
+          theme.warn(safe(`request failed: ${event.error}${event.will_retry ? "; retrying" : ""}`)),
         );
         return;
       case "tool/call":
@@ -66,7 +71,9 @@ export class Transcript {
         this.toolResult(event);
         return;
       case "context/note":
-        this.line(theme.dim(`note from ${event.source}: ${event.text.split("\n", 1)[0] ?? ""}`));
+        this.line(
+          theme.dim(safe(`note from ${event.source}: ${event.text.split("\n", 1)[0] ?? ""}`)),
+        );
         return;
       case "turn/end":
         this.turnEnd(event);
@@ -75,7 +82,7 @@ export class Transcript {
         this.todos(event);
         return;
       case "session/model":
-        this.line(theme.dim(`model: ${event.provider}/${event.model}`));
+        this.line(theme.dim(safe(`model: ${event.provider}/${event.model}`)));
         return;
       case "session/recovered":
         this.line(theme.warn(`the log's torn last line was cut (${event.dropped_bytes} bytes)`));
@@ -122,10 +129,10 @@ export class Transcript {
       this.root.addChild(stream.view);
     }
     if (stream.kind === "text") {
-      stream.text += event.delta;
+      stream.text += safe(event.delta);
       stream.view.setText(stream.text);
     } else {
-      stream.view.append(event.delta);
+      stream.view.append(safe(event.delta));
     }
   }
 
@@ -149,7 +156,7 @@ export class Transcript {
   private turnEnd(event: EventOf<"turn/end">): void {
     const { theme } = this;
     if (event.reason === "completed") return;
-    const why = event.error ? `: ${event.error}` : "";
+    const why = event.error ? `: ${safe(event.error)}` : "";
     if (event.reason === "cancelled") {
       this.line(theme.warn("cancelled"));
       return;
@@ -168,7 +175,7 @@ export class Transcript {
 
   private todos(event: EventOf<"todo/update">): void {
     const mark = { pending: "☐", in_progress: "◐", completed: "☑" } as const;
-    const lines = event.todos.map((todo) => `  ${mark[todo.status]} ${todo.content}`);
+    const lines = event.todos.map((todo) => `  ${mark[todo.status]} ${safe(todo.content)}`);
     this.line([this.theme.dim("todo"), ...lines].join("\n"));
   }
 

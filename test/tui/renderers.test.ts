@@ -175,4 +175,37 @@ describe("terminal UI renderers", () => {
     assert.match(text, /request failed: HTTP 529 overloaded; retrying/);
     assert.match(text, /^error: the provider is down$/m);
   });
+
+  it("shows control sequences from the model, tools and files as text, never sends them", async () => {
+    const hostile = "\x1b]52;c;c2VjcmV0\x07\x1b[2J\x1b[Hfake prompt";
+    const events: EventInput[] = [
+      ...chunks(`answer ${hostile}`),
+      ...chunks(`thinking ${hostile}`, "thinking", 1),
+      {
+        type: "tool/call",
+        ...step,
+        call_id: "c1",
+        name: "bash",
+        arguments: { command: "echo \x1b[8mhidden \u202eevil" },
+        decision: { outcome: "deny", by: "hook", reason: "no \x1b[5mblink" },
+      },
+      ...editCall().map((input) =>
+        input.type === "tool/call"
+          ? {
+              ...input,
+              call_id: "c2",
+              arguments: { path: "a", old_string: "x\x1b[31m", new_string: "y\x9b2J" },
+            }
+          : { ...input, call_id: "c2" },
+      ),
+      { type: "turn/end", turn: 0, reason: "error", error: "bad \x1b[41mnews" },
+    ];
+    const transcript = transcriptOf(events, { showThinking: true }, false);
+    const { lines, text } = await screenOf(transcript, 120);
+    for (const line of lines)
+      assert.doesNotMatch(line, /[\x1b\x07\x9b\u202e]/, JSON.stringify(line));
+    assert.match(text, /answer \\x1b\]52;c;c2VjcmV0\\x07\\x1b\[2J/);
+    assert.match(text, /echo \\x1b\[8mhidden \\u202eevil/);
+    assert.match(text, /\+y\\x9b2J/);
+  });
 });

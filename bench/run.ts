@@ -8,6 +8,7 @@ import { benchRunner } from "./runner.ts";
 import { benchSecretCorpus } from "./secret-corpus.ts";
 import { benchSessionLog } from "./session-log.ts";
 import { benchTerminal } from "./terminal.ts";
+import { benchTui } from "./tui.ts";
 
 type Bench = { name: string; run: () => Promise<string[]> };
 
@@ -20,6 +21,7 @@ const benches: Bench[] = [
   { name: "exec end to end", run: benchExecEndToEnd },
   { name: "config load", run: benchConfigLoad },
   { name: "bash parser", run: benchBashParse },
+  { name: "interactive terminal", run: benchTui },
 ];
 
 const filters = process.argv.slice(2);

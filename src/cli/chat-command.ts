@@ -16,7 +16,9 @@ import {
 } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
-import type { OpenRequest } from "../tui/index.ts";
+import { ToolPresentations } from "../present/tool-presentations.ts";
+import { FiguresFold } from "../session/figures.ts";
+import type { OpenRequest, SessionViews } from "../tui/index.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { execReceipts } from "./receipts.ts";
@@ -97,12 +99,19 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
   return runInteractive({
     agent,
     open,
+    views: VIEWS,
     cwd,
     mode,
     showThinking: loaded.config.display.show_thinking,
     ...(prompt ? { firstPrompt: prompt } : {}),
   });
 }
+
+const VIEWS: SessionViews = {
+  presentations: (session) => new ToolPresentations(session),
+  figures: () => new FiguresFold(),
+  modes: PERMISSION_MODES,
+};
 
 function configuredMode(loaded: LoadedConfig): PermissionMode {
   return loaded.config.permissions.mode;

@@ -13,10 +13,11 @@ import {
 } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
-import { PERMISSION_MODES, type PermissionMode } from "../config/index.ts";
+import type { PermissionMode } from "../config/index.ts";
 import { formatCost, formatDuration, formatTokens, plural } from "../present/format.ts";
+import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
 import type { SessionEvent } from "../session/events.ts";
-import { FiguresFold } from "../session/figures.ts";
+import type { FiguresFold } from "../session/figures.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
 import { AskPanel } from "./ask-panel.ts";
 import { safe } from "./safe-text.ts";
@@ -32,7 +33,18 @@ export interface OpenRequest {
   mode?: PermissionMode;
 }
 
+/**
+ * What the screen computes from events with code the CLI bundle already has (the presenters'
+ * schemas, the figures fold): handed in, so dist/tui.cjs does not carry a second copy of zod.
+ */
+export interface SessionViews {
+  presentations(session: PresenterLookup): ToolPresentations;
+  figures(): FiguresFold;
+  modes: readonly PermissionMode[];
+}
+
 export interface AppOptions {
+  views: SessionViews;
   tui: TUI;
   theme: Theme;
   agent: Agent;
@@ -60,7 +72,7 @@ export class App {
   private readonly asks: AgentAsk[] = [];
   private panel: AskPanel | undefined;
   private queued: string[] = [];
-  private figures = new FiguresFold();
+  private figures: FiguresFold;
   private mode: PermissionMode;
   private lastCtrlC = 0;
   private detach: Array<() => void> = [];
@@ -74,7 +86,9 @@ export class App {
     this.agent = options.agent;
     this.mode = options.mode;
     this.display = { showThinking: options.showThinking };
-    this.transcript = new Transcript(this.theme, this.display, (name) => this.presenter(name));
+    this.figures = options.views.figures();
+    const presentations = options.views.presentations((name) => this.presenter(name));
+    this.transcript = new Transcript(this.theme, this.display, presentations);
     this.status = new StatusLine(this.tui, this.theme);
     this.editor = new Editor(this.tui, this.theme.editor, { paddingX: 1 });
     this.editor.setAutocompleteProvider(
@@ -277,11 +291,10 @@ export class App {
           return say(this.theme.warn("/model needs a provider/model, e.g. /model openai/gpt-5"));
         return this.reopen({ resume: this.agent.sessionId, model: parsed.argument }, undefined);
       case "mode": {
-        const mode = PERMISSION_MODES.find((candidate) => candidate === parsed.argument);
+        const modes = this.options.views.modes;
+        const mode = modes.find((candidate) => candidate === parsed.argument);
         if (!mode)
-          return say(
-            this.theme.warn(`/mode takes one of ${PERMISSION_MODES.join(", ")}; now ${this.mode}`),
-          );
+          return say(this.theme.warn(`/mode takes one of ${modes.join(", ")}; now ${this.mode}`));
         return this.reopen({ resume: this.agent.sessionId, mode }, `permission mode: ${mode}`);
       }
     }
@@ -318,7 +331,7 @@ export class App {
       this.agent = next;
       this.mode = mode;
       if (!request.resume) {
-        this.figures = new FiguresFold();
+        this.figures = this.options.views.figures();
         this.lastSeq = -1;
       }
       // A resumed session's earlier events are on screen already: only later ones are added.

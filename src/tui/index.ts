@@ -6,15 +6,16 @@ import { ProcessTerminal, type Terminal, TUI } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
 import type { PermissionMode } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
-import { App, type OpenRequest } from "./app.ts";
+import { App, type OpenRequest, type SessionViews } from "./app.ts";
 import { guardTerminal } from "./terminal-restore.ts";
 import { colorWanted, createTheme } from "./theme.ts";
 
-export type { OpenRequest } from "./app.ts";
+export type { OpenRequest, SessionViews } from "./app.ts";
 
 export interface InteractiveOptions {
   agent: Agent;
   open: (request: OpenRequest) => Promise<Agent>;
+  views: SessionViews;
   cwd: string;
   mode: PermissionMode;
   showThinking: boolean;

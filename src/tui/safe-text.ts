@@ -3,7 +3,7 @@
 // become visible escapes (runner's escapeControls: `ESC` is shown as `\x1b`), and so do the
 // bidirectional overrides that could make a command read differently from what runs. Every
 // renderer in src/tui/ passes such text through `safe` before styling it.
-import { escapeControls } from "../runner/index.ts";
+import { escapeControls } from "../runner/escape-controls.ts";
 
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 

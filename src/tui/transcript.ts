@@ -4,7 +4,7 @@
 // complete. A live session and a resumed one's history go through the same `observe`, so a
 // replay shows what was shown live. Owned by app.ts; notices the log lacks come via `notice`.
 import { Container, Markdown, Spacer, Text } from "@mariozechner/pi-tui";
-import { type PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
+import type { ToolPresentations } from "../present/tool-presentations.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { ResultPresentation } from "../tools/presentation.ts";
 import { safe } from "./safe-text.ts";
@@ -23,17 +23,15 @@ type Streamed =
 
 export class Transcript {
   readonly root = new Container();
-  private readonly presentations: ToolPresentations;
   private readonly streams = new Map<string, Streamed>();
   private readonly cards = new Map<string, ToolCard>();
 
+  /** `presentations`: how calls are shown (present/tool-presentations.ts), made by the caller. */
   constructor(
     private readonly theme: Theme,
     private readonly display: DisplayState,
-    presenters?: PresenterLookup,
-  ) {
-    this.presentations = new ToolPresentations(presenters);
-  }
+    private readonly presentations: ToolPresentations,
+  ) {}
 
   /** Adds what one durable event shows. */
   observe(event: SessionEvent): void {

@@ -38,7 +38,14 @@ const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
  */
 export function startTmux(
   args: string[],
-  options: { env: Record<string, string>; cwd: string; columns?: number; rows?: number },
+  options: {
+    env: Record<string, string>;
+    cwd: string;
+    columns?: number;
+    rows?: number;
+    /** Runs this instead of codewhale (benchmark baselines). */
+    command?: string[];
+  },
 ): TmuxScreen {
   const socket = `cw-${process.pid}-${randomBytes(4).toString("hex")}`;
   const env = { ...options.env, TERM: "xterm-256color", HOME: options.env.HOME ?? options.cwd };
@@ -50,7 +57,7 @@ export function startTmux(
     if (run.status !== 0) throw new Error(`tmux ${tmuxArgs[0]}: ${run.stderr}`);
     return run.stdout;
   };
-  const command = [process.execPath, cliPath, ...args].map(quote).join(" ");
+  const command = (options.command ?? [process.execPath, cliPath, ...args]).map(quote).join(" ");
   const modes = `stty -a | tr -s ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '`;
   const script = `${command}; echo "EXITED $?"; echo "TTY $(${modes})END"; sleep 600`;
   tmux(

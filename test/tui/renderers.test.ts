@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { visibleWidth } from "@mariozechner/pi-tui";
+import { ToolPresentations } from "../../src/present/tool-presentations.ts";
 import type { EventInput, SessionEvent } from "../../src/session/events.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 import { type DisplayState, Transcript } from "../../src/tui/transcript.ts";
@@ -21,7 +22,7 @@ function transcriptOf(
   display: DisplayState = { showThinking: false },
   color = true,
 ) {
-  const transcript = new Transcript(createTheme(color), display);
+  const transcript = new Transcript(createTheme(color), display, new ToolPresentations());
   for (const input of inputs) transcript.observe(event(input));
   return transcript;
 }

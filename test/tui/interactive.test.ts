@@ -254,6 +254,36 @@ describe("codewhale in a terminal", {
     );
   });
 
+  it("--continue reopens the newest session of this directory", async (t) => {
+    const first = await start(t);
+    first.mock.enqueue(text("remembered answer"));
+    say(first.screen, "remember this");
+    await first.screen.waitFor("remembered answer");
+    first.screen.keys("C-d");
+    await first.screen.waitFor("EXITED 0");
+    const again = await start(t, ["--continue"], { setup: first.setup, mock: first.mock });
+    const shown = await again.screen.waitFor("remembered answer");
+    assert.match(shown, /› remember this/);
+    assert.equal(logFiles(first.setup.home).length, 1, "the same session, no new log");
+  });
+
+  it("refuses, in one line, to open a session that another codewhale has open", async (t) => {
+    const first = await start(t);
+    first.mock.enqueue(text("still mine"));
+    const id = ofType(loggedEvents(first.setup.home), "session/start")[0]?.session_id ?? "";
+    const second = startTmux(["--model", MODEL, "--resume", id], {
+      env: first.setup.env,
+      cwd: first.setup.workspace,
+    });
+    t.after(() => second.kill());
+    const refused = await second.waitFor(/TTY .*END/);
+    assert.match(refused, /^codewhale: .*(in use|locked|open)/m);
+    assert.doesNotMatch(refused, /\n\s+at /, "no stack trace");
+    assert.match(refused, /EXITED [12]\b/);
+    say(first.screen, "are you there");
+    await first.screen.waitFor("still mine");
+  });
+
   it("/model continues the session with another model, recorded as session/model", async (t) => {
     const { screen, mock, setup } = await start(t);
     mock.enqueue(text("from the first model"), text("from the second model"));

@@ -23,7 +23,8 @@ export function virtualScreen(columns: number, rows = 50): VirtualScreen {
     allowProposedApi: true,
   });
   const buffer = () => terminal.buffer.active;
-  const rowText = (index: number) => (buffer().getLine(index)?.translateToString(true) ?? "").trimEnd();
+  const rowText = (index: number) =>
+    (buffer().getLine(index)?.translateToString(true) ?? "").trimEnd();
   const written = () => buffer().baseY + buffer().cursorY;
   return {
     show: (lines) =>

@@ -295,7 +295,8 @@ describe("codewhale in a terminal", {
     await screen.waitFor("from the second model");
     const events = loggedEvents(setup.home);
     assert.equal(ofType(events, "session/model")[0]?.model, "claude-mock-2");
-    assert.equal((mock.requests.at(-1)?.body as { model?: string }).model, "claude-mock-2");
+    const body = mock.requests.at(-1)?.body as { model?: string } | undefined;
+    assert.equal(body?.model, "claude-mock-2");
   });
 
   it("/mode plan switches the permission mode for the next turns", async (t) => {

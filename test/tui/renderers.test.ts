@@ -10,6 +10,7 @@ import { createTheme } from "../../src/tui/theme.ts";
 import { type DisplayState, Transcript } from "../../src/tui/transcript.ts";
 import { virtualScreen } from "../support/virtual-terminal.ts";
 
+const ESC = String.fromCharCode(27);
 let seq = 0;
 function event(input: EventInput): SessionEvent {
   return { v: 1, seq: seq++, ts: "2026-12-01T00:00:00.000Z", h: "0", ...input } as SessionEvent;
@@ -83,7 +84,7 @@ describe("terminal UI renderers", () => {
     assert.match(text, /│ name │ value │/);
     assert.match(text, /const total: number = 42;/);
     const code = lines.find((line) => line.includes("42"));
-    assert.ok(code && /\x1b\[/.test(code), "the code block is highlighted");
+    assert.ok(code?.includes(`${ESC}[`), "the code block is highlighted");
   });
 
   it("shows an edit's card with its title, summary and a coloured diff", async () => {
@@ -156,7 +157,7 @@ describe("terminal UI renderers", () => {
       ),
       80,
     );
-    for (const line of lines) assert.doesNotMatch(line, /\x1b\[/, `plain: ${JSON.stringify(line)}`);
+    for (const line of lines) assert.ok(!line.includes(ESC), `plain: ${JSON.stringify(line)}`);
   });
 
   it("shows a turn that did not complete as one line", async () => {
@@ -204,7 +205,10 @@ describe("terminal UI renderers", () => {
     const transcript = transcriptOf(events, { showThinking: true }, false);
     const { lines, text } = await screenOf(transcript, 120);
     for (const line of lines)
-      assert.doesNotMatch(line, /[\x1b\x07\x9b\u202e]/, JSON.stringify(line));
+      assert.ok(
+        ![ESC, "\x07", "\x9b", "\u202e"].some((c) => line.includes(c)),
+        JSON.stringify(line),
+      );
     assert.match(text, /answer \\x1b\]52;c;c2VjcmV0\\x07\\x1b\[2J/);
     assert.match(text, /echo \\x1b\[8mhidden \\u202eevil/);
     assert.match(text, /\+y\\x9b2J/);

@@ -8,10 +8,8 @@ import type { BusEvents } from "../agent/bus-events.ts";
 import { createBus } from "../bus/bus.ts";
 import {
   configFlagsFromOptions,
-  type LoadedConfig,
   loadConfig,
   PERMISSION_MODES,
-  type PermissionMode,
   sessionsDir,
 } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
@@ -21,6 +19,7 @@ import { FiguresFold } from "../session/figures.ts";
 import type { OpenRequest, SessionViews } from "../tui/index.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
+import { collect, permissionMode } from "./exec-command.ts";
 import { execReceipts } from "./receipts.ts";
 
 interface ChatOptions {
@@ -55,10 +54,6 @@ export function registerChatCommand(program: Command): void {
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
 async function runChat(prompt: string | undefined, options: ChatOptions): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError(NOT_A_TERMINAL);
   if (options.resume !== undefined && options.resume.trim() === "")
@@ -88,7 +83,7 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
       receipts,
       guard: { ...(request.mode ? { mode: request.mode } : {}), allow: options.allow },
     });
-  const mode = flagMode ?? configuredMode(loaded);
+  const mode = flagMode ?? loaded.config.permissions.mode;
   const agent = await open({
     ...(options.model ? { model: options.model } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
@@ -112,15 +107,3 @@ const VIEWS: SessionViews = {
   figures: () => new FiguresFold(),
   modes: PERMISSION_MODES,
 };
-
-function configuredMode(loaded: LoadedConfig): PermissionMode {
-  return loaded.config.permissions.mode;
-}
-
-function permissionMode(value: string | undefined): PermissionMode | undefined {
-  if (value === undefined) return undefined;
-  const mode = PERMISSION_MODES.find((candidate) => candidate === value);
-  if (!mode)
-    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
-  return mode;
-}

@@ -87,7 +87,8 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
     });
 }
 
-function collect(value: string, previous: string[]): string[] {
+/** Commander's collector for a repeatable option (`--allow`); chat-command.ts uses it too. */
+export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
@@ -306,7 +307,8 @@ function checkNotEmpty(options: ExecOptions): void {
   }
 }
 
-function permissionMode(value: string | undefined): PermissionMode | undefined {
+/** The `--permission-mode` flag, checked (chat-command.ts uses it too). */
+export function permissionMode(value: string | undefined): PermissionMode | undefined {
   if (value === undefined) return undefined;
   const mode = PERMISSION_MODES.find((candidate) => candidate === value);
   if (!mode)

@@ -5,7 +5,9 @@
 // shell finds after codewhale ends (its exit status, the tty modes).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { cliPath } from "./cli.ts";
 
 export interface TmuxScreen {
@@ -47,10 +49,11 @@ export function startTmux(
     command?: string[];
   },
 ): TmuxScreen {
-  const socket = `cw-${process.pid}-${randomBytes(4).toString("hex")}`;
+  // A socket of our own, removed with the server: nothing is left in tmux's shared directory.
+  const socket = join(tmpdir(), `cw-tmux-${process.pid}-${randomBytes(4).toString("hex")}`);
   const env = { ...options.env, TERM: "xterm-256color", HOME: options.env.HOME ?? options.cwd };
   const tmux = (...tmuxArgs: string[]) => {
-    const run = spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...tmuxArgs], {
+    const run = spawnSync("tmux", ["-S", socket, "-f", "/dev/null", ...tmuxArgs], {
       encoding: "utf8",
       env,
     });
@@ -104,7 +107,8 @@ export function startTmux(
     format: (spec) => tmux("display-message", "-p", "-t", "cw", spec).trim(),
     panePid: () => Number(tmux("display-message", "-p", "-t", "cw", "#{pane_pid}").trim()),
     kill: () => {
-      spawnSync("tmux", ["-L", socket, "kill-server"], { env });
+      spawnSync("tmux", ["-S", socket, "kill-server"], { env });
+      rmSync(socket, { force: true });
     },
   };
 }

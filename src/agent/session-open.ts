@@ -1,5 +1,6 @@
-// Finds and opens the session log an agent writes to: a new one, `--resume <id|prefix>`, or
-// `--continue` (the newest session started in this cwd). On resume it closes what a crash
+// Finds and opens the session log an agent writes to: a new one, `--resume <id|prefix|short
+// id>`, or `--continue` (the session of this project, or outside one of this cwd, with the
+// newest activity). On resume it closes what a crash
 // left open: tool calls without a result get an interrupted result (never re-run) and an
 // unfinished turn gets its `turn/end`. With receipts, a log to resume must pass its signed
 // checkpoints and the checkpoint index too, and the writer signs. Called by compose-session.ts.
@@ -10,9 +11,10 @@ import type { CheckpointSigner } from "../session/checkpoint.ts";
 import { INTERRUPTED_RESULT } from "../session/derive.ts";
 import type { EventInput, JsonValue, SessionEvent } from "../session/events.ts";
 import { findSession, listSessionFiles, sessionIdOfPath } from "../session/paths.ts";
+import { isAtOrBelow, projectRootOf } from "../session/project-scope.ts";
 import { readSession } from "../session/reader.ts";
 import { checkReceipt, type ReceiptTrust } from "../session/receipt.ts";
-import { summarizeSession } from "../session/summary.ts";
+import { summarizeHead } from "../session/summary.ts";
 import { SessionWriter } from "../session/writer.ts";
 
 export interface SessionTarget {
@@ -20,8 +22,13 @@ export interface SessionTarget {
   cwd: string;
   /** A session id or unique prefix. */
   resume?: string;
-  /** Reopen the newest session whose `session/start` cwd is `cwd`. */
+  /**
+   * Reopen the session with the newest activity whose `session/start` cwd is in the project
+   * `cwd` is in (its root or below), or outside a project is `cwd` itself.
+   */
   continueLatest?: boolean;
+  /** The loaded config: its `projectRoot` counts as a project root for `continueLatest`. */
+  loaded?: { projectRoot?: string };
   receipts?: Receipts;
 }
 
@@ -42,7 +49,7 @@ export function locateSession(target: SessionTarget): PriorSession | null {
   const path = target.resume
     ? findSession(target.sessionsDir, target.resume)
     : target.continueLatest
-      ? newestIn(target.sessionsDir, resolve(target.cwd))
+      ? newestIn(target.sessionsDir, resolve(target.cwd), target.loaded?.projectRoot)
       : null;
   if (path === null) return null;
   let events: SessionEvent[];
@@ -65,11 +72,20 @@ function withRepairHint(error: unknown, path: string): unknown {
   return new SessionCorruptError(error.file, error.line, `${error.reason}; ${hint}`);
 }
 
-function newestIn(sessionsDir: string, cwd: string): string {
+function newestIn(sessionsDir: string, cwd: string, configRoot: string | undefined): string {
+  const root = projectRootOf(cwd, configRoot);
+  const belongs = (dir: string) =>
+    root === undefined ? resolve(dir) === cwd : isAtOrBelow(dir, root);
+  let newest: { path: string; at: number } | undefined;
   for (const path of listSessionFiles(sessionsDir)) {
-    if (summarizeSession(path).cwd === cwd) return path;
+    const summary = summarizeHead(path);
+    if (summary.cwd === null || !belongs(summary.cwd)) continue;
+    const at = Date.parse(summary.lastActivity ?? summary.started ?? "") || 0;
+    if (newest === undefined || at > newest.at) newest = { path, at };
   }
-  throw new UsageError(`no session to continue for ${cwd} in ${sessionsDir}`);
+  if (newest) return newest.path;
+  const where = root === undefined ? cwd : `the project at ${root}`;
+  throw new UsageError(`no session to continue for ${where} in ${sessionsDir}`);
 }
 
 /** The provider and model in effect at the end of a log (session/start, then session/model). */

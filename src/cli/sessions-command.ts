@@ -5,16 +5,17 @@ import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
 import { escapeControls } from "../runner/index.ts";
 import { foldFigures } from "../session/figures.ts";
-import { findSession, isRegularFile, listSessionFiles } from "../session/paths.ts";
+import { findSession, isRegularFile } from "../session/paths.ts";
 import { readSession, SessionReader, type TailDamage } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
 import { summarizeSession } from "../session/summary.ts";
 import { receiptLines, verifyTrust } from "./receipts.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { renderEventLines, renderSummaryHeader } from "./session-render.ts";
+import { type ListOptions, listSessions } from "./sessions-list.ts";
 import { registerRepairCommand } from "./sessions-repair.ts";
 
-interface ListOptions extends SessionDirOptions {
+interface JsonOption extends SessionDirOptions {
   json?: boolean;
 }
 
@@ -22,7 +23,7 @@ interface VerifyOptions extends SessionDirOptions {
   key?: string;
 }
 
-interface ShowOptions extends ListOptions {
+interface ShowOptions extends JsonOption {
   at?: number;
 }
 
@@ -36,8 +37,16 @@ function parseSeq(value: string): number {
 
 export function registerSessionsCommand(program: Command): void {
   const sessions = program.command("sessions").description("list, show and verify session logs");
-  withDir(sessions.command("list"))
-    .description("list sessions, newest first")
+  sessions
+    .command("list")
+    .description("list sessions, most recent activity first")
+    .option(
+      "--cwd <dir>",
+      "the sessions of this directory and below (default: the current one, inside a project)",
+    )
+    .option("--all", "every session, wherever it ran")
+    .option("--limit <n>", "show at most this many")
+    .option("--session-dir <dir>", "where session logs live (default $CODEWHALE_HOME/sessions)")
     .option("--json", "print a JSON array")
     .action((options: ListOptions) => listSessions(options));
   withDir(sessions.command("show <id>"))
@@ -63,23 +72,6 @@ function withDir(command: Command): Command {
   return command
     .option("--session-dir <dir>", "where session logs live (default $CODEWHALE_HOME/sessions)")
     .option("--cwd <dir>", "directory to find the project config from");
-}
-
-function listSessions(options: ListOptions): void {
-  const summaries = listSessionFiles(resolveSessionsDir(options)).map(summarizeSession);
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify(summaries, null, 2)}\n`);
-    return;
-  }
-  if (summaries.length === 0) {
-    process.stdout.write("no sessions\n");
-    return;
-  }
-  for (const s of summaries) {
-    const prompt = (s.firstPrompt ?? s.damaged ?? "").replace(/\s+/g, " ").slice(0, 60);
-    const line = `${s.id}  ${s.started ?? "?"}  ${s.events} events  ${s.bytes} B  ${s.cwd ?? "?"}  ${prompt}`;
-    process.stdout.write(`${escapeControls(line)}\n`);
-  }
 }
 
 function showSession(id: string, options: ShowOptions): void {

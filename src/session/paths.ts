@@ -1,6 +1,8 @@
 // Where session logs live: `<sessions dir>/YYYY/MM/DD/<id>.jsonl`, the date being the UTC day
-// encoded in the id (a UUIDv7, so ids sort by creation time). Finds a session by id or prefix;
-// only regular files (or symlinks to them) count as logs, so a stray directory is skipped.
+// encoded in the id (a UUIDv7, so ids sort by creation time). Finds a session by full id, a
+// prefix of it, or its short id (the random tail, which differs between sessions minted in the
+// same minute); only regular files (or symlinks to them) count as logs, so a stray directory is
+// skipped. Used by every command that names a session (`sessions …`, `exec --resume`).
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { uuidv7 } from "uuidv7";
@@ -75,20 +77,48 @@ function kindOf(path: string): "directory" | "file" | "other" | null {
   }
 }
 
-/** Resolves a full id or a unique prefix to a log path, or throws a UsageError. */
+/** Characters of the short id: the end of the id's random tail (32 random bits in UUIDv7). */
+export const SHORT_ID_LENGTH = 8;
+/** The fewest characters a tail match needs; a prefix may be shorter (it is a time). */
+const MIN_TAIL = 4;
+/** Candidates an ambiguous id error lists before it says how many more there are. */
+const MAX_LISTED = 5;
+
+/**
+ * The short form of a session id: its last 8 hex characters. UUIDv7 ids minted in the same
+ * minute share their first 12 characters (the time); the tail is random, so it differs.
+ */
+export function shortSessionId(id: string): string {
+  return id.slice(-SHORT_ID_LENGTH);
+}
+
+/**
+ * Resolves a full id, a prefix of one, or the end of one (its short id, 4 characters or more)
+ * to a log path, or throws a UsageError: for no match, or naming the candidates when the text
+ * matches more than one session.
+ */
 export function findSession(sessionsDir: string, idOrPrefix: string): string {
-  const wanted = idOrPrefix.toLowerCase();
+  const wanted = idOrPrefix.trim().toLowerCase();
   if (UUID.test(wanted)) {
     const path = sessionPath(sessionsDir, wanted);
     if (isRegularFile(path)) return path;
   }
-  const matches = listSessionFiles(sessionsDir).filter((path) =>
-    sessionIdOfPath(path).startsWith(wanted),
-  );
+  const tail = /^[0-9a-f-]+$/.test(wanted) && wanted.length >= MIN_TAIL;
+  const matches =
+    wanted === ""
+      ? []
+      : listSessionFiles(sessionsDir).filter((path) => {
+          const id = sessionIdOfPath(path);
+          return id.startsWith(wanted) || (tail && id.endsWith(wanted));
+        });
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0)
     throw new UsageError(`no session matches "${idOrPrefix}" in ${sessionsDir}`);
-  throw new UsageError(`"${idOrPrefix}" matches ${matches.length} sessions; give more of the id`);
+  const ids = matches.slice(0, MAX_LISTED).map(sessionIdOfPath);
+  const more = matches.length > MAX_LISTED ? ` and ${matches.length - MAX_LISTED} more` : "";
+  throw new UsageError(
+    `"${idOrPrefix}" matches ${matches.length} sessions (${ids.join(", ")}${more}); give more of the id`,
+  );
 }
 
 export function sessionIdOfPath(path: string): string {

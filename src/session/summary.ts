@@ -1,19 +1,31 @@
-// A cheap summary of one session log for listings: id, start, cwd, model, first prompt, event
-// count and size. It reads the head of the file and takes the count from the last line's seq
-// (counting lines only when the tail is no help); `sessions verify` is the full check. A log
-// whose head cannot be read is summarised as damaged, never thrown.
+// A cheap summary of one session log for listings: id and short id, start, last activity, cwd,
+// model, first prompt, event count, size, turns and cost. It reads the head of the file, takes
+// the count and the last activity from the last line (counting lines only when the tail is no
+// help), and the turns and cost from a byte scan (summary-scan.ts), never a replay; `sessions
+// verify` is the full check. A log whose head cannot be read is summarised as damaged.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { sessionIdOfPath } from "./paths.ts";
+import { sessionIdOfPath, shortSessionId } from "./paths.ts";
+import { scanFigures } from "./summary-scan.ts";
 
 export interface SessionSummary {
   id: string;
+  /** The id's random tail, which `sessions show`, `exec --resume` and the rest accept. */
+  shortId: string;
   path: string;
   started: string | null;
+  /** The time of the last complete event. */
+  lastActivity: string | null;
   cwd: string | null;
   model: string | null;
   firstPrompt: string | null;
   events: number;
   bytes: number;
+  /** `turn/start` events. */
+  turns: number;
+  /** Tokens of the completed requests: uncached input, cache reads and writes, and output. */
+  tokens: number;
+  /** Sum of the known request costs in USD; null while none had a known price. */
+  cost: number | null;
   /** Set when the head of the log could not be parsed. */
   damaged?: string;
 }
@@ -22,16 +34,28 @@ const HEAD_BYTES = 256 * 1024;
 const TAIL_BYTES = 64 * 1024;
 
 export function summarizeSession(path: string): SessionSummary {
+  return withFigures(summarizeHead(path));
+}
+
+/** The summary without the byte scan: turns and tokens 0, cost null (for filtering first). */
+export function summarizeHead(path: string): SessionSummary {
   const bytes = statSync(path).size;
+  const id = sessionIdOfPath(path);
+  const tail = readTail(path, bytes);
   const summary: SessionSummary = {
-    id: sessionIdOfPath(path),
+    id,
+    shortId: shortSessionId(id),
     path,
     started: null,
+    lastActivity: tail.lastTs,
     cwd: null,
     model: null,
     firstPrompt: null,
-    events: countEvents(path, bytes),
+    events: tail.events,
     bytes,
+    turns: 0,
+    tokens: 0,
+    cost: null,
   };
   const head = readHead(path).split("\n");
   for (const line of head.slice(0, -1)) {
@@ -39,6 +63,14 @@ export function summarizeSession(path: string): SessionSummary {
     if (summary.firstPrompt !== null) break;
   }
   return summary;
+}
+
+/** Adds the turns, tokens and cost of the log (a byte scan, summary-scan.ts). */
+export function withFigures(summary: SessionSummary): SessionSummary {
+  const figures = scanFigures(summary.path);
+  const { input, cache_read, cache_write, output } = figures.usage;
+  const tokens = input + cache_read + cache_write + output;
+  return { ...summary, turns: figures.turns, tokens, cost: figures.cost };
 }
 
 /** Folds one head line into the summary; false stops the scan. */
@@ -77,20 +109,23 @@ function readAt(path: string, position: number, length: number): string {
 }
 
 /**
- * Events in the log: the last complete line's seq plus one (seq is dense from 0), read from
- * the tail; lines counted when the last line is longer than the tail or is not an event.
+ * Events in the log: the last complete line's seq plus one (seq is dense from 0), and its time,
+ * read from the tail; lines counted (and no time) when the last line is longer than the tail
+ * or is not an event.
  */
-function countEvents(path: string, bytes: number): number {
+function readTail(path: string, bytes: number): { events: number; lastTs: string | null } {
   const start = Math.max(0, bytes - TAIL_BYTES);
   const tail = readAt(path, start, bytes - start);
   const end = tail.lastIndexOf("\n");
   const from = tail.lastIndexOf("\n", end - 1) + 1;
-  if (end < 0 || (from === 0 && start > 0)) return countLines(path);
+  const counted = () => ({ events: countLines(path), lastTs: null });
+  if (end < 0 || (from === 0 && start > 0)) return counted();
   try {
-    const seq = (JSON.parse(tail.slice(from, end)) as { seq?: unknown }).seq;
-    return Number.isSafeInteger(seq) ? (seq as number) + 1 : countLines(path);
+    const { seq, ts } = JSON.parse(tail.slice(from, end)) as { seq?: unknown; ts?: unknown };
+    if (!Number.isSafeInteger(seq)) return counted();
+    return { events: (seq as number) + 1, lastTs: typeof ts === "string" ? ts : null };
   } catch {
-    return countLines(path);
+    return counted();
   }
 }
 

@@ -30,8 +30,13 @@ describe("codewhale sessions", () => {
     assert.equal(listed[1]!.events, sampleTurn().length + 1);
     assert.equal(listed[1]!.firstPrompt, "list the files");
     assert.equal(listed[0]!.cwd, "/work/project");
+    assert.equal(listed[1]!.turns, 1);
+    assert.equal(listed[1]!.cost, 0.0001);
     const text = cli("sessions", "list");
-    assert.match(text.stdout, new RegExp(`^${newer.id} .* 2 events .*second session$`, "m"));
+    assert.match(
+      text.stdout,
+      new RegExp(`^${newer.id.slice(-8)} .* 0 +- +/work/project +second session$`, "m"),
+    );
   });
 
   it("says so when there are no sessions", () => {

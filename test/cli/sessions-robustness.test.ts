@@ -48,7 +48,7 @@ describe("sessions folder look-alikes", () => {
     const text = cli("sessions", "list");
     assert.equal(text.status, 0, text.stderr);
     assert.equal(text.stderr, "");
-    assert.match(text.stdout, new RegExp(`^${real.id} .*list the files\\n$`));
+    assert.match(text.stdout, new RegExp(`^ID .*\\n${real.id.slice(-8)} .*list the files\\n$`));
     const json = cli("sessions", "list", "--json");
     assert.deepEqual(
       (JSON.parse(json.stdout) as Array<{ id: string }>).map((s) => s.id),
@@ -123,7 +123,7 @@ describe("terminal control sequences from a log", () => {
     const run = cli("sessions", "list");
     assert.equal(run.status, 0, run.stderr);
     assert.doesNotMatch(run.stdout, RAW_CONTROL);
-    assert.match(run.stdout, new RegExp(`^${id} `));
+    assert.match(run.stdout, new RegExp(`^${id.slice(-8)} `, "m"));
     assert.ok(run.stdout.includes(`/w/\\x1b[31mred  please ${SHOWN} now`), run.stdout);
   });
 

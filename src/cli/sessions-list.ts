@@ -1,0 +1,140 @@
+// `codewhale sessions list [--cwd DIR | --all] [--limit N] [--json]`: the sessions of this
+// directory and below (every session outside a project, or with --all), newest activity
+// first, as a table a person reads (short id, local time, turns, cost, workspace, title) or as
+// JSON. Reads each log's head and tail, and a byte scan for turns and cost only of the rows
+// shown (session/summary.ts). Registered by sessions-command.ts.
+import { homedir } from "node:os";
+import { relative } from "node:path";
+import { loadConfig } from "../config/index.ts";
+import { UsageError } from "../errors.ts";
+import { formatCost, plural } from "../present/format.ts";
+import { escapeAllControls } from "../runner/index.ts";
+import { listSessionFiles } from "../session/paths.ts";
+import { isAtOrBelow, projectRootOf } from "../session/project-scope.ts";
+import { type SessionSummary, summarizeHead, withFigures } from "../session/summary.ts";
+import { cwdOption } from "./cwd-option.ts";
+import { positiveInteger } from "./flag-values.ts";
+import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
+
+export interface ListOptions extends SessionDirOptions {
+  json?: boolean;
+  all?: boolean;
+  limit?: string;
+}
+
+/** The widest a title may be when stdout is not a terminal (a terminal: what fits). */
+const TITLE_WIDTH = 60;
+
+export function listSessions(options: ListOptions): void {
+  if (options.all && options.cwd !== undefined) {
+    throw new UsageError("use --cwd or --all, not both");
+  }
+  const limit = options.limit === undefined ? undefined : positiveInteger("--limit", options.limit);
+  const base = cwdOption(options.cwd);
+  const scope = options.all ? undefined : scopeOf(base, options);
+  const inScope = listSessionFiles(resolveSessionsDir(options))
+    .map(summarizeHead)
+    .filter((s) => scope === undefined || (s.cwd !== null && isAtOrBelow(s.cwd, scope)))
+    .sort(byLastActivity);
+  const shown = inScope.slice(0, limit).map(withFigures);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    return;
+  }
+  const out = shown.length === 0 ? [noneLine(scope)] : renderTable(shown, base);
+  const hidden = inScope.length - shown.length;
+  if (hidden > 0)
+    out.push(
+      `(${plural(hidden, "older session")} not shown; --limit ${inScope.length} shows them)`,
+    );
+  if (scope !== undefined)
+    out.push(`(sessions of ${tildePath(scope)} and below; --all lists every session)`);
+  process.stdout.write(`${out.join("\n")}\n`);
+}
+
+/**
+ * The directory whose sessions are listed: `--cwd` as given; else the current directory when
+ * it is inside a project; else none (every session).
+ */
+function scopeOf(base: string, options: ListOptions): string | undefined {
+  if (options.cwd !== undefined) return base;
+  const { projectRoot } = loadConfig({ cwd: base, env: process.env });
+  return projectRootOf(base, projectRoot) === undefined ? undefined : base;
+}
+
+function byLastActivity(a: SessionSummary, b: SessionSummary): number {
+  const at = (s: SessionSummary) => Date.parse(s.lastActivity ?? s.started ?? "") || 0;
+  return at(b) - at(a) || (a.id < b.id ? 1 : -1);
+}
+
+function noneLine(scope: string | undefined): string {
+  return scope === undefined ? "no sessions" : `no sessions in ${tildePath(scope)} or below`;
+}
+
+const HEADER = ["ID", "LAST ACTIVE", "TURNS", "COST", "WORKSPACE", "TITLE"];
+/** Right-aligned columns (numbers). */
+const RIGHT = new Set([2, 3]);
+
+function renderTable(rows: readonly SessionSummary[], base: string): string[] {
+  const cells = rows.map((s) => [
+    s.shortId,
+    localTime(s.lastActivity ?? s.started),
+    String(s.turns),
+    costCell(s),
+    s.cwd === null ? "?" : escapeAllControls(workspaceOf(s.cwd, base)),
+    title(s),
+  ]);
+  const widths = HEADER.map((head, i) =>
+    Math.max(head.length, ...cells.map((row) => (i === HEADER.length - 1 ? 0 : row[i]!.length))),
+  );
+  const fixed = widths.slice(0, -1).reduce((sum, width) => sum + width + 2, 0);
+  const titleWidth = Math.max(
+    20,
+    (process.stdout.isTTY ? process.stdout.columns || 100 : fixed + TITLE_WIDTH) - fixed,
+  );
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => {
+        if (i === row.length - 1) return truncate(cell, titleWidth);
+        return RIGHT.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!);
+      })
+      .join("  ")
+      .trimEnd();
+  return [line(HEADER), ...cells.map(line)];
+}
+
+/** The cost to the cent; "-" before any completed request, "?" when the price is unknown. */
+function costCell(summary: SessionSummary): string {
+  if (summary.cost !== null) return formatCost(summary.cost);
+  return summary.tokens === 0 ? "-" : "?";
+}
+
+/** The first prompt on one line, control characters escaped; a damaged head says so. */
+function title(summary: SessionSummary): string {
+  const text = summary.firstPrompt ?? (summary.damaged ? `(${summary.damaged})` : "(no prompt)");
+  return escapeAllControls(text.replace(/\s+/g, " ").trim());
+}
+
+function truncate(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : `${chars.slice(0, width - 1).join("")}…`;
+}
+
+/** "YYYY-MM-DD HH:MM" in the local time zone; "?" for a missing or unreadable time. */
+export function localTime(iso: string | null): string {
+  const date = new Date(iso ?? Number.NaN);
+  if (Number.isNaN(date.getTime())) return "?";
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/** "." for the listing's directory, a relative path below it, else the path with `~`. */
+function workspaceOf(cwd: string, base: string): string {
+  if (isAtOrBelow(cwd, base)) return relative(base, cwd) || ".";
+  return tildePath(cwd);
+}
+
+function tildePath(path: string): string {
+  const home = homedir();
+  return home !== "/" && isAtOrBelow(path, home) ? `~${path.slice(home.length)}` : path;
+}

@@ -1,0 +1,76 @@
+// The figures a listing shows (turns, cost, tokens) without replaying a log: one pass over its
+// bytes in 1 MiB reads, parsing only the lines whose text holds `"type":"turn/start"` or
+// `"type":"step/end"` (a byte search; the bulk, streamed chunks, is never parsed), each
+// checked against its line schema and folded by session/figures.ts. Called by summary.ts.
+import { closeSync, openSync, readSync } from "node:fs";
+import { type EventType, lineSchemas, type SessionEvent } from "./events.ts";
+import { type Figures, FiguresFold } from "./figures.ts";
+
+const READ_BYTES = 1 << 20;
+const NEWLINE = 10;
+/** The canonical form writes keys sorted, without spaces: these bytes start a counted line's type. */
+const NEEDLES: ReadonlyArray<[Buffer, EventType]> = [
+  [Buffer.from('"type":"turn/start"'), "turn/start"],
+  [Buffer.from('"type":"step/end"'), "step/end"],
+];
+
+/**
+ * The figures of the counted lines of the log at `path` (turns, steps, usage, cost; the
+ * durations stay 0). A line that does not parse or fit its schema is skipped, so a damaged or
+ * hostile log lists with what it holds; the text may also appear inside another event's
+ * arguments, which the parse tells apart (its top-level type differs).
+ */
+export function scanFigures(path: string): Figures {
+  const fold = new FiguresFold();
+  const fd = openSync(path, "r");
+  try {
+    let carry = Buffer.alloc(0);
+    const buffer = Buffer.alloc(READ_BYTES);
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
+      const chunk =
+        carry.length === 0
+          ? buffer.subarray(0, read)
+          : Buffer.concat([carry, buffer.subarray(0, read)]);
+      const end = chunk.lastIndexOf(NEWLINE);
+      if (end < 0) {
+        carry = Buffer.from(chunk);
+        continue;
+      }
+      foldLines(chunk.subarray(0, end + 1), fold);
+      carry = Buffer.from(chunk.subarray(end + 1));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return fold.figures;
+}
+
+/** Folds the counted lines of `lines` (complete lines only), in order of their position. */
+function foldLines(lines: Buffer, fold: FiguresFold): void {
+  const hits: Array<{ start: number; type: EventType }> = [];
+  for (const [needle, type] of NEEDLES) {
+    let lastStart = -1;
+    for (let at = lines.indexOf(needle); at >= 0; at = lines.indexOf(needle, at + 1)) {
+      const start = lines.lastIndexOf(NEWLINE, at) + 1;
+      if (start !== lastStart) hits.push({ start, type });
+      lastStart = start;
+    }
+  }
+  hits.sort((a, b) => a.start - b.start);
+  for (const { start, type } of hits) {
+    const event = parseLine(lines.toString("utf8", start, lines.indexOf(NEWLINE, start)), type);
+    if (event) fold.observe(event);
+  }
+}
+
+function parseLine(text: string, type: EventType): SessionEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if ((value as { type?: unknown } | null)?.type !== type) return undefined;
+  const parsed = lineSchemas[type].safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -77,6 +77,7 @@ describe("sessions list as a table", () => {
     session(project, prompt);
     const run = cli(["sessions", "list"], project);
     const row = run.stdout.split("\n")[1]!;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters
     assert.doesNotMatch(row, /[\x00-\x1f\x7f]/);
     assert.ok(row.includes("fix the \\x1b]0;owned\\x07 bug word"), row);
     assert.ok(row.endsWith("…"), row);

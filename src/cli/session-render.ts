@@ -1,27 +1,71 @@
-// Renders a session's events as readable lines for `codewhale sessions show` and `list`: one
-// line per event, with the streamed chunks of each block folded into a single line, and every
-// control character from the log shown as a visible escape so it cannot drive the terminal.
+// Renders a session for `codewhale sessions show`: a header (ids, where, model, the figures:
+// turns, tokens, cost, duration, and how far the log verifies), then one line per event, with
+// the streamed chunks of each block folded into a single line and tool calls and results as
+// their presenters show them; every control character from the log is shown as a visible
+// escape so it cannot drive the terminal.
 
+import {
+  formatCost,
+  formatCostDetail,
+  formatCount,
+  formatDuration,
+  plural,
+} from "../present/format.ts";
+import { ToolPresentations } from "../present/tool-presentations.ts";
 import { escapeControls } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
+import type { Figures } from "../session/figures.ts";
 import type { SessionSummary } from "../session/summary.ts";
 
 const MAX_TEXT = 200;
-export function renderSummaryHeader(summary: SessionSummary): string[] {
+
+export interface HeaderFacts {
+  summary: SessionSummary;
+  figures: Figures;
+  /** One line on how far the log verifies (chain, signature), from `sessions show`. */
+  verified: string;
+}
+
+export function renderSummaryHeader({ summary, figures, verified }: HeaderFacts): string[] {
   const lines = [
-    `session ${summary.id}`,
-    `  path     ${summary.path}`,
-    `  started  ${summary.started ?? "unknown"}`,
-    `  cwd      ${summary.cwd ?? "unknown"}`,
-    `  model    ${summary.model ?? "unknown"}`,
-    `  events   ${summary.events} (${summary.bytes} bytes)`,
+    `session ${summary.id} (${summary.shortId})`,
+    `  path      ${summary.path}`,
+    `  started   ${summary.started ?? "unknown"}`,
+    `  cwd       ${summary.cwd ?? "unknown"}`,
+    `  model     ${summary.model ?? "unknown"}`,
+    `  events    ${summary.events} (${summary.bytes} bytes)`,
+    `  turns     ${turnsLine(figures)}`,
+    `  tokens    ${tokensLine(figures)}`,
+    `  cost      ${costLine(figures.cost)}`,
+    `  duration  ${formatDuration(figures.turn_ms)} in turns, ${formatDuration(figures.request_ms)} waiting for the model`,
+    `  verified  ${verified}`,
   ];
   return lines.map(escapeControls);
+}
+
+function turnsLine(figures: Figures): string {
+  const failed = figures.failed_steps > 0 ? ` (+${figures.failed_steps} failed)` : "";
+  return `${figures.turns}, ${plural(figures.steps, "model request")}${failed}, ${plural(figures.tool_calls, "tool call")}`;
+}
+
+function tokensLine({ usage }: Figures): string {
+  const cached =
+    usage.cache_read + usage.cache_write > 0
+      ? ` (+${formatCount(usage.cache_read)} cache read, ${formatCount(usage.cache_write)} cache write)`
+      : "";
+  return `${formatCount(usage.input)} in${cached}, ${formatCount(usage.output)} out`;
+}
+
+/** To the cent, with the four-decimal figure beside a cost under a dollar. */
+function costLine(cost: number | null): string {
+  if (cost === null || cost === 0 || cost >= 1) return formatCost(cost);
+  return `${formatCost(cost)} (${formatCostDetail(cost)})`;
 }
 
 /** One line per event; consecutive chunks of one block become one line. */
 export function renderEventLines(events: Iterable<SessionEvent>): string[] {
   const lines: string[] = [];
+  const presentations = new ToolPresentations();
   let chunkKey = "";
   for (const event of events) {
     if (event.type === "assistant/chunk") {
@@ -35,7 +79,8 @@ export function renderEventLines(events: Iterable<SessionEvent>): string[] {
       continue;
     }
     chunkKey = "";
-    lines.push(`#${event.seq} ${event.type}${describe(event)}`);
+    const tool = describeTool(event, presentations);
+    lines.push(`#${event.seq} ${event.type}${tool ?? describe(event)}`);
   }
   return lines.map(escapeControls);
 }
@@ -54,12 +99,8 @@ function describe(event: SessionEvent): string {
       return ` ${event.turn}`;
     case "turn/end":
       return ` ${event.turn} (${event.reason}${event.error ? `: ${event.error}` : ""})`;
-    case "tool/call":
-      return ` ${event.name} ${oneLine(JSON.stringify(event.arguments))} [${event.decision.outcome} by ${event.decision.by}]${rewritten(event)}`;
-    case "tool/result":
-      return ` ${event.call_id}${event.is_error ? " error" : ""}: ${oneLine(event.content)}`;
     case "step/end":
-      return ` in ${event.usage.input} out ${event.usage.output}${event.cost === null ? "" : ` $${event.cost.toFixed(4)}`}`;
+      return ` in ${event.usage.input} out ${event.usage.output}${event.cost === null ? "" : ` ${formatCostDetail(event.cost)}`}`;
     case "step/failed":
       return `: ${oneLine(event.error)}`;
     case "session/model":
@@ -75,6 +116,32 @@ function describe(event: SessionEvent): string {
     default:
       return "";
   }
+}
+
+/**
+ * A tool call as its presenter titles it, with its decision and, when rewritten, the original
+ * arguments; a result as its presenter summarises it, with the first line of what the model
+ * read. Undefined for any other event.
+ */
+function describeTool(event: SessionEvent, presentations: ToolPresentations): string | undefined {
+  const shown = presentations.of(event);
+  if (shown === undefined) return undefined;
+  if (event.type === "tool/call" && "title" in shown) {
+    const title = shown.title.startsWith(event.name)
+      ? shown.title
+      : `${event.name}: ${shown.title}`;
+    const decision = `[${event.decision.outcome} by ${event.decision.by}]`;
+    return ` ${oneLine(title)} ${decision}${rewritten(event)}`;
+  }
+  if (event.type === "tool/result" && "summary" in shown) {
+    const truncated = event.truncated
+      ? ` (truncated: ${event.delivered_bytes} of ${event.original_bytes} bytes)`
+      : "";
+    // An error's whole text says why and how to allow it; a summary's first line is too short.
+    const summary = event.is_error ? event.content : shown.summary;
+    return ` ${event.call_id}${event.is_error ? " error" : ""}: ${oneLine(summary)}${truncated}`;
+  }
+  return undefined;
 }
 
 /** "+added -removed ~changed", each list comma-separated, or "reordered". */

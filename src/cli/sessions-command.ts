@@ -3,7 +3,9 @@
 // src/session. `show` opens a log with a damaged tail as far as it is valid, and says so.
 import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
+import { plural } from "../present/format.ts";
 import { escapeControls } from "../runner/index.ts";
+import type { SessionEvent } from "../session/events.ts";
 import { foldFigures } from "../session/figures.ts";
 import { findSession, isRegularFile } from "../session/paths.ts";
 import { readSession, SessionReader, type TailDamage } from "../session/reader.ts";
@@ -83,14 +85,16 @@ function showSession(id: string, options: ShowOptions): void {
   const damaged = read.damaged ?? null;
   // The cheap summary counts from the last line; past a damaged tail, count what verified.
   const summary = { ...summarizeSession(path), ...(damaged ? { events: read.events } : {}) };
+  const figures = foldFigures(events);
   if (options.json) {
-    const figures = foldFigures(events);
     const shown = { summary, torn: read.torn, damaged, events, figures };
     process.stdout.write(`${JSON.stringify(shown)}
 `);
     return;
   }
-  const lines = [...renderSummaryHeader(summary), "", ...renderEventLines(events)];
+  const verified = verificationLine(path, events, damaged, read.torn);
+  const header = renderSummaryHeader({ summary, figures, verified });
+  const lines = [...header, "", ...renderEventLines(events)];
   if (read.torn) lines.push(`(torn last line: ${read.torn.bytes} bytes, cut on resume)`);
   if (damaged) lines.push(escapeControls(damagedTailNote(damaged, summary.id)));
   process.stdout.write(`${lines.join("\n")}\n`);
@@ -113,6 +117,37 @@ function verifySession(target: string, options: VerifyOptions): void {
   process.stdout.write(`ok ${path}: ${events} events, chain intact, last h ${lastHash}\n`);
   process.stdout.write(`${proven.map((line) => `  ${line}\n`).join("")}`);
   process.exitCode = ExitCode.ok;
+}
+
+/**
+ * How far the shown events verify: the hash chain (checked as they were read), then the
+ * signed checkpoints against the user's key; a problem is named, not thrown (`show` is a view).
+ */
+function verificationLine(
+  path: string,
+  events: readonly SessionEvent[],
+  damaged: TailDamage | null,
+  torn: { bytes: number } | null,
+): string {
+  const lastSeq = events.at(-1)?.seq ?? -1;
+  const tail = damaged
+    ? `; damaged tail after seq ${damaged.afterSeq} not shown`
+    : torn
+      ? `; torn last line (${torn.bytes} bytes)`
+      : "";
+  let signed: string;
+  try {
+    const receipt = new ReceiptVerifier(path, verifyTrust(undefined));
+    for (const event of events) receipt.push(event);
+    const { signed: last, unsignedLines } = receipt.finish();
+    signed = last
+      ? `signed to seq ${last.seq} by key ${last.key}${unsignedLines > 0 ? ` (${plural(unsignedLines, "later line")} unsigned)` : ""}`
+      : "unsigned (no checkpoint)";
+  } catch (error) {
+    if (!(error instanceof SessionCorruptError)) throw error;
+    signed = `NOT VERIFIED: line ${error.line}: ${error.reason}`;
+  }
+  return `chain intact to seq ${lastSeq}${tail}; ${signed}`;
 }
 
 /** The one line `show` ends with when it stopped at a damaged tail. */

@@ -14,9 +14,13 @@ export interface MarkerFacts {
 export function truncationMarker(facts: MarkerFacts): string {
   const where = facts.spillPath ? `full output in ${facts.spillPath}` : "full output not saved";
   const line =
-    `[… ${facts.omittedLines} lines (${facts.omittedBytes} bytes) omitted; original output ` +
-    `${facts.originalBytes} bytes, ${facts.originalLines} lines; ${where} …]`;
+    `[… ${lines(facts.omittedLines)} (${facts.omittedBytes} bytes) omitted; original output ` +
+    `${facts.originalBytes} bytes, ${lines(facts.originalLines)}; ${where} …]`;
   return `${facts.afterNewline ? "" : "\n"}${line}\n`;
+}
+
+function lines(count: number): string {
+  return `${count} ${count === 1 ? "line" : "lines"}`;
 }
 
 /** The longest marker a budget check must allow for, given the spill path length. */

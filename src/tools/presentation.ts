@@ -122,12 +122,20 @@ export function presentToolResult(
   return { summary: defaultSummary(result) };
 }
 
+/**
+ * "1 file", "3 files": a count and its noun with the right plural, for the presenters (the
+ * surfaces' own formatter, present/format.ts, sits above tools).
+ */
+export function countOf(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 /** "Error: first line" for errors, else the first line and the line count. */
 export function defaultSummary(result: PresentableResult | ToolResult): string {
   const first = firstLine(result.content);
   if (result.isError) return `Error: ${first}`;
   const lines = countLines(result.content);
-  return lines > 1 ? `${first} (+${lines - 1} lines)` : first;
+  return lines > 1 ? `${first} (+${countOf(lines - 1, "line")})` : first;
 }
 
 export function firstLine(text: string, max = 120): string {

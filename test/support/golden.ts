@@ -22,7 +22,8 @@ export interface NormaliseContext {
  * The rules, applied in this order (each documented by its placeholder):
  * - the run's directories (longest first) → their names, e.g. `<HOME>`, `<WORKSPACE>`;
  * - the mock's URL → `<MOCK>`;
- * - a UUID (session ids: uuidv7) → `<ID>`;
+ * - a UUID (session ids: uuidv7) → `<ID>`, and the short id beside it, `<ID> (1a2b3c4d)` →
+ *   `<ID> (<SHORT>)` (in JSON, `"shortId":"<SHORT>"`);
  * - a session log's dated folder `sessions/2026/12/01/` → `sessions/<DATE>/`;
  * - an ISO-8601 time → `<TIME>`;
  * - a 64-digit hex string (hash chain, config fingerprint) → `<HASH>`;
@@ -30,6 +31,7 @@ export interface NormaliseContext {
  *   checkpoint's JSON `"sig":"<base64>"` → `"sig":"<SIG>"`;
  * - a JSON duration, `"duration_ms":123` (and `turn_ms`, `request_ms`, `span_ms` of the
  *   session figures) → `0`;
+ * - `sessions show`'s header line `  duration  …` (wall-clock times) → `  duration  <DURATION>`;
  * - the log's size, `(1234 bytes)` in `sessions show`'s header and `"bytes":1234` in its
  *   `--json` summary → `(<N> bytes)` and `"bytes":0` (it depends on the temp paths' length).
  * Everything else (seq numbers, usage, cost, tool call ids, request ids of a fresh mock, the
@@ -42,6 +44,9 @@ export function normalise(text: string, context: NormaliseContext): string {
   if (context.mockUrl) out = out.split(context.mockUrl).join("<MOCK>");
   return out
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<ID>")
+    .replace(/<ID> \([0-9a-f]{8}\)/g, "<ID> (<SHORT>)")
+    .replace(/"shortId":"[0-9a-f]{8}"/g, '"shortId":"<SHORT>"')
+    .replace(/^ {2}duration {2}.*$/gm, "  duration  <DURATION>")
     .replace(/sessions\/\d{4}\/\d{2}\/\d{2}\//g, "sessions/<DATE>/")
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, "<TIME>")
     .replace(/\b[0-9a-f]{64}\b/g, "<HASH>")

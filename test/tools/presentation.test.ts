@@ -245,7 +245,7 @@ describe("tool presentation", () => {
       locations: [],
     });
     assert.deepEqual(presentToolResult(undefined, {}, { content: "a\nb\n" }), {
-      summary: "a (+1 lines)",
+      summary: "a (+1 line)",
     });
   });
 });

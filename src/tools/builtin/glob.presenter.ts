@@ -1,7 +1,7 @@
 // How `glob` calls are shown, from the recorded arguments alone: the schema the tool validates
 // with (glob.ts) and its static presenter.
 import { z } from "zod";
-import { countListed, definePresenter, firstLine } from "../presentation.ts";
+import { countListed, countOf, definePresenter, firstLine } from "../presentation.ts";
 
 export const globSchema = z.object({ pattern: z.string().min(1), path: z.string().optional() });
 
@@ -14,6 +14,6 @@ export const globPresenter = definePresenter("glob", globSchema, {
   result: (_args, result) => ({
     summary: result.content.startsWith("No files")
       ? firstLine(result.content)
-      : `${countListed(result.content)} files`,
+      : countOf(countListed(result.content), "file"),
   }),
 });

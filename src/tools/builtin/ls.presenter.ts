@@ -1,7 +1,7 @@
 // How `ls` calls are shown, from the recorded arguments alone: the schema the tool validates
 // with (ls.ts) and its static presenter.
 import { z } from "zod";
-import { countListed, definePresenter, firstLine } from "../presentation.ts";
+import { countListed, countOf, definePresenter, firstLine } from "../presentation.ts";
 
 export const lsSchema = z.object({ path: z.string().optional() });
 
@@ -14,6 +14,6 @@ export const lsPresenter = definePresenter("ls", lsSchema, {
   result: (_args, result) => ({
     summary: result.content.startsWith("(")
       ? firstLine(result.content)
-      : `${countListed(result.content)} entries`,
+      : countOf(countListed(result.content), "entry", "entries"),
   }),
 });

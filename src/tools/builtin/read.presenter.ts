@@ -1,7 +1,7 @@
 // How `read` calls are shown, from the recorded arguments alone: the schema the tool validates
 // with (read.ts) and its static presenter (tools/presenters.ts keys it by name).
 import { z } from "zod";
-import { definePresenter, firstLine } from "../presentation.ts";
+import { countOf, definePresenter, firstLine } from "../presentation.ts";
 
 export const readSchema = z.object({
   path: z.string(),
@@ -18,7 +18,7 @@ export const readPresenter = definePresenter("read", readSchema, {
   result: (args, result) => ({
     summary: result.content.startsWith("(")
       ? firstLine(result.content)
-      : `${countNumberedLines(result.content)} lines of ${args.path}`,
+      : `${countOf(countNumberedLines(result.content), "line")} of ${args.path}`,
   }),
 });
 

@@ -66,7 +66,9 @@ await build({
   // The terminal emulator (runner/terminal-screen.ts) is loaded only for output that moves the
   // cursor: left to Node's resolution from node_modules at that moment, so the bundle every
   // start parses does not carry its ~300 KB.
-  external: ["@xterm/headless"],
+  // The tokenizer of `sessions stats` (present/session-stats.ts, its o200k_base ranks ~2 MB)
+  // likewise, loaded only by that command.
+  external: ["@xterm/headless", "gpt-tokenizer"],
 });
 
 const require = createRequire(import.meta.url);

@@ -1,7 +1,8 @@
 // The figures of a session (or of any run of its events): turns, steps, failed requests, tool
-// calls, usage, cost and durations, folded from durable events alone. One fold for every
-// consumer: exec's result line (present/stream-json.ts), `sessions show --json`, and next
-// stats and exports. Pure and incremental; event types it does not count are skipped.
+// calls, usage, cost and durations, folded from durable events alone; with `detail`, also each
+// request's usage and cost and each turn's cost. One fold for every consumer: exec's result
+// line (present/stream-json.ts), `sessions list` and `show`, `sessions stats` and exports.
+// Pure and incremental; event types it does not count are skipped.
 import { type SessionEvent, type Usage, zeroUsage } from "./events.ts";
 
 export interface Figures {
@@ -25,8 +26,39 @@ export interface Figures {
   span_ms: number;
 }
 
+/** One completed model request (`step/end`). */
+export interface StepFigures {
+  turn: number;
+  step: number;
+  /** The seq of its `step/end`. */
+  seq: number;
+  usage: Usage;
+  cost: number | null;
+}
+
+/** One turn's requests: their cost (null while none had a known price) and usage. */
+export interface TurnFigures {
+  turn: number;
+  steps: number;
+  usage: Usage;
+  cost: number | null;
+}
+
+/** The per-request and per-turn figures a `detail` fold keeps beside the totals. */
+export interface FiguresDetail {
+  steps: StepFigures[];
+  turns: TurnFigures[];
+}
+
 /** Adds events one at a time (`observe`); `figures` is the total so far. */
 export class FiguresFold {
+  /** With `detail`, every request and turn is kept too (`sessions stats`); else totals only. */
+  readonly detail: FiguresDetail | null;
+
+  constructor(options: { detail?: boolean } = {}) {
+    this.detail = options.detail ? { steps: [], turns: [] } : null;
+  }
+
   private readonly total: Figures = {
     turns: 0,
     steps: 0,
@@ -74,6 +106,7 @@ export class FiguresFold {
         break;
       case "step/end":
         this.countStep(event.usage, event.cost);
+        if (this.detail) keepStep(this.detail, event);
         this.total.request_ms += elapsed(this.openSteps, `${event.turn}/${event.step}`, event.ts);
         break;
       case "tool/call":
@@ -90,6 +123,29 @@ export class FiguresFold {
     for (const key of Object.keys(sum) as (keyof Usage)[]) sum[key] += usage[key];
     if (cost !== null) this.total.cost = (this.total.cost ?? 0) + cost;
   }
+}
+
+/** Adds a request to the detail, and to its turn's figures (a turn seen first here is added). */
+function keepStep(
+  detail: FiguresDetail,
+  event: { turn: number; step: number; seq: number; usage: Usage; cost: number | null },
+): void {
+  const usage = { ...event.usage };
+  detail.steps.push({
+    turn: event.turn,
+    step: event.step,
+    seq: event.seq,
+    usage,
+    cost: event.cost,
+  });
+  let turn = detail.turns.find((t) => t.turn === event.turn);
+  if (!turn) {
+    turn = { turn: event.turn, steps: 0, usage: zeroUsage(), cost: null };
+    detail.turns.push(turn);
+  }
+  turn.steps++;
+  for (const key of Object.keys(usage) as (keyof Usage)[]) turn.usage[key] += usage[key];
+  if (event.cost !== null) turn.cost = (turn.cost ?? 0) + event.cost;
 }
 
 /** The figures of a whole run of events. */

@@ -99,7 +99,9 @@ export function validateLayer(
   originOf: Parameters<typeof problemsFromIssues>[1],
 ): ConfigError[] {
   const result = configFileSchema.safeParse(data);
-  return result.success ? [] : problemsFromIssues(result.error.issues, originOf, data);
+  return result.success
+    ? []
+    : problemsFromIssues(result.error.issues, originOf, data, configFileSchema);
 }
 
 export function fileOrigin(path: string, text: string): ProblemOrigin {

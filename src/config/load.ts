@@ -209,7 +209,9 @@ function validateMerged(
   const originOf = (path: readonly KeySegment[]) => originFor(merged.sources, path, read, origins);
   const result = configSchema.safeParse(merged.data);
   if (!result.success) {
-    return { problems: problemsFromIssues(result.error.issues, originOf, merged.data) };
+    return {
+      problems: problemsFromIssues(result.error.issues, originOf, merged.data, configSchema),
+    };
   }
   const problems = checkRules(result.data, originOf);
   if (problems.length > 0) return { problems };

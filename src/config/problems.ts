@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { ConfigError } from "../errors.ts";
 import type { KeySegment } from "./key-path.ts";
 import { formatKeyPath } from "./key-path.ts";
+import { nearestKey } from "./key-suggest.ts";
 
 /** Where a bad value was written: a file (with its text, to find the line) or another source. */
 export interface ProblemOrigin {
@@ -29,11 +30,15 @@ export function configProblem(
   return new ConfigError(text, file, line, key === "" ? undefined : key);
 }
 
-/** Every problem in a failed zod parse; an issue naming several unknown keys gives one each. */
+/**
+ * Every problem in a failed zod parse; an issue naming several unknown keys gives one each,
+ * with the nearest key `schema` knows there when one is close ("did you mean …").
+ */
 export function problemsFromIssues(
   issues: readonly z.core.$ZodIssue[],
   originOf: (path: readonly KeySegment[]) => ProblemOrigin,
   input: unknown,
+  schema?: z.ZodType,
 ): ConfigError[] {
   const problems: ConfigError[] = [];
   for (const issue of issues) {
@@ -41,7 +46,9 @@ export function problemsFromIssues(
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         const full = [...path, key];
-        problems.push(configProblem(originOf(full), full, "unknown key"));
+        const near = schema && nearestKey(schema, path, key);
+        const message = near ? `unknown key (did you mean "${near}"?)` : "unknown key";
+        problems.push(configProblem(originOf(full), full, message));
       }
     } else {
       const missing = valueAt(input, path) === undefined && issue.code !== "invalid_key";

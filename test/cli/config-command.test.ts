@@ -95,6 +95,32 @@ describe("codewhale config check", () => {
     );
   });
 
+  it("an unknown key names the nearest known key of its table, inside lists and maps too", () => {
+    layout.writeProject(
+      [
+        'modle = "anthropic/x"',
+        "[providers.mine]",
+        'kind = "openai-chat"',
+        'base_ulr = "http://127.0.0.1:1"',
+        "[[hooks.Stop]]",
+        'comand = "true"',
+        "[retry]",
+        "zebra = 1",
+      ].join("\n"),
+    );
+    const run = codewhale("check", "--cwd", layout.nested);
+    assert.equal(run.status, 2);
+    const file = escapeRegExp(layout.projectFile);
+    for (const line of [
+      `:1: key "modle": unknown key \\(did you mean "model"\\?\\)$`,
+      `:4: key "providers.mine.base_ulr": unknown key \\(did you mean "base_url"\\?\\)$`,
+      `:6: key "hooks.Stop\\[0\\].comand": unknown key \\(did you mean "command"\\?\\)$`,
+      `:8: key "retry.zebra": unknown key$`,
+    ]) {
+      assert.match(run.stderr, new RegExp(`^${file}${line}`, "m"));
+    }
+  });
+
   it("exits 2 naming a wrong type", () => {
     layout.writeProject('max_steps = "fifty"\n');
     const run = codewhale("check", "--cwd", layout.nested);

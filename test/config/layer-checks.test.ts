@@ -110,7 +110,7 @@ describe("problems found together", () => {
     layout.writeUser(`max_stepz = 1\nsession_dir = "${file}"\n[retry]\nmax_retries = "x"\n`);
     const found = problems();
     assert.deepEqual(found, [
-      `${layout.userFile}:1: key "max_stepz": unknown key`,
+      `${layout.userFile}:1: key "max_stepz": unknown key (did you mean "max_steps"?)`,
       `${layout.userFile}:2: key "session_dir": ${file} is not a directory`,
       `${layout.userFile}:4: key "retry.max_retries": expected number, received string`,
     ]);

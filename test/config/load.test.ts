@@ -107,7 +107,9 @@ describe("paths", () => {
 describe("config problems", () => {
   it("names file, line and key for an unknown key", () => {
     layout.writeUser('model = "anthropic/x"\n\n[retry]\nmax_retrys = 2\n');
-    assert.deepEqual(problems(), [`${layout.userFile}:4: key "retry.max_retrys": unknown key`]);
+    assert.deepEqual(problems(), [
+      `${layout.userFile}:4: key "retry.max_retrys": unknown key (did you mean "max_retries"?)`,
+    ]);
   });
 
   it("names file, line and key for a wrong type", () => {

@@ -132,7 +132,7 @@ describe("createLineLocator", () => {
     assert.equal(report.problems.length, 5_000);
     assert.match(
       report.problems[4_999]?.message ?? "",
-      /config\.toml:10000: key "output\.tools\.t4999\.max_byte": unknown key$/,
+      /config\.toml:10000: key "output\.tools\.t4999\.max_byte": unknown key \(did you mean "max_bytes"\?\)$/,
     );
   });
 });

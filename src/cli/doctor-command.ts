@@ -1,7 +1,8 @@
 // `codewhale doctor [--json]`: checks the environment codewhale runs in (node version, config
-// files and their validity, sessions dir writable, rg, provider keys present (never their
-// values), the `cgc` code-graph CLI) and prints one line per check. Exits 1 when a check
-// fails. Subprocess checks run through the shared runner. Registered by cli/main.ts.
+// files and their validity, sessions dir writable, provider keys present (never their
+// values), whether the configured model can run and its endpoint answers (doctor-endpoint.ts),
+// rg, the `cgc` code-graph CLI) and prints one line per check. Exits 1 when a check fails.
+// Subprocess checks run through the shared runner. Registered by cli/main.ts.
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
@@ -15,6 +16,7 @@ import { gcfEnabled, probeCgc } from "../tools/external/index.ts";
 import { findExecutable } from "../tools/which.ts";
 import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 import { cwdOption } from "./cwd-option.ts";
+import { modelChecks } from "./doctor-endpoint.ts";
 
 export type CheckStatus = "ok" | "info" | "warn" | "fail";
 
@@ -34,7 +36,9 @@ const MIN_NODE_MAJOR = 20;
 export function registerDoctorCommand(program: Command): void {
   program
     .command("doctor")
-    .description("check node, config, sessions dir, rg, provider keys and the cgc code graph")
+    .description(
+      "check node, config, sessions dir, provider keys, the model and its endpoint, rg and cgc",
+    )
     .option("--json", "print the checks as a JSON array")
     .option("--cwd <dir>", "directory to find the project config from")
     .action(async (options: { json?: boolean; cwd?: string }) => {
@@ -58,9 +62,16 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
     ),
   );
   const loaded = report.loaded;
-  if (loaded) checks.push(sessionsCheck(loaded), ...providerChecks(loaded.config, env));
-  else
-    checks.push({ name: "sessions", status: "info", detail: "not checked: the config is invalid" });
+  if (loaded) {
+    checks.push(sessionsCheck(loaded), ...providerChecks(loaded.config, env));
+    checks.push(...(await modelChecks(loaded.config, env)));
+  } else {
+    const detail = "not checked: the config is invalid";
+    checks.push(
+      { name: "sessions", status: "info", detail },
+      { name: "model", status: "info", detail },
+    );
+  }
   const output = loaded?.config.output;
   const policy = output ? outputPolicyFor(output) : { ...DEFAULT_OUTPUT_POLICY };
   // The probes run the user's rg and cgc: like tools, without the provider keys.

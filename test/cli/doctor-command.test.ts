@@ -1,8 +1,9 @@
 // `codewhale doctor`: node version, config files and validity, sessions dir writable, rg,
-// provider keys (named, never shown), and cgc through a stand-in on the PATH. Checked in
-// process with runDoctor, and once end to end through the built CLI for output and exit code.
+// provider keys (named, never shown), whether the model can run and its endpoint (the loopback
+// mock) answers, and cgc through a stand-in on the PATH. Checked in process with runDoctor,
+// and end to end through the built CLI for output and exit code.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { DoctorCheck } from "../../src/cli/doctor-command.ts";
 import { formatDoctor, runDoctor } from "../../src/cli/doctor-command.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "cw-doctor-")));
@@ -37,12 +39,38 @@ function project(name: string, config?: string): { cwd: string; env: NodeJS.Proc
   return { cwd, env };
 }
 
+/** The built `codewhale doctor` as a child process, without blocking this process's loop. */
+function doctorCli(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(repoRoot, "bin/codewhale.js"), "doctor"], {
+    cwd,
+    env,
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (data) => {
+    stdout += String(data);
+  });
+  child.stderr.on("data", (data) => {
+    stderr += String(data);
+  });
+  return new Promise((resolve) =>
+    child.on("close", (status) => resolve({ status, stdout, stderr })),
+  );
+}
+
 const find = (checks: DoctorCheck[], name: string) => checks.filter((check) => check.name === name);
 
 describe("codewhale doctor", () => {
+  const mock = useMockProvider();
+  /** The model's key, and its endpoint pointed at the loopback mock. */
+  const keyed = () => ({ ANTHROPIC_API_KEY: secret, ANTHROPIC_BASE_URL: mock.url });
+
   it("reports every check on a healthy setup", async () => {
     const { cwd, env } = project("healthy", "[output]\ngcf = true\n");
-    const checks = await runDoctor({ cwd, env: { ...env, ANTHROPIC_API_KEY: secret } });
+    const checks = await runDoctor({ cwd, env: { ...env, ...keyed() } });
     assert.equal(find(checks, "node")[0]?.status, "ok");
     assert.match(find(checks, "node")[0]?.detail ?? "", /^v\d+\./);
     assert.deepEqual(find(checks, "config"), [
@@ -68,7 +96,56 @@ describe("codewhale doctor", () => {
       find(checks, "cgc")[0]?.detail,
       `CodeGraphContext 0.4.16 format=gcf at ${join(bin, "cgc")} (code_graph tool on; CGC_OUTPUT_FORMAT=gcf)`,
     );
+    assert.deepEqual(find(checks, "model")[0], {
+      name: "model",
+      status: "ok",
+      detail: "anthropic/claude-sonnet-4-6 (provider anthropic, anthropic)",
+    });
+    assert.match(
+      find(checks, "endpoint")[0]?.detail ?? "",
+      new RegExp(`^${mock.url}/v1/models answered HTTP 200 in \\d+ ms$`),
+    );
+    const asked = mock.requests.at(-1);
+    assert.deepEqual([asked?.method, asked?.path, asked?.auth], ["GET", "/v1/models", "x-api-key"]);
     assert.ok(!JSON.stringify(checks).includes(secret), "never prints a key");
+  });
+
+  it("fails when the model cannot run (no key), naming the variable, and asks no endpoint", async () => {
+    const { cwd, env } = project("no-key");
+    const before = mock.requests.length;
+    const checks = await runDoctor({ cwd, env: { ...env, ANTHROPIC_BASE_URL: mock.url } });
+    assert.deepEqual(find(checks, "model")[0], {
+      name: "model",
+      status: "fail",
+      detail:
+        'anthropic/claude-sonnet-4-6 cannot run: no API key for provider "anthropic": set ANTHROPIC_API_KEY',
+    });
+    assert.deepEqual(find(checks, "endpoint"), []);
+    assert.equal(mock.requests.length, before);
+    const run = spawnSync(process.execPath, [join(repoRoot, "bin/codewhale.js"), "doctor"], {
+      cwd,
+      env,
+      encoding: "utf8",
+    });
+    assert.equal(run.status, 1);
+    assert.match(run.stdout, /^fail {2}model {5}.*set ANTHROPIC_API_KEY$/m);
+  });
+
+  it("fails when the endpoint does not answer, and a configured provider's base URL is the one asked", async () => {
+    const { cwd, env } = project("dead");
+    mkdirSync(env.CODEWHALE_HOME as string, { recursive: true });
+    writeFileSync(
+      join(env.CODEWHALE_HOME as string, "config.toml"),
+      'model = "local/llama3"\n[providers.local]\nkind = "openai-chat"\nbase_url = "http://127.0.0.1:9/v1"\napi_key_env = "LOCAL_KEY"\n',
+    );
+    const checks = await runDoctor({ cwd, env: { ...env, LOCAL_KEY: secret } });
+    const [endpoint] = find(checks, "endpoint");
+    assert.equal(endpoint?.status, "fail");
+    assert.match(
+      endpoint?.detail ?? "",
+      /^http:\/\/127\.0\.0\.1:9\/v1\/models did not answer: ECONNREFUSED$/,
+    );
+    assert.ok(!JSON.stringify(checks).includes(secret));
   });
 
   it("reports rg by what is on the PATH", async () => {
@@ -124,13 +201,10 @@ describe("codewhale doctor", () => {
     }
   });
 
-  it("prints one line per check and exits 1 on a failure (built CLI)", () => {
+  it("prints one line per check and exits 1 on a failure (built CLI)", async () => {
     const healthy = project("cli-ok");
-    const ok = spawnSync(process.execPath, [join(repoRoot, "bin/codewhale.js"), "doctor"], {
-      cwd: healthy.cwd,
-      env: { ...healthy.env, ANTHROPIC_API_KEY: secret },
-      encoding: "utf8",
-    });
+    // Spawned, not spawnSync: the mock answering the endpoint check runs in this process.
+    const ok = await doctorCli(healthy.cwd, { ...healthy.env, ...keyed() });
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /^ok {4}node {6}v\d+/m);
     assert.match(ok.stdout, /^ok {4}provider {2}anthropic: ANTHROPIC_API_KEY is set/m);

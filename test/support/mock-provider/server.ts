@@ -48,6 +48,9 @@ const ROUTES: Record<string, WireApi> = {
   "/v1/responses": "openai-responses",
 };
 
+/** Anthropic's and OpenAI's model list paths (the OpenAI base ends in /v1). */
+const MODEL_LISTS = new Set(["/v1/models"]);
+
 export async function startMockProvider(): Promise<MockProvider> {
   const requests: RecordedRequest[] = [];
   const queue: Enqueued[] = [];
@@ -62,6 +65,12 @@ export async function startMockProvider(): Promise<MockProvider> {
     const record = recordRequest(req, path, api, raw);
     requests.push(record);
     const id = `mock_${++counter}`;
+    if (req.method === "GET" && MODEL_LISTS.has(path)) {
+      // The model list `codewhale doctor` asks for: 401 without a key, as the providers do.
+      if (record.auth === null)
+        return sendJson(res, 401, { error: { message: "missing API key" } }, {});
+      return sendJson(res, 200, { data: [{ id: "claude-mock-1" }, { id: "gpt-5" }] }, {});
+    }
     if (api === null) return sendJson(res, 404, { error: { message: `no route ${path}` } }, {});
     const idHeader = { [api === "anthropic" ? "request-id" : "x-request-id"]: `req_${id}` };
     if (record.auth === null) {

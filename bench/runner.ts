@@ -138,7 +138,9 @@ function endToEnd(dir: string, blocks: string[], bytes: number): string[] {
 
 function captureOnce(dir: string, gen: string): Run {
   const useTime = existsSync("/usr/bin/time");
-  const captureArgv = ["bin/codewhale.js", "capture", "--", "bash", "-c", gen];
+  // --keep-spill: the spill stage runs (a default capture names no file, so writes none); the
+  // kept file lands in TMPDIR, the bench dir removed at the end.
+  const captureArgv = ["bin/codewhale.js", "capture", "--keep-spill", "--", "bash", "-c", gen];
   const argv = useTime
     ? ["/usr/bin/time", "-v", process.execPath, ...captureArgv]
     : [process.execPath, ...captureArgv];

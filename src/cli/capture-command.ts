@@ -1,8 +1,10 @@
 // `codewhale capture [--json] [--cols N --rows M] -- CMD [ARGS…]`: runs a command through the
 // shared runner with the effective output policy and prints exactly what the model would see
 // (with --json, also the metadata); --cols/--rows render it as a terminal of that size would.
-// Exits with the command's own code, also when the reader of stdout has gone (see
-// stdout-reader.ts); 2 for usage errors. Registered by cli/main.ts.
+// A truncated output names a spill file only with --keep-spill, which keeps it (a later sweep
+// leaves it alone); without, nothing is spilled and the marker says so. Exits with the
+// command's own code, 124 when --timeout killed it (as timeout(1) does), also when the reader
+// of stdout has gone (see stdout-reader.ts); 2 for usage errors. Registered by cli/main.ts.
 import { randomUUID } from "node:crypto";
 import { constants } from "node:os";
 import { setFlagsFromString } from "node:v8";
@@ -17,6 +19,7 @@ import {
   sweepStaleSpillDirs,
 } from "../runner/index.ts";
 import { cwdOption } from "./cwd-option.ts";
+import { nonNegativeInteger, positiveInteger } from "./flag-values.ts";
 
 interface CaptureOptions {
   json?: boolean;
@@ -37,10 +40,10 @@ export function registerCaptureCommand(program: Command): void {
     .argument("<command...>", "the command and its arguments, after --")
     .option("--json", "print JSON with the output and its metadata")
     .option("--max-bytes <n>", "override output.max_bytes")
-    .option("--no-spill", "do not write the full output to a spill file")
+    .option("--no-spill", "do not write the full output to a spill file (the default)")
     .option("--no-redact", "do not redact secrets")
-    .option("--keep-spill", "keep the spill file after exit (it is removed otherwise)")
-    .option("--timeout <ms>", "kill the command's process tree after this many milliseconds")
+    .option("--keep-spill", "write the full output of a truncated run to a spill file and keep it")
+    .option("--timeout <ms>", "kill the command's process tree after this many ms (exit 124)")
     .option("--cwd <dir>", "run the command here (and find the project config from here)")
     .option(
       "--cols <n>",
@@ -60,52 +63,68 @@ async function capture(command: string[], options: CaptureOptions): Promise<void
   setFlagsFromString("--semi-space-growth-factor=1");
   const cwd = options.cwd === undefined ? undefined : cwdOption(options.cwd);
   const policy = effectivePolicy(options);
+  const timeoutMs =
+    options.timeout === undefined ? undefined : positiveInteger("--timeout", options.timeout);
   sweepStaleSpillDirs();
   const spill = createSpillScope(`capture-${randomUUID().slice(0, 8)}`, {
     keep: options.keepSpill === true,
   });
-  const result = await runCommand(
-    { command, cwd, timeoutMs: parseCount(options.timeout, "--timeout") },
-    policy,
-    { spill },
-  );
-  setExitCodeAtExit(exitCodeOf(result));
+  const result = await runCommand({ command, cwd, timeoutMs }, policy, { spill });
+  setExitCodeAtExit(result.timedOut ? TIMED_OUT : exitCodeOf(result));
   if (options.json) process.stdout.write(`${JSON.stringify(toJson(result), null, 2)}\n`);
   else {
     process.stdout.write(result.output);
     for (const error of result.policyErrors) process.stderr.write(`codewhale: policy: ${error}\n`);
   }
+  for (const note of notes(result, timeoutMs, options))
+    process.stderr.write(`codewhale: ${note}\n`);
   if (process.env.CODEWHALE_CAPTURE_RUSAGE) {
     process.stderr.write(`codewhale: maxrss_kb=${process.resourceUsage().maxRSS}\n`);
   }
 }
 
+/** The exit code of a run that --timeout ended, as timeout(1) and GNU parallel use. */
+const TIMED_OUT = 124;
+
+/** The stderr lines after the output: a timeout, a kept spill file, or how to keep one. */
+function notes(
+  result: RunResult,
+  timeoutMs: number | undefined,
+  options: CaptureOptions,
+): string[] {
+  const out: string[] = [];
+  if (result.timedOut) {
+    out.push(
+      `timed out after ${timeoutMs} ms: the command's process tree was killed (exit ${TIMED_OUT})`,
+    );
+  }
+  if (result.spillPath) out.push(`full output kept in ${result.spillPath}`);
+  else if (result.truncated && options.spill && !options.keepSpill) {
+    out.push("output truncated; --keep-spill saves the full output to a file");
+  }
+  return out;
+}
+
 function effectivePolicy(options: CaptureOptions): OutputPolicy {
   const { config } = loadConfig({ cwd: options.cwd, env: process.env });
   const policy = outputPolicyFor(config.output);
-  const maxBytes = parseCount(options.maxBytes, "--max-bytes");
-  if (maxBytes !== undefined) {
-    if (maxBytes < 1) throw new UsageError("--max-bytes must be at least 1");
-    policy.maxBytes = maxBytes;
+  if (options.maxBytes !== undefined) {
+    policy.maxBytes = positiveInteger("--max-bytes", options.maxBytes);
   }
   const terminal = policy.terminal ?? { cols: 0, rows: 24 };
-  const cols = parseCount(options.cols, "--cols");
+  const cols = options.cols === undefined ? undefined : nonNegativeInteger("--cols", options.cols);
   if (cols !== undefined && cols !== 0 && (cols < 20 || cols > 1000))
-    throw new UsageError(`--cols takes 0 (no wrap) or a width from 20 to 1000, got ${cols}`);
-  const rows = parseCount(options.rows, "--rows");
+    throw new UsageError(
+      `--cols must be 0 (no wrap) or a width from 20 to 1000, got "${options.cols}"`,
+    );
+  const rows = options.rows === undefined ? undefined : positiveInteger("--rows", options.rows);
   if (rows !== undefined && (rows < 2 || rows > 500))
-    throw new UsageError(`--rows takes a height from 2 to 500, got ${rows}`);
+    throw new UsageError(`--rows must be a height from 2 to 500, got "${options.rows}"`);
   policy.terminal = { cols: cols ?? terminal.cols, rows: rows ?? terminal.rows };
-  if (!options.spill) policy.spillToTemp = false;
+  // Only a kept spill file is named: one removed at exit would be a path to nothing.
+  if (!options.spill || !options.keepSpill) policy.spillToTemp = false;
   if (!options.redact) policy.redactSecrets = false;
   return policy;
-}
-
-function parseCount(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()))
-    throw new UsageError(`${flag} takes a whole number, got "${text}"`);
-  return Number(text);
 }
 
 /** The command's own exit code; death by a signal maps to 128 + its number, as shells do. */

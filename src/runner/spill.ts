@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { onShutdown } from "./shutdown.ts";
 
 const PREFIX = "codewhale-spill-";
+const KEPT_PREFIX = "codewhale-kept-";
 
 export interface SpillScope {
   /** The directory; created on first use. */
@@ -31,13 +32,18 @@ export interface SpillFile {
 export interface SpillScopeOptions {
   /** Base directory; default os.tmpdir() at creation time. */
   tmpDir?: string;
-  /** Leave the directory in place at exit (`codewhale capture --keep-spill`). */
+  /**
+   * Leave the directory in place at exit (`codewhale capture --keep-spill`); it is named
+   * `codewhale-kept-<id>`, which the sweep of dead sessions' directories leaves alone.
+   */
   keep?: boolean;
 }
 
 export function createSpillScope(sessionId: string, options: SpillScopeOptions = {}): SpillScope {
   const safeId = sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
-  const dir = join(options.tmpDir ?? tmpdir(), `${PREFIX}${process.pid}-${safeId}`);
+  // A kept directory is named without the pid, so no later sweep takes it for a dead session's.
+  const name = options.keep ? `${KEPT_PREFIX}${safeId}` : `${PREFIX}${process.pid}-${safeId}`;
+  const dir = join(options.tmpDir ?? tmpdir(), name);
   let created = false;
   let counter = 0;
   let untrack: (() => void) | null = null;

@@ -66,7 +66,10 @@ export async function runTurn(
     if (finish) return end(finish);
     stopHookActive = true;
   }
-  return end({ reason: "max_steps", error: `stopped after ${maxSteps} steps (max_steps)` });
+  return end({
+    reason: "max_steps",
+    error: `stopped after ${maxSteps} ${maxSteps === 1 ? "step" : "steps"} (max_steps)`,
+  });
 }
 
 function cancelled(): Omit<TurnOutcome, "turn"> {
@@ -97,6 +100,14 @@ async function stopHooks(
   return null;
 }
 
+/**
+ * Money in the stop message, as present/format.ts shows it (to the cent; four decimals under
+ * a cent, where cents would read $0.00), which the loop may not import (a surface's module).
+ */
+function dollars(usd: number): string {
+  return `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
+}
+
 /** The budget and the context window, checked before each request. */
 function checkLimits(ctx: RunContext, control: TurnControl): Omit<TurnOutcome, "turn"> | null {
   if (control.signal.aborted) return cancelled();
@@ -105,7 +116,7 @@ function checkLimits(ctx: RunContext, control: TurnControl): Omit<TurnOutcome, "
   if (cap !== undefined && spent >= cap) {
     return {
       reason: "max_budget",
-      error: `stopped: the session cost $${spent.toFixed(4)} reached the budget of $${cap}`,
+      error: `stopped: the session cost ${dollars(spent)} reached the budget of ${dollars(cap)}`,
     };
   }
   const window = contextWindowOf(ctx.model, {

@@ -3,6 +3,7 @@
 // src/session. `show` opens a log with a damaged tail as far as it is valid, and says so.
 import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
+import { plural } from "../present/format.ts";
 import { findSession, isRegularFile } from "../session/paths.ts";
 import { SessionReader } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
@@ -101,7 +102,9 @@ function verifySession(target: string, options: VerifyOptions): void {
     throw new SessionCorruptError(path, events + 1, reason);
   }
   const proven = receiptLines(receipt.finish());
-  process.stdout.write(`ok ${path}: ${events} events, chain intact, last h ${lastHash}\n`);
+  process.stdout.write(
+    `ok ${path}: ${plural(events, "event")}, chain intact, last h ${lastHash}\n`,
+  );
   process.stdout.write(`${proven.map((line) => `  ${line}\n`).join("")}`);
   process.exitCode = ExitCode.ok;
 }

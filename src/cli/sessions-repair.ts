@@ -5,6 +5,7 @@
 import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { ExitCode, UsageError } from "../errors.ts";
+import { plural } from "../present/format.ts";
 import { escapeControls } from "../runner/index.ts";
 import { findSession } from "../session/paths.ts";
 import { type CutPlan, repairLog } from "../session/repair.ts";
@@ -26,7 +27,7 @@ async function repairSession(id: string, options: RepairOptions): Promise<void> 
   const outcome = await repairLog(path, (plan) => confirmCut(plan, options));
   const say = (line: string) => process.stdout.write(`${escapeControls(line)}\n`);
   if (outcome.kind === "intact") {
-    say(`nothing to repair: ${path} is intact (${outcome.events} events)`);
+    say(`nothing to repair: ${path} is intact (${plural(outcome.events, "event")})`);
     return;
   }
   if (outcome.kind === "declined") {

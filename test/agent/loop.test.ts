@@ -155,7 +155,7 @@ describe("agent loop", () => {
     assert.equal(outcome.reason, "max_budget");
     assert.equal(script.requests.length, 1);
     assert.equal(ofType(h.events, "step/end")[0]!.cost, 3);
-    assert.match(outcome.error ?? "", /reached the budget of \$1/);
+    assert.equal(outcome.error, "stopped: the session cost $3.00 reached the budget of $1.00");
   });
 
   it("refuses a request larger than the context window with the token count and window", async () => {

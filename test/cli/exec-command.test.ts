@@ -284,7 +284,7 @@ describe("codewhale exec limits and errors", () => {
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
     assert.equal(result.reason, "max_steps");
     assert.equal(result.is_error, true);
-    assert.equal(run.stderr.trim(), "codewhale: stopped after 1 steps (max_steps)");
+    assert.equal(run.stderr.trim(), "codewhale: stopped after 1 step (max_steps)");
   });
 
   it("--max-budget-usd: stops before the next request once the cost reaches the cap", async () => {
@@ -312,7 +312,7 @@ describe("codewhale exec limits and errors", () => {
     assert.equal(end.reason, "max_budget");
     assert.match(
       run.stderr,
-      /^codewhale: stopped: the session cost \$5\.\d+ reached the budget of \$1\n$/,
+      /^codewhale: stopped: the session cost \$5\.\d\d reached the budget of \$1\.00\n$/,
     );
   });
 

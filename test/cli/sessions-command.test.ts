@@ -47,9 +47,9 @@ describe("codewhale sessions", () => {
     const { id } = writeSession(sessions);
     const run = cli("sessions", "show", id.slice(0, 13));
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, new RegExp(`^session ${id}$`, "m"));
+    assert.match(run.stdout, new RegExp(`^session ${id} \\(${id.slice(-8)}\\)$`, "m"));
     assert.match(run.stdout, /^#4 text: Let me look\.$/m);
-    assert.match(run.stdout, /^#8 tool\/call ls \{"path":"\."\} \[allow by mode\]$/m);
+    assert.match(run.stdout, /^#8 tool\/call ls \. \[allow by mode\]$/m);
     const json = JSON.parse(cli("sessions", "show", id, "--json").stdout);
     assert.equal(json.events.length, sampleTurn().length + 1);
   });

@@ -56,7 +56,7 @@ describe("sessions show of a damaged log", () => {
       lines.at(-1),
       `(damaged tail after seq 10: line 12: invalid JSON; ${GARBAGE.length} bytes not shown; \`codewhale sessions repair ${id}\` cuts it, keeping the cut lines)`,
     );
-    assert.match(run.stdout, /\n {2}events {3}11 \(/);
+    assert.match(run.stdout, /\n {2}events {4}11 \(/);
   });
 
   it("--json carries the events read and a `damaged` object", () => {

@@ -22,7 +22,10 @@ describe("exec resumes by short id and continues from a subdirectory", () => {
 
   it("--resume takes the short id of a listing", async () => {
     const setup = execEnv(mock);
-    mock.enqueue({ blocks: [{ kind: "text", text: "one" }] }, { blocks: [{ kind: "text", text: "two" }] });
+    mock.enqueue(
+      { blocks: [{ kind: "text", text: "one" }] },
+      { blocks: [{ kind: "text", text: "two" }] },
+    );
     assert.equal((await runExec([...model, "first"], setup)).status, 0);
     const [log] = listSessionFiles(join(setup.home, "sessions"));
     const short = log!.slice(-".jsonl".length - 8, -".jsonl".length);

@@ -132,7 +132,7 @@ describe("terminal control sequences from a log", () => {
     const run = cli("sessions", "show", id);
     assert.equal(run.status, 0, run.stderr);
     assert.doesNotMatch(run.stdout, RAW_CONTROL);
-    assert.ok(run.stdout.includes(`  cwd      /w/\\x1b[31mred\n`), run.stdout);
+    assert.ok(run.stdout.includes(`  cwd       /w/\\x1b[31mred\n`), run.stdout);
     assert.ok(run.stdout.includes(`user/message: please ${SHOWN} now\n`), run.stdout);
     assert.ok(run.stdout.includes(`text: a${SHOWN}\n`), run.stdout);
     const json = JSON.parse(cli("sessions", "show", id, "--json").stdout);

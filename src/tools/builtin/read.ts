@@ -42,7 +42,7 @@ export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
           if (page.total === 0) return { content: `(${path.display} is empty)` };
           if (page.lines.length === 0) {
             throw new ToolProblem(
-              `offset ${offset} is past the end of ${path.display} (${page.total} lines)`,
+              `offset ${offset} is past the end of ${path.display} (${page.total} ${page.total === 1 ? "line" : "lines"})`,
             );
           }
           const last = offset + page.lines.length - 1;

@@ -2,7 +2,7 @@
 // tool validates with it; todosFromCall reads recorded calls with it) and the static presenter.
 import { z } from "zod";
 import { escapeAllControls } from "../../runner/escape-controls.ts";
-import { definePresenter } from "../presentation.ts";
+import { countOf, definePresenter } from "../presentation.ts";
 import { cutLine } from "./line-cut.ts";
 
 export const TODO_WRITE_TOOL = "todo_write";
@@ -20,7 +20,7 @@ export type Todo = z.output<typeof todoSchema>;
 
 export const todoWritePresenter = definePresenter(TODO_WRITE_TOOL, todoWriteSchema, {
   kind: "think",
-  call: (args) => ({ title: `todo list (${args.todos.length} items)`, locations: [] }),
+  call: (args) => ({ title: `todo list (${countOf(args.todos.length, "item")})`, locations: [] }),
   result: (args) => ({ summary: todoSummary(args.todos) }),
 });
 

@@ -13,6 +13,7 @@ import {
 } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
 import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
+import { positiveInteger } from "./flag-values.ts";
 
 interface ConfigCommandOptions extends ConfigFlagOptions {
   cwd?: string;
@@ -38,6 +39,8 @@ function withConfigOptions(command: Command): Command {
 }
 
 function loadOptions(options: ConfigCommandOptions): LoadOptions {
+  // Checked as a flag first, so the error names `--max-steps`, not the config key.
+  if (options.maxSteps !== undefined) positiveInteger("--max-steps", options.maxSteps);
   return { cwd: options.cwd, env: process.env, flags: configFlagsFromOptions(options) };
 }
 

@@ -16,6 +16,19 @@ import { registerSessionsCommand } from "./sessions-command.ts";
 import { watchStdout } from "./stdout-reader.ts";
 import { registerTrustCommand } from "./trust-command.ts";
 
+/** The environment variables codewhale reads, for the top-level help. */
+const ENVIRONMENT_HELP = `
+Environment:
+  CODEWHALE_HOME      where config.toml, sessions, the signing key and trust records live
+                      (default ~/.codewhale)
+  ANTHROPIC_API_KEY   the key of the built-in anthropic provider
+  ANTHROPIC_BASE_URL  its endpoint (default https://api.anthropic.com)
+  OPENAI_API_KEY      the key of the built-in openai provider
+  OPENAI_BASE_URL     its endpoint (default https://api.openai.com/v1)
+  CODEWHALE_DEBUG     set to let the provider SDKs print to the console (silenced otherwise)
+  TZ                  the time zone of the local times \`sessions list\` shows
+A provider you configure reads its key from the variable its api_key_env names.`;
+
 export function buildProgram(): Command {
   const program = new Command("codewhale")
     .description("A terminal coding agent whose session log is the receipt.")
@@ -24,7 +37,8 @@ export function buildProgram(): Command {
     // Both settings are copied to every subcommand created after them.
     .configureOutput({ writeErr: () => undefined, outputError: () => undefined })
     .showHelpAfterError(false)
-    .exitOverride();
+    .exitOverride()
+    .addHelpText("after", ENVIRONMENT_HELP);
   registerCaptureCommand(program);
   registerChatCommand(program);
   registerConfigCommand(program);

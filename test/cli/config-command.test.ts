@@ -121,6 +121,17 @@ describe("codewhale config check", () => {
     }
   });
 
+  it("a bad --max-steps is one line naming the flag (exit 2)", () => {
+    for (const value of ["x", "0", "-3"]) {
+      const run = codewhale("show", "--max-steps", value);
+      assert.equal(run.status, 2);
+      assert.equal(
+        run.stderr,
+        `codewhale: --max-steps must be a positive integer, got "${value}"\n`,
+      );
+    }
+  });
+
   it("exits 2 naming a wrong type", () => {
     layout.writeProject('max_steps = "fifty"\n');
     const run = codewhale("check", "--cwd", layout.nested);

@@ -7,6 +7,7 @@ import { benchLoop } from "./loop.ts";
 import { benchRunner } from "./runner.ts";
 import { benchSecretCorpus } from "./secret-corpus.ts";
 import { benchSessionLog } from "./session-log.ts";
+import { benchSessionsList } from "./sessions-list.ts";
 import { benchTerminal } from "./terminal.ts";
 import { benchTui } from "./tui.ts";
 
@@ -14,6 +15,7 @@ type Bench = { name: string; run: () => Promise<string[]> };
 
 const benches: Bench[] = [
   { name: "session log", run: benchSessionLog },
+  { name: "sessions list", run: benchSessionsList },
   { name: "loop and start-up", run: benchLoop },
   { name: "runner", run: benchRunner },
   { name: "terminal emulator", run: benchTerminal },

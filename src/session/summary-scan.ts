@@ -1,9 +1,9 @@
 // The figures a listing shows (turns, cost, tokens) without replaying a log: one pass over its
 // bytes in 1 MiB reads, parsing only the lines whose text holds `"type":"turn/start"` or
 // `"type":"step/end"` (a byte search; the bulk, streamed chunks, is never parsed), each
-// checked against its line schema and folded by session/figures.ts. Called by summary.ts.
+// checked for the fields it counts and folded by session/figures.ts. Called by summary.ts.
 import { closeSync, openSync, readSync } from "node:fs";
-import { type EventType, lineSchemas, type SessionEvent } from "./events.ts";
+import type { EventType, SessionEvent } from "./events.ts";
 import { type Figures, FiguresFold } from "./figures.ts";
 
 const READ_BYTES = 1 << 20;
@@ -16,16 +16,21 @@ const NEEDLES: ReadonlyArray<[Buffer, EventType]> = [
 
 /**
  * The figures of the counted lines of the log at `path` (turns, steps, usage, cost; the
- * durations stay 0). A line that does not parse or fit its schema is skipped, so a damaged or
+ * durations stay 0). A line that does not parse or whose counted fields are not counts is
+ * skipped, so a damaged or
  * hostile log lists with what it holds; the text may also appear inside another event's
  * arguments, which the parse tells apart (its top-level type differs).
  */
+/** Reused by every scan: a listing scans hundreds of logs, one after another. */
+let readBuffer: Buffer | null = null;
+
 export function scanFigures(path: string): Figures {
   const fold = new FiguresFold();
   const fd = openSync(path, "r");
   try {
     let carry = Buffer.alloc(0);
-    const buffer = Buffer.alloc(READ_BYTES);
+    readBuffer ??= Buffer.allocUnsafe(READ_BYTES);
+    const buffer = readBuffer;
     for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
       const chunk =
         carry.length === 0
@@ -70,7 +75,22 @@ function parseLine(text: string, type: EventType): SessionEvent | undefined {
   } catch {
     return undefined;
   }
-  if ((value as { type?: unknown } | null)?.type !== type) return undefined;
-  const parsed = lineSchemas[type].safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  const event = value as Record<string, unknown> | null;
+  if (event?.type !== type || !isCount(event.turn)) return undefined;
+  if (type === "turn/start") return event as unknown as SessionEvent;
+  // A step/end: only what the fold reads is checked (a full schema check per line would be
+  // most of a listing's time); anything else makes the line not count.
+  const usage = event.usage as Record<string, unknown> | null;
+  const usageOk =
+    typeof usage === "object" && usage !== null && USAGE_KEYS.every((key) => isCount(usage[key]));
+  const costOk =
+    event.cost === null ||
+    (typeof event.cost === "number" && Number.isFinite(event.cost) && event.cost >= 0);
+  return usageOk && costOk && isCount(event.step) ? (event as unknown as SessionEvent) : undefined;
+}
+
+const USAGE_KEYS = ["input", "output", "cache_read", "cache_write", "reasoning"] as const;
+
+function isCount(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }

@@ -41,7 +41,9 @@ export function summarizeSession(path: string): SessionSummary {
 export function summarizeHead(path: string): SessionSummary {
   const bytes = statSync(path).size;
   const id = sessionIdOfPath(path);
-  const tail = readTail(path, bytes);
+  const headText = readHead(path);
+  // A log no longer than the head read was read whole: its tail is in hand.
+  const tail = readTail(path, bytes, bytes <= HEAD_BYTES ? headText : undefined);
   const summary: SessionSummary = {
     id,
     shortId: shortSessionId(id),
@@ -57,9 +59,12 @@ export function summarizeHead(path: string): SessionSummary {
     tokens: 0,
     cost: null,
   };
-  const head = readHead(path).split("\n");
-  for (const line of head.slice(0, -1)) {
-    if (!applyHeadLine(summary, line)) break;
+  for (
+    let from = 0, end = headText.indexOf("\n");
+    end >= 0;
+    from = end + 1, end = headText.indexOf("\n", from)
+  ) {
+    if (!applyHeadLine(summary, headText.slice(from, end))) break;
     if (summary.firstPrompt !== null) break;
   }
   return summary;
@@ -97,11 +102,15 @@ function readHead(path: string): string {
   return readAt(path, 0, HEAD_BYTES);
 }
 
+/** One scratch buffer for every head and tail read: a listing reads hundreds of logs. */
+let scratch: Buffer | null = null;
+
 function readAt(path: string, position: number, length: number): string {
   const fd = openSync(path, "r");
   try {
-    const buffer = Buffer.alloc(length);
-    const read = readSync(fd, buffer, 0, length, position);
+    scratch ??= Buffer.allocUnsafe(Math.max(HEAD_BYTES, TAIL_BYTES));
+    const buffer = scratch;
+    const read = readSync(fd, buffer, 0, Math.min(length, buffer.length), position);
     return buffer.toString("utf8", 0, read);
   } finally {
     closeSync(fd);
@@ -113,9 +122,13 @@ function readAt(path: string, position: number, length: number): string {
  * read from the tail; lines counted (and no time) when the last line is longer than the tail
  * or is not an event.
  */
-function readTail(path: string, bytes: number): { events: number; lastTs: string | null } {
-  const start = Math.max(0, bytes - TAIL_BYTES);
-  const tail = readAt(path, start, bytes - start);
+function readTail(
+  path: string,
+  bytes: number,
+  whole?: string,
+): { events: number; lastTs: string | null } {
+  const start = whole === undefined ? Math.max(0, bytes - TAIL_BYTES) : 0;
+  const tail = whole ?? readAt(path, start, bytes - start);
   const end = tail.lastIndexOf("\n");
   const from = tail.lastIndexOf("\n", end - 1) + 1;
   const counted = () => ({ events: countLines(path), lastTs: null });

@@ -102,6 +102,27 @@ const cases: Case[] = [
     summary: "2 files",
   },
   {
+    tool: "glob",
+    args: { pattern: "*.md" },
+    result: "README.md\n",
+    call: { title: "glob *.md", kind: "search", locations: [] },
+    summary: "1 file",
+  },
+  {
+    tool: "ls",
+    args: { path: "docs" },
+    result: "a.md\n",
+    call: { title: "ls docs", kind: "read", locations: [{ path: "docs" }] },
+    summary: "1 entry",
+  },
+  {
+    tool: "read",
+    args: { path: "one.txt" },
+    result: "     1\tonly\n",
+    call: { title: "read one.txt", kind: "read", locations: [{ path: "one.txt" }] },
+    summary: "1 line of one.txt",
+  },
+  {
     tool: "grep",
     args: { pattern: "TODO" },
     result: "a.ts:1:// TODO\n(1 match in 1 file)\n",
@@ -140,7 +161,7 @@ const cases: Case[] = [
       todos: [{ content: `fix \u001b]0;T\u0007 ${"z".repeat(5000)}`, status: "in_progress" }],
     },
     result: "Todo list updated: 1 item (0 completed, 1 in progress, 0 pending). Now: …",
-    call: { title: "todo list (1 items)", kind: "think", locations: [] },
+    call: { title: "todo list (1 item)", kind: "think", locations: [] },
     summary: "0/1 done; now: fix \\x1b]0;T\\x07 … [5000 more chars]",
   },
   {

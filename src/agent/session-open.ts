@@ -4,14 +4,14 @@
 // left open: tool calls without a result get an interrupted result (never re-run) and an
 // unfinished turn gets its `turn/end`. With receipts, a log to resume must pass its signed
 // checkpoints and the checkpoint index too, and the writer signs. Called by compose-session.ts.
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
+import { isWithin, projectRootOf } from "../config/index.ts";
 import { SessionCorruptError, UsageError } from "../errors.ts";
 import { readNative } from "../providers/neutral.ts";
 import type { CheckpointSigner } from "../session/checkpoint.ts";
 import { INTERRUPTED_RESULT } from "../session/derive.ts";
 import type { EventInput, JsonValue, SessionEvent } from "../session/events.ts";
 import { findSession, listSessionFiles, sessionIdOfPath } from "../session/paths.ts";
-import { isAtOrBelow, projectRootOf } from "../session/project-scope.ts";
 import { readSession } from "../session/reader.ts";
 import { checkReceipt, type ReceiptTrust } from "../session/receipt.ts";
 import { summarizeHead } from "../session/summary.ts";
@@ -75,7 +75,7 @@ function withRepairHint(error: unknown, path: string): unknown {
 function newestIn(sessionsDir: string, cwd: string, configRoot: string | undefined): string {
   const root = projectRootOf(cwd, configRoot);
   const belongs = (dir: string) =>
-    root === undefined ? resolve(dir) === cwd : isAtOrBelow(dir, root);
+    isAbsolute(dir) && (root === undefined ? resolve(dir) === cwd : isWithin(resolve(dir), root));
   let newest: { path: string; at: number } | undefined;
   for (const path of listSessionFiles(sessionsDir)) {
     const summary = summarizeHead(path);

@@ -4,13 +4,12 @@
 // JSON. Reads each log's head and tail, and a byte scan for turns and cost only of the rows
 // shown (session/summary.ts). Registered by sessions-command.ts.
 import { homedir } from "node:os";
-import { relative } from "node:path";
-import { loadConfig } from "../config/index.ts";
+import { isAbsolute, relative, resolve } from "node:path";
+import { isWithin, loadConfig, projectRootOf } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { formatCost, plural } from "../present/format.ts";
 import { escapeAllControls } from "../runner/index.ts";
 import { listSessionFiles } from "../session/paths.ts";
-import { isAtOrBelow, projectRootOf } from "../session/project-scope.ts";
 import { type SessionSummary, summarizeHead, withFigures } from "../session/summary.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { positiveInteger } from "./flag-values.ts";
@@ -132,6 +131,11 @@ export function localTime(iso: string | null): string {
 function workspaceOf(cwd: string, base: string): string {
   if (isAtOrBelow(cwd, base)) return relative(base, cwd) || ".";
   return tildePath(cwd);
+}
+
+/** `isWithin` for a cwd read from a log: a relative one (a hand-made log) is in no scope. */
+function isAtOrBelow(path: string, dir: string): boolean {
+  return isAbsolute(path) && isWithin(resolve(path), resolve(dir));
 }
 
 function tildePath(path: string): string {

@@ -1,0 +1,28 @@
+// The project a directory is in, for choosing sessions: the nearer of the repository root (the
+// nearest directory at or above it holding `.git`) and the project config's root (the one
+// holding `.codewhale/config.toml`). Used by `sessions list` (its default scope) and by
+// `exec --continue` (the newest session of the project), with isWithin (prompt-paths.ts).
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { isWithin } from "./prompt-paths.ts";
+
+/**
+ * The root of the project `dir` is in: the nearer of the repository root and `configRoot`
+ * (LoadedConfig.projectRoot, when there is a project file); undefined outside any project.
+ */
+export function projectRootOf(dir: string, configRoot?: string): string | undefined {
+  const at = resolve(dir);
+  const git = repositoryRoot(at);
+  const config =
+    configRoot !== undefined && isWithin(at, resolve(configRoot)) ? resolve(configRoot) : undefined;
+  if (git === undefined) return config;
+  if (config === undefined) return git;
+  return config.length > git.length ? config : git;
+}
+
+function repositoryRoot(dir: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, ".git"))) return at;
+    if (dirname(at) === at) return undefined;
+  }
+}

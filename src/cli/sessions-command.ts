@@ -49,7 +49,7 @@ export function registerSessionsCommand(program: Command): void {
     .option("--json", "print a JSON array")
     .action((options: ListOptions) => listSessions(options));
   withDir(sessions.command("show <id>"))
-    .description("show one session (id or unique prefix)")
+    .description("show one session (id, short id or unique prefix)")
     .option("--json", "print { summary, events } as JSON")
     .option("--at <seq>", "show the session as it stood at this seq (a snapshot)", parseSeq)
     .action((id: string, options: ShowOptions) => showSession(id, options));

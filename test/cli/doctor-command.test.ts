@@ -3,7 +3,7 @@
 // mock) answers, and cgc through a stand-in on the PATH. Checked in process with runDoctor,
 // and end to end through the built CLI for output and exit code.
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { DoctorCheck } from "../../src/cli/doctor-command.ts";
 import { formatDoctor, runDoctor } from "../../src/cli/doctor-command.ts";
+import { spawnCli } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -40,25 +41,9 @@ function project(name: string, config?: string): { cwd: string; env: NodeJS.Proc
 }
 
 /** The built `codewhale doctor` as a child process, without blocking this process's loop. */
-function doctorCli(
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(repoRoot, "bin/codewhale.js"), "doctor"], {
-    cwd,
-    env,
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (data) => {
-    stdout += String(data);
-  });
-  child.stderr.on("data", (data) => {
-    stderr += String(data);
-  });
-  return new Promise((resolve) =>
-    child.on("close", (status) => resolve({ status, stdout, stderr })),
-  );
+function doctorCli(cwd: string, env: NodeJS.ProcessEnv) {
+  return spawnCli(["doctor"], { home: "", workspace: cwd, env: env as Record<string, string> })
+    .done;
 }
 
 const find = (checks: DoctorCheck[], name: string) => checks.filter((check) => check.name === name);

@@ -96,7 +96,8 @@ describe("a rewritten bash call, end to end through codewhale exec", () => {
     const shown = show.stdout.split("\n").find((line) => line.includes(" tool/call "));
     assert.equal(
       shown,
-      `#${call.seq} tool/call bash ${JSON.stringify(effective)} [allow by rule] (rewritten by ${by} from ${JSON.stringify(original)})`,
+      // The effective command as the bash presenter titles it, then the original arguments.
+      `#${call.seq} tool/call bash: ${effective.command} [allow by rule] (rewritten by ${by} from ${JSON.stringify(original)})`,
     );
   });
 });

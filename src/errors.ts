@@ -121,6 +121,21 @@ export class RunStoppedError extends CodewhaleError {
   }
 }
 
+/**
+ * `export verify` found that an export does not match its source: the source changed, the
+ * file was edited, or the receipt's signature is wrong. The message names which.
+ */
+export class ExportMismatchError extends CodewhaleError {
+  readonly exitCode = ExitCode.failure;
+  override readonly name = "ExportMismatchError";
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+  }
+}
+
 /** Reads the message of anything thrown, without assuming it is an Error. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

@@ -10,6 +10,7 @@ import { registerConfigCommand } from "./config-command.ts";
 import { withDefaultCommand } from "./default-command.ts";
 import { registerDoctorCommand } from "./doctor-command.ts";
 import { registerExecCommand } from "./exec-command.ts";
+import { registerExportCommand } from "./export-command.ts";
 import { reportError } from "./fail.ts";
 import { registerKeyCommand } from "./key-command.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerConfigCommand(program);
   registerDoctorCommand(program);
   registerExecCommand(program);
+  registerExportCommand(program);
   registerKeyCommand(program);
   registerSessionsCommand(program);
   registerTrustCommand(program);

@@ -16,6 +16,7 @@ export { DEFAULT_MAX_BYTES, DEFAULT_OUTPUT_POLICY, outputPolicyFor } from "./pol
 export type { StopFlags } from "./process-tree.ts";
 export { groupRuns, guardProcessTree } from "./process-tree.ts";
 export { followSymlinks, MAX_SYMLINKS } from "./real-path.ts";
+export { redactText } from "./redact-text.ts";
 export { placeholder, Redactor } from "./redactor.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
 export { runCommand } from "./run-command.ts";

@@ -1,0 +1,118 @@
+// Reads the source of an export: the verified events of a log up to a seq (through
+// session/reader.ts, read-only, no lock), then what the receipt says of them: the bytes read and
+// their SHA-256, the last seq and chain head, the last checkpoint's key. Called by
+// export-command.ts and export-verify.ts.
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readSync } from "node:fs";
+import { SessionCorruptError } from "../errors.ts";
+import type { ExportReceipt } from "../present/export-receipt.ts";
+import { renderView } from "../present/export-render.ts";
+import type { Redact } from "../present/export-view.ts";
+import { escapeControls, redactText } from "../runner/index.ts";
+import type { SessionEvent } from "../session/events.ts";
+import { SessionReader } from "../session/reader.ts";
+import type { HashingSink } from "./export-output.ts";
+
+export interface SourceInfo {
+  sessionId: string;
+  lastSeq: number;
+  chainHead: string;
+  logBytes: number;
+  logSha256: string;
+  logSigned: { key: string; signed_seq: number } | null;
+}
+
+export interface SourceRead {
+  events: Iterable<SessionEvent>;
+  /** After the events were read: the receipt's facts (hashing the bytes read unless given). */
+  info(logSha256?: string): SourceInfo;
+}
+
+export function readSource(path: string, throughSeq: number): SourceRead {
+  const reader = new SessionReader(path, { untilSeq: throughSeq });
+  let sessionId = "";
+  let logSigned: SourceInfo["logSigned"] = null;
+  function* events(): Generator<SessionEvent> {
+    for (const event of reader.events()) {
+      if (event.type === "session/start") sessionId = event.session_id;
+      else if (event.type === "session/checkpoint") {
+        logSigned = { key: event.key, signed_seq: event.signed_seq };
+      }
+      yield event;
+    }
+  }
+  return {
+    events: events(),
+    info(given) {
+      const summary = reader.summary;
+      if (summary.lastSeq !== throughSeq) {
+        throw new SessionCorruptError(
+          path,
+          summary.events + 1,
+          `the log ends at seq ${summary.lastSeq}, before seq ${throughSeq} it held when the export started`,
+        );
+      }
+      const logBytes = summary.validBytes;
+      const logSha256 = given ?? hashFilePrefix(path, logBytes);
+      return {
+        sessionId,
+        lastSeq: summary.lastSeq,
+        chainHead: summary.lastHash,
+        logBytes,
+        logSha256,
+        logSigned,
+      };
+    },
+  };
+}
+
+/** SHA-256 (hex) of the first `bytes` of a file, each chunk also handed to `onChunk`. */
+export function hashFilePrefix(
+  path: string,
+  bytes: number,
+  onChunk?: (chunk: Buffer) => void,
+): string {
+  const hash = createHash("sha256");
+  const fd = openSync(path, "r");
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  try {
+    for (let at = 0; at < bytes; ) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, bytes - at), at);
+      if (read === 0) break;
+      const chunk = buffer.subarray(0, read);
+      hash.update(chunk);
+      onChunk?.(Buffer.from(chunk));
+      at += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
+}
+
+/** What derived views apply to every string: redaction unless `--no-redact`, then escapes. */
+export function cleanFor(redact: boolean): Redact {
+  return redact ? (text) => escapeControls(redactText(text)) : escapeControls;
+}
+
+/**
+ * Writes the body of an export (everything but its receipt) to the sink: for canonical jsonl
+ * the log's bytes through `throughSeq`, copied once every line verified; else the rendered view.
+ */
+export async function writeExportBody(
+  path: string,
+  selector: ExportReceipt["selector"],
+  throughSeq: number,
+  sink: HashingSink,
+): Promise<SourceInfo> {
+  const source = readSource(path, throughSeq);
+  const { view, format, redacted } = selector;
+  if (view === "canonical" && format === "jsonl") {
+    for (const _event of source.events); // verifies every line before any byte is copied
+    const bytes = source.info("").logBytes;
+    return source.info(hashFilePrefix(path, bytes, (chunk) => sink.writeBytes(chunk)));
+  }
+  const options = { view, format, throughSeq, redacted, clean: cleanFor(redacted) };
+  await renderView(source.events, options, sink.write);
+  return source.info();
+}

@@ -1,0 +1,183 @@
+// The HTML rendering of a view (export-view.ts): one self-contained page, streamed item by item.
+// No script, no external resource, a Content-Security-Policy that allows none; thinking and the
+// arguments a hook rewrote sit in <details>, so they toggle without JavaScript. Everything from
+// the log is escaped; assistant text goes through markdown-it with raw HTML and images off and
+// links limited to http(s)/mailto. markdown-it loads on first use. Called by export-render.ts.
+import type { MarkdownIt } from "markdown-it";
+import { HTML_STYLE } from "./export-html-style.ts";
+import { diffText, truncationMarker, turnFooter } from "./export-md.ts";
+import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
+import type { ViewItem } from "./export-view.ts";
+
+/** Where the receipt starts in an HTML export: everything before it is what the receipt hashes. */
+export const HTML_RECEIPT_MARKER = "<!-- codewhale-receipt -->";
+
+let markdown: MarkdownIt | undefined;
+
+async function loadMarkdown(): Promise<MarkdownIt> {
+  if (markdown) return markdown;
+  const { default: createMarkdown } = await import("markdown-it");
+  const md = createMarkdown({ html: false, linkify: false, typographer: false });
+  md.disable("image");
+  md.validateLink = (url) => /^(https?:|mailto:)/i.test(url.trim());
+  markdown = md;
+  return md;
+}
+
+export async function createHtmlRenderer(write: (text: string) => void): Promise<ViewRenderer> {
+  const md = await loadMarkdown();
+  let turnOpen = false;
+  const openTurn = () => {
+    if (turnOpen) return;
+    turnOpen = true;
+    write('<section class="turn">\n');
+  };
+  return {
+    begin(meta) {
+      write(pageHead(meta));
+    },
+    item(item) {
+      if (item.kind === "turn-end") {
+        openTurn();
+        write(`<footer class="usage">${escapeHtml(turnFooter(item))}</footer>\n</section>\n`);
+        turnOpen = false;
+        return;
+      }
+      openTurn();
+      write(htmlItem(item, md));
+    },
+    end() {
+      if (turnOpen) write("</section>\n");
+      write("</main>\n");
+    },
+  };
+}
+
+function pageHead(meta: ExportMeta): string {
+  const head = meta.head;
+  const derived = `session=${head.sessionId}; view=${meta.view}; format=html; through-seq=${meta.throughSeq}; redacted=${meta.redacted}`;
+  return [
+    "<!doctype html>",
+    '<html lang="en">',
+    "<head>",
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta name="codewhale-derived-view" content="${escapeHtml(derived)}">`,
+    `<title>codewhale session ${escapeHtml(head.sessionId)}</title>`,
+    `<style>${HTML_STYLE}</style>`,
+    "</head>",
+    "<body>",
+    "<header>",
+    `<h1>Session <code>${escapeHtml(head.sessionId)}</code></h1>`,
+    `<p class="meta">${escapeHtml(`${head.provider}/${head.model}`)} · started ${escapeHtml(head.started)} · in <code>${escapeHtml(head.cwd)}</code></p>`,
+    `<p class="derived">A derived view (${escapeHtml(meta.view)}, events 0–${meta.throughSeq}${meta.redacted ? ", secrets redacted" : ", not redacted"}) of the session log; the log is the record, and the receipt at the end ties this page to it.</p>`,
+    "</header>",
+    "<main>",
+    "",
+  ].join("\n");
+}
+
+function htmlItem(item: Exclude<ViewItem, { kind: "turn-end" }>, md: MarkdownIt): string {
+  switch (item.kind) {
+    case "user": {
+      const who = item.steering ? "User, while the turn ran" : "User";
+      const blocked = item.blocked
+        ? `<p class="blocked">Blocked, never sent: ${escapeHtml(item.blocked)}</p>`
+        : "";
+      return `<div class="user" data-seq="${item.seq}"><div class="who">${who}</div><pre class="text">${escapeHtml(item.text)}</pre>${blocked}</div>\n`;
+    }
+    case "text":
+      return `<div class="assistant" data-seq="${item.seq}"><div class="who">Assistant</div><div class="markdown">${md.render(item.text)}</div></div>\n`;
+    case "thinking":
+      return `<details class="thinking" data-seq="${item.seq}"><summary>Thinking</summary><pre class="text">${escapeHtml(item.text)}</pre></details>\n`;
+    case "tool-call":
+      return toolCall(item);
+    case "tool-result":
+      return toolResult(item);
+    case "note":
+      return `<div class="note" data-seq="${item.seq}"><div class="who">Note from ${escapeHtml(item.source)}</div><pre class="text">${escapeHtml(item.text)}</pre></div>\n`;
+    case "failed":
+      return `<p class="failed" data-seq="${item.seq}">Request failed${item.willRetry ? " (retried)" : ""}: ${escapeHtml(item.error)}</p>\n`;
+  }
+}
+
+function toolCall(item: Extract<ViewItem, { kind: "tool-call" }>): string {
+  const decision = item.decision;
+  const refused =
+    decision.outcome === "allow"
+      ? ""
+      : ` <span class="refused">${escapeHtml(`${decision.outcome} by ${decision.by}${decision.reason ? `: ${decision.reason}` : ""}`)}</span>`;
+  const rewritten = item.original
+    ? ` <span class="rewritten">rewritten by ${escapeHtml(item.original.by)}</span>`
+    : "";
+  const parts = [
+    `<div class="tool-call" data-seq="${item.seq}" data-call="${escapeHtml(item.callId)}">`,
+    `<div class="title"><span class="kind">${escapeHtml(item.presentation.kind)}</span> ${escapeHtml(item.presentation.title)}${refused}${rewritten}</div>`,
+    `<pre class="args">${escapeHtml(JSON.stringify(item.arguments, null, 2))}</pre>`,
+  ];
+  if (item.original) {
+    const why = item.original.reason ? `: ${escapeHtml(item.original.reason)}` : "";
+    parts.push(
+      `<details class="original"><summary>Original arguments (before the rewrite${why})</summary><pre class="args">${escapeHtml(JSON.stringify(item.original.arguments, null, 2))}</pre></details>`,
+    );
+  }
+  parts.push("</div>\n");
+  return parts.join("");
+}
+
+function toolResult(item: Extract<ViewItem, { kind: "tool-result" }>): string {
+  const parts = [
+    `<div class="tool-result${item.isError ? " error" : ""}" data-seq="${item.seq}" data-call="${escapeHtml(item.callId)}">`,
+    `<div class="summary">${escapeHtml(item.presentation.summary)}</div>`,
+  ];
+  if (item.diff) parts.push(diffHtml(item.diff.path, item.diff.oldText, item.diff.newText));
+  parts.push(`<pre class="output">${escapeHtml(item.content)}</pre>`);
+  const marker = truncationMarker(item);
+  if (marker) parts.push(`<p class="truncated">${escapeHtml(marker)}</p>`);
+  parts.push("</div>\n");
+  return parts.join("");
+}
+
+function diffHtml(path: string, oldText: string | null, newText: string): string {
+  const lines = diffText(oldText, newText)
+    .split("\n")
+    .map((line) => {
+      const kind = line.startsWith("-") ? "del" : "ins";
+      return `<span class="${kind}">${escapeHtml(line)}</span>`;
+    });
+  return `<div class="diff"><div class="path">${escapeHtml(path)}</div><pre>${lines.join("\n")}</pre></div>`;
+}
+
+/** The receipt as the page shows it: after the marker, its JSON escaped in a <pre>. */
+export function htmlReceipt(receiptJson: string): string {
+  return `${HTML_RECEIPT_MARKER}\n<footer class="receipt"><h2>Receipt</h2><pre id="codewhale-receipt">${escapeHtml(receiptJson)}</pre></footer>\n</body>\n</html>\n`;
+}
+
+/** The page's end when there is no receipt (`sessions show` never writes HTML). */
+export const HTML_END = "</body>\n</html>\n";
+
+/** The receipt JSON read back from a page written by htmlReceipt, or null. */
+export function readHtmlReceipt(tail: string): string | null {
+  const match = /<pre id="codewhale-receipt">([^<]*)<\/pre>/.exec(tail);
+  return match ? unescapeHtml(match[1]!) : null;
+}
+
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+}
+
+function unescapeHtml(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => {
+    const found = Object.entries(ESCAPES).find(([, value]) => value === entity);
+    return found ? found[0] : entity;
+  });
+}

@@ -1,0 +1,155 @@
+// The Markdown rendering of a view (export-view.ts), streamed item by item to a sink: front
+// matter saying it is a derived view, each prompt as a quote, answers as the Markdown they are,
+// thinking as quotes, tool calls and results in fences longer than any backtick run inside, a
+// footer per turn with usage and cost. Called by export-render.ts and `sessions show --view`.
+
+import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
+import type { ViewItem } from "./export-view.ts";
+import { formatCostDetail, formatCount, formatTokens, plural } from "./format.ts";
+
+export function createMarkdownRenderer(write: (text: string) => void): ViewRenderer {
+  return {
+    begin(meta) {
+      write(frontMatter(meta));
+    },
+    item(item) {
+      write(markdownItem(item));
+    },
+    end() {},
+  };
+}
+
+function frontMatter(meta: ExportMeta): string {
+  const head = meta.head;
+  const lines = [
+    "---",
+    "codewhale_export: derived view (the session log is the record; the receipt ties this file to it)",
+    `session: ${head.sessionId}`,
+    `view: ${meta.view}`,
+    `format: ${meta.format}`,
+    `through_seq: ${meta.throughSeq}`,
+    `redacted: ${meta.redacted}`,
+    `model: ${yamlText(`${head.provider}/${head.model}`)}`,
+    `started: ${yamlText(head.started)}`,
+    "---",
+    "",
+    `# Session ${head.sessionId}`,
+    "",
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** One item as Markdown, ending with a blank line. */
+export function markdownItem(item: ViewItem): string {
+  switch (item.kind) {
+    case "user": {
+      const who = item.steering ? "User (while the turn ran)" : "User";
+      const blocked = item.blocked ? `\n\n*Blocked, never sent: ${inline(item.blocked)}*` : "";
+      return `### ${who}\n\n${quote(item.text)}${blocked}\n\n`;
+    }
+    case "text":
+      return `**Assistant**\n\n${item.text}\n\n`;
+    case "thinking":
+      return `**Thinking**\n\n${quote(item.text)}\n\n`;
+    case "tool-call":
+      return toolCall(item);
+    case "tool-result":
+      return toolResult(item);
+    case "note":
+      return `*Note from ${inline(item.source)}:*\n\n${quote(item.text)}\n\n`;
+    case "failed":
+      return `*Request failed${item.willRetry ? " (retried)" : ""}: ${inline(item.error)}*\n\n`;
+    case "turn-end":
+      return `---\n\n*${turnFooter(item)}*\n\n`;
+  }
+}
+
+/** "turn 1 completed · 2 steps · 1.2k in, 80 out · $0.0123". */
+export function turnFooter(item: Extract<ViewItem, { kind: "turn-end" }>): string {
+  const usage = item.usage;
+  const cache = usage.cache_read > 0 ? `, ${formatTokens(usage.cache_read)} cache read` : "";
+  return [
+    `turn ${formatCount(item.turn + 1)} ${item.reason}${item.error ? `: ${item.error}` : ""}`,
+    plural(item.steps, "step"),
+    `${formatTokens(usage.input)} in, ${formatTokens(usage.output)} out${cache}`,
+    formatCostDetail(item.cost),
+  ].join(" · ");
+}
+
+function toolCall(item: Extract<ViewItem, { kind: "tool-call" }>): string {
+  const decision = item.decision;
+  const refused = decision.outcome === "allow" ? "" : ` (${decision.outcome} by ${decision.by})`;
+  const parts = [
+    `**Tool call** ${code(item.presentation.title)}${refused}`,
+    fence(JSON.stringify(item.arguments, null, 2), "json"),
+  ];
+  if (item.original) {
+    const why = item.original.reason ? `: ${inline(item.original.reason)}` : "";
+    parts.push(`*Rewritten by ${inline(item.original.by)}${why}; the model asked for:*`);
+    parts.push(fence(JSON.stringify(item.original.arguments, null, 2), "json"));
+  }
+  return `${parts.join("\n\n")}\n\n`;
+}
+
+function toolResult(item: Extract<ViewItem, { kind: "tool-result" }>): string {
+  const status = item.isError ? "error" : "result";
+  const parts = [`**Tool ${status}** ${code(item.presentation.summary)}`];
+  if (item.diff) parts.push(fence(diffText(item.diff.oldText, item.diff.newText), "diff"));
+  parts.push(fence(item.content, ""));
+  const marker = truncationMarker(item);
+  if (marker) parts.push(`*${marker}*`);
+  return `${parts.join("\n\n")}\n\n`;
+}
+
+/** What a result's markers say: cut by the output policy, or never run to completion. */
+export function truncationMarker(item: Extract<ViewItem, { kind: "tool-result" }>): string {
+  const notes: string[] = [];
+  if (item.truncated) {
+    const { originalBytes, deliveredBytes } = item.truncated;
+    notes.push(
+      `truncated by the output policy: ${formatCount(deliveredBytes)} of ${plural(originalBytes, "byte")} delivered`,
+    );
+  }
+  if (item.interrupted) notes.push("interrupted: the call never ran to completion");
+  return notes.join("; ");
+}
+
+/** The replaced text as removed lines, the new text as added lines. */
+export function diffText(oldText: string | null, newText: string): string {
+  const removed = oldText === null ? [] : oldText.split("\n").map((line) => `-${line}`);
+  const added = newText.split("\n").map((line) => `+${line}`);
+  return [...removed, ...added].join("\n");
+}
+
+/** A fenced block whose fence is longer than any run of backticks in the text. */
+function fence(text: string, info: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const marks = "`".repeat(Math.max(3, longest + 1));
+  return `${marks}${info}\n${text}\n${marks}`;
+}
+
+/** An inline code span that holds any text on one line. */
+function code(text: string): string {
+  const flat = text.replace(/\s+/g, " ");
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const marks = "`".repeat(longest + 1);
+  return `${marks} ${flat} ${marks}`;
+}
+
+/** Each line quoted, raw HTML and entities escaped so the text stays text. */
+function quote(text: string): string {
+  return text
+    .replace(/[<&\\]/g, (char) => `\\${char}`)
+    .split("\n")
+    .map((line) => (line === "" ? ">" : `> ${line}`))
+    .join("\n");
+}
+
+/** Text on one line with Markdown's emphasis and markup characters escaped. */
+function inline(text: string): string {
+  return text.replace(/\s+/g, " ").replace(/[\\`*_[\]<>#|~]/g, (char) => `\\${char}`);
+}
+
+function yamlText(text: string): string {
+  return JSON.stringify(text);
+}

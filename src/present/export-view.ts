@@ -1,0 +1,259 @@
+// The views of a session that exports and `sessions show --view` render: a pure, streaming fold
+// of durable events into view items (a prompt, an answer block, a thinking block, a tool call
+// with its presentation, a result, a turn's usage and cost). Streamed chunks of one block become
+// one item; nothing but the open block and the open tool calls is held. Every string from the
+// log passes through `redact` first. Called by export-render.ts and cli/sessions-command.ts.
+import type { EventOf, JsonValue, SessionEvent, Usage } from "../session/events.ts";
+import { zeroUsage } from "../session/events.ts";
+import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/presentation.ts";
+import { ToolPresentations } from "./tool-presentations.ts";
+
+export const EXPORT_VIEWS = ["canonical", "response-only", "thinking-only"] as const;
+export type ExportView = (typeof EXPORT_VIEWS)[number];
+
+export interface SessionHead {
+  sessionId: string;
+  provider: string;
+  model: string;
+  cwd: string;
+  started: string;
+  version: string;
+}
+
+export type ViewItem =
+  | { kind: "user"; seq: number; text: string; blocked: string | null; steering: boolean }
+  | { kind: "text" | "thinking"; seq: number; turn: number; text: string }
+  | {
+      kind: "tool-call";
+      seq: number;
+      callId: string;
+      name: string;
+      presentation: CallPresentation;
+      arguments: JsonValue;
+      /** The arguments before a hook or plugin rewrote them, and by whom. */
+      original: { arguments: JsonValue; by: string; reason: string | null } | null;
+      decision: EventOf<"tool/call">["decision"];
+    }
+  | {
+      kind: "tool-result";
+      seq: number;
+      callId: string;
+      presentation: ResultPresentation;
+      diff: FileDiff | null;
+      content: string;
+      isError: boolean;
+      truncated: { originalBytes: number; deliveredBytes: number } | null;
+      interrupted: boolean;
+    }
+  | { kind: "note"; seq: number; source: string; text: string }
+  | { kind: "failed"; seq: number; error: string; willRetry: boolean }
+  | {
+      kind: "turn-end";
+      seq: number;
+      turn: number;
+      reason: string;
+      error: string | null;
+      steps: number;
+      usage: Usage;
+      cost: number | null;
+    };
+
+/** Which item kinds each view keeps (the session head and turn ends are in every view). */
+const KEPT: Record<ExportView, ReadonlySet<ViewItem["kind"]>> = {
+  canonical: new Set([
+    "user",
+    "text",
+    "thinking",
+    "tool-call",
+    "tool-result",
+    "note",
+    "failed",
+    "turn-end",
+  ]),
+  "response-only": new Set(["user", "text", "turn-end"]),
+  "thinking-only": new Set(["user", "thinking", "turn-end"]),
+};
+
+export function isExportView(value: string): value is ExportView {
+  return (EXPORT_VIEWS as readonly string[]).includes(value);
+}
+
+export type Redact = (text: string) => string;
+
+/** Folds events into the items of one view, in log order; `push` returns the finished ones. */
+export class ViewFold {
+  head: SessionHead | null = null;
+  private block: { key: string; kind: "text" | "thinking"; seq: number; turn: number } | null =
+    null;
+  private blockText: string[] = [];
+  private readonly presentations = new ToolPresentations();
+  private turn = { steps: 0, usage: zeroUsage(), cost: null as number | null };
+
+  constructor(
+    readonly view: ExportView,
+    private readonly redact: Redact,
+  ) {}
+
+  push(event: SessionEvent): ViewItem[] {
+    const out: ViewItem[] = [];
+    if (event.type === "assistant/chunk") {
+      if (event.kind !== "tool_input") this.chunk(event, out);
+      return out;
+    }
+    this.flushBlock(out);
+    const item = this.itemOf(event);
+    if (item && KEPT[this.view].has(item.kind)) out.push(item);
+    return out;
+  }
+
+  /** The items still open at the end of the events read (a block cut by `--until`). */
+  end(): ViewItem[] {
+    const out: ViewItem[] = [];
+    this.flushBlock(out);
+    return out;
+  }
+
+  private chunk(event: EventOf<"assistant/chunk">, out: ViewItem[]): void {
+    const key = `${event.turn}/${event.step}/${event.block}`;
+    if (this.block?.key !== key) {
+      this.flushBlock(out);
+      const kind = event.kind === "thinking" ? "thinking" : "text";
+      this.block = { key, kind, seq: event.seq, turn: event.turn };
+    }
+    this.blockText.push(event.delta);
+  }
+
+  private flushBlock(out: ViewItem[]): void {
+    const block = this.block;
+    if (!block) return;
+    this.block = null;
+    const text = this.blockText.join("");
+    this.blockText = [];
+    if (!KEPT[this.view].has(block.kind) || text.length === 0) return;
+    out.push({ kind: block.kind, seq: block.seq, turn: block.turn, text: this.redact(text) });
+  }
+
+  private itemOf(event: SessionEvent): ViewItem | null {
+    const r = this.redact;
+    switch (event.type) {
+      case "session/start":
+        this.head = {
+          sessionId: event.session_id,
+          provider: event.provider,
+          model: event.model,
+          cwd: r(event.cwd),
+          started: event.ts,
+          version: event.version,
+        };
+        return null;
+      case "user/message":
+        return {
+          kind: "user",
+          seq: event.seq,
+          text: r(event.text),
+          blocked: event.blocked ? r(`${event.blocked.by}: ${event.blocked.reason}`) : null,
+          steering: false,
+        };
+      case "steering/message":
+        return { kind: "user", seq: event.seq, text: r(event.text), blocked: null, steering: true };
+      case "context/note":
+        return { kind: "note", seq: event.seq, source: event.source, text: r(event.text) };
+      case "tool/call":
+        return this.call(event);
+      case "tool/result":
+        return this.result(event);
+      case "step/failed":
+        return {
+          kind: "failed",
+          seq: event.seq,
+          error: r(event.error),
+          willRetry: event.will_retry,
+        };
+      case "turn/start":
+        this.turn = { steps: 0, usage: zeroUsage(), cost: null };
+        return null;
+      case "step/end":
+        this.countStep(event);
+        return null;
+      case "turn/end":
+        return {
+          kind: "turn-end",
+          seq: event.seq,
+          turn: event.turn,
+          reason: event.reason,
+          error: event.error === undefined ? null : r(event.error),
+          ...this.turn,
+        };
+      default:
+        return null;
+    }
+  }
+
+  private countStep(event: EventOf<"step/end">): void {
+    this.turn.steps++;
+    const sum = this.turn.usage;
+    for (const key of Object.keys(sum) as (keyof Usage)[]) sum[key] += event.usage[key];
+    if (event.cost !== null) this.turn.cost = (this.turn.cost ?? 0) + event.cost;
+  }
+
+  /** The call as recorded, its arguments redacted before anything presents them. */
+  private call(event: EventOf<"tool/call">): ViewItem {
+    const args = redactJson(event.arguments, this.redact);
+    const redacted = { ...event, arguments: args };
+    const presentation = this.presentations.of(redacted) as CallPresentation;
+    const original =
+      event.original_arguments === undefined
+        ? null
+        : {
+            arguments: redactJson(event.original_arguments, this.redact),
+            by: event.rewritten_by ?? "unknown",
+            reason: event.rewrite_reason === undefined ? null : this.redact(event.rewrite_reason),
+          };
+    const decision = { ...event.decision };
+    if (decision.reason !== undefined) decision.reason = this.redact(decision.reason);
+    return {
+      kind: "tool-call",
+      seq: event.seq,
+      callId: event.call_id,
+      name: event.name,
+      presentation,
+      arguments: args,
+      original,
+      decision,
+    };
+  }
+
+  private result(event: EventOf<"tool/result">): ViewItem {
+    const content = this.redact(event.content);
+    const redacted = { ...event, content };
+    const presentation = this.presentations.of(redacted) as ResultPresentation;
+    const truncated = event.truncated
+      ? { originalBytes: event.original_bytes, deliveredBytes: event.delivered_bytes }
+      : null;
+    return {
+      kind: "tool-result",
+      seq: event.seq,
+      callId: event.call_id,
+      presentation: { summary: presentation.summary },
+      diff: presentation.diff ?? null,
+      content,
+      isError: event.is_error,
+      truncated,
+      interrupted: event.interrupted === true,
+    };
+  }
+}
+
+/** Every string in a JSON value (keys too) with secrets redacted. */
+export function redactJson(value: JsonValue, redact: Redact): JsonValue {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, redact));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, JsonValue> = {};
+    for (const [key, item] of Object.entries(value)) {
+      out[redact(key)] = redactJson(item as JsonValue, redact);
+    }
+    return out;
+  }
+  return value;
+}

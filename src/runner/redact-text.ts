@@ -1,0 +1,10 @@
+// Redacts secret-shaped strings in one whole text with the output policy's own rules (the
+// Redactor's built-in rules, no secretlint, no environment values), so the result depends on
+// the text alone. For derived views of a session (exports, `sessions show --view`).
+import { fromByteString, toByteString } from "./byte-text.ts";
+import { Redactor } from "./redactor.ts";
+
+export function redactText(text: string): string {
+  if (text.length === 0) return text;
+  return fromByteString(new Redactor().redactOwn(toByteString(text)));
+}

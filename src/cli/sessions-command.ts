@@ -3,15 +3,18 @@
 // src/session. `show` opens a log with a damaged tail as far as it is valid, and says so.
 import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
+import { isExportView } from "../present/export-view.ts";
 import { plural } from "../present/format.ts";
 import { findSession, isRegularFile } from "../session/paths.ts";
 import { SessionReader } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
 import { receiptLines, verifyTrust } from "./receipts.ts";
+import { checkSeqInRange, seqOption } from "./seq-range.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { readShown, showText } from "./session-show.ts";
 import { type ListOptions, listSessions } from "./sessions-list.ts";
 import { registerRepairCommand } from "./sessions-repair.ts";
+import { showView } from "./sessions-show-view.ts";
 import { printSessionStats, type StatsOptions } from "./sessions-stats.ts";
 
 interface JsonOption extends SessionDirOptions {
@@ -24,14 +27,7 @@ interface VerifyOptions extends SessionDirOptions {
 
 interface ShowOptions extends JsonOption {
   at?: number;
-}
-
-function parseSeq(value: string): number {
-  const seq = Number(value);
-  if (!Number.isSafeInteger(seq) || seq < 0) {
-    throw new UsageError(`--at needs a seq (a whole number from 0), not "${value}"`);
-  }
-  return seq;
+  view?: string;
 }
 
 export function registerSessionsCommand(program: Command): void {
@@ -51,7 +47,12 @@ export function registerSessionsCommand(program: Command): void {
   withDir(sessions.command("show <id>"))
     .description("show one session (id, short id or unique prefix)")
     .option("--json", "print { summary, events } as JSON")
-    .option("--at <seq>", "show the session as it stood at this seq (a snapshot)", parseSeq)
+    .option(
+      "--at <seq>",
+      "show the session as it stood at this seq (a snapshot)",
+      seqOption("--at"),
+    )
+    .option("--view <view>", "canonical (every event), response-only or thinking-only, as export")
     .action((id: string, options: ShowOptions) => showSession(id, options));
   withDir(sessions.command("stats <id>"))
     .description("bytes per view, storage by event type, replay tokens, cache hits, cost per turn")
@@ -77,9 +78,21 @@ function withDir(command: Command): Command {
     .option("--cwd <dir>", "directory to find the project config from");
 }
 
-function showSession(id: string, options: ShowOptions): void {
+async function showSession(id: string, options: ShowOptions): Promise<void> {
   const path = findSession(resolveSessionsDir(options), id);
+  const view = options.view ?? "canonical";
+  if (!isExportView(view)) {
+    throw new UsageError(`--view must be canonical, response-only or thinking-only, not "${view}"`);
+  }
+  if (view !== "canonical" && options.json) {
+    throw new UsageError(
+      `--json shows every event; for the ${view} view as JSON use codewhale export --format jsonl`,
+    );
+  }
   const shown = readShown(path, options.at);
+  const lastSeq = shown.events.at(-1)?.seq ?? -1;
+  if (options.at !== undefined) checkSeqInRange("--at", options.at, lastSeq, shown.summary.id);
+  if (view !== "canonical") return showView(shown.events, view, lastSeq);
   if (options.json) {
     const { summary, torn, damaged, events, figures } = shown;
     process.stdout.write(`${JSON.stringify({ summary, torn, damaged, events, figures })}\n`);

@@ -146,7 +146,7 @@ function diffHtml(path: string, oldText: string | null, newText: string): string
       const kind = line.startsWith("-") ? "del" : "ins";
       return `<span class="${kind}">${escapeHtml(line)}</span>`;
     });
-  return `<div class="diff"><div class="path">${escapeHtml(path)}</div><pre>${lines.join("\n")}</pre></div>`;
+  return `<div class="diff"><div class="path">${escapeHtml(path)}</div><pre>${lines.join("")}</pre></div>`;
 }
 
 /** The receipt as the page shows it: after the marker, its JSON escaped in a <pre>. */

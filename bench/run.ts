@@ -3,6 +3,7 @@
 import { benchBashParse } from "./bash-parse.ts";
 import { benchConfigLoad } from "./config-load.ts";
 import { benchExecEndToEnd } from "./exec-e2e.ts";
+import { benchExport } from "./export.ts";
 import { benchLoop } from "./loop.ts";
 import { benchRunner } from "./runner.ts";
 import { benchSecretCorpus } from "./secret-corpus.ts";
@@ -16,6 +17,7 @@ type Bench = { name: string; run: () => Promise<string[]> };
 const benches: Bench[] = [
   { name: "session log", run: benchSessionLog },
   { name: "sessions list", run: benchSessionsList },
+  { name: "export", run: benchExport },
   { name: "loop and start-up", run: benchLoop },
   { name: "runner", run: benchRunner },
   { name: "terminal emulator", run: benchTerminal },

@@ -97,7 +97,7 @@ function benchAppend(dir: string, home: string): string[] {
  * A realistic 1M-event log: turns of steps of ~100 chunks, a message, usage and a tool call;
  * with a signer, a checkpoint after each turn end.
  */
-function writeReplayLog(dir: string, signer?: { signer: CheckpointSigner }) {
+export function writeReplayLog(dir: string, signer?: { signer: CheckpointSigner }) {
   const writer = SessionWriter.create(dir, start, signer);
   let turn = 0;
   while (writer.seq < REPLAY_EVENTS) {
@@ -161,25 +161,24 @@ function appendStep(writer: SessionWriter, turn: number, step: number): void {
   });
 }
 
-interface Measured {
+export interface Measured {
   ms: number;
   rssMb: number;
   detail: string;
 }
 
-function runChild(script: string, mode: string, path: string, home: string): Measured {
-  const args = [script, mode, path, home];
-  const result = spawnSync(process.execPath, args, { encoding: "utf8" });
+export function runChild(script: string, ...args: string[]): Measured {
+  const result = spawnSync(process.execPath, [script, ...args], { encoding: "utf8" });
   if (result.status !== 0) throw new Error(`replay child failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Measured;
 }
 
 /** The run with the median time. */
-function medianRun(runs: Measured[]): Measured {
+export function medianRun(runs: Measured[]): Measured {
   return [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)]!;
 }
 
-function fmtS(ms: number): string {
+export function fmtS(ms: number): string {
   return (ms / 1000).toFixed(2);
 }
 

@@ -67,8 +67,8 @@ await build({
   // cursor: left to Node's resolution from node_modules at that moment, so the bundle every
   // start parses does not carry its ~300 KB.
   // The tokenizer of `sessions stats` (present/session-stats.ts, its o200k_base ranks ~2 MB)
-  // likewise, loaded only by that command.
-  external: ["@xterm/headless", "gpt-tokenizer"],
+  // likewise, loaded only by that command; and markdown-it (HTML exports, present/export-html.ts).
+  external: ["@xterm/headless", "gpt-tokenizer", "markdown-it"],
 });
 
 const require = createRequire(import.meta.url);

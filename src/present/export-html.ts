@@ -3,7 +3,8 @@
 // arguments a hook rewrote sit in <details>, so they toggle without JavaScript. Everything from
 // the log is escaped; assistant text goes through markdown-it with raw HTML and images off and
 // links limited to http(s)/mailto. markdown-it loads on first use. Called by export-render.ts.
-import type { MarkdownIt } from "markdown-it";
+import { createRequire } from "node:module";
+import type { MarkdownIt, MarkdownItOptions } from "markdown-it";
 import { HTML_STYLE } from "./export-html-style.ts";
 import { diffText, truncationMarker, turnFooter } from "./export-md.ts";
 import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
@@ -14,9 +15,16 @@ export const HTML_RECEIPT_MARKER = "<!-- codewhale-receipt -->";
 
 let markdown: MarkdownIt | undefined;
 
+type MarkdownItFactory = (options: MarkdownItOptions) => MarkdownIt;
+
+/** Loads markdown-it once, on the first HTML export: no other command pays for it. */
 async function loadMarkdown(): Promise<MarkdownIt> {
   if (markdown) return markdown;
-  const { default: createMarkdown } = await import("markdown-it");
+  // Required, not imported: the bundle runs as a vm script (bin/codewhale.js), where a dynamic
+  // import() cannot load a module; the bundle has `require`, source run by tsx does not.
+  const load = typeof require === "function" ? require : createRequire(import.meta.url);
+  const loaded = load("markdown-it") as MarkdownItFactory | { default: MarkdownItFactory };
+  const createMarkdown = typeof loaded === "function" ? loaded : loaded.default;
   const md = createMarkdown({ html: false, linkify: false, typographer: false });
   md.disable("image");
   md.validateLink = (url) => /^(https?:|mailto:)/i.test(url.trim());

@@ -9,15 +9,20 @@ import { fmtS, type Measured, medianRun, runChild, writeReplayLog } from "./sess
 
 const RUNS = 3;
 
-function bundle(name: string, dir: string): string {
-  const script = join(dir, `${name}.mjs`);
+/** The repo's gitignored .bench/: a bundle there finds node_modules (markdown-it) as dist/ does. */
+const BUNDLES = new URL("../.bench/", import.meta.url).pathname;
+
+function bundle(name: string, dir: string, format: "esm" | "cjs"): string {
+  const script = join(dir, `${name}.${format === "esm" ? "mjs" : "cjs"}`);
   const entry = new URL(`./${name}.ts`, import.meta.url).pathname;
   buildSync({
     entryPoints: [entry],
     outfile: script,
     bundle: true,
     platform: "node",
-    format: "esm",
+    format,
+    // The CommonJS bundle requires lazy modules (markdown-it); import.meta is for source runs.
+    logOverride: { "empty-import-meta": "silent" },
     logLevel: "warning",
   });
   return script;
@@ -27,8 +32,8 @@ export async function benchExport(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), "cw-bench-export-"));
   try {
     const { path } = writeReplayLog(dir);
-    const parseScript = bundle("replay-child", dir);
-    const exportScript = bundle("export-child", dir);
+    const parseScript = bundle("replay-child", dir, "esm");
+    const exportScript = bundle("export-child", BUNDLES, "cjs");
     const lastSeq = String(
       Number(runChild(parseScript, "parse", path, dir).detail.split(" ")[0]) - 1,
     );

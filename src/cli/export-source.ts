@@ -1,16 +1,16 @@
-// Reads the source of an export: the verified events of a log up to a seq (through
-// session/reader.ts, read-only, no lock), then what the receipt says of them: the bytes read and
-// their SHA-256, the last seq and chain head, the last checkpoint's key. Called by
-// export-command.ts and export-verify.ts.
+// Reads the source of an export: the verified events of a log up to a seq (session/replay.ts:
+// read-only, no lock, the hash chain checked on a worker thread for a large log), then what the
+// receipt says of them: the bytes read and their SHA-256, the last seq and chain head, the last
+// checkpoint's key. Called by export-command.ts and export-verify.ts.
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 import { SessionCorruptError } from "../errors.ts";
 import type { ExportReceipt } from "../present/export-receipt.ts";
-import { renderView } from "../present/export-render.ts";
+import { createViewRender } from "../present/export-render.ts";
 import type { Redact } from "../present/export-view.ts";
 import { escapeControls, redactText } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
-import { SessionReader } from "../session/reader.ts";
+import { replaySession } from "../session/replay.ts";
 import type { HashingSink } from "./export-output.ts";
 
 export interface SourceInfo {
@@ -22,47 +22,45 @@ export interface SourceInfo {
   logSigned: { key: string; signed_seq: number } | null;
 }
 
-export interface SourceRead {
-  events: Iterable<SessionEvent>;
-  /** After the events were read: the receipt's facts (hashing the bytes read unless given). */
-  info(logSha256?: string): SourceInfo;
-}
-
-export function readSource(path: string, throughSeq: number): SourceRead {
-  const reader = new SessionReader(path, { untilSeq: throughSeq });
+/**
+ * Replays the log through `throughSeq` into `onEvent`; the receipt's facts once it verified,
+ * hashing the bytes read unless `copy` is given, which copies them (hashed) instead.
+ */
+async function readSource(
+  path: string,
+  throughSeq: number,
+  onEvent: (event: SessionEvent) => void,
+  copy?: (chunk: Buffer) => void,
+): Promise<SourceInfo> {
   let sessionId = "";
   let logSigned: SourceInfo["logSigned"] = null;
-  function* events(): Generator<SessionEvent> {
-    for (const event of reader.events()) {
+  const summary = await replaySession(
+    path,
+    (event) => {
       if (event.type === "session/start") sessionId = event.session_id;
       else if (event.type === "session/checkpoint") {
         logSigned = { key: event.key, signed_seq: event.signed_seq };
       }
-      yield event;
-    }
-  }
-  return {
-    events: events(),
-    info(given) {
-      const summary = reader.summary;
-      if (summary.lastSeq !== throughSeq) {
-        throw new SessionCorruptError(
-          path,
-          summary.events + 1,
-          `the log ends at seq ${summary.lastSeq}, before seq ${throughSeq} it held when the export started`,
-        );
-      }
-      const logBytes = summary.validBytes;
-      const logSha256 = given ?? hashFilePrefix(path, logBytes);
-      return {
-        sessionId,
-        lastSeq: summary.lastSeq,
-        chainHead: summary.lastHash,
-        logBytes,
-        logSha256,
-        logSigned,
-      };
+      onEvent(event);
     },
+    { untilSeq: throughSeq },
+  );
+  if (summary.lastSeq !== throughSeq) {
+    throw new SessionCorruptError(
+      path,
+      summary.events + 1,
+      `the log ends at seq ${summary.lastSeq}, before seq ${throughSeq} it held when the export started`,
+    );
+  }
+  const logBytes = summary.validBytes;
+  const logSha256 = hashFilePrefix(path, logBytes, copy);
+  return {
+    sessionId,
+    lastSeq: summary.lastSeq,
+    chainHead: summary.lastHash,
+    logBytes,
+    logSha256,
+    logSigned,
   };
 }
 
@@ -105,14 +103,18 @@ export async function writeExportBody(
   throughSeq: number,
   sink: HashingSink,
 ): Promise<SourceInfo> {
-  const source = readSource(path, throughSeq);
   const { view, format, redacted } = selector;
   if (view === "canonical" && format === "jsonl") {
-    for (const _event of source.events); // verifies every line before any byte is copied
-    const bytes = source.info("").logBytes;
-    return source.info(hashFilePrefix(path, bytes, (chunk) => sink.writeBytes(chunk)));
+    return readSource(
+      path,
+      throughSeq,
+      () => undefined,
+      (chunk) => sink.writeBytes(chunk),
+    );
   }
   const options = { view, format, throughSeq, redacted, clean: cleanFor(redacted) };
-  await renderView(source.events, options, sink.write);
-  return source.info();
+  const render = await createViewRender(options, sink.write);
+  const info = await readSource(path, throughSeq, (event) => render.push(event));
+  render.end();
+  return info;
 }

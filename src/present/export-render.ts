@@ -29,24 +29,43 @@ export async function createRenderer(
   return createJsonlRenderer(write);
 }
 
+/** A view being rendered: events go in one at a time (session/start first), then `end`. */
+export interface ViewRender {
+  push(event: SessionEvent): void;
+  end(): void;
+}
+
+export async function createViewRender(
+  options: RenderOptions,
+  write: (text: string) => void,
+): Promise<ViewRender> {
+  const renderer = await createRenderer(options.format, write);
+  const fold = new ViewFold(options.view, options.clean);
+  let begun = false;
+  return {
+    push(event) {
+      const items = fold.push(event);
+      if (!begun && fold.head) {
+        begun = true;
+        const { view, format, throughSeq, redacted } = options;
+        renderer.begin({ head: fold.head, view, format, throughSeq, redacted });
+      }
+      for (const item of items) renderer.item(item);
+    },
+    end() {
+      for (const item of fold.end()) renderer.item(item);
+      renderer.end();
+    },
+  };
+}
+
 /** Renders the events (session/start first) in the view and format; the receipt is not written. */
 export async function renderView(
   events: Iterable<SessionEvent>,
   options: RenderOptions,
   write: (text: string) => void,
 ): Promise<void> {
-  const renderer = await createRenderer(options.format, write);
-  const fold = new ViewFold(options.view, options.clean);
-  let begun = false;
-  for (const event of events) {
-    const items = fold.push(event);
-    if (!begun && fold.head) {
-      begun = true;
-      const { view, format, throughSeq, redacted } = options;
-      renderer.begin({ head: fold.head, view, format, throughSeq, redacted });
-    }
-    for (const item of items) renderer.item(item);
-  }
-  for (const item of fold.end()) renderer.item(item);
-  renderer.end();
+  const render = await createViewRender(options, write);
+  for (const event of events) render.push(event);
+  render.end();
 }

@@ -14,7 +14,8 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import { isWithin, realOrResolved } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 
 const FLUSH_BYTES = 1 << 20;
@@ -118,11 +119,11 @@ export function writeStdout(bytes: Buffer): void {
  * a session log's bytes anywhere but a new file.
  */
 export function checkExportTarget(target: string, sessionsDir: string): void {
-  const sessions = realOrNull(sessionsDir) ?? resolve(sessionsDir);
+  const sessions = realOrResolved(sessionsDir);
   const parent = realOrNull(dirname(resolve(target)));
   if (parent === null)
     throw new UsageError(`cannot write ${target}: no directory ${dirname(target)}`);
-  if (inside(parent, sessions)) {
+  if (isWithin(parent, sessions)) {
     throw new UsageError(
       `refusing to write ${target}: it is in the sessions directory ${sessionsDir}, which only codewhale's log writer writes`,
     );
@@ -130,7 +131,7 @@ export function checkExportTarget(target: string, sessionsDir: string): void {
   const existing = lstatSync(target, { throwIfNoEntry: false });
   if (!existing) return;
   const real = realOrNull(target);
-  if (existing.isSymbolicLink() && real !== null && inside(real, sessions)) {
+  if (existing.isSymbolicLink() && real !== null && isWithin(real, sessions)) {
     throw new UsageError(
       `refusing to write ${target}: it links to ${real}, in the sessions directory`,
     );
@@ -143,11 +144,6 @@ export function checkExportTarget(target: string, sessionsDir: string): void {
       `refusing to overwrite ${target}: it ${real === resolve(target) ? "is" : `links to ${real}, which is`} a session log; remove it first or choose another file`,
     );
   }
-}
-
-function inside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 function realOrNull(path: string): string | null {

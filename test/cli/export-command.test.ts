@@ -4,12 +4,12 @@
 // --until and `sessions show --at` refuse an out-of-range seq naming the range; export never
 // writes into the sessions directory nor through a symlink onto a session log.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../support/cli.ts";
 import { type ExportSetup, hostileSession } from "../support/export-fixtures.ts";
-import { tempDir } from "../support/session-fixtures.ts";
+import { editLine, tempDir, writeSession } from "../support/session-fixtures.ts";
 
 function cli(setup: ExportSetup, ...args: string[]) {
   return runCli(args, { env: setup.env, cwd: setup.home });
@@ -165,6 +165,17 @@ describe("codewhale export", () => {
     assert.match(over.stderr, /refusing to overwrite .*: it is a session log/);
     assert.deepEqual(readFileSync(setup.path), before, "the log is untouched");
     assert.ok(!existsSync(join(setup.sessions, "x.md")));
+  });
+
+  it("a damaged log is refused naming the line, and leaves no file behind", () => {
+    const damaged = writeSession(setup.sessions);
+    editLine(damaged.path, 2, (line) => line.replace("turn", "Turn"));
+    const dir = tempDir("cw-export-damaged-");
+    const run = cli(setup, "export", damaged.id, "-o", join(dir, "d.html"), "--format", "html");
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /^codewhale: .*\.jsonl:3: /);
+    assert.equal(run.stderr.split("\n").length, 2, "one line");
+    assert.deepEqual(readdirSync(dir), [], "neither the file nor its temporary is left");
   });
 
   it("rejects an unknown view or format in one line", () => {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { SessionWriter } from "../../src/session/writer.ts";
 import { runCli } from "../support/cli.ts";
 import { type ExportSetup, hostileSession } from "../support/export-fixtures.ts";
 import { editLine, tempDir, writeSession } from "../support/session-fixtures.ts";
@@ -165,6 +166,29 @@ describe("codewhale export", () => {
     assert.match(over.stderr, /refusing to overwrite .*: it is a session log/);
     assert.deepEqual(readFileSync(setup.path), before, "the log is untouched");
     assert.ok(!existsSync(join(setup.sessions, "x.md")));
+  });
+
+  it("renders the same bytes in another time zone and locale, and while the writer holds the log", () => {
+    const body = (text: string) => text.slice(0, text.lastIndexOf("<!-- codewhale-receipt"));
+    const first = body(exportTo(setup, join(out, "tz1.html"), "--format", "html"));
+    const { writer } = SessionWriter.resume(setup.path);
+    try {
+      const env = {
+        ...setup.env,
+        TZ: "America/St_Johns",
+        LANG: "de_DE.UTF-8",
+        LC_ALL: "de_DE.UTF-8",
+      };
+      const file = join(out, "tz2.html");
+      const run = runCli(["export", setup.id, "--format", "html", "-o", file], {
+        env,
+        cwd: setup.home,
+      });
+      assert.equal(run.status, 0, run.stderr);
+      assert.equal(body(readFileSync(file, "utf8")), first);
+    } finally {
+      writer.close();
+    }
   });
 
   it("a damaged log is refused naming the line, and leaves no file behind", () => {

@@ -114,6 +114,8 @@ export function findInlineReceipt(
       },
     },
   ];
+  // The receipt ends the file: the latest marker wins (one quoted in a Markdown answer is earlier).
+  candidates.sort((a, b) => b.at - a.at);
   for (const { at, json } of candidates) {
     if (at < 0) continue;
     const rest = Buffer.from(text.slice(at), "latin1").toString("utf8");

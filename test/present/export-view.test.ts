@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { findInlineReceipt } from "../../src/present/export-receipt.ts";
 import { renderView } from "../../src/present/export-render.ts";
 import type { ExportFormat } from "../../src/present/export-render-types.ts";
 import { type ExportView, ViewFold, type ViewItem } from "../../src/present/export-view.ts";
@@ -145,5 +146,16 @@ describe("export views", () => {
     const bundle = readFileSync(`${repoRoot}dist/cli.cjs`, "utf8");
     assert.match(bundle, /"markdown-it"/);
     assert.ok(!bundle.includes("ParserInline"), "markdown-it's code is not in the bundle");
+  });
+});
+
+describe("export receipts in the file", () => {
+  it("take the receipt that ends the file, not a marker quoted in an answer before it", () => {
+    const forged = `<!-- codewhale-receipt -->\n<pre id="codewhale-receipt">{"forged":true}</pre>\n`;
+    const real = `<!-- codewhale-receipt {"real":true} -->\n`;
+    const text = `---\nfront\n---\n\n**Assistant**\n\n${forged}\n\n${real}`;
+    const found = findInlineReceipt(Buffer.from(text), 0);
+    assert.equal(found?.json, '{"real":true}');
+    assert.equal(found?.bodyBytes, text.length - real.length);
   });
 });

@@ -138,12 +138,12 @@ export class ViewFold {
     switch (event.type) {
       case "session/start":
         this.head = {
-          sessionId: event.session_id,
-          provider: event.provider,
-          model: event.model,
+          sessionId: r(event.session_id),
+          provider: r(event.provider),
+          model: r(event.model),
           cwd: r(event.cwd),
-          started: event.ts,
-          version: event.version,
+          started: r(event.ts),
+          version: r(event.version),
         };
         return null;
       case "user/message":
@@ -157,7 +157,7 @@ export class ViewFold {
       case "steering/message":
         return { kind: "user", seq: event.seq, text: r(event.text), blocked: null, steering: true };
       case "context/note":
-        return { kind: "note", seq: event.seq, source: event.source, text: r(event.text) };
+        return { kind: "note", seq: event.seq, source: r(event.source), text: r(event.text) };
       case "tool/call":
         return this.call(event);
       case "tool/result":
@@ -198,24 +198,26 @@ export class ViewFold {
 
   /** The call as recorded, its arguments redacted before anything presents them. */
   private call(event: EventOf<"tool/call">): ViewItem {
-    const args = redactJson(event.arguments, this.redact);
-    const redacted = { ...event, arguments: args };
+    const r = this.redact;
+    const args = redactJson(event.arguments, r);
+    const redacted = { ...event, name: r(event.name), call_id: r(event.call_id), arguments: args };
     const presentation = this.presentations.of(redacted) as CallPresentation;
     const original =
       event.original_arguments === undefined
         ? null
         : {
-            arguments: redactJson(event.original_arguments, this.redact),
-            by: event.rewritten_by ?? "unknown",
-            reason: event.rewrite_reason === undefined ? null : this.redact(event.rewrite_reason),
+            arguments: redactJson(event.original_arguments, r),
+            by: r(event.rewritten_by ?? "unknown"),
+            reason: event.rewrite_reason === undefined ? null : r(event.rewrite_reason),
           };
     const decision = { ...event.decision };
-    if (decision.reason !== undefined) decision.reason = this.redact(decision.reason);
+    if (decision.reason !== undefined) decision.reason = r(decision.reason);
+    if (decision.rule !== undefined) decision.rule = r(decision.rule);
     return {
       kind: "tool-call",
       seq: event.seq,
-      callId: event.call_id,
-      name: event.name,
+      callId: redacted.call_id,
+      name: redacted.name,
       presentation,
       arguments: args,
       original,
@@ -225,7 +227,7 @@ export class ViewFold {
 
   private result(event: EventOf<"tool/result">): ViewItem {
     const content = this.redact(event.content);
-    const redacted = { ...event, content };
+    const redacted = { ...event, call_id: this.redact(event.call_id), content };
     const presentation = this.presentations.of(redacted) as ResultPresentation;
     const truncated = event.truncated
       ? { originalBytes: event.original_bytes, deliveredBytes: event.delivered_bytes }
@@ -233,7 +235,7 @@ export class ViewFold {
     return {
       kind: "tool-result",
       seq: event.seq,
-      callId: event.call_id,
+      callId: redacted.call_id,
       presentation: { summary: presentation.summary },
       diff: presentation.diff ?? null,
       content,

@@ -136,6 +136,37 @@ describe("export views", () => {
     assert.match(md, /> hi \\<b>there\\<\/b>/);
   });
 
+  it("pass every string from the log through clean: names, ids, sources, rewriters", async () => {
+    const esc = "\u001b]0;owned\u0007";
+    const hostile = logOf([
+      { type: "user/message", text: "go" },
+      { type: "turn/start", turn: 0 },
+      {
+        type: "tool/call",
+        ...step,
+        call_id: `c${esc}`,
+        name: `tool${esc}`,
+        arguments: { [`k${esc}`]: `v${esc}` },
+        original_arguments: {},
+        rewritten_by: `plugin:${esc}`,
+        decision: { outcome: "deny", by: "rule", rule: `r${esc}`, reason: `no${esc}` },
+      },
+      { type: "context/note", turn: 0, source: `hook:${esc}`, text: "note" },
+      { type: "turn/end", turn: 0, reason: "error", error: `bad${esc}` },
+    ]).map((event, seq) => (seq === 0 ? { ...event, model: `m${esc}` } : event)) as SessionEvent[];
+    const clean = (text: string) =>
+      [...text].map((char) => (char.charCodeAt(0) < 32 ? "?" : char)).join("");
+    for (const format of ["md", "html", "jsonl"] as const) {
+      let out = "";
+      const options = { view: "canonical" as const, format, throughSeq: 5, redacted: true, clean };
+      await renderView(hostile, options, (text) => {
+        out += text;
+      });
+      assert.ok(!out.includes("\u001b") && !out.includes("\u0007"), `${format}: ${out}`);
+      assert.ok(!out.includes("\\u001b"), `${format}: no escaped control either`);
+    }
+  });
+
   it("render the same events to the same bytes", async () => {
     for (const format of ["md", "html", "jsonl"] as const) {
       assert.equal(await render(format), await render(format));

@@ -4,15 +4,14 @@
 // over a session log. `export verify FILE` is export-verify.ts. Registered by cli/main.ts.
 import type { Command } from "commander";
 import { resolveHome } from "../config/index.ts";
-import { UsageError } from "../errors.ts";
 import {
   type ExportReceipt,
   inlineReceipt,
   receiptJson,
   signReceipt,
 } from "../present/export-receipt.ts";
-import { type ExportFormat, isExportFormat } from "../present/export-render-types.ts";
-import { type ExportView, isExportView } from "../present/export-view.ts";
+import type { ExportFormat } from "../present/export-render-types.ts";
+import type { ExportView } from "../present/export-view.ts";
 import { escapeControls } from "../runner/index.ts";
 import { findSession } from "../session/paths.ts";
 import { loadOrCreateSigningKey } from "../session/signing-key.ts";
@@ -21,8 +20,8 @@ import { VERSION } from "../version.ts";
 import { checkExportTarget, ExportFile, HashingSink, writeStdout } from "./export-output.ts";
 import { writeExportBody } from "./export-source.ts";
 import { registerExportVerify } from "./export-verify.ts";
-import { checkSeqInRange, seqOption } from "./seq-range.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
+import { checkSeqInRange, formatOption, seqOption, viewOption } from "./view-options.ts";
 
 interface ExportOptions extends SessionDirOptions {
   view: ExportView;
@@ -46,16 +45,6 @@ export function registerExportCommand(program: Command): void {
     .option("--cwd <dir>", "directory to find the project config from")
     .action((id: string, options: ExportOptions) => exportSession(id, options));
   registerExportVerify(command);
-}
-
-function viewOption(value: string): ExportView {
-  if (isExportView(value)) return value;
-  throw new UsageError(`--view must be canonical, response-only or thinking-only, not "${value}"`);
-}
-
-function formatOption(value: string): ExportFormat {
-  if (isExportFormat(value)) return value;
-  throw new UsageError(`--format must be jsonl, md or html, not "${value}"`);
 }
 
 async function exportSession(id: string, options: ExportOptions): Promise<void> {

@@ -3,19 +3,19 @@
 // src/session. `show` opens a log with a damaged tail as far as it is valid, and says so.
 import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
-import { isExportView } from "../present/export-view.ts";
+import type { ExportView } from "../present/export-view.ts";
 import { plural } from "../present/format.ts";
 import { findSession, isRegularFile } from "../session/paths.ts";
 import { SessionReader } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
 import { receiptLines, verifyTrust } from "./receipts.ts";
-import { checkSeqInRange, seqOption } from "./seq-range.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { readShown, showText } from "./session-show.ts";
 import { type ListOptions, listSessions } from "./sessions-list.ts";
 import { registerRepairCommand } from "./sessions-repair.ts";
 import { showView } from "./sessions-show-view.ts";
 import { printSessionStats, type StatsOptions } from "./sessions-stats.ts";
+import { checkSeqInRange, seqOption, viewOption } from "./view-options.ts";
 
 interface JsonOption extends SessionDirOptions {
   json?: boolean;
@@ -27,7 +27,7 @@ interface VerifyOptions extends SessionDirOptions {
 
 interface ShowOptions extends JsonOption {
   at?: number;
-  view?: string;
+  view?: ExportView;
 }
 
 export function registerSessionsCommand(program: Command): void {
@@ -52,7 +52,11 @@ export function registerSessionsCommand(program: Command): void {
       "show the session as it stood at this seq (a snapshot)",
       seqOption("--at"),
     )
-    .option("--view <view>", "canonical (every event), response-only or thinking-only, as export")
+    .option(
+      "--view <view>",
+      "canonical (every event), response-only or thinking-only, as export",
+      viewOption,
+    )
     .action((id: string, options: ShowOptions) => showSession(id, options));
   withDir(sessions.command("stats <id>"))
     .description("bytes per view, storage by event type, replay tokens, cache hits, cost per turn")
@@ -81,9 +85,6 @@ function withDir(command: Command): Command {
 async function showSession(id: string, options: ShowOptions): Promise<void> {
   const path = findSession(resolveSessionsDir(options), id);
   const view = options.view ?? "canonical";
-  if (!isExportView(view)) {
-    throw new UsageError(`--view must be canonical, response-only or thinking-only, not "${view}"`);
-  }
   if (view !== "canonical" && options.json) {
     throw new UsageError(
       `--json shows every event; for the ${view} view as JSON use codewhale export --format jsonl`,

@@ -2,7 +2,8 @@
 // loopback mock: a failed request and its retry, thinking, a text answer, a read, a bash call
 // rewritten by a trusted project's PreToolUse hook, a write that exec refuses, and the final
 // answer. `exec` text (stdout and stderr), `--output-format json`, `stream-json` (also driven
-// by `--input-format stream-json` with a second prompt) and `sessions show` are normalised (test/support/golden.ts) and compared byte for byte with
+// by `--input-format stream-json` with a second prompt), `sessions show` and `export` (md,
+// html; the body before the receipt) are normalised (test/support/golden.ts) and compared byte for byte with
 // test/fixtures/golden/; `UPDATE_GOLDEN=1 node scripts/test.mjs golden` rewrites them.
 import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
@@ -134,6 +135,16 @@ describe("golden files of a scripted session", () => {
     const json = runCli(["sessions", "show", id, "--json"], { env: run.setup.env });
     assert.equal(json.status, 0, json.stderr);
     matchGolden("sessions-show.json", normalise(json.stdout, run.context));
+    // The derived views, without their receipt (it holds the time and a signature).
+    for (const [format, marker] of [
+      ["md", "<!-- codewhale-receipt {"],
+      ["html", "<!-- codewhale-receipt -->"],
+    ] as const) {
+      const shown = runCli(["export", id, "--format", format], { env: run.setup.env });
+      assert.equal(shown.status, 0, shown.stderr);
+      const body = shown.stdout.slice(0, shown.stdout.lastIndexOf(marker));
+      matchGolden(`export.${format}`, normalise(body, run.context));
+    }
   });
 
   it("exec --input-format stream-json: two prompts, a result line (with its own figures) each", async () => {

@@ -13,6 +13,7 @@ import type { ExportFormat } from "../../src/present/export-render-types.ts";
 import { type ExportView, ViewFold, type ViewItem } from "../../src/present/export-view.ts";
 import type { EventInput, SessionEvent } from "../../src/session/events.ts";
 import { repoRoot } from "../support/cli.ts";
+import { resultEvent } from "../support/session-fixtures.ts";
 
 const start: EventInput = {
   type: "session/start",
@@ -61,17 +62,7 @@ const events = logOf([
     arguments: { command: "echo SECRET", SECRET: 1 },
     decision: { outcome: "allow", by: "mode" },
   },
-  {
-    type: "tool/result",
-    call_id: "c1",
-    content: "```\n````SECRET</pre><script>x</script>",
-    is_error: false,
-    original_bytes: 40,
-    delivered_bytes: 40,
-    truncated: false,
-    spill_path: null,
-    policy_errors: [],
-  },
+  resultEvent("c1", "```\n````SECRET</pre><script>x</script>"),
   { type: "turn/end", turn: 0, reason: "completed" },
 ]);
 

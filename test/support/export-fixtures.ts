@@ -10,7 +10,7 @@ import type { EventInput } from "../../src/session/events.ts";
 import { loadOrCreateSigningKey } from "../../src/session/signing-key.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { fakeKey } from "./exec-harness.ts";
-import { startPayload, tempDir } from "./session-fixtures.ts";
+import { resultEvent, startPayload, tempDir } from "./session-fixtures.ts";
 
 export const HOSTILE_OUTPUT =
   '<script>document.title="pwned"</script><img src=x onerror="document.title=1"></textarea>\u001b[31mred\u001b[0m';
@@ -52,17 +52,7 @@ function turnEvents(secret: string): EventInput[] {
       arguments: { path: "src/math.js", old_string: "a - b", new_string: "a + b" },
       decision: { outcome: "allow", by: "mode" },
     },
-    {
-      type: "tool/result",
-      call_id: "call_1",
-      content: "Edited src/math.js",
-      is_error: false,
-      original_bytes: 18,
-      delivered_bytes: 18,
-      truncated: false,
-      spill_path: null,
-      policy_errors: [],
-    },
+    resultEvent("call_1", "Edited src/math.js"),
     {
       type: "tool/call",
       ...step,
@@ -74,17 +64,12 @@ function turnEvents(secret: string): EventInput[] {
       rewrite_reason: "quieter",
       decision: { outcome: "allow", by: "hook" },
     },
-    {
-      type: "tool/result",
-      call_id: "call_2",
-      content: `${HOSTILE_OUTPUT}\nexport ANTHROPIC_API_KEY=${secret}\n[exit 1]`,
+    resultEvent("call_2", `${HOSTILE_OUTPUT}\nexport ANTHROPIC_API_KEY=${secret}\n[exit 1]`, {
       is_error: true,
       original_bytes: 90_000,
       delivered_bytes: 2_000,
       truncated: true,
-      spill_path: null,
-      policy_errors: [],
-    },
+    }),
     {
       type: "tool/call",
       ...step,

@@ -85,3 +85,24 @@ export function editLine(path: string, index: number, edit: (line: string) => st
   lines[index] = edit(lines[index]!);
   writeFileSync(path, lines.join("\n"));
 }
+
+/** A delivered `tool/result` of `content` (its size in bytes, not truncated), with `extra`. */
+export function resultEvent(
+  callId: string,
+  content: string,
+  extra: Partial<Extract<EventInput, { type: "tool/result" }>> = {},
+): EventInput {
+  const bytes = Buffer.byteLength(content);
+  return {
+    type: "tool/result",
+    call_id: callId,
+    content,
+    is_error: false,
+    original_bytes: bytes,
+    delivered_bytes: bytes,
+    truncated: false,
+    spill_path: null,
+    policy_errors: [],
+    ...extra,
+  };
+}

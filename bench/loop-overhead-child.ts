@@ -4,14 +4,17 @@
 // and the number of chunk events the last loop run logged for its deltas.
 // The mock runs in this process, or, with MOCK_URL, is another process started with `--serve`;
 // either way each flood is rendered before its request, so the timings hold only the client.
-import { createWriteStream, mkdtempSync } from "node:fs";
+// With TEXT_RESULT=<file> (run under a pseudo-terminal by bench/exec-text.ts) it times instead
+// the loop with exec's text output streaming to that terminal against the stream-json loop,
+// alternating, and writes { streamJson, text } there (stdout is the terminal).
+import { createWriteStream, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Agent } from "../src/agent/agent.ts";
 import type { BusEvents } from "../src/agent/bus-events.ts";
 import { createBus } from "../src/bus/bus.ts";
-import { ExecOutput } from "../src/cli/exec-output.ts";
+import { ExecOutput, type OutputFormat } from "../src/cli/exec-output.ts";
 import { loadConfig } from "../src/config/index.ts";
 import { providerFetch } from "../src/providers/http-client.ts";
 import {
@@ -68,14 +71,43 @@ async function bareStream(mock: FloodSource): Promise<number> {
   return performance.now() - started;
 }
 
-/** One turn through the real loop, writer and stream-json output, as `codewhale exec` runs it. */
-async function loopStream(mock: FloodSource): Promise<number> {
+/** Text output on the terminal (stdout) against stream-json to /dev/null, alternating. */
+async function measureText(mock: FloodSource): Promise<{ streamJson: number; text: number }> {
+  const streamJson: number[] = [];
+  const text: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    mock.enqueue(preparedFlood());
+    streamJson.push(await loopStream(mock));
+    mock.enqueue(preparedFlood());
+    text.push(await loopStream(mock, "text"));
+  }
+  streamJson.shift();
+  text.shift();
+  return { streamJson: median(streamJson), text: median(text) };
+}
+
+/**
+ * One turn through the real loop, writer and exec output, as `codewhale exec` runs it:
+ * stream-json to /dev/null, or text as on a terminal (streamed to stdout, tool lines on stderr).
+ */
+async function loopStream(
+  mock: FloodSource,
+  format: OutputFormat = "stream-json",
+): Promise<number> {
   const home = mkdtempSync(join(tmpdir(), "cw-bench-"));
   const env = { CODEWHALE_HOME: home, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mock.url };
   const loaded = loadConfig({ cwd: home, env, flags: { model: `anthropic/${MODEL}` } });
   const bus = createBus<BusEvents>();
   const devNull = createWriteStream("/dev/null");
-  const output = new ExecOutput("stream-json", devNull, process.stderr, false);
+  const terminal = format === "text";
+  const output = new ExecOutput(format, terminal ? process.stdout : devNull, process.stderr, {
+    streamAnswer: terminal,
+    activity: true,
+    showThinking: false,
+    style: { color: terminal },
+    summary: terminal,
+    refusal: () => undefined,
+  });
   bus.on("session/event", output.observe);
   let chunks = 0;
   bus.on("session/event", (event) => {
@@ -116,6 +148,13 @@ if (process.argv.includes("--serve")) {
   const mock = await startMockProvider();
   for (let i = 0; i < 2 * (RUNS + 1); i++) mock.enqueue(preparedFlood());
   process.stdout.write(`${mock.url}\n`);
+} else if (process.env.TEXT_RESULT) {
+  const mock = await startMockProvider();
+  try {
+    writeFileSync(process.env.TEXT_RESULT, JSON.stringify(await measureText(mock)));
+  } finally {
+    await mock.close();
+  }
 } else if (process.env.MOCK_URL) {
   const remote: FloodSource = { url: process.env.MOCK_URL, enqueue: () => undefined };
   process.stdout.write(JSON.stringify(await measure(remote)));

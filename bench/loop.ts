@@ -27,6 +27,19 @@ export async function benchLoop(): Promise<string[]> {
  * the loop is measured as users run it; the bare SDK stream runs in the same child.
  */
 async function benchOverhead(): Promise<string[]> {
+  const script = await bundleLoopChild();
+  const inProcess = await runChild(script, {});
+  const separate = await withFloodServer(script, (url) => runChild(script, { MOCK_URL: url }));
+  const ratio = ({ bare, loop }: Overhead) => (loop / bare).toFixed(2);
+  return [
+    `loop: ${DELTAS} deltas (logged as ${inProcess.chunks} chunk events), SDK bare stream ${ms(inProcess.bare)}; loop + log + stream-json (bundled, in-process, to /dev/null) ${ms(inProcess.loop)} = ${ratio(inProcess)}x (target <= 1.5x)`,
+    `  with the mock in its own process: bare ${ms(separate.bare)}, loop ${ms(separate.loop)} = ${ratio(separate)}x`,
+    `  per delta (mock in its own process): the SDK ${perDelta(separate.bare)}, the loop adds ${perDelta(separate.loop - separate.bare)}`,
+  ];
+}
+
+/** bench/loop-overhead-child.ts bundled by esbuild into a temp dir; returns the script's path. */
+export async function bundleLoopChild(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "cw-bench-loop-"));
   const script = join(dir, "loop-overhead.mjs");
   const entry = new URL("./loop-overhead-child.ts", import.meta.url).pathname;
@@ -42,14 +55,7 @@ async function benchOverhead(): Promise<string[]> {
       js: "import { createRequire as __cwCreateRequire } from 'node:module'; const require = __cwCreateRequire(import.meta.url);",
     },
   });
-  const inProcess = await runChild(script, {});
-  const separate = await withFloodServer(script, (url) => runChild(script, { MOCK_URL: url }));
-  const ratio = ({ bare, loop }: Overhead) => (loop / bare).toFixed(2);
-  return [
-    `loop: ${DELTAS} deltas (logged as ${inProcess.chunks} chunk events), SDK bare stream ${ms(inProcess.bare)}; loop + log + stream-json (bundled, in-process, to /dev/null) ${ms(inProcess.loop)} = ${ratio(inProcess)}x (target <= 1.5x)`,
-    `  with the mock in its own process: bare ${ms(separate.bare)}, loop ${ms(separate.loop)} = ${ratio(separate)}x`,
-    `  per delta (mock in its own process): the SDK ${perDelta(separate.bare)}, the loop adds ${perDelta(separate.loop - separate.bare)}`,
-  ];
+  return script;
 }
 
 interface Overhead {

@@ -3,6 +3,7 @@
 import { benchBashParse } from "./bash-parse.ts";
 import { benchConfigLoad } from "./config-load.ts";
 import { benchExecEndToEnd } from "./exec-e2e.ts";
+import { benchExecText } from "./exec-text.ts";
 import { benchExport } from "./export.ts";
 import { benchLoop } from "./loop.ts";
 import { benchRunner } from "./runner.ts";
@@ -19,6 +20,7 @@ const benches: Bench[] = [
   { name: "sessions list", run: benchSessionsList },
   { name: "export", run: benchExport },
   { name: "loop and start-up", run: benchLoop },
+  { name: "exec text on a terminal", run: benchExecText },
   { name: "runner", run: benchRunner },
   { name: "terminal emulator", run: benchTerminal },
   { name: "secrets corpus", run: benchSecretCorpus },

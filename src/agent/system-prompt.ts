@@ -83,7 +83,8 @@ function directoriesFromRoot(cwd: string): string[] {
   return dirs;
 }
 
-function repositoryRoot(cwd: string): string | undefined {
+/** The nearest directory at or above `cwd` that holds `.git`, if any. */
+export function repositoryRoot(cwd: string): string | undefined {
   for (let dir = cwd; ; dir = dirname(dir)) {
     if (existsSync(join(dir, ".git"))) return dir;
     if (dirname(dir) === dir) return undefined;

@@ -167,6 +167,15 @@ async function requestStep(
       request_id: failure.requestId,
       partial,
       will_retry: delay !== null,
+      ...(delay === null
+        ? {}
+        : {
+            retry: {
+              delay_ms: delay,
+              next_attempt: attempt + 2,
+              max_attempts: ctx.config.retry.max_retries + 1,
+            },
+          }),
     });
     if (signal.aborted) return { ok: false, outcome: cancelled() };
     if (delay === null) return { ok: false, outcome: providerError(ctx, failure) };

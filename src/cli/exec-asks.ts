@@ -1,14 +1,41 @@
 // `codewhale exec` cannot ask anyone: it subscribes to the agent's `agent/ask` and answers
 // each ask at once with a denial whose reason says exactly how to allow the call next time
-// (permissions/ask.ts `execDenialMessage`); the model reads it as the call's result.
-// Subscribed by exec-command.ts (and by loop tests that want exec's answers).
+// (permissions/ask.ts `execDenialMessage`); the model reads it as the call's result. It keeps
+// the narrowest allow rule of each refused ask, so that the refusal is shown with it
+// (`ExecRefusals.of`). Subscribed by exec-command.ts (and by loop tests that want exec's answers).
 import type { Agent } from "../agent/agent.ts";
 import { execDenialMessage } from "../permissions/index.ts";
+import type { EventOf } from "../session/events.ts";
+
+/** The decisions that are the permission policy's refusals, whoever made them. */
+const POLICY_DENIERS: ReadonlySet<string> = new Set(["rule", "mode", "hook", "plugin"]);
+
+/** The refused calls of a run: asks exec denied, and calls a rule, mode, hook or plugin denied. */
+export class ExecRefusals {
+  /** Call id → the allow rule that would stop it asking (null: none would). */
+  private readonly asked = new Map<string, string | null>();
+
+  noteAsk(callId: string, rule: string | undefined): void {
+    this.asked.set(callId, rule ?? null);
+  }
+
+  /**
+   * The refusal of a recorded call, with the narrowest allow rule when one would let it run;
+   * undefined for a call that ran, was invalid, or was cancelled.
+   */
+  readonly of = (call: EventOf<"tool/call">): { rule: string | null } | undefined => {
+    if (call.decision.outcome !== "deny") return undefined;
+    const asked = this.asked.get(call.call_id);
+    if (asked !== undefined) return { rule: asked };
+    return POLICY_DENIERS.has(call.decision.by) ? { rule: null } : undefined;
+  };
+}
 
 /** Denies every ask of `agent` with exec's advice; returns the unsubscribe. */
-export function refuseAsks(agent: Agent): () => void {
+export function refuseAsks(agent: Agent, refusals?: ExecRefusals): () => void {
   return agent.bus.on("agent/ask", (ask) => {
     const reason = execDenialMessage(ask, ask.reason, agent.permissionContext);
+    refusals?.noteAsk(ask.callId, ask.sessionRule);
     agent.answer(ask.id, { outcome: "deny", by: "default", reason });
   });
 }

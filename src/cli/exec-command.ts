@@ -3,8 +3,7 @@
 // it into a long-lived session driven by JSON lines on stdin (exec-stdin.ts). Nobody can answer
 // a permission prompt here, so every `agent/ask` is denied with how to allow it (exec-asks.ts).
 // Registered by cli/main.ts; built on the agent's surface API (submit, subscribe, answer), the
-// rendering is exec-output.ts's.
-import { readFileSync } from "node:fs";
+// rendering is exec-output.ts's, the prompt and piped stdin exec-prompt.ts's.
 import type { Command } from "commander";
 import { Agent } from "../agent/agent.ts";
 import type { BusEvents } from "../agent/bus-events.ts";
@@ -19,14 +18,18 @@ import {
 } from "../config/index.ts";
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
+import { modelInfo } from "../providers/models.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
-import { refuseAsks } from "./exec-asks.ts";
+import { ExecRefusals, refuseAsks } from "./exec-asks.ts";
+import { checkExecFlags, EXEC_HELP } from "./exec-flags.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
+import { readExecPrompt } from "./exec-prompt.ts";
 import { runStdinSession } from "./exec-stdin.ts";
+import { workspaceNotice } from "./exec-workspace.ts";
 import { execReceipts } from "./receipts.ts";
 import { onStdoutReaderGone } from "./stdout-reader.ts";
 
@@ -40,6 +43,8 @@ interface ExecOptions {
   continue?: boolean;
   sessionDir?: string;
   showThinking?: boolean;
+  hideThinking?: boolean;
+  quiet?: boolean;
   systemPromptFile?: string;
   maxBudgetUsd?: string;
   permissionMode?: string;
@@ -59,7 +64,7 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
   program
     .command("exec")
     .description("run a task non-interactively and print the result")
-    .argument("[prompt]", 'the task; "-" reads it from stdin')
+    .argument("[prompt]", 'the task; "-" or none reads it from stdin (piped stdin is appended)')
     .option("-m, --model <provider/model>", "model to use (config `model`)")
     .option("--output-format <format>", "text, json or stream-json", "text")
     .option("--input-format <format>", "text, or stream-json for a session driven by stdin", "text")
@@ -68,7 +73,9 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
     .option("--resume <id>", "continue a session by id, short id or unique prefix")
     .option("--continue", "continue the most recent session of this project (or directory)")
     .option("--session-dir <dir>", "where session logs live (default $CODEWHALE_HOME/sessions)")
-    .option("--show-thinking", "text format: also print thinking, as [thinking] lines on stderr")
+    .option("--show-thinking", "text format: print thinking as [thinking] lines on stderr")
+    .option("--hide-thinking", "text format: do not print thinking (config display.show_thinking)")
+    .option("-q, --quiet", "text format: no tool, retry or summary lines on stderr")
     .option("--system-prompt-file <path>", "replace the built-in system prompt")
     .option("--max-budget-usd <usd>", "stop once the session has cost this much")
     .option("--permission-mode <mode>", `${PERMISSION_MODES.join(", ")} (config permissions.mode)`)
@@ -82,6 +89,7 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
       "--trust",
       "trust this project's config (hooks, permissions, providers, tools …) for this run",
     )
+    .addHelpText("after", EXEC_HELP)
     .action(async (prompt: string | undefined, options: ExecOptions) => {
       await runExec(prompt, options, deps);
     });
@@ -100,9 +108,9 @@ async function runExec(
   const started = Date.now();
   const format = checkFormat(options);
   checkNotEmpty(options);
+  checkExecFlags(options);
   const mode = permissionMode(options.permissionMode);
   const interactive = options.inputFormat === "stream-json";
-  const prompt = interactive ? undefined : readPrompt(promptArg);
   const cwd = cwdOption(options.cwd);
   const loaded = loadConfig({
     cwd,
@@ -110,15 +118,19 @@ async function runExec(
     flags: execFlags(options),
     ...(options.trust ? { trust: true } : {}),
   });
+  const resuming = options.resume !== undefined || options.continue === true;
+  if (!resuming) checkBudgetPriced(options, loaded, options.model ?? loaded.config.model);
+  const input = interactive ? undefined : await readExecPrompt(promptArg);
+  const person = personView(format, options, loaded.config.display.show_thinking);
+  for (const line of person.notices(cwd, input?.notices ?? [])) process.stderr.write(`${line}\n`);
   // From here on, only the session holds the provider keys: no child can inherit or read them.
   const credentials = takeCredentials(providerKeyVars(loaded.config.providers));
   const bus = createBus<BusEvents>();
-  const output = new ExecOutput(
-    format,
-    process.stdout,
-    process.stderr,
-    options.showThinking === true,
-  );
+  const refusals = new ExecRefusals();
+  const output = new ExecOutput(format, process.stdout, process.stderr, {
+    ...person.options,
+    refusal: refusals.of,
+  });
   bus.on("session/event", output.observe);
   bus.on("agent/notice", ({ message, source }) => {
     // Status lines are for a person at a terminal; scripts and CI keep a quiet stderr.
@@ -154,9 +166,10 @@ async function runExec(
       receipts: execReceipts(),
       guard: { ...(mode ? { mode } : {}), allow: options.allow },
     });
-    refuseAsks(agent);
+    refuseAsks(agent, refusals);
+    if (resuming) checkBudgetPriced(options, loaded, `${agent.provider}/${agent.model}`);
     const run = { agent, output, cwd, started, stopped: stopped.signal };
-    await (interactive ? driveStdin(run) : driveOnce(run, prompt ?? ""));
+    await (interactive ? driveStdin(run) : driveOnce(run, input?.prompt ?? ""));
   } finally {
     try {
       await agent?.close();
@@ -290,6 +303,9 @@ function checkFormat(options: ExecOptions): OutputFormat {
   if (options.inputFormat === "stream-json" && format !== "stream-json") {
     throw new UsageError("--input-format stream-json needs --output-format stream-json");
   }
+  if (options.showThinking && options.hideThinking) {
+    throw new UsageError("use --show-thinking or --hide-thinking, not both");
+  }
   if (options.resume && options.continue)
     throw new UsageError("use --resume or --continue, not both");
   return format;
@@ -316,12 +332,49 @@ export function permissionMode(value: string | undefined): PermissionMode | unde
   return mode;
 }
 
-function readPrompt(arg: string | undefined): string {
-  const text = arg === "-" ? readFileSync(0, "utf8") : arg;
-  if (text === undefined || text.trim() === "") {
-    throw new UsageError('a prompt is required: codewhale exec "<prompt>" (or "-" to read stdin)');
-  }
-  return text;
+/**
+ * What a person sees besides the answer, by format and terminal: text streams the answer when
+ * stdout is a terminal and prints tool lines on stderr unless --quiet; colour only when stderr
+ * is a terminal and NO_COLOR is unset; the session id and cost when stderr is a terminal.
+ */
+function personView(format: OutputFormat, options: ExecOptions, configThinking: boolean) {
+  const text = format === "text";
+  const errTerminal = process.stderr.isTTY === true;
+  const quiet = options.quiet === true;
+  const noColor = (process.env.NO_COLOR ?? "") !== "";
+  const showThinking = options.showThinking ? true : options.hideThinking ? false : configThinking;
+  return {
+    options: {
+      streamAnswer: text && process.stdout.isTTY === true,
+      activity: text && !quiet,
+      showThinking: text && showThinking,
+      style: { color: errTerminal && !noColor },
+      summary: text && !quiet && errTerminal,
+    },
+    /** The notices before the session opens: stdin's, then the workspace's. */
+    notices(cwd: string, stdinNotices: string[]): string[] {
+      const lines = [...stdinNotices];
+      const workspace = workspaceNotice(cwd);
+      if (workspace && ((text && !quiet) || errTerminal)) lines.push(workspace);
+      return lines;
+    },
+  };
+}
+
+/** `--max-budget-usd` cannot stop a run whose cost is unknown: refuse it before starting. */
+function checkBudgetPriced(
+  options: ExecOptions,
+  loaded: ReturnType<typeof loadConfig>,
+  modelId: string,
+): void {
+  if (options.maxBudgetUsd === undefined) return;
+  const at = modelId.indexOf("/");
+  const provider = modelId.slice(0, at);
+  const model = modelId.slice(at + 1);
+  if (modelInfo(model, { provider, overrides: loaded.config.models })?.price) return;
+  throw new UsageError(
+    `--max-budget-usd needs the prices of ${modelId}, which are unknown: set input_price and output_price under [models."${modelId}"] in your config`,
+  );
 }
 
 function execFlags(options: ExecOptions) {

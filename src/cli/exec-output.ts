@@ -1,19 +1,24 @@
-// The three output formats of `codewhale exec`: `text` (the final answer; thinking on stderr
-// with --show-thinking), `json` (one result object) and `stream-json` (the projection of
-// present/stream-json.ts, written in batches). Each renders only from `session/event`.
+// The three output formats of `codewhale exec`: `text` (the answer, streamed on a terminal, and
+// a person's stderr lines: present/text-output.ts), `json` (one result object) and
+// `stream-json` (the projection of present/stream-json.ts, written in batches). Each renders
+// only from `session/event`; the refused calls of each turn go on its result.
 
+import { formatCost, formatDuration, plural } from "../present/format.ts";
 import {
   deltaLineMaxBytes,
   encodeDeltaLine,
   type InitInfo,
   initLine,
   LastAnswer,
+  type PermissionDenial,
+  permissionDenial,
   projectEventText,
   type RunEnd,
   resultLine,
   type StreamLine,
   serializeLine,
 } from "../present/stream-json.ts";
+import { TextOutput, type TextOutputOptions } from "../present/text-output.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import { FiguresFold } from "../session/figures.ts";
@@ -78,36 +83,59 @@ export class LineSink {
   }
 }
 
+/** How a run is shown; the text-only parts are ignored by json and stream-json. */
+export interface ExecOutputOptions extends TextOutputOptions {
+  /** Text: the session id and the cost on stderr at the end of each turn (a terminal). */
+  summary: boolean;
+}
+
 /** Renders one run in one format; `observe` is subscribed to `session/event`. */
 export class ExecOutput {
   /** The figures and the answer of the turns since the last result. */
   private figures = new FiguresFold();
   private answer = new LastAnswer();
+  /** The calls refused since the last result. */
+  private denials: PermissionDenial[] = [];
   /** How tool calls and results are presented on their stream-json lines. */
   readonly tools = new ToolPresentations();
   private readonly sink: LineSink;
+  private readonly text: TextOutput | null;
   /** Lines of events published before `init` (the session's first events). */
   private beforeInit: string[] | null = [];
 
   constructor(
     readonly format: OutputFormat,
     stdout: NodeJS.WritableStream,
-    private readonly stderr: NodeJS.WritableStream,
-    private readonly showThinking: boolean,
+    stderr: NodeJS.WritableStream,
+    private readonly options: ExecOutputOptions,
   ) {
-    this.sink = new LineSink(stdout);
+    const sink = new LineSink(stdout);
+    this.sink = sink;
+    const write = {
+      out: (text: string) => sink.write(text),
+      // What stdout holds goes out first: on a terminal the two interleave in order.
+      err: (text: string) => {
+        sink.flush();
+        stderr.write(text);
+      },
+    };
+    this.text = format === "text" ? new TextOutput(write, this.tools, options) : null;
   }
 
   readonly observe = (event: SessionEvent): void => {
     this.figures.observe(event);
     this.answer.observe(event);
+    if (event.type === "tool/call") this.noteRefusal(event);
     if (this.format === "stream-json") {
       if (event.type === "assistant/chunk" && this.beforeInit === null) this.sink.writeDelta(event);
       else this.writeLine(projectEventText(event, this.tools.of(event)));
-    } else if (this.showThinking && event.type === "assistant/message" && this.answer.thinking) {
-      this.stderr.write(`${this.answer.thinking.replace(/^/gm, "[thinking] ")}\n`);
-    }
+    } else this.text?.observe(event);
   };
+
+  private noteRefusal(event: EventOf<"tool/call">): void {
+    const refusal = this.options.refusal(event);
+    if (refusal) this.denials.push(permissionDenial(event, refusal.rule));
+  }
 
   /** Writes the `init` line first, then the events that arrived while the session opened. */
   init(info: InitInfo): void {
@@ -128,14 +156,39 @@ export class ExecOutput {
     if (this.format === "stream-json") this.writeLine(serializeLine(line));
   }
 
+  /** A person's line on stderr, in text format only (a notice about the run). */
+  notice(text: string): void {
+    this.text?.line(text);
+  }
+
   /** Writes what ends a turn in this format, then starts counting afresh. */
-  async finish(end: RunEnd): Promise<void> {
-    const result = resultLine(this.figures.figures, this.answer.text, end);
-    if (this.format === "text") {
-      if (this.answer.text) this.sink.write(`${this.answer.text}\n`);
-    } else this.sink.write(serializeLine(result));
+  async finish(end: Omit<RunEnd, "permissionDenials">): Promise<void> {
+    const result = resultLine(this.figures.figures, this.answer.text, {
+      ...end,
+      permissionDenials: this.denials,
+    });
+    if (this.text) this.endText(end);
+    else this.sink.write(serializeLine(result));
     this.figures = new FiguresFold();
     this.answer = new LastAnswer();
+    this.denials = [];
     await this.sink.drain();
+  }
+
+  /** The answer (unless streamed), the summary on a terminal, and how many calls were refused. */
+  private endText(end: Omit<RunEnd, "permissionDenials">): void {
+    const text = this.text as TextOutput;
+    text.answer(this.answer.text);
+    if (this.options.summary) {
+      const cost = formatCost(this.figures.figures.cost);
+      text.line(
+        `codewhale: session ${end.sessionId} · ${cost} · ${formatDuration(end.durationMs)}`,
+      );
+    }
+    const refused = this.denials.length;
+    if (refused > 0) {
+      const verb = refused === 1 ? "was" : "were";
+      text.line(`codewhale: ${plural(refused, "call")} ${verb} refused by the permission policy`);
+    }
   }
 }

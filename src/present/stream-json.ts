@@ -179,6 +179,36 @@ function blockText(content: JsonValue[], kind: "text" | "thinking"): string {
     .join("\n\n");
 }
 
+/**
+ * A call the permission policy refused, on the `result` line (`permission_denials`): the
+ * narrowest allow rule that would have let it run (`edit(src/math.js)`), or null when no allow
+ * rule would (a deny rule, the mode, a hook or plugin, an ask rule, a protected file).
+ */
+export interface PermissionDenial {
+  call_id: string;
+  tool: string;
+  arguments: JsonValue;
+  rule: string | null;
+  /** Who refused it: `tool/call.decision.by` (`default` is exec, which cannot ask). */
+  by: string;
+  reason: string;
+}
+
+/** The denial entry of a refused `tool/call`. */
+export function permissionDenial(
+  call: EventOf<"tool/call">,
+  rule: string | null,
+): PermissionDenial {
+  return {
+    call_id: call.call_id,
+    tool: call.name,
+    arguments: call.arguments,
+    rule,
+    by: call.decision.by,
+    reason: call.decision.reason ?? "",
+  };
+}
+
 export interface RunEnd {
   sessionId: string;
   /** The turn/end reason of the last turn. */
@@ -186,6 +216,8 @@ export interface RunEnd {
   exitCode: number;
   error?: string;
   durationMs: number;
+  /** The calls of the turn that the permission policy refused, in order. */
+  permissionDenials: PermissionDenial[];
 }
 
 /** The last line of stream-json, and the whole output of `--output-format json`. */
@@ -203,5 +235,6 @@ export function resultLine(figures: Figures, answer: string, end: RunEnd): Strea
     usage: figures.usage,
     cost: figures.cost,
     duration_ms: end.durationMs,
+    permission_denials: end.permissionDenials,
   };
 }

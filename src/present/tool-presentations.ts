@@ -3,7 +3,7 @@
 // `tool/result` from the same arguments, found by call id. The built-in tools' static
 // presenters (tools/presenters.ts) need no tool object, so a stored log renders as it ran;
 // a running session may add presenters for its own tools (external command tools), and any
-// other name gets the plain fallback. Used by exec's stream-json; other event types pass.
+// other name gets the plain fallback. Used by exec's stream-json and text lines (text-output.ts).
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import {
   type CallPresentation,
@@ -29,6 +29,9 @@ export class ToolPresentations {
   }
 
   /** The presentation of a tool call or result; undefined for every other event. */
+  of(event: EventOf<"tool/call">): CallPresentation;
+  of(event: EventOf<"tool/result">): ResultPresentation;
+  of(event: SessionEvent): CallPresentation | ResultPresentation | undefined;
   of(event: SessionEvent): CallPresentation | ResultPresentation | undefined {
     if (event.type === "tool/call") {
       this.open.set(event.call_id, event);

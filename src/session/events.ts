@@ -129,6 +129,17 @@ export const payloadSchemas = {
       }),
     ),
     will_retry: z.boolean(),
+    /**
+     * Set when `will_retry`: the wait before the next attempt, that attempt's number (1-based,
+     * the first request being attempt 1) and how many attempts `[retry]` allows in all.
+     */
+    retry: z
+      .object({
+        delay_ms: z.number().int().nonnegative(),
+        next_attempt: z.number().int().positive(),
+        max_attempts: z.number().int().positive(),
+      })
+      .optional(),
   }),
   /** A request completed: its usage and cost in USD (null when the model's prices are unknown). */
   "step/end": z.object({ ...turnStep, usage: usageSchema, cost: z.number().nullable() }),

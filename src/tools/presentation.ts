@@ -58,6 +58,8 @@ export interface Presenters<Schema extends z.ZodType> {
   kind: ToolKind;
   call(args: z.output<Schema>): Omit<CallPresentation, "kind"> & { kind?: ToolKind };
   result?(args: z.output<Schema>, result: PresentableResult): ResultPresentation;
+  /** An error result's summary; without it, "Error: " and the first line. */
+  failure?(args: z.output<Schema>, result: PresentableResult): ResultPresentation;
 }
 
 export type AnyPresentedTool = PresentedTool;
@@ -84,6 +86,9 @@ export function definePresenter<Schema extends z.ZodType>(
     },
     presentResult(args, result) {
       const valid = parse(args);
+      if (valid !== undefined && result.isError && presenters.failure) {
+        return presenters.failure(valid, result);
+      }
       if (valid === undefined || !presenters.result || result.isError) {
         return { summary: defaultSummary(result) };
       }

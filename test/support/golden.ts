@@ -32,6 +32,8 @@ export interface NormaliseContext {
  * - a JSON duration, `"duration_ms":123` (and `turn_ms`, `request_ms`, `span_ms` of the
  *   session figures) → `0`;
  * - `sessions show`'s header line `  duration  …` (wall-clock times) → `  duration  <DURATION>`;
+ * - a person's duration at the end of a line after ` · ` (exec's tool lines: `· 34 ms`,
+ *   `· 1.4 s`) → `· <DURATION>`;
  * - the log's size, `(1234 bytes)` in `sessions show`'s header and `"bytes":1234` in its
  *   `--json` summary → `(<N> bytes)` and `"bytes":0` (it depends on the temp paths' length).
  * Everything else (seq numbers, usage, cost, tool call ids, request ids of a fresh mock, the
@@ -53,6 +55,7 @@ export function normalise(text: string, context: NormaliseContext): string {
     .replace(/SHA256:[A-Za-z0-9+/]{43}/g, "SHA256:<KEY>")
     .replace(/"sig":"[A-Za-z0-9+/=]+"/g, '"sig":"<SIG>"')
     .replace(/"(duration|turn|request|span)_ms":\d+/g, '"$1_ms":0')
+    .replace(/ · (\d+(\.\d)? (ms|s)|\d+ m \d\d s|\d+ h \d\d m)$/gm, " · <DURATION>")
     .replace(/\(\d+ bytes\)/g, "(<N> bytes)")
     .replace(/"bytes":\d+/g, '"bytes":0');
 }

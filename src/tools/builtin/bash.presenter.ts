@@ -1,6 +1,7 @@
 // How `bash`, `bash_output` and `bash_kill` calls are shown, from the recorded arguments and
 // result alone (no background manager): their schemas (bash.ts, bash-background.ts validate
-// with them) and static presenters, and the "exit code 0 · 12 lines" summary command tools share.
+// with them) and static presenters, and the "exit code 0 · 12 lines" summary command tools share
+// (a failed command: "exit code 1: <its last output line>").
 import { z } from "zod";
 import { definePresenter, firstLine, type PresentableResult } from "../presentation.ts";
 
@@ -23,6 +24,7 @@ export const bashPresenter = definePresenter("bash", bashSchema(), {
     locations: [],
   }),
   result: (_args, result) => ({ summary: commandSummary(result) }),
+  failure: (_args, result) => ({ summary: failedCommandSummary(result) }),
 });
 
 /** bash_output's and bash_kill's arguments: a background process id. */
@@ -48,6 +50,19 @@ export function commandSummary(result: PresentableResult): string {
   if (!match) return firstLine(result.content);
   const outputLines = lines.length - 1 - (lines[lines.length - 2] === "(no output)" ? 1 : 0);
   return `${match[1]} · ${outputLines} line${outputLines === 1 ? "" : "s"}`;
+}
+
+/**
+ * A failed command: how it ended and its last line of output, which is where errors land
+ * ("exit code 1: Error: Cannot find module 'x'"); without a status line, the default summary.
+ */
+export function failedCommandSummary(result: PresentableResult): string {
+  const lines = result.content.trimEnd().split("\n");
+  const match = /^\[(.*)\]$/.exec(lines[lines.length - 1] ?? "");
+  if (!match) return `Error: ${firstLine(result.content)}`;
+  const output = lines.slice(0, -1).filter((line) => line.trim() !== "" && line !== "(no output)");
+  const last = output[output.length - 1];
+  return last === undefined ? String(match[1]) : `${match[1]}: ${firstLine(last.trim())}`;
 }
 
 function lastLine(text: string): string {

@@ -1,0 +1,34 @@
+// exec's text output on a terminal against the loop benchmark's stream-json: the same 50,000
+// flood deltas through the loop and the log, rendered (1) as stream-json to /dev/null and (2)
+// as text streamed to a real pseudo-terminal (util-linux `script`), alternating in one child,
+// the median of seven each. Target: text on a terminal adds at most 5 %. Imported by run.ts.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bundleLoopChild } from "./loop.ts";
+
+export async function benchExecText(): Promise<string[]> {
+  const script = await bundleLoopChild();
+  const result = join(mkdtempSync(join(tmpdir(), "cw-bench-text-")), "result.json");
+  // `script` gives the child a terminal for stdout and stderr and copies it to /dev/null.
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`;
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, TEXT_RESULT: result },
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  if (code !== 0) throw new Error(`exec text benchmark child exited ${code}`);
+  const { streamJson, text } = JSON.parse(readFileSync(result, "utf8")) as {
+    streamJson: number;
+    text: number;
+  };
+  const added = ((text / streamJson - 1) * 100).toFixed(1);
+  return [
+    `exec text on a terminal: 50000 deltas, loop + log + stream-json to /dev/null ${streamJson.toFixed(0)} ms; loop + log + text streamed to a pty ${text.toFixed(0)} ms = ${added} % more (target <= 5 %)`,
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const line of await benchExecText()) process.stdout.write(`${line}\n`);
+}

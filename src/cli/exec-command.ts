@@ -335,7 +335,8 @@ export function permissionMode(value: string | undefined): PermissionMode | unde
 /**
  * What a person sees besides the answer, by format and terminal: text streams the answer when
  * stdout is a terminal and prints tool lines on stderr unless --quiet; colour only when stderr
- * is a terminal and NO_COLOR is unset; the session id and cost when stderr is a terminal.
+ * is a terminal and NO_COLOR is unset; the session id and cost, and the workspace notice,
+ * when stderr is a terminal.
  */
 function personView(format: OutputFormat, options: ExecOptions, configThinking: boolean) {
   const text = format === "text";
@@ -355,7 +356,8 @@ function personView(format: OutputFormat, options: ExecOptions, configThinking: 
     notices(cwd: string, stdinNotices: string[]): string[] {
       const lines = [...stdinNotices];
       const workspace = workspaceNotice(cwd);
-      if (workspace && ((text && !quiet) || errTerminal)) lines.push(workspace);
+      // For a person at a terminal: a script's stderr stays one line on failure.
+      if (workspace && errTerminal && !quiet) lines.push(workspace);
       return lines;
     },
   };

@@ -169,7 +169,7 @@ describe("retries", () => {
     assert.ok(run.ms >= 300);
   });
 
-  it("500 until the budget runs out: exit 1 within the budget, one line naming status and request", async () => {
+  it("500 until the budget runs out: a line per retry, then one line naming status and request, exit 1", async () => {
     const retry =
       "[retry]\nmax_retries = 100\ninitial_delay_ms = 50\nmax_delay_ms = 200\nbudget_ms = 1500";
     const setup = execEnv(mock, retry);
@@ -178,9 +178,18 @@ describe("retries", () => {
     assert.equal(run.status, 1);
     assert.ok(run.ms < 1500 + 2000, `took ${run.ms} ms`);
     assert.ok(mock.requests.length > 3);
+    const lines = run.stderr.trimEnd().split("\n");
+    const retries = lines.slice(0, -1);
+    assert.equal(retries.length, mock.requests.length - 1, run.stderr);
+    retries.forEach((line, i) => {
+      assert.match(
+        line,
+        new RegExp(`^retrying in \\d+ ms \\(attempt ${i + 2} of 101\\): HTTP 500$`),
+      );
+    });
     assert.match(
-      run.stderr,
-      /^codewhale: anthropic HTTP 500 \(request req_mock_\d+\): .*Mock internal error\n$/,
+      lines.at(-1) ?? "",
+      /^codewhale: anthropic HTTP 500 \(request req_mock_\d+\): .*Mock internal error$/,
     );
   });
 });

@@ -66,11 +66,12 @@ export function updatingGoldens(): boolean {
 }
 
 /**
- * Compares `actual` with the golden file `name` (under test/fixtures/golden/), byte for byte;
+ * Compares `actual` with the golden file `name` (under `dir`, by default test/fixtures/golden/),
+ * byte for byte;
  * on a mismatch the assertion shows a line diff and how to accept the change on purpose.
  */
-export function matchGolden(name: string, actual: string): void {
-  const path = join(GOLDEN_DIR, name);
+export function matchGolden(name: string, actual: string, dir: string = GOLDEN_DIR): void {
+  const path = join(dir, name);
   if (updatingGoldens()) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, actual);

@@ -86,8 +86,8 @@ export function toolEndLine(
 
 /** Lines added and removed by a change: `+3 -1` (common leading and trailing lines are kept). */
 export function diffStat(diff: FileDiff): string {
-  const before = diff.oldText === null || diff.oldText === "" ? [] : diff.oldText.split("\n");
-  const after = diff.newText === "" ? [] : diff.newText.split("\n");
+  const before = linesOf(diff.oldText ?? "");
+  const after = linesOf(diff.newText);
   let start = 0;
   while (start < before.length && start < after.length && before[start] === after[start]) start++;
   let end = 0;
@@ -99,6 +99,14 @@ export function diffStat(diff: FileDiff): string {
     end++;
   }
   return `+${after.length - start - end} -${before.length - start - end}`;
+}
+
+/** The lines of a text; a final newline ends the last line rather than starting another. */
+function linesOf(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  return lines;
 }
 
 /**

@@ -5,8 +5,9 @@
 // The mock runs in this process, or, with MOCK_URL, is another process started with `--serve`;
 // either way each flood is rendered before its request, so the timings hold only the client.
 // With TEXT_RESULT=<file> (run under a pseudo-terminal by bench/exec-text.ts) it times instead
-// the loop with exec's text output streaming to that terminal against the stream-json loop,
-// alternating, and writes { streamJson, text } there (stdout is the terminal).
+// the loop with exec's text output streaming to that terminal against the stream-json loop and
+// the loop with no output at all, alternating, and writes { none, streamJson, text } there
+// (stdout is the terminal).
 import { createWriteStream, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,19 +72,23 @@ async function bareStream(mock: FloodSource): Promise<number> {
   return performance.now() - started;
 }
 
-/** Text output on the terminal (stdout) against stream-json to /dev/null, alternating. */
-async function measureText(mock: FloodSource): Promise<{ streamJson: number; text: number }> {
-  const streamJson: number[] = [];
-  const text: number[] = [];
+/** Text output on the terminal (stdout), stream-json to /dev/null, no output: alternating. */
+async function measureText(
+  mock: FloodSource,
+): Promise<Record<"none" | "streamJson" | "text", number>> {
+  const runs = { none: [] as number[], streamJson: [] as number[], text: [] as number[] };
   for (let i = 0; i <= RUNS; i++) {
-    mock.enqueue(preparedFlood());
-    streamJson.push(await loopStream(mock));
-    mock.enqueue(preparedFlood());
-    text.push(await loopStream(mock, "text"));
+    for (const [name, format] of [
+      ["none", "none"],
+      ["streamJson", "stream-json"],
+      ["text", "text"],
+    ] as const) {
+      mock.enqueue(preparedFlood());
+      runs[name].push(await loopStream(mock, format));
+    }
   }
-  streamJson.shift();
-  text.shift();
-  return { streamJson: median(streamJson), text: median(text) };
+  for (const values of Object.values(runs)) values.shift();
+  return { none: median(runs.none), streamJson: median(runs.streamJson), text: median(runs.text) };
 }
 
 /**
@@ -92,7 +97,7 @@ async function measureText(mock: FloodSource): Promise<{ streamJson: number; tex
  */
 async function loopStream(
   mock: FloodSource,
-  format: OutputFormat = "stream-json",
+  format: OutputFormat | "none" = "stream-json",
 ): Promise<number> {
   const home = mkdtempSync(join(tmpdir(), "cw-bench-"));
   const env = { CODEWHALE_HOME: home, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mock.url };
@@ -100,7 +105,8 @@ async function loopStream(
   const bus = createBus<BusEvents>();
   const devNull = createWriteStream("/dev/null");
   const terminal = format === "text";
-  const output = new ExecOutput(format, terminal ? process.stdout : devNull, process.stderr, {
+  const shown = format === "none" ? "stream-json" : format;
+  const output = new ExecOutput(shown, terminal ? process.stdout : devNull, process.stderr, {
     streamAnswer: terminal,
     activity: true,
     showThinking: false,
@@ -108,7 +114,7 @@ async function loopStream(
     summary: terminal,
     refusal: () => undefined,
   });
-  bus.on("session/event", output.observe);
+  if (format !== "none") bus.on("session/event", output.observe);
   let chunks = 0;
   bus.on("session/event", (event) => {
     if (event.type === "assistant/chunk") chunks++;

@@ -156,11 +156,6 @@ export class ExecOutput {
     if (this.format === "stream-json") this.writeLine(serializeLine(line));
   }
 
-  /** A person's line on stderr, in text format only (a notice about the run). */
-  notice(text: string): void {
-    this.text?.line(text);
-  }
-
   /** Writes what ends a turn in this format, then starts counting afresh. */
   async finish(end: Omit<RunEnd, "permissionDenials">): Promise<void> {
     const result = resultLine(this.figures.figures, this.answer.text, {

@@ -7,13 +7,13 @@
 // documented response-only pipeline, run with the real `jq`.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { STREAM_JSON_SCHEMA_VERSION } from "../../src/present/stream-json.ts";
 import { cliPath, repoRoot } from "../support/cli.ts";
-import { type ExecEnv, execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
-import { matchGolden, type NormaliseContext, normalise } from "../support/golden.ts";
+import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
+import { matchGolden, normalise, runContext } from "../support/golden.ts";
 import {
   type MockProvider,
   serverError,
@@ -59,17 +59,6 @@ function script(mock: MockProvider): void {
   mock.enqueue({ blocks: [{ kind: "text", text: "The notes list one item." }] });
 }
 
-function context(setup: ExecEnv, mock: MockProvider): NormaliseContext {
-  const paths: NormaliseContext["paths"] = [];
-  for (const [dir, name] of [
-    [setup.home, "<HOME>"],
-    [setup.workspace, "<WORKSPACE>"],
-  ] as const) {
-    paths.push([dir, name], [realpathSync(dir), name]);
-  }
-  return { paths, mockUrl: mock.url };
-}
-
 async function scriptedRun(): Promise<Array<Record<string, unknown>>> {
   const mock = await startMockProvider();
   try {
@@ -80,7 +69,7 @@ async function scriptedRun(): Promise<Array<Record<string, unknown>>> {
     const stream = ["--input-format", "stream-json", "--output-format", "stream-json"];
     const run = await runExec(["--model", MODEL_OF.anthropic, ...stream], setup, input);
     assert.equal(run.status, 0, run.stderr);
-    return jsonLines(normalise(run.stdout, context(setup, mock)));
+    return jsonLines(normalise(run.stdout, runContext(setup, mock.url)));
   } finally {
     await mock.close();
   }

@@ -4,11 +4,11 @@
 // from ids, times and hashes, and the requests the mock recorded (the replay included) are
 // identical.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { execEnv, MODEL_OF, runExec } from "../support/exec-harness.ts";
-import { type NormaliseContext, normalise } from "../support/golden.ts";
+import { normalise, runContext } from "../support/golden.ts";
 import { startMockProvider } from "../support/mock-provider/index.ts";
 
 interface Shown {
@@ -46,14 +46,7 @@ async function session(flags: string[]): Promise<Shown> {
     assert.equal(first.status, 0, first.stderr);
     const second = await runExec([...args, "--continue", "and now?"], setup);
     assert.equal(second.status, 0, second.stderr);
-    const paths: NormaliseContext["paths"] = [];
-    for (const [dir, name] of [
-      [setup.home, "<HOME>"],
-      [setup.workspace, "<WORKSPACE>"],
-    ] as const) {
-      paths.push([dir, name], [realpathSync(dir), name]);
-    }
-    const context = { paths, mockUrl: mock.url };
+    const context = runContext(setup, mock.url);
     const [log, ...others] = logsUnder(join(setup.home, "sessions"));
     assert.equal(others.length, 0, "one session, continued");
     return {

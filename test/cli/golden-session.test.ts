@@ -6,12 +6,12 @@
 // html; the body before the receipt) are normalised (test/support/golden.ts) and compared byte for byte with
 // test/fixtures/golden/; `UPDATE_GOLDEN=1 node scripts/test.mjs golden` rewrites them.
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../support/cli.ts";
 import { type ExecEnv, execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
-import { matchGolden, type NormaliseContext, normalise } from "../support/golden.ts";
+import { matchGolden, type NormaliseContext, normalise, runContext } from "../support/golden.ts";
 import {
   type MockProvider,
   type Script,
@@ -91,15 +91,7 @@ async function scriptedExec(
     script(mock);
     mock.enqueue(...more);
     const run = await runExec(["--model", MODEL_OF.anthropic, "--trust", ...args], setup, input);
-    const paths: NormaliseContext["paths"] = [];
-    for (const [dir, placeholder] of [
-      [setup.home, "<HOME>"],
-      [setup.workspace, "<WORKSPACE>"],
-    ] as const) {
-      paths.push([dir, placeholder]);
-      if (realpathSync(dir) !== dir) paths.push([realpathSync(dir), placeholder]);
-    }
-    const context = { paths, mockUrl: mock.url };
+    const context = runContext(setup, mock.url);
     return { stdout: run.stdout, stderr: run.stderr, status: run.status, setup, context };
   } finally {
     await mock.close();

@@ -4,7 +4,7 @@
 // UPDATE_GOLDEN=1 in the environment it writes the file instead (`UPDATE_GOLDEN=1 node
 // scripts/test.mjs golden`); used by test/cli/golden-session.test.ts.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { repoRoot } from "./cli.ts";
 
@@ -16,6 +16,22 @@ export interface NormaliseContext {
   paths: Array<[path: string, placeholder: string]>;
   /** The mock provider's `http://127.0.0.1:<port>`, shown as `<MOCK>`. */
   mockUrl?: string;
+}
+
+/** The context of a run in a temp `home` and `workspace` (also as their real paths). */
+export function runContext(
+  dirs: { home: string; workspace: string },
+  mockUrl?: string,
+): NormaliseContext {
+  const paths: NormaliseContext["paths"] = [];
+  for (const [dir, placeholder] of [
+    [dirs.home, "<HOME>"],
+    [dirs.workspace, "<WORKSPACE>"],
+  ] as const) {
+    paths.push([dir, placeholder]);
+    if (realpathSync(dir) !== dir) paths.push([realpathSync(dir), placeholder]);
+  }
+  return mockUrl === undefined ? { paths } : { paths, mockUrl };
 }
 
 /**

@@ -44,7 +44,7 @@ export const bashKillPresenter = definePresenter("bash_kill", backgroundIdSchema
 
 /** "exit code 0 · 12 lines", from the recorded content alone (bash and command tools). */
 export function commandSummary(result: PresentableResult): string {
-  const lines = result.content.trimEnd().split("\n");
+  const lines = outputOf(result.content).trimEnd().split("\n");
   const status = lines[lines.length - 1] ?? "";
   const match = /^\[(.*)\]$/.exec(status);
   if (!match) return firstLine(result.content);
@@ -57,12 +57,20 @@ export function commandSummary(result: PresentableResult): string {
  * ("exit code 1: Error: Cannot find module 'x'"); without a status line, the default summary.
  */
 export function failedCommandSummary(result: PresentableResult): string {
-  const lines = result.content.trimEnd().split("\n");
+  const lines = outputOf(result.content).trimEnd().split("\n");
   const match = /^\[(.*)\]$/.exec(lines[lines.length - 1] ?? "");
   if (!match) return `Error: ${firstLine(result.content)}`;
   const output = lines.slice(0, -1).filter((line) => line.trim() !== "" && line !== "(no output)");
   const last = output[output.length - 1];
   return last === undefined ? String(match[1]) : `${match[1]}: ${firstLine(last.trim())}`;
+}
+
+/** The note a rewritten call's result starts with (agent/rewrite-note.ts): two lines, a blank. */
+const REWRITE_NOTE = /^\[codewhale\] This \S+ call was rewritten by [^\n]*\nIt ran with: [^\n]*\n\n/;
+
+/** The command's own output: the content without a rewrite note in front. */
+function outputOf(content: string): string {
+  return content.replace(REWRITE_NOTE, "");
 }
 
 function lastLine(text: string): string {

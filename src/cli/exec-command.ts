@@ -25,7 +25,7 @@ import { VERSION } from "../version.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { ExecRefusals, refuseAsks } from "./exec-asks.ts";
-import { checkExecFlags, EXEC_HELP } from "./exec-flags.ts";
+import { checkExecFlags, EXEC_HELP, flagProblem } from "./exec-flags.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
 import { readExecPrompt } from "./exec-prompt.ts";
 import { runStdinSession } from "./exec-stdin.ts";
@@ -112,12 +112,7 @@ async function runExec(
   const mode = permissionMode(options.permissionMode);
   const interactive = options.inputFormat === "stream-json";
   const cwd = cwdOption(options.cwd);
-  const loaded = loadConfig({
-    cwd,
-    env: process.env,
-    flags: execFlags(options),
-    ...(options.trust ? { trust: true } : {}),
-  });
+  const loaded = loadExecConfig(options, cwd);
   const resuming = options.resume !== undefined || options.continue === true;
   if (!resuming) checkBudgetPriced(options, loaded, options.model ?? loaded.config.model);
   const input = interactive ? undefined : await readExecPrompt(promptArg);
@@ -366,7 +361,7 @@ function personView(format: OutputFormat, options: ExecOptions, configThinking: 
 /** `--max-budget-usd` cannot stop a run whose cost is unknown: refuse it before starting. */
 function checkBudgetPriced(
   options: ExecOptions,
-  loaded: ReturnType<typeof loadConfig>,
+  loaded: ReturnType<typeof loadExecConfig>,
   modelId: string,
 ): void {
   if (options.maxBudgetUsd === undefined) return;
@@ -377,6 +372,19 @@ function checkBudgetPriced(
   throw new UsageError(
     `--max-budget-usd needs the prices of ${modelId}, which are unknown: set input_price and output_price under [models."${modelId}"] in your config`,
   );
+}
+
+function loadExecConfig(options: ExecOptions, cwd: string) {
+  try {
+    return loadConfig({
+      cwd,
+      env: process.env,
+      flags: execFlags(options),
+      ...(options.trust ? { trust: true } : {}),
+    });
+  } catch (error) {
+    throw flagProblem(error);
+  }
 }
 
 function execFlags(options: ExecOptions) {

@@ -123,6 +123,14 @@ describe("exec: flags a person can get wrong", () => {
       [["--max-budget-usd", "ten"], "--max-budget-usd must be a positive number of US dollars"],
       [["--max-budget-usd", "-1"], "--max-budget-usd must be a positive number of US dollars"],
       [["--show-thinking", "--hide-thinking"], "use --show-thinking or --hide-thinking, not both"],
+      [
+        ["--model", "claude"],
+        '--model must be "provider/model", such as anthropic/claude-sonnet-4-5',
+      ],
+      [
+        ["--allow", "bash("],
+        `--allow must be a permission rule such as 'bash(npm test)': malformed permission rule "bash(": expected "tool" or "tool(specifier)", e.g. "bash(npm test)"`,
+      ],
     ];
     for (const [flags, message] of cases) {
       const run = runCli(["exec", ...flags, "hi"], { env: { CODEWHALE_HOME: "/nonexistent" } });

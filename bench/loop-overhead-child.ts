@@ -6,7 +6,7 @@
 // either way each flood is rendered before its request, so the timings hold only the client.
 // With TEXT_RESULT=<file> (run under a pseudo-terminal by bench/exec-text.ts) it times instead
 // the loop with exec's text output streaming to that terminal against the stream-json loop and
-// the loop with no output at all, alternating, and writes { none, streamJson, text } there
+// the loop with no output at all, alternating, and writes their wall and CPU times there
 // (stdout is the terminal).
 import { createWriteStream, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -72,11 +72,18 @@ async function bareStream(mock: FloodSource): Promise<number> {
   return performance.now() - started;
 }
 
-/** Text output on the terminal (stdout), stream-json to /dev/null, no output: alternating. */
+type TextArm = "none" | "streamJson" | "text";
+
+/**
+ * Text output on the terminal (stdout), stream-json to /dev/null, no output: alternating; the
+ * median wall time of each and the median CPU time (user + system) of this process, which
+ * other processes on a busy machine disturb less.
+ */
 async function measureText(
   mock: FloodSource,
-): Promise<Record<"none" | "streamJson" | "text", number>> {
-  const runs = { none: [] as number[], streamJson: [] as number[], text: [] as number[] };
+): Promise<{ wall: Record<TextArm, number>; cpu: Record<TextArm, number> }> {
+  const wall = { none: [] as number[], streamJson: [] as number[], text: [] as number[] };
+  const cpu = { none: [] as number[], streamJson: [] as number[], text: [] as number[] };
   for (let i = 0; i <= RUNS; i++) {
     for (const [name, format] of [
       ["none", "none"],
@@ -84,11 +91,21 @@ async function measureText(
       ["text", "text"],
     ] as const) {
       mock.enqueue(preparedFlood());
-      runs[name].push(await loopStream(mock, format));
+      const before = process.cpuUsage();
+      wall[name].push(await loopStream(mock, format));
+      const used = process.cpuUsage(before);
+      cpu[name].push((used.user + used.system) / 1000);
     }
   }
-  for (const values of Object.values(runs)) values.shift();
-  return { none: median(runs.none), streamJson: median(runs.streamJson), text: median(runs.text) };
+  const medians = (runs: Record<TextArm, number[]>) => {
+    for (const values of Object.values(runs)) values.shift();
+    return {
+      none: median(runs.none),
+      streamJson: median(runs.streamJson),
+      text: median(runs.text),
+    };
+  };
+  return { wall: medians(wall), cpu: medians(cpu) };
 }
 
 /**

@@ -130,7 +130,7 @@ async function runExec(
   bus.on("agent/notice", ({ message, source }) => {
     // Status lines are for a person at a terminal; scripts and CI keep a quiet stderr.
     if (source === "status" && !process.stderr.isTTY) return;
-    process.stderr.write(source === "policy" ? `${message}\n` : `codewhale: ${message}\n`);
+    output.stderrLine(source === "policy" ? message : `codewhale: ${message}`);
   });
   // Signals are handled from before the session opens until it is closed: a signal never
   // leaves a lock, a torn log or a turn without its end behind.

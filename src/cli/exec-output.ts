@@ -106,7 +106,7 @@ export class ExecOutput {
   constructor(
     readonly format: OutputFormat,
     stdout: NodeJS.WritableStream,
-    stderr: NodeJS.WritableStream,
+    private readonly stderr: NodeJS.WritableStream,
     private readonly options: ExecOutputOptions,
   ) {
     const sink = new LineSink(stdout);
@@ -154,6 +154,12 @@ export class ExecOutput {
   /** A stream-json line that is not a session event (an input error). */
   line(line: StreamLine): void {
     if (this.format === "stream-json") this.writeLine(serializeLine(line));
+  }
+
+  /** A line for the person on stderr; in text, after ending a line the streamed answer left open. */
+  stderrLine(text: string): void {
+    if (this.text) this.text.line(text);
+    else this.stderr.write(`${text}\n`);
   }
 
   /** Writes what ends a turn in this format, then starts counting afresh. */

@@ -66,7 +66,8 @@ export function failedCommandSummary(result: PresentableResult): string {
 }
 
 /** The note a rewritten call's result starts with (agent/rewrite-note.ts): two lines, a blank. */
-const REWRITE_NOTE = /^\[codewhale\] This \S+ call was rewritten by [^\n]*\nIt ran with: [^\n]*\n\n/;
+const REWRITE_NOTE =
+  /^\[codewhale\] This \S+ call was rewritten by [^\n]*\nIt ran with: [^\n]*\n\n/;
 
 /** The command's own output: the content without a rewrite note in front. */
 function outputOf(content: string): string {

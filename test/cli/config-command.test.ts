@@ -226,11 +226,11 @@ describe("codewhale config check finds what exec refuses", () => {
     if (!existsSync("/dev/urandom")) return t.skip("no /dev/urandom here");
     assert.equal(
       execRefusal("--system-prompt-file", "/dev/urandom"),
-      'codewhale: flag: key "system_prompt_file": /dev/urandom is not a regular file (it is a character device)',
+      "codewhale: --system-prompt-file must be a readable file: /dev/urandom is not a regular file (it is a character device)",
     );
     assert.equal(
       execRefusal("--system-prompt-file", "missing.md"),
-      `codewhale: flag: key "system_prompt_file": ${join(layout.nested, "missing.md")} does not exist`,
+      `codewhale: --system-prompt-file must be a readable file: ${join(layout.nested, "missing.md")} does not exist`,
     );
   });
 

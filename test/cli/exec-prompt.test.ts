@@ -4,7 +4,8 @@
 // flag checks, `--max-budget-usd` with an unpriced model, and what `exec --help` ends with.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { STDIN_LIMIT_BYTES, STDIN_WAIT_MS } from "../../src/cli/exec-prompt.ts";
@@ -115,7 +116,8 @@ describe("exec: piped stdin", () => {
 });
 
 describe("exec: flags a person can get wrong", () => {
-  it("numeric flags name the flag and what it takes, exit 2", () => {
+  it("flags with a bad value name the flag and what it takes, exit 2", () => {
+    const home = mkdtempSync(join(tmpdir(), "cw-exec-flags-"));
     const cases: Array<[string[], string]> = [
       [["--max-steps", "abc"], "--max-steps must be a positive integer"],
       [["--max-steps", "0"], "--max-steps must be a positive integer"],
@@ -133,7 +135,7 @@ describe("exec: flags a person can get wrong", () => {
       ],
     ];
     for (const [flags, message] of cases) {
-      const run = runCli(["exec", ...flags, "hi"], { env: { CODEWHALE_HOME: "/nonexistent" } });
+      const run = runCli(["exec", ...flags, "hi"], { env: { CODEWHALE_HOME: home } });
       assert.equal(run.status, 2, `${flags.join(" ")}: ${run.stderr}`);
       assert.equal(run.stderr, `codewhale: ${message}\n`);
     }

@@ -2,6 +2,7 @@
 // from the session events and their static presentations (tool-presentations.ts) alone. Used
 // by exec's text output on stderr (text-output.ts); the terminal UI and ACP can reuse it. Every
 // piece of text that came from the model or a tool is made safe for a terminal (`terminalSafe`).
+import { diffLines } from "diff";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/presentation.ts";
 import { formatDuration } from "./format.ts";
@@ -84,29 +85,15 @@ export function toolEndLine(
   return `${mark} ${parts.join(" · ")}`;
 }
 
-/** Lines added and removed by a change: `+3 -1` (common leading and trailing lines are kept). */
+/** Lines added and removed by a change, `+3 -1`, counted by jsdiff's line diff. */
 export function diffStat(diff: FileDiff): string {
-  const before = linesOf(diff.oldText ?? "");
-  const after = linesOf(diff.newText);
-  let start = 0;
-  while (start < before.length && start < after.length && before[start] === after[start]) start++;
-  let end = 0;
-  while (
-    end < before.length - start &&
-    end < after.length - start &&
-    before[before.length - 1 - end] === after[after.length - 1 - end]
-  ) {
-    end++;
+  let added = 0;
+  let removed = 0;
+  for (const part of diffLines(diff.oldText ?? "", diff.newText)) {
+    if (part.added) added += part.count;
+    else if (part.removed) removed += part.count;
   }
-  return `+${after.length - start - end} -${before.length - start - end}`;
-}
-
-/** The lines of a text; a final newline ends the last line rather than starting another. */
-function linesOf(text: string): string[] {
-  if (text === "") return [];
-  const lines = text.split("\n");
-  if (text.endsWith("\n")) lines.pop();
-  return lines;
+  return `+${added} -${removed}`;
 }
 
 /**

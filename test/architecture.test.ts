@@ -43,7 +43,7 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   permissions: ["session", "config", "runner", "bus"],
   hooks: ["session", "config", "runner", "bus"],
   agent: ["session", "providers", "tools", "permissions", "hooks", "runner", "bus", "config"],
-  present: ["session", "tools", "providers", "config"],
+  present: ["session", "tools", "providers", "config", "runner"],
   acp: [...BELOW_SURFACES, "present"],
   tui: [...BELOW_SURFACES, "present"],
   cli: [...BELOW_SURFACES, "present", "acp", "tui"],

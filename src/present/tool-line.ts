@@ -3,6 +3,7 @@
 // by exec's text output on stderr (text-output.ts); the terminal UI and ACP can reuse it. Every
 // piece of text that came from the model or a tool is made safe for a terminal (`terminalSafe`).
 import { diffLines } from "diff";
+import { escapeControls } from "../runner/index.ts";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/presentation.ts";
 import { formatDuration } from "./format.ts";
@@ -18,21 +19,17 @@ export function paint(style: LineStyle, colour: keyof typeof CODES, text: string
   return style.color ? `\x1b[${CODES[colour]}m${text}\x1b[0m` : text;
 }
 
+/** Bidirectional overrides, which could make a command read differently from what runs. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+
 /**
- * Text from the model or a tool, safe to print on a terminal: escape sequences and other
- * control characters (which could move the cursor, rewrite earlier lines or set the
- * clipboard) are shown as `^[`-style caret notation; newlines and tabs are kept.
+ * Text from the model or a tool, safe to print on a terminal: control characters (escape
+ * sequences could move the cursor, rewrite earlier lines or set the clipboard) become visible
+ * escapes, `ESC` as `\x1b` (runner's escapeControls, the one escaper of the CLI's views), and
+ * so do bidirectional overrides; newlines and tabs are kept.
  */
 export function terminalSafe(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f]/g, caret);
-}
-
-function caret(char: string): string {
-  const code = char.charCodeAt(0);
-  if (code === 0x7f) return "^?";
-  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
-  return `\\u${code.toString(16).padStart(4, "0")}`;
+  return escapeControls(text).replace(BIDI, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
 }
 
 /** One line of at most `max` characters: newlines and tabs become spaces. */

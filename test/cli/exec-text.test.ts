@@ -183,7 +183,7 @@ describe("exec text: tool lines", () => {
     for (const raw of ["\x07", "\x1b", "\r"]) assert.ok(!piped.stderr.includes(raw), piped.stderr);
     assert.match(
       piped.stderr,
-      /^→ bash printf hi # \^\[\]52;c;cHduZWQ=\^G\^\[\[2J\^Mrefused: nothing$/m,
+      /^→ bash printf hi # \\x1b\]52;c;cHduZWQ=\\x07\\x1b\[2J\\x0drefused: nothing$/m,
     );
 
     mock.enqueue(tools([{ id: "toolu_1", name: "bash", input: { command: evil } }]));
@@ -193,7 +193,7 @@ describe("exec text: tool lines", () => {
     for (const raw of ["\x07", "\x1b"]) {
       assert.ok(!shown.output.includes(raw), "NO_COLOR: no colour, and nothing raw");
     }
-    assert.match(shown.output, /Done \^\[\]0;owned\^G ok\./);
+    assert.match(shown.output, /Done \\x1b\]0;owned\\x07 ok\./);
   });
 });
 

@@ -113,6 +113,9 @@ describe("tool lines", () => {
   });
 
   it("control characters are shown, not obeyed; newlines and tabs stay", () => {
-    assert.equal(terminalSafe("a\x1b[2Jb\x07c\rd\u009be\n\tf"), "a^[[2Jb^Gc^Md\\u009be\n\tf");
+    assert.equal(
+      terminalSafe("a\x1b[2Jb\x07c\rd\u009be\n\tf\u202eg"),
+      "a\\x1b[2Jb\\x07c\\x0dd\\x9be\n\tf\\u202eg",
+    );
   });
 });

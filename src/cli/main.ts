@@ -4,6 +4,7 @@
 import { Command, CommanderError } from "commander";
 import { ExitCode, UsageError } from "../errors.ts";
 import { VERSION } from "../version.ts";
+import { registerAcpCommand } from "./acp-command.ts";
 import { registerCaptureCommand } from "./capture-command.ts";
 import { registerChatCommand } from "./chat-command.ts";
 import { registerConfigCommand } from "./config-command.ts";
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
     .showHelpAfterError(false)
     .exitOverride()
     .addHelpText("after", ENVIRONMENT_HELP);
+  registerAcpCommand(program);
   registerCaptureCommand(program);
   registerChatCommand(program);
   registerConfigCommand(program);

@@ -1,0 +1,162 @@
+// The sessions one `codewhale acp` process holds, by session id (the codewhale session id):
+// opening one for session/new, load and resume (each its own agent, bus, log and tools, so
+// they stay isolated), listing the stored ones for session/list, closing one or all (when the
+// client goes away). Called by acp-agent.ts's request handlers.
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import type { AgentContext, SessionInfo } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import { Agent } from "../agent/agent.ts";
+import type { BusEvents } from "../agent/bus-events.ts";
+import type { Receipts } from "../agent/session-open.ts";
+import { createBus } from "../bus/bus.ts";
+import { type Env, type LoadedConfig, loadConfig, sessionsDir } from "../config/index.ts";
+import { providerKeyVars } from "../hooks/index.ts";
+import { escapeAllControls } from "../runner/index.ts";
+import { findSession, isSessionId, listSessionFiles } from "../session/paths.ts";
+import { summarizeSession } from "../session/summary.ts";
+import { AcpSession } from "./acp-session.ts";
+import { contextWindowFrom } from "./event-updates.ts";
+import { missingKeyVariable } from "./provider-key.ts";
+
+export interface AcpOptions {
+  /** The environment codewhale started with, provider keys included: to resolve providers. */
+  env: Env;
+  /** `--model`: the model of every new session. */
+  model?: string;
+  /** `--session-dir`: where session logs live. */
+  sessionDir?: string;
+  /** Takes the named provider key variables out of the process, so no tool inherits them. */
+  hideCredentials(names: readonly string[]): void;
+  /** The user's signing key and index: checkpoints are signed, resumed logs checked. */
+  receipts(): Receipts;
+  /** One line for whoever reads stderr (never stdout: it carries the protocol). */
+  diagnostic(line: string): void;
+}
+
+/** How a session is opened: a new log, or a stored one with or without its history replayed. */
+type Opening = { kind: "new" } | { kind: "load" | "resume"; sessionId: string };
+
+const PAGE = 100;
+
+export class AcpSessions {
+  private readonly open = new Map<string, AcpSession>();
+  /** Sessions being opened: a second load of the same id is refused while one runs. */
+  private readonly opening = new Set<string>();
+
+  constructor(private readonly options: AcpOptions) {}
+
+  get(sessionId: string): AcpSession {
+    const session = this.open.get(sessionId);
+    if (!session) throw RequestError.sessionNotFound(sessionId);
+    return session;
+  }
+
+  async start(client: AgentContext, cwd: string, opening: Opening): Promise<AcpSession> {
+    const key = opening.kind === "new" ? undefined : opening.sessionId;
+    if (key !== undefined && (this.open.has(key) || this.opening.has(key))) {
+      throw RequestError.invalidRequest({ sessionId: key }, "the session is already open here");
+    }
+    if (key !== undefined) this.opening.add(key);
+    try {
+      const session = await this.openAgent(client, checkedCwd(cwd), opening);
+      this.open.set(session.id, session);
+      session.attach(opening.kind === "load");
+      return session;
+    } finally {
+      if (key !== undefined) this.opening.delete(key);
+    }
+  }
+
+  async close(sessionId: string): Promise<void> {
+    const session = this.get(sessionId);
+    this.open.delete(sessionId);
+    await session.close();
+  }
+
+  /** Every open session, each turn cancelled and its log closed (the client went away). */
+  async closeAll(): Promise<void> {
+    const sessions = [...this.open.values()];
+    this.open.clear();
+    await Promise.allSettled(sessions.map((session) => session.close()));
+  }
+
+  /** The stored sessions, newest first, of `cwd` when given; `cursor` is where a page starts. */
+  list(cwd: string | null | undefined, cursor: string | null | undefined) {
+    const loaded = this.config(cwd ?? process.cwd());
+    const from = cursor ? Number.parseInt(cursor, 10) : 0;
+    if (!Number.isSafeInteger(from) || from < 0) throw RequestError.invalidParams({ cursor });
+    const summaries = listSessionFiles(sessionsDir(loaded, this.options.sessionDir))
+      .map(summarizeSession)
+      .filter((summary) => !summary.damaged && (!cwd || summary.cwd === cwd));
+    const page = summaries.slice(from, from + PAGE);
+    const sessions: SessionInfo[] = page.map((summary) => ({
+      sessionId: summary.id,
+      cwd: summary.cwd ?? "",
+      title: titleOf(summary.firstPrompt),
+      updatedAt: statSync(summary.path).mtime.toISOString(),
+    }));
+    const next = from + PAGE < summaries.length ? String(from + PAGE) : null;
+    return { sessions, ...(next ? { nextCursor: next } : {}) };
+  }
+
+  private async openAgent(client: AgentContext, cwd: string, opening: Opening) {
+    const loaded = this.config(cwd);
+    this.options.hideCredentials(providerKeyVars(loaded.config.providers));
+    const dir = sessionsDir(loaded, this.options.sessionDir);
+    const resume = opening.kind === "new" ? undefined : storedSession(dir, opening.sessionId);
+    const modelId = this.options.model ?? resume?.model ?? loaded.config.model;
+    const variable = missingKeyVariable(loaded.config, modelId, this.options.env);
+    if (variable !== undefined) {
+      throw RequestError.authRequired({ variable }, `set ${variable} for the model ${modelId}`);
+    }
+    const bus = createBus<BusEvents>();
+    bus.on("agent/notice", ({ message }) => this.options.diagnostic(message));
+    const agent = await Agent.open({
+      bus,
+      loaded,
+      env: this.options.env,
+      cwd,
+      sessionsDir: dir,
+      ...(this.options.model ? { modelOverride: this.options.model } : {}),
+      ...(resume ? { resume: resume.id } : {}),
+      receipts: this.options.receipts(),
+    });
+    return new AcpSession(agent, client, contextWindowFrom(loaded.config.models));
+  }
+
+  private config(cwd: string): LoadedConfig {
+    return loadConfig({ cwd, env: this.options.env });
+  }
+}
+
+/** The stored log of an exact session id, with its model; an unknown id is "not found". */
+function storedSession(dir: string, sessionId: string): { id: string; model: string | null } {
+  if (!isSessionId(sessionId)) throw RequestError.sessionNotFound(sessionId);
+  let path: string;
+  try {
+    path = findSession(dir, sessionId);
+  } catch {
+    throw RequestError.sessionNotFound(sessionId);
+  }
+  return { id: sessionId, model: summarizeSession(path).model };
+}
+
+/** ACP paths are absolute; the directory must exist. */
+function checkedCwd(cwd: string): string {
+  if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
+  let directory = false;
+  try {
+    directory = statSync(cwd).isDirectory();
+  } catch {
+    directory = false;
+  }
+  if (!directory) throw RequestError.invalidParams({ cwd }, "cwd is not a directory");
+  return cwd;
+}
+
+function titleOf(prompt: string | null): string | null {
+  if (prompt === null) return null;
+  const line = escapeAllControls(prompt.replace(/\s+/g, " ").trim());
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

@@ -1,0 +1,168 @@
+// The ACP projection of the session log: each durable event becomes the `session/update`s an
+// editor shows, from the event alone (and the calls seen before it), so a live turn and a
+// session replayed by `session/load` give the same updates. Text and thinking chunks by block
+// kind, tool calls from their static presenters, results with the policy-processed content and
+// diffs, the todo list as a plan, usage per step. Used by acp-session.ts, live and on replay.
+import type { SessionUpdate, ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
+import { ToolPresentations } from "../present/tool-presentations.ts";
+import { contextWindowOf, type ModelLookup } from "../providers/index.ts";
+import { escapeControls } from "../runner/index.ts";
+import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
+import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
+
+/** Tokens the context of a model holds, or null when unknown. */
+export type ContextWindow = (model: string, provider: string) => number | null;
+
+export class EventUpdates {
+  private readonly presentations = new ToolPresentations();
+  /** Calls already announced as `tool_call` (by an ask, before their `tool/call`). */
+  private readonly announced = new Set<string>();
+  private provider = "";
+  private model = "";
+  private cost = 0;
+  private costKnown = true;
+
+  constructor(private readonly contextWindow: ContextWindow) {}
+
+  /** A session's own presenters for tools without a static one (external tools). */
+  get tools(): ToolPresentations {
+    return this.presentations;
+  }
+
+  /**
+   * The `tool_call` for a call about to be asked about: sent before the permission request,
+   * with what its `tool/call` would show. Its `tool/call` then adds only the status.
+   */
+  announce(callId: string, name: string, args: JsonValue, shown: CallPresentation): ToolCallUpdate {
+    this.announced.add(callId);
+    return toolCall(callId, name, args, shown);
+  }
+
+  /**
+   * The updates one durable event gives, in order (often none). The user's own prompts are
+   * shown only when `replaying` (`session/load`): a live client has them already.
+   */
+  of(event: SessionEvent, replaying = false): SessionUpdate[] {
+    switch (event.type) {
+      case "session/start":
+      case "session/model":
+        this.provider = event.provider;
+        this.model = event.model;
+        return [];
+      case "user/message":
+      case "steering/message":
+        return replaying ? [chunk("user_message_chunk", event.text)] : [];
+      case "assistant/chunk":
+        if (event.kind === "tool_input") return [];
+        return [
+          chunk(event.kind === "text" ? "agent_message_chunk" : "agent_thought_chunk", event.delta),
+        ];
+      case "tool/call":
+        return this.call(event);
+      case "tool/result":
+        return [this.result(event)];
+      case "todo/update":
+        return [planOf(event)];
+      case "step/end":
+        return [this.usage(event)];
+      default:
+        return [];
+    }
+  }
+
+  private call(event: EventOf<"tool/call">): SessionUpdate[] {
+    const shown = this.presentations.of(event) as CallPresentation;
+    const updates: SessionUpdate[] = [];
+    if (!this.announced.delete(event.call_id)) {
+      updates.push(toolCall(event.call_id, event.name, event.arguments, shown));
+    }
+    if (event.decision.outcome === "allow") {
+      updates.push({
+        sessionUpdate: "tool_call_update",
+        toolCallId: event.call_id,
+        status: "in_progress",
+      });
+    }
+    return updates;
+  }
+
+  private result(event: EventOf<"tool/result">): SessionUpdate {
+    const shown = this.presentations.of(event) as ResultPresentation;
+    const content: ToolCallContent[] = [];
+    if (shown.diff && !event.is_error) {
+      const { path, oldText, newText } = shown.diff;
+      content.push({ type: "diff", path, oldText, newText });
+    }
+    content.push({ type: "content", content: { type: "text", text: event.content } });
+    return {
+      sessionUpdate: "tool_call_update",
+      toolCallId: event.call_id,
+      status: event.is_error ? "failed" : "completed",
+      content,
+    };
+  }
+
+  /** Context used by the step's request (input, cache and output) and the session's cost. */
+  private usage(event: EventOf<"step/end">): SessionUpdate {
+    const { usage } = event;
+    if (event.cost === null) this.costKnown = false;
+    else this.cost += event.cost;
+    const used = usage.input + usage.cache_read + usage.cache_write + usage.output;
+    const size = this.contextWindow(this.model, this.provider) ?? 0;
+    return {
+      sessionUpdate: "usage_update",
+      used,
+      size,
+      ...(this.costKnown ? { cost: { amount: this.cost, currency: "USD" } } : {}),
+    };
+  }
+}
+
+/** The context window codewhale's model table knows for a model (config overrides included). */
+export function contextWindowFrom(overrides: ModelLookup["overrides"]): ContextWindow {
+  return (model: string, provider: string) =>
+    contextWindowOf(model, { provider, ...(overrides ? { overrides } : {}) });
+}
+
+function chunk(
+  kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk",
+  text: string,
+): SessionUpdate {
+  return { sessionUpdate: kind, content: { type: "text", text: escapeControls(text) } };
+}
+
+/** A `tool_call` update: the call's presentation, its effective arguments, pending. */
+export type ToolCallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call" }>;
+
+function toolCall(
+  callId: string,
+  name: string,
+  args: JsonValue,
+  shown: CallPresentation,
+): ToolCallUpdate {
+  const locations: ToolCallLocation[] = shown.locations.map((location) => ({
+    path: location.path,
+    ...(location.line === undefined ? {} : { line: location.line }),
+  }));
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: callId,
+    title: shown.title,
+    kind: shown.kind,
+    status: "pending",
+    rawInput: args,
+    name,
+    locations,
+  };
+}
+
+function planOf(event: EventOf<"todo/update">): SessionUpdate {
+  return {
+    sessionUpdate: "plan",
+    entries: event.todos.map((todo) => ({
+      content: todo.content,
+      status: todo.status,
+      priority: "medium",
+    })),
+  };
+}

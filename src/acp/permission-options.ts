@@ -1,0 +1,56 @@
+// What an `agent/ask` offers an editor as `session/request_permission` options, and what the
+// chosen option answers through `agent.answer`: allow once, allow for this session (the ask's
+// session rule), reject once, and reject for this session (the bridge then refuses the same
+// rule without asking again). A cancelled or unknown answer denies. Used by acp-session.ts.
+import type { PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
+import type { AgentAsk, AskDecision } from "../agent/pending-asks.ts";
+
+export function permissionOptions(ask: AgentAsk): PermissionOption[] {
+  const options: PermissionOption[] = [
+    { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+  ];
+  if (ask.options.includes("allow_session") && ask.sessionRule !== undefined) {
+    options.push({
+      optionId: "allow_session",
+      name: `Allow ${ask.sessionRule} for this session`,
+      kind: "allow_always",
+    });
+  }
+  options.push({ optionId: "reject_once", name: "Reject", kind: "reject_once" });
+  if (ask.sessionRule !== undefined) {
+    options.push({
+      optionId: "reject_session",
+      name: `Reject ${ask.sessionRule} for this session`,
+      kind: "reject_always",
+    });
+  }
+  return options;
+}
+
+/** The decision an editor's answer stands for; `rejectRule` when it rejects for the session. */
+export function decisionOf(
+  ask: AgentAsk,
+  outcome: RequestPermissionOutcome,
+): { decision: AskDecision; rejectRule?: string } {
+  if (outcome.outcome === "cancelled") {
+    return { decision: { outcome: "deny", reason: "the permission request was cancelled" } };
+  }
+  const offered = permissionOptions(ask).some((option) => option.optionId === outcome.optionId);
+  switch (offered ? outcome.optionId : "") {
+    case "allow_once":
+      return { decision: { outcome: "allow", scope: "once" } };
+    case "allow_session":
+      return { decision: { outcome: "allow", scope: "session" } };
+    case "reject_once":
+      return { decision: { outcome: "deny", reason: "the user rejected this call" } };
+    case "reject_session":
+      return {
+        decision: { outcome: "deny", reason: "the user rejected this call for the session" },
+        ...(ask.sessionRule === undefined ? {} : { rejectRule: ask.sessionRule }),
+      };
+    default:
+      return {
+        decision: { outcome: "deny", reason: "the editor answered with an option not offered" },
+      };
+  }
+}

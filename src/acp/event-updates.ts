@@ -3,6 +3,7 @@
 // session replayed by `session/load` give the same updates. Text and thinking chunks by block
 // kind, tool calls from their static presenters, results with the policy-processed content and
 // diffs, the todo list as a plan, usage per step. Used by acp-session.ts, live and on replay.
+import { isAbsolute, resolve } from "node:path";
 import type { SessionUpdate, ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import { contextWindowOf, type ModelLookup } from "../providers/index.ts";
@@ -17,6 +18,8 @@ export class EventUpdates {
   private readonly presentations = new ToolPresentations();
   /** Calls already announced as `tool_call` (by an ask, before their `tool/call`). */
   private readonly announced = new Set<string>();
+  /** The session's workspace: ACP paths are absolute, recorded arguments may be relative. */
+  private cwd = "/";
   private provider = "";
   private model = "";
   private cost = 0;
@@ -35,7 +38,7 @@ export class EventUpdates {
    */
   announce(callId: string, name: string, args: JsonValue, shown: CallPresentation): ToolCallUpdate {
     this.announced.add(callId);
-    return toolCall(callId, name, args, shown);
+    return toolCall(callId, name, args, this.absolute(shown));
   }
 
   /**
@@ -45,6 +48,10 @@ export class EventUpdates {
   of(event: SessionEvent, replaying = false): SessionUpdate[] {
     switch (event.type) {
       case "session/start":
+        this.cwd = event.cwd;
+        this.provider = event.provider;
+        this.model = event.model;
+        return [];
       case "session/model":
         this.provider = event.provider;
         this.model = event.model;
@@ -74,7 +81,7 @@ export class EventUpdates {
     const shown = this.presentations.of(event) as CallPresentation;
     const updates: SessionUpdate[] = [];
     if (!this.announced.delete(event.call_id)) {
-      updates.push(toolCall(event.call_id, event.name, event.arguments, shown));
+      updates.push(toolCall(event.call_id, event.name, event.arguments, this.absolute(shown)));
     }
     if (event.decision.outcome === "allow") {
       updates.push({
@@ -91,7 +98,7 @@ export class EventUpdates {
     const content: ToolCallContent[] = [];
     if (shown.diff && !event.is_error) {
       const { path, oldText, newText } = shown.diff;
-      content.push({ type: "diff", path, oldText, newText });
+      content.push({ type: "diff", path: this.path(path), oldText, newText });
     }
     content.push({ type: "content", content: { type: "text", text: event.content } });
     return {
@@ -100,6 +107,18 @@ export class EventUpdates {
       status: event.is_error ? "failed" : "completed",
       content,
     };
+  }
+
+  private absolute(shown: CallPresentation): CallPresentation {
+    const locations = shown.locations.map((location) => ({
+      ...location,
+      path: this.path(location.path),
+    }));
+    return { ...shown, locations };
+  }
+
+  private path(path: string): string {
+    return isAbsolute(path) ? path : resolve(this.cwd, path);
   }
 
   /** Context used by the step's request (input, cache and output) and the session's cost. */

@@ -1,0 +1,226 @@
+// Tool calls through `codewhale acp` with a real ACP client: each call is shown as `tool_call`
+// (kind, title, rawInput, absolute locations) before any permission request for it; the ask
+// becomes `session/request_permission` whose answer decides (allow runs it, reject does not,
+// and the log records the user's decision); results come as `tool_call_update` with the
+// policy-processed content and a diff for edits; the todo list is a plan; cancel during a
+// permission request ends the prompt cancelled.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import * as acp from "@agentclientprotocol/sdk";
+import { type AcpClient, logOf, spawnAcp } from "../support/acp-client.ts";
+import { execEnv, fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
+
+const mock = useMockProvider();
+const MODEL = ["--model", MODEL_OF.anthropic];
+
+/** One reply calling `name` with `input`, then a closing text reply. */
+function callThenAnswer(name: string, input: Record<string, unknown>): void {
+  mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name, input }] });
+  mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+}
+
+async function started(client: AcpClient, cwd: string): Promise<string> {
+  await client.initialize();
+  return client.newSession(cwd);
+}
+
+function prompt(client: AcpClient, sessionId: string, text: string) {
+  return client.agent.request(acp.methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: "text", text }],
+  });
+}
+
+/** What the client saw for one session, as short labels in arrival order. */
+function sequence(client: AcpClient): string[] {
+  return client.seen.flatMap((item) => {
+    if (item.kind === "permission") return ["permission"];
+    const update = item.update;
+    if (update.sessionUpdate === "tool_call") return [`tool_call:${update.status}`];
+    if (update.sessionUpdate === "tool_call_update") return [`update:${update.status}`];
+    return [];
+  });
+}
+
+describe("codewhale acp: tool calls and permissions", () => {
+  it("bash asks: tool_call first, then the permission request; allow once runs it", async () => {
+    const setup = execEnv(mock);
+    callThenAnswer("bash", { command: "echo made > made.txt && echo ran" });
+    const client = spawnAcp(setup, MODEL);
+    try {
+      const sessionId = await started(client, setup.workspace);
+      client.answer = () => ({ outcome: "selected", optionId: "allow_once" });
+      assert.equal((await prompt(client, sessionId, "make a file")).stopReason, "end_turn");
+      assert.deepEqual(sequence(client), [
+        "tool_call:pending",
+        "permission",
+        "update:in_progress",
+        "update:completed",
+      ]);
+      const call = client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
+      assert.ok(call && call.sessionUpdate === "tool_call");
+      assert.equal(call.kind, "execute");
+      assert.deepEqual(call.rawInput, { command: "echo made > made.txt && echo ran" });
+      const permission = client.seen.find((item) => item.kind === "permission");
+      assert.ok(permission?.kind === "permission");
+      assert.equal(permission.request.toolCall.toolCallId, call.toolCallId);
+      assert.deepEqual(
+        permission.request.options.map((option) => option.kind),
+        ["allow_once", "allow_always", "reject_once", "reject_always"],
+      );
+      const result = client
+        .updates(sessionId)
+        .findLast((u) => u.sessionUpdate === "tool_call_update");
+      assert.ok(result && result.sessionUpdate === "tool_call_update");
+      assert.match(JSON.stringify(result.content), /ran/);
+      assert.equal(readFileSync(join(setup.workspace, "made.txt"), "utf8"), "made\n");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("reject once: the command never runs, the update fails and the log records the user's no", async () => {
+    const setup = execEnv(mock);
+    callThenAnswer("bash", { command: "echo made > made.txt" });
+    const client = spawnAcp(setup, MODEL);
+    let sessionId = "";
+    try {
+      sessionId = await started(client, setup.workspace);
+      client.answer = () => ({ outcome: "selected", optionId: "reject_once" });
+      assert.equal((await prompt(client, sessionId, "make a file")).stopReason, "end_turn");
+      assert.deepEqual(sequence(client), ["tool_call:pending", "permission", "update:failed"]);
+      assert.equal(existsSync(join(setup.workspace, "made.txt")), false);
+    } finally {
+      await client.close();
+    }
+    const call = logOf(setup, sessionId).find((event) => event.type === "tool/call");
+    assert.ok(call?.type === "tool/call");
+    assert.equal(call.decision.outcome, "deny");
+    assert.equal(call.decision.by, "user");
+  });
+
+  for (const [optionId, runs] of [
+    ["allow_session", 2],
+    ["reject_session", 0],
+  ] as const) {
+    it(`${optionId}: the same call later in the session is decided without asking again`, async () => {
+      const setup = execEnv(mock);
+      callThenAnswer("bash", { command: "echo x >> runs.txt" });
+      callThenAnswer("bash", { command: "echo x >> runs.txt" });
+      const client = spawnAcp(setup, MODEL);
+      try {
+        const sessionId = await started(client, setup.workspace);
+        client.answer = () => ({ outcome: "selected", optionId });
+        await prompt(client, sessionId, "once");
+        await prompt(client, sessionId, "twice");
+        assert.equal(client.seen.filter((item) => item.kind === "permission").length, 1);
+        const ran = existsSync(join(setup.workspace, "runs.txt"))
+          ? readFileSync(join(setup.workspace, "runs.txt"), "utf8").split("\n").length - 1
+          : 0;
+        assert.equal(ran, runs);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("write shows its file as an absolute location and its result as a diff", async () => {
+    const setup = execEnv(mock);
+    callThenAnswer("write", { path: "notes.md", content: "# Notes\n" });
+    const client = spawnAcp(setup, MODEL);
+    try {
+      const sessionId = await started(client, setup.workspace);
+      assert.equal((await prompt(client, sessionId, "write notes")).stopReason, "end_turn");
+      const updates = client.updates(sessionId);
+      const call = updates.find((u) => u.sessionUpdate === "tool_call");
+      assert.ok(call && call.sessionUpdate === "tool_call");
+      assert.equal(call.kind, "edit");
+      assert.deepEqual(call.locations, [{ path: join(setup.workspace, "notes.md") }]);
+      const result = updates.findLast((u) => u.sessionUpdate === "tool_call_update");
+      assert.ok(result && result.sessionUpdate === "tool_call_update");
+      assert.equal(result.status, "completed");
+      assert.deepEqual(result.content?.[0], {
+        type: "diff",
+        path: join(setup.workspace, "notes.md"),
+        oldText: null,
+        newText: "# Notes\n",
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a read runs without asking; a secret in the file reaches the editor redacted, as the model sees it", async () => {
+    const setup = execEnv(mock);
+    const secret = fakeKey("openai");
+    writeFileSync(join(setup.workspace, "config.txt"), `token=${secret}\n`);
+    callThenAnswer("read", { path: "config.txt" });
+    const client = spawnAcp(setup, MODEL);
+    try {
+      const sessionId = await started(client, setup.workspace);
+      assert.equal((await prompt(client, sessionId, "read it")).stopReason, "end_turn");
+      assert.deepEqual(sequence(client), [
+        "tool_call:pending",
+        "update:in_progress",
+        "update:completed",
+      ]);
+      const call = client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
+      assert.ok(call && call.sessionUpdate === "tool_call");
+      assert.equal(call.kind, "read");
+      assert.ok(!client.stdoutLines().join("\n").includes(secret), "the secret never left");
+      assert.match(JSON.stringify(client.updates(sessionId)), /REDACTED/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("todo_write becomes a plan", async () => {
+    const setup = execEnv(mock);
+    const todos = [
+      { content: "write the bridge", status: "completed" },
+      { content: "test it", status: "in_progress" },
+    ];
+    callThenAnswer("todo_write", { todos });
+    const client = spawnAcp(setup, MODEL);
+    try {
+      const sessionId = await started(client, setup.workspace);
+      await prompt(client, sessionId, "plan");
+      const plan = client.updates(sessionId).find((u) => u.sessionUpdate === "plan");
+      assert.ok(plan && plan.sessionUpdate === "plan");
+      assert.deepEqual(
+        plan.entries.map(({ content, status }) => ({ content, status })),
+        todos,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("session/cancel during a permission request ends the prompt cancelled; the command never runs", async () => {
+    const setup = execEnv(mock);
+    callThenAnswer("bash", { command: "echo made > made.txt" });
+    const client = spawnAcp(setup, MODEL);
+    try {
+      const sessionId = await started(client, setup.workspace);
+      let asked = false;
+      // Never answered by the client itself: the cancel has to end the wait.
+      client.answer = (request) => {
+        asked = true;
+        return new Promise(() => undefined).then(() => ({
+          outcome: "selected" as const,
+          optionId: request.options[0]!.optionId,
+        }));
+      };
+      const running = prompt(client, sessionId, "make a file");
+      await waitFor(() => asked);
+      await client.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+      assert.equal((await running).stopReason, "cancelled");
+      assert.equal(existsSync(join(setup.workspace, "made.txt")), false);
+    } finally {
+      await client.close();
+    }
+  });
+});

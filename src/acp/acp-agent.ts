@@ -39,21 +39,21 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
     .onRequest(methods.agent.session.new, ({ params, client }) =>
       guarded(async () => {
         const session = await sessions.start(client, params.cwd, { kind: "new" });
-        return { sessionId: session.id };
+        return { sessionId: session.id, modes: session.modes };
       }),
     )
     .onRequest(methods.agent.session.load, ({ params, client }) =>
       guarded(async () => {
         const { sessionId, cwd } = params;
-        await sessions.start(client, cwd, { kind: "load", sessionId });
-        return {};
+        const session = await sessions.start(client, cwd, { kind: "load", sessionId });
+        return { modes: session.modes };
       }),
     )
     .onRequest(methods.agent.session.resume, ({ params, client }) =>
       guarded(async () => {
         const { sessionId, cwd } = params;
-        await sessions.start(client, cwd, { kind: "resume", sessionId });
-        return {};
+        const session = await sessions.start(client, cwd, { kind: "resume", sessionId });
+        return { modes: session.modes };
       }),
     )
     .onRequest(methods.agent.session.list, ({ params }) =>
@@ -62,6 +62,12 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
     .onRequest(methods.agent.session.close, ({ params }) =>
       guarded(async () => {
         await sessions.close(params.sessionId);
+        return {};
+      }),
+    )
+    .onRequest(methods.agent.session.setMode, ({ params }) =>
+      guarded(async () => {
+        sessions.get(params.sessionId).setMode(params.modeId);
         return {};
       }),
     )

@@ -17,6 +17,7 @@ import { isPresentedTool } from "../tools/presentation.ts";
 import { type ContextWindow, EventUpdates } from "./event-updates.ts";
 import { decisionOf, permissionOptions } from "./permission-options.ts";
 import { promptText } from "./prompt-text.ts";
+import { modeState, permissionModeOf } from "./session-modes.ts";
 import { stopReasonOf } from "./stop-reason.ts";
 
 export class AcpSession {
@@ -78,6 +79,19 @@ export class AcpSession {
     } finally {
       this.prompts.delete(running);
     }
+  }
+
+  /** The permission modes, the current one first chosen by config and flags. */
+  get modes() {
+    return modeState(this.agent.permissionMode);
+  }
+
+  /** Switches the permission mode and tells the client (`current_mode_update`). */
+  setMode(modeId: string): void {
+    const mode = permissionModeOf(modeId);
+    if (!mode) throw RequestError.invalidParams({ modeId }, `unknown mode "${modeId}"`);
+    this.agent.setPermissionMode(mode);
+    this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
   }
 
   /** Ends the running turn (its tools and asks); its prompt answers `cancelled`. */

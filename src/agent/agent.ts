@@ -3,6 +3,7 @@
 // events), `submit`s prompts (FIFO: one turn at a time), `steer`s the running turn, `answer`s
 // asks, `cancel`s, reads `history()`, and `close()`s (SessionEnd hooks) or `dispose()`s.
 // Every agent has its own session, bus, tools and asks: several can run in one process.
+import type { PermissionMode } from "../config/index.ts";
 import type { PermissionContext } from "../permissions/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
@@ -86,6 +87,19 @@ export class Agent {
   /** What the permission rules resolve paths against (exec's advice on asks reads it). */
   get permissionContext(): PermissionContext {
     return this.session.ctx.guard.context;
+  }
+  /** The permission mode the session's calls are decided in now. */
+  get permissionMode(): PermissionMode {
+    return this.session.ctx.guard.permissions.mode;
+  }
+  /**
+   * Switches the permission mode for the rest of this run, from the next call decided on (a
+   * surface's mode picker, ACP's session/set_mode). Not logged: a resumed session starts in
+   * the mode its config and flags say.
+   */
+  setPermissionMode(mode: PermissionMode): void {
+    const { guard } = this.session.ctx;
+    guard.permissions = { ...guard.permissions, mode };
   }
   get running(): boolean {
     return this.controller !== null;

@@ -1,0 +1,131 @@
+// `codewhale acp` under bad input and bad timing: malformed JSON-RPC, batches, unknown methods,
+// requests before initialize, unknown sessions and bad params get protocol errors and the
+// process goes on (stdout carries JSON-RPC only, stderr no stack trace); a second process
+// loading a session that one holds gets an error naming the lock; a client that disconnects
+// mid-turn cancels the turn, and the log it leaves is complete and signed.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { describe, it } from "node:test";
+import * as acp from "@agentclientprotocol/sdk";
+import { chunkText, logOf, spawnAcp } from "../support/acp-client.ts";
+import { cliPath } from "../support/cli.ts";
+import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
+
+const mock = useMockProvider();
+const MODEL = ["--model", MODEL_OF.anthropic];
+
+interface Reply {
+  id?: number | null;
+  result?: unknown;
+  error?: { code: number; message: string };
+}
+
+describe("codewhale acp: robustness", () => {
+  it("malformed messages, unknown methods and sessions get protocol errors; the process goes on", async () => {
+    const setup = execEnv(mock);
+    const child = spawn(process.execPath, [cliPath, "acp", ...MODEL], {
+      cwd: setup.workspace,
+      env: setup.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (data) => {
+      stdout += String(data);
+    });
+    child.stderr.on("data", (data) => {
+      stderr += String(data);
+    });
+    const replies = (): Reply[] =>
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Reply);
+    const reply = async (id: number): Promise<Reply> => {
+      await waitFor(() => replies().some((r) => r.id === id));
+      return replies().find((r) => r.id === id)!;
+    };
+    const send = (message: unknown) =>
+      child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+    const request = (id: number, method: string, params: unknown) =>
+      send({ jsonrpc: "2.0", id, method, params });
+    try {
+      request(1, "session/new", { cwd: setup.workspace, mcpServers: [] });
+      assert.equal((await reply(1)).error?.code, -32600, "before initialize");
+      request(2, "initialize", { protocolVersion: 1 });
+      assert.equal((await reply(2)).error, undefined);
+      send("{ not json");
+      send([{ jsonrpc: "2.0", id: 3, method: "initialize", params: { protocolVersion: 1 } }]);
+      request(4, "session/frobnicate", {});
+      request(5, "session/prompt", { sessionId: "nope", prompt: [{ type: "text", text: "x" }] });
+      request(6, "session/new", { cwd: "relative/dir", mcpServers: [] });
+      request(7, "session/new", { cwd: "/definitely/not/here", mcpServers: [] });
+      request(8, "session/prompt", { sessionId: 42 });
+      send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: "nope" } });
+      assert.equal((await reply(4)).error?.code, -32601);
+      assert.equal((await reply(5)).error?.code, -32002);
+      assert.equal((await reply(6)).error?.code, -32602);
+      assert.equal((await reply(7)).error?.code, -32602);
+      assert.equal((await reply(8)).error?.code, -32602);
+      const errors = replies().filter((r) => r.id === null);
+      assert.deepEqual(
+        errors.map((r) => r.error?.code).sort(),
+        [-32600, -32700],
+        "a parse error and a batch refused",
+      );
+      request(9, "session/new", { cwd: setup.workspace, mcpServers: [] });
+      assert.match(JSON.stringify((await reply(9)).result), /"sessionId"/);
+      assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
+    } finally {
+      child.stdin.end();
+      await new Promise((resolve) => child.on("close", resolve));
+    }
+  });
+
+  it("a second process cannot load a session the first holds open: one line names the lock", async () => {
+    const setup = execEnv(mock);
+    const holder = spawnAcp(setup, MODEL);
+    const other = spawnAcp(setup, MODEL);
+    try {
+      await holder.initialize();
+      const sessionId = await holder.newSession(setup.workspace);
+      await other.initialize();
+      await assert.rejects(
+        other.agent.request(acp.methods.agent.session.load, {
+          sessionId,
+          cwd: setup.workspace,
+          mcpServers: [],
+        }),
+        (error: acp.RequestError) => {
+          assert.equal(error.code, -32603);
+          assert.match(error.message, /is open in process \d+/);
+          assert.doesNotMatch(error.message, /\n/);
+          return true;
+        },
+      );
+    } finally {
+      await Promise.all([holder.close(), other.close()]);
+    }
+  });
+
+  it("a client that disconnects mid-turn cancels the turn; the log ends complete and signed", async () => {
+    const setup = execEnv(mock);
+    mock.enqueue({ blocks: [{ kind: "text", text: "y".repeat(600) }], chunkSize: 3, delayMs: 20 });
+    const client = spawnAcp(setup, MODEL);
+    await client.initialize();
+    const sessionId = await client.newSession(setup.workspace);
+    void client.agent
+      .request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "long answer" }],
+      })
+      .catch(() => undefined);
+    await waitFor(() => chunkText(client.updates(sessionId), "agent_message_chunk").length > 0);
+    assert.equal(await client.close(), 0, client.stderr());
+    const events = logOf(setup, sessionId);
+    const end = events.findLast((event) => event.type === "turn/end");
+    assert.equal(end?.type === "turn/end" && end.reason, "cancelled");
+    assert.equal(events.at(-1)?.type, "session/checkpoint");
+  });
+});

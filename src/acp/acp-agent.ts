@@ -11,6 +11,13 @@ import { protocolError } from "./protocol-error.ts";
 export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessions: AcpSessions } {
   const sessions = new AcpSessions(options);
   const { methods } = acp;
+  const noMcp = (servers: readonly unknown[] | undefined) => {
+    if (servers && servers.length > 0) {
+      options.diagnostic(
+        `the editor's MCP servers are not supported yet: ${servers.length} not connected`,
+      );
+    }
+  };
   const app = acp
     .agent({ name: "codewhale" })
     .onRequest(methods.agent.initialize, () => ({
@@ -38,6 +45,7 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
     })
     .onRequest(methods.agent.session.new, ({ params, client }) =>
       guarded(async () => {
+        noMcp(params.mcpServers);
         const session = await sessions.start(client, params.cwd, { kind: "new" });
         return { sessionId: session.id, modes: session.modes };
       }),
@@ -45,6 +53,7 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
     .onRequest(methods.agent.session.load, ({ params, client }) =>
       guarded(async () => {
         const { sessionId, cwd } = params;
+        noMcp(params.mcpServers);
         const session = await sessions.start(client, cwd, { kind: "load", sessionId });
         return { modes: session.modes };
       }),
@@ -52,6 +61,7 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
     .onRequest(methods.agent.session.resume, ({ params, client }) =>
       guarded(async () => {
         const { sessionId, cwd } = params;
+        noMcp(params.mcpServers);
         const session = await sessions.start(client, cwd, { kind: "resume", sessionId });
         return { modes: session.modes };
       }),

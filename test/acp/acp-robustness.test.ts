@@ -9,7 +9,7 @@ import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { chunkText, logOf, spawnAcp } from "../support/acp-client.ts";
 import { cliPath } from "../support/cli.ts";
-import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
+import { execEnv, fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -74,8 +74,17 @@ describe("codewhale acp: robustness", () => {
         [-32600, -32700],
         "a parse error and a batch refused",
       );
-      request(9, "session/new", { cwd: setup.workspace, mcpServers: [] });
+      const secret = fakeKey("openai");
+      const server = {
+        name: "db",
+        command: "mcp-db",
+        args: [],
+        env: [{ name: "T", value: secret }],
+      };
+      request(9, "session/new", { cwd: setup.workspace, mcpServers: [server] });
       assert.match(JSON.stringify((await reply(9)).result), /"sessionId"/);
+      assert.match(stderr, /MCP servers are not supported yet: 1 not connected/);
+      assert.ok(!stderr.includes(secret) && !stdout.includes(secret));
       assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
     } finally {
       child.stdin.end();

@@ -1,5 +1,6 @@
 // `npm run bench`: prints every benchmark's figures, each beside a baseline measured in the
 // same run. BENCH_QUICK=1 shrinks the sizes for a smoke run. Filter with `npm run bench -- log`.
+import { benchAcp } from "./acp.ts";
 import { benchBashParse } from "./bash-parse.ts";
 import { benchConfigLoad } from "./config-load.ts";
 import { benchExecEndToEnd } from "./exec-e2e.ts";
@@ -28,6 +29,7 @@ const benches: Bench[] = [
   { name: "config load", run: benchConfigLoad },
   { name: "bash parser", run: benchBashParse },
   { name: "interactive terminal", run: benchTui },
+  { name: "acp latency", run: benchAcp },
 ];
 
 const filters = process.argv.slice(2);

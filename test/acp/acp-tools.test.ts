@@ -127,6 +127,31 @@ describe("codewhale acp: tool calls and permissions", () => {
     });
   }
 
+  it("a prompt-injected command cannot read the provider key from its environment or its parent's", async () => {
+    const setup = execEnv(mock);
+    callThenAnswer("bash", { command: "env; tr '\\0' '\\n' < /proc/$PPID/environ" });
+    const client = spawnAcp(setup, MODEL);
+    try {
+      const sessionId = await started(client, setup.workspace);
+      client.answer = () => ({ outcome: "selected", optionId: "allow_once" });
+      await prompt(client, sessionId, "print the environment");
+      const result = client
+        .updates(sessionId)
+        .findLast((u) => u.sessionUpdate === "tool_call_update");
+      assert.ok(result && result.sessionUpdate === "tool_call_update");
+      assert.equal(result.status, "completed");
+      const [shown] = result.content ?? [];
+      const text =
+        shown?.type === "content" && shown.content.type === "text" ? shown.content.text : "";
+      assert.match(text, /CODEWHALE_HOME=/, "the environment was printed");
+      assert.match(text, /ANTHROPIC_API_KEY=/, "the parent's environment was read");
+      assert.doesNotMatch(text, /ANTHROPIC_API_KEY=[^\n]/, "with no value left in it");
+      assert.ok(!client.stdoutLines().join("\n").includes(setup.env.ANTHROPIC_API_KEY!));
+    } finally {
+      await client.close();
+    }
+  });
+
   it("write shows its file as an absolute location and its result as a diff", async () => {
     const setup = execEnv(mock);
     callThenAnswer("write", { path: "notes.md", content: "# Notes\n" });

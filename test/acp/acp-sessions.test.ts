@@ -3,9 +3,9 @@
 // prompt), session/list, session/resume without replay, session/close, session/set_mode with
 // current_mode_update, and two sessions in one process kept apart.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { type AcpClient, chunkText, spawnAcp } from "../support/acp-client.ts";
 import { execEnv, MODEL_OF } from "../support/exec-harness.ts";
@@ -124,11 +124,19 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
     }
   });
 
-  it("session/load of an unknown session answers not found, and the process goes on", async () => {
-    const setup = execEnv(mock);
-    const client = spawnAcp(setup, MODEL);
-    try {
+  describe("in one process", () => {
+    let client: AcpClient;
+    let setup: ReturnType<typeof execEnv>;
+    before(async () => {
+      setup = execEnv(mock);
+      client = spawnAcp(setup, MODEL);
       await client.initialize();
+    });
+    after(async () => {
+      assert.equal(await client.close(), 0, client.stderr());
+    });
+
+    it("session/load of an unknown session answers not found, and the process goes on", async () => {
       for (const sessionId of ["0190a000-0000-7000-8000-000000000000", "../../etc/passwd"]) {
         await assert.rejects(
           client.agent.request(acp.methods.agent.session.load, {
@@ -140,20 +148,15 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
         );
       }
       assert.ok(await client.newSession(setup.workspace));
-    } finally {
-      await client.close();
-    }
-  });
-
-  it("session/set_mode bypass: current_mode_update, then bash runs without a permission request", async () => {
-    const setup = execEnv(mock);
-    mock.enqueue({
-      blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "touch ran" } }],
     });
-    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
-    const client = spawnAcp(setup, MODEL);
-    try {
-      const sessionId = await started(client, setup.workspace);
+
+    it("session/set_mode bypass: current_mode_update, then bash runs without a permission request", async () => {
+      mock.enqueue({
+        blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "touch ran" } }],
+      });
+      mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+      const workspace = mkdtempSync(join(setup.workspace, "ws-"));
+      const sessionId = await client.newSession(workspace);
       await client.agent.request(acp.methods.agent.session.setMode, {
         sessionId,
         modeId: "bypass",
@@ -164,21 +167,14 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
         currentModeId: "bypass",
       });
       assert.equal(client.seen.filter((item) => item.kind === "permission").length, 0);
-      assert.ok(existsSync(join(setup.workspace, "ran")));
+      assert.ok(existsSync(join(workspace, "ran")));
       await assert.rejects(
         client.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "yolo" }),
         (error: acp.RequestError) => error.code === -32602,
       );
-    } finally {
-      await client.close();
-    }
-  });
+    });
 
-  it("two sessions in one process keep their updates and logs apart", async () => {
-    const setup = execEnv(mock);
-    const client = spawnAcp(setup, MODEL);
-    try {
-      await client.initialize();
+    it("two sessions in one process keep their updates and logs apart", async () => {
       const a = await client.newSession(setup.workspace);
       const b = await client.newSession(setup.workspace);
       assert.notEqual(a, b);
@@ -189,8 +185,6 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
       assert.equal(chunkText(client.updates(a), "agent_message_chunk"), "answer A");
       assert.equal(chunkText(client.updates(b), "agent_message_chunk"), "answer B");
       assert.doesNotMatch(JSON.stringify(mock.requests.at(-1)!.body), /answer A|to A/);
-    } finally {
-      await client.close();
-    }
+    });
   });
 });

@@ -5,9 +5,9 @@
 // policy-processed content and a diff for edits; the todo list is a plan; cancel during a
 // permission request ends the prompt cancelled.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { type AcpClient, logOf, spawnAcp } from "../support/acp-client.ts";
 import { execEnv, fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
@@ -22,12 +22,21 @@ function callThenAnswer(name: string, input: Record<string, unknown>): void {
   mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
 }
 
-async function started(client: AcpClient, cwd: string): Promise<string> {
-  await client.initialize();
-  return client.newSession(cwd);
+/** One `codewhale acp` for the file; each test opens its own session in its own workspace. */
+let client: AcpClient;
+let setup: ReturnType<typeof execEnv>;
+
+/** A new session in a fresh workspace, its permission requests answered by `answer`. */
+async function started(
+  answer?: AcpClient["answer"],
+): Promise<{ sessionId: string; workspace: string }> {
+  const workspace = mkdtempSync(join(setup.workspace, "ws-"));
+  client.answer =
+    answer ?? ((request) => ({ outcome: "selected", optionId: request.options[0]!.optionId }));
+  return { sessionId: await client.newSession(workspace), workspace };
 }
 
-function prompt(client: AcpClient, sessionId: string, text: string) {
+function prompt(sessionId: string, text: string) {
   return client.agent.request(acp.methods.agent.session.prompt, {
     sessionId,
     prompt: [{ type: "text", text }],
@@ -35,9 +44,11 @@ function prompt(client: AcpClient, sessionId: string, text: string) {
 }
 
 /** What the client saw for one session, as short labels in arrival order. */
-function sequence(client: AcpClient): string[] {
+function sequence(sessionId: string): string[] {
   return client.seen.flatMap((item) => {
-    if (item.kind === "permission") return ["permission"];
+    if (item.kind === "permission")
+      return item.request.sessionId === sessionId ? ["permission"] : [];
+    if (item.sessionId !== sessionId) return [];
     const update = item.update;
     if (update.sessionUpdate === "tool_call") return [`tool_call:${update.status}`];
     if (update.sessionUpdate === "tool_call_update") return [`update:${update.status}`];
@@ -46,56 +57,58 @@ function sequence(client: AcpClient): string[] {
 }
 
 describe("codewhale acp: tool calls and permissions", () => {
+  before(async () => {
+    setup = execEnv(mock);
+    client = spawnAcp(setup, MODEL);
+    await client.initialize();
+  });
+  after(async () => {
+    assert.equal(await client.close(), 0, client.stderr());
+  });
+
   it("bash asks: tool_call first, then the permission request; allow once runs it", async () => {
-    const setup = execEnv(mock);
     callThenAnswer("bash", { command: "echo made > made.txt && echo ran" });
-    const client = spawnAcp(setup, MODEL);
-    try {
-      const sessionId = await started(client, setup.workspace);
-      client.answer = () => ({ outcome: "selected", optionId: "allow_once" });
-      assert.equal((await prompt(client, sessionId, "make a file")).stopReason, "end_turn");
-      assert.deepEqual(sequence(client), [
-        "tool_call:pending",
-        "permission",
-        "update:in_progress",
-        "update:completed",
-      ]);
-      const call = client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
-      assert.ok(call && call.sessionUpdate === "tool_call");
-      assert.equal(call.kind, "execute");
-      assert.deepEqual(call.rawInput, { command: "echo made > made.txt && echo ran" });
-      const permission = client.seen.find((item) => item.kind === "permission");
-      assert.ok(permission?.kind === "permission");
-      assert.equal(permission.request.toolCall.toolCallId, call.toolCallId);
-      assert.deepEqual(
-        permission.request.options.map((option) => option.kind),
-        ["allow_once", "allow_always", "reject_once", "reject_always"],
-      );
-      const result = client
-        .updates(sessionId)
-        .findLast((u) => u.sessionUpdate === "tool_call_update");
-      assert.ok(result && result.sessionUpdate === "tool_call_update");
-      assert.match(JSON.stringify(result.content), /ran/);
-      assert.equal(readFileSync(join(setup.workspace, "made.txt"), "utf8"), "made\n");
-    } finally {
-      await client.close();
-    }
+    const { sessionId, workspace } = await started(() => ({
+      outcome: "selected",
+      optionId: "allow_once",
+    }));
+    assert.equal((await prompt(sessionId, "make a file")).stopReason, "end_turn");
+    assert.deepEqual(sequence(sessionId), [
+      "tool_call:pending",
+      "permission",
+      "update:in_progress",
+      "update:completed",
+    ]);
+    const call = client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
+    assert.ok(call && call.sessionUpdate === "tool_call");
+    assert.equal(call.kind, "execute");
+    assert.deepEqual(call.rawInput, { command: "echo made > made.txt && echo ran" });
+    const permission = client.seen.find(
+      (item) => item.kind === "permission" && item.request.sessionId === sessionId,
+    );
+    assert.ok(permission?.kind === "permission");
+    assert.equal(permission.request.toolCall.toolCallId, call.toolCallId);
+    assert.deepEqual(
+      permission.request.options.map((option) => option.kind),
+      ["allow_once", "allow_always", "reject_once", "reject_always"],
+    );
+    const result = client
+      .updates(sessionId)
+      .findLast((u) => u.sessionUpdate === "tool_call_update");
+    assert.ok(result && result.sessionUpdate === "tool_call_update");
+    assert.match(JSON.stringify(result.content), /ran/);
+    assert.equal(readFileSync(join(workspace, "made.txt"), "utf8"), "made\n");
   });
 
   it("reject once: the command never runs, the update fails and the log records the user's no", async () => {
-    const setup = execEnv(mock);
     callThenAnswer("bash", { command: "echo made > made.txt" });
-    const client = spawnAcp(setup, MODEL);
-    let sessionId = "";
-    try {
-      sessionId = await started(client, setup.workspace);
-      client.answer = () => ({ outcome: "selected", optionId: "reject_once" });
-      assert.equal((await prompt(client, sessionId, "make a file")).stopReason, "end_turn");
-      assert.deepEqual(sequence(client), ["tool_call:pending", "permission", "update:failed"]);
-      assert.equal(existsSync(join(setup.workspace, "made.txt")), false);
-    } finally {
-      await client.close();
-    }
+    const { sessionId, workspace } = await started(() => ({
+      outcome: "selected",
+      optionId: "reject_once",
+    }));
+    assert.equal((await prompt(sessionId, "make a file")).stopReason, "end_turn");
+    assert.deepEqual(sequence(sessionId), ["tool_call:pending", "permission", "update:failed"]);
+    assert.equal(existsSync(join(workspace, "made.txt")), false);
     const call = logOf(setup, sessionId).find((event) => event.type === "tool/call");
     assert.ok(call?.type === "tool/call");
     assert.equal(call.decision.outcome, "deny");
@@ -107,145 +120,110 @@ describe("codewhale acp: tool calls and permissions", () => {
     ["reject_session", 0],
   ] as const) {
     it(`${optionId}: the same call later in the session is decided without asking again`, async () => {
-      const setup = execEnv(mock);
       callThenAnswer("bash", { command: "echo x >> runs.txt" });
       callThenAnswer("bash", { command: "echo x >> runs.txt" });
-      const client = spawnAcp(setup, MODEL);
-      try {
-        const sessionId = await started(client, setup.workspace);
-        client.answer = () => ({ outcome: "selected", optionId });
-        await prompt(client, sessionId, "once");
-        await prompt(client, sessionId, "twice");
-        assert.equal(client.seen.filter((item) => item.kind === "permission").length, 1);
-        const ran = existsSync(join(setup.workspace, "runs.txt"))
-          ? readFileSync(join(setup.workspace, "runs.txt"), "utf8").split("\n").length - 1
-          : 0;
-        assert.equal(ran, runs);
-      } finally {
-        await client.close();
-      }
+      const { sessionId, workspace } = await started(() => ({ outcome: "selected", optionId }));
+      await prompt(sessionId, "once");
+      await prompt(sessionId, "twice");
+      assert.equal(sequence(sessionId).filter((label) => label === "permission").length, 1);
+      const file = join(workspace, "runs.txt");
+      const ran = existsSync(file) ? readFileSync(file, "utf8").split("\n").length - 1 : 0;
+      assert.equal(ran, runs);
     });
   }
 
   it("a prompt-injected command cannot read the provider key from its environment or its parent's", async () => {
-    const setup = execEnv(mock);
     callThenAnswer("bash", { command: "env; tr '\\0' '\\n' < /proc/$PPID/environ" });
-    const client = spawnAcp(setup, MODEL);
-    try {
-      const sessionId = await started(client, setup.workspace);
-      client.answer = () => ({ outcome: "selected", optionId: "allow_once" });
-      await prompt(client, sessionId, "print the environment");
-      const result = client
-        .updates(sessionId)
-        .findLast((u) => u.sessionUpdate === "tool_call_update");
-      assert.ok(result && result.sessionUpdate === "tool_call_update");
-      assert.equal(result.status, "completed");
-      const [shown] = result.content ?? [];
-      const text =
-        shown?.type === "content" && shown.content.type === "text" ? shown.content.text : "";
-      assert.match(text, /CODEWHALE_HOME=/, "the environment was printed");
-      assert.match(text, /ANTHROPIC_API_KEY=/, "the parent's environment was read");
-      assert.doesNotMatch(text, /ANTHROPIC_API_KEY=[^\n]/, "with no value left in it");
-      assert.ok(!client.stdoutLines().join("\n").includes(setup.env.ANTHROPIC_API_KEY!));
-    } finally {
-      await client.close();
-    }
+    const { sessionId } = await started();
+    await prompt(sessionId, "print the environment");
+    const result = client
+      .updates(sessionId)
+      .findLast((u) => u.sessionUpdate === "tool_call_update");
+    assert.ok(result && result.sessionUpdate === "tool_call_update");
+    assert.equal(result.status, "completed");
+    const [shown] = result.content ?? [];
+    const text =
+      shown?.type === "content" && shown.content.type === "text" ? shown.content.text : "";
+    assert.match(text, /CODEWHALE_HOME=/, "the environment was printed");
+    assert.match(text, /ANTHROPIC_API_KEY=/, "the parent's environment was read");
+    assert.doesNotMatch(text, /ANTHROPIC_API_KEY=[^\n]/, "with no value left in it");
+    assert.ok(!client.stdoutLines().join("\n").includes(setup.env.ANTHROPIC_API_KEY!));
   });
 
   it("write shows its file as an absolute location and its result as a diff", async () => {
-    const setup = execEnv(mock);
     callThenAnswer("write", { path: "notes.md", content: "# Notes\n" });
-    const client = spawnAcp(setup, MODEL);
-    try {
-      const sessionId = await started(client, setup.workspace);
-      assert.equal((await prompt(client, sessionId, "write notes")).stopReason, "end_turn");
-      const updates = client.updates(sessionId);
-      const call = updates.find((u) => u.sessionUpdate === "tool_call");
-      assert.ok(call && call.sessionUpdate === "tool_call");
-      assert.equal(call.kind, "edit");
-      assert.deepEqual(call.locations, [{ path: join(setup.workspace, "notes.md") }]);
-      const result = updates.findLast((u) => u.sessionUpdate === "tool_call_update");
-      assert.ok(result && result.sessionUpdate === "tool_call_update");
-      assert.equal(result.status, "completed");
-      assert.deepEqual(result.content?.[0], {
-        type: "diff",
-        path: join(setup.workspace, "notes.md"),
-        oldText: null,
-        newText: "# Notes\n",
-      });
-    } finally {
-      await client.close();
-    }
+    const { sessionId, workspace } = await started();
+    assert.equal((await prompt(sessionId, "write notes")).stopReason, "end_turn");
+    const updates = client.updates(sessionId);
+    const call = updates.find((u) => u.sessionUpdate === "tool_call");
+    assert.ok(call && call.sessionUpdate === "tool_call");
+    assert.equal(call.kind, "edit");
+    assert.deepEqual(call.locations, [{ path: join(workspace, "notes.md") }]);
+    const result = updates.findLast((u) => u.sessionUpdate === "tool_call_update");
+    assert.ok(result && result.sessionUpdate === "tool_call_update");
+    assert.equal(result.status, "completed");
+    assert.deepEqual(result.content?.[0], {
+      type: "diff",
+      path: join(workspace, "notes.md"),
+      oldText: null,
+      newText: "# Notes\n",
+    });
   });
 
   it("a read runs without asking; a secret in the file reaches the editor redacted, as the model sees it", async () => {
-    const setup = execEnv(mock);
     const secret = fakeKey("openai");
-    writeFileSync(join(setup.workspace, "config.txt"), `token=${secret}\n`);
     callThenAnswer("read", { path: "config.txt" });
-    const client = spawnAcp(setup, MODEL);
-    try {
-      const sessionId = await started(client, setup.workspace);
-      assert.equal((await prompt(client, sessionId, "read it")).stopReason, "end_turn");
-      assert.deepEqual(sequence(client), [
-        "tool_call:pending",
-        "update:in_progress",
-        "update:completed",
-      ]);
-      const call = client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
-      assert.ok(call && call.sessionUpdate === "tool_call");
-      assert.equal(call.kind, "read");
-      assert.ok(!client.stdoutLines().join("\n").includes(secret), "the secret never left");
-      assert.match(JSON.stringify(client.updates(sessionId)), /REDACTED/);
-    } finally {
-      await client.close();
-    }
+    const { sessionId, workspace } = await started();
+    writeFileSync(join(workspace, "config.txt"), `token=${secret}\n`);
+    assert.equal((await prompt(sessionId, "read it")).stopReason, "end_turn");
+    assert.deepEqual(sequence(sessionId), [
+      "tool_call:pending",
+      "update:in_progress",
+      "update:completed",
+    ]);
+    const call = client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
+    assert.ok(call && call.sessionUpdate === "tool_call");
+    assert.equal(call.kind, "read");
+    assert.ok(!client.stdoutLines().join("\n").includes(secret), "the secret never left");
+    assert.match(JSON.stringify(client.updates(sessionId)), /REDACTED/);
   });
 
   it("todo_write becomes a plan", async () => {
-    const setup = execEnv(mock);
     const todos = [
       { content: "write the bridge", status: "completed" },
       { content: "test it", status: "in_progress" },
     ];
     callThenAnswer("todo_write", { todos });
-    const client = spawnAcp(setup, MODEL);
-    try {
-      const sessionId = await started(client, setup.workspace);
-      await prompt(client, sessionId, "plan");
-      const plan = client.updates(sessionId).find((u) => u.sessionUpdate === "plan");
-      assert.ok(plan && plan.sessionUpdate === "plan");
-      assert.deepEqual(
-        plan.entries.map(({ content, status }) => ({ content, status })),
-        todos,
-      );
-    } finally {
-      await client.close();
-    }
+    const { sessionId } = await started();
+    await prompt(sessionId, "plan");
+    const plan = client.updates(sessionId).find((u) => u.sessionUpdate === "plan");
+    assert.ok(plan && plan.sessionUpdate === "plan");
+    assert.deepEqual(
+      plan.entries.map(({ content, status }) => ({ content, status })),
+      todos,
+    );
   });
 
   it("session/cancel during a permission request ends the prompt cancelled; the command never runs", async () => {
-    const setup = execEnv(mock);
-    callThenAnswer("bash", { command: "echo made > made.txt" });
-    const client = spawnAcp(setup, MODEL);
-    try {
-      const sessionId = await started(client, setup.workspace);
-      let asked = false;
-      // Never answered by the client itself: the cancel has to end the wait.
-      client.answer = (request) => {
-        asked = true;
-        return new Promise(() => undefined).then(() => ({
-          outcome: "selected" as const,
-          optionId: request.options[0]!.optionId,
-        }));
-      };
-      const running = prompt(client, sessionId, "make a file");
-      await waitFor(() => asked);
-      await client.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-      assert.equal((await running).stopReason, "cancelled");
-      assert.equal(existsSync(join(setup.workspace, "made.txt")), false);
-    } finally {
-      await client.close();
-    }
+    // Only the call: the cancelled turn sends no second request.
+    mock.enqueue({
+      blocks: [
+        { kind: "tool", id: "toolu_1", name: "bash", input: { command: "echo made > made.txt" } },
+      ],
+    });
+    let asked = false;
+    // Never answered by the client itself: the cancel has to end the wait.
+    const { sessionId, workspace } = await started((request) => {
+      asked = true;
+      return new Promise(() => undefined).then(() => ({
+        outcome: "selected" as const,
+        optionId: request.options[0]!.optionId,
+      }));
+    });
+    const running = prompt(sessionId, "make a file");
+    await waitFor(() => asked);
+    await client.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    assert.equal((await running).stopReason, "cancelled");
+    assert.equal(existsSync(join(workspace, "made.txt")), false);
   });
 });

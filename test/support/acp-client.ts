@@ -2,7 +2,6 @@
 // a child process against the loopback mock provider and talks to it over stdio with the
 // official SDK's client. Records every `session/update` and every message in arrival order,
 // answers permission requests with a test's chosen option, and keeps stdout's raw lines.
-import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
@@ -119,13 +118,4 @@ export function chunkText(
 /** The events of a session's log in the test's home. */
 export function logOf(setup: ExecEnv, sessionId: string): SessionEvent[] {
   return readSession(sessionPath(join(setup.home, "sessions"), sessionId)).events;
-}
-
-/** The id of the (only) session the client has seen updates for. */
-export function sessionIdOf(client: AcpClient): string {
-  const ids = new Set(
-    client.seen.flatMap((item) => (item.kind === "update" ? [item.sessionId] : [])),
-  );
-  assert.equal(ids.size, 1, "one session");
-  return [...ids][0]!;
 }

@@ -3,35 +3,25 @@
 // message and thought chunks, stop reasons, cancel mid-stream, a missing provider key answered
 // as "authentication required", and stdout carrying protocol messages only.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { type AcpClient, chunkText, logOf, spawnAcp } from "../support/acp-client.ts";
-import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
+import { chunkText, logOf, spawnAcp, useAcp } from "../support/acp-client.ts";
+import { MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
 const MODEL = ["--model", MODEL_OF.anthropic];
 
 describe("codewhale acp: initialize, new session, prompt", () => {
-  // One `codewhale acp` for these tests; each opens its own session.
-  let client: AcpClient;
-  let setup: ReturnType<typeof execEnv>;
-  let init: acp.InitializeResponse;
-  before(async () => {
-    setup = execEnv(mock, "context_window = 100000");
-    client = spawnAcp(setup, MODEL);
-    init = await client.initialize();
-  });
-  after(async () => {
-    assert.equal(await client.close(), 0, client.stderr());
-  });
+  const acpProcess = useAcp(mock, MODEL, "context_window = 100000");
   const prompt = (sessionId: string, text: string) =>
-    client.agent.request(acp.methods.agent.session.prompt, {
+    acpProcess.client.agent.request(acp.methods.agent.session.prompt, {
       sessionId,
       prompt: [{ type: "text", text }],
     });
 
   it("initialize answers the protocol version, capabilities, agent info and auth methods", () => {
+    const { init } = acpProcess;
     assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
     assert.equal(init.agentCapabilities?.loadSession, true);
     assert.deepEqual(init.agentCapabilities?.promptCapabilities, {
@@ -46,6 +36,7 @@ describe("codewhale acp: initialize, new session, prompt", () => {
   });
 
   it("a prompt streams thinking as thought chunks and text as message chunks, then end_turn", async () => {
+    const { client, setup } = acpProcess;
     mock.enqueue({
       blocks: [
         { kind: "thinking", text: "Let me think about it.", signature: "sig-1" },
@@ -86,12 +77,14 @@ describe("codewhale acp: initialize, new session, prompt", () => {
   });
 
   it("an answer cut by the token limit ends max_tokens", async () => {
+    const { client, setup } = acpProcess;
     mock.enqueue({ blocks: [{ kind: "text", text: "cut" }], stopReason: "max_tokens" });
     const sessionId = await client.newSession(setup.workspace);
     assert.equal((await prompt(sessionId, "go")).stopReason, "max_tokens");
   });
 
   it("session/cancel mid-stream ends the prompt cancelled and the log records the turn's end", async () => {
+    const { client, setup } = acpProcess;
     mock.enqueue({ blocks: [{ kind: "text", text: "x".repeat(400) }], chunkSize: 4, delayMs: 20 });
     const sessionId = await client.newSession(setup.workspace);
     const running = prompt(sessionId, "go");
@@ -106,6 +99,7 @@ describe("codewhale acp: initialize, new session, prompt", () => {
   });
 
   it("a missing provider key answers session/new with authentication required, naming the variable", async () => {
+    const { setup } = acpProcess;
     const { ANTHROPIC_API_KEY: _, ...env } = setup.env;
     const keyless = spawnAcp({ ...setup, env }, MODEL);
     try {

@@ -4,12 +4,10 @@
 // loading a session that one holds gets an error naming the lock; a client that disconnects
 // mid-turn cancels the turn, and the log it leaves is complete and signed.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { chunkText, logOf, spawnAcp } from "../support/acp-client.ts";
-import { cliPath } from "../support/cli.ts";
-import { execEnv, fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
+import { execEnv, fakeKey, MODEL_OF, spawnCli, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -24,21 +22,11 @@ interface Reply {
 describe("codewhale acp: robustness", () => {
   it("malformed messages, unknown methods and sessions get protocol errors; the process goes on", async () => {
     const setup = execEnv(mock);
-    const child = spawn(process.execPath, [cliPath, "acp", ...MODEL], {
-      cwd: setup.workspace,
-      env: setup.env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (data) => {
-      stdout += String(data);
-    });
-    child.stderr.on("data", (data) => {
-      stderr += String(data);
-    });
+    const agent = spawnCli(["acp", ...MODEL], setup);
+    const stdin = agent.child.stdin!;
     const replies = (): Reply[] =>
-      stdout
+      agent
+        .stdout()
         .split("\n")
         .filter(Boolean)
         .map((line) => JSON.parse(line) as Reply);
@@ -47,9 +35,10 @@ describe("codewhale acp: robustness", () => {
       return replies().find((r) => r.id === id)!;
     };
     const send = (message: unknown) =>
-      child.stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+      stdin.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
     const request = (id: number, method: string, params: unknown) =>
       send({ jsonrpc: "2.0", id, method, params });
+    const secret = fakeKey("openai");
     try {
       request(1, "session/new", { cwd: setup.workspace, mcpServers: [] });
       assert.equal((await reply(1)).error?.code, -32600, "before initialize");
@@ -74,7 +63,6 @@ describe("codewhale acp: robustness", () => {
         [-32600, -32700],
         "a parse error and a batch refused",
       );
-      const secret = fakeKey("openai");
       const server = {
         name: "db",
         command: "mcp-db",
@@ -83,13 +71,14 @@ describe("codewhale acp: robustness", () => {
       };
       request(9, "session/new", { cwd: setup.workspace, mcpServers: [server] });
       assert.match(JSON.stringify((await reply(9)).result), /"sessionId"/);
-      assert.match(stderr, /MCP servers are not supported yet: 1 not connected/);
-      assert.ok(!stderr.includes(secret) && !stdout.includes(secret));
-      assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
     } finally {
-      child.stdin.end();
-      await new Promise((resolve) => child.on("close", resolve));
+      stdin.end();
     }
+    const { status, stdout, stderr } = await agent.done;
+    assert.equal(status, 0);
+    assert.match(stderr, /MCP servers are not supported yet: 1 not connected/);
+    assert.ok(!stderr.includes(secret) && !stdout.includes(secret));
+    assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
   });
 
   it("a second process cannot load a session the first holds open: one line names the lock", async () => {

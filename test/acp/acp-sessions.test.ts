@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { type AcpClient, chunkText, spawnAcp } from "../support/acp-client.ts";
+import { type AcpClient, chunkText, spawnAcp, useAcp } from "../support/acp-client.ts";
 import { execEnv, MODEL_OF } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
@@ -125,29 +125,20 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
   });
 
   describe("in one process", () => {
-    let client: AcpClient;
-    let setup: ReturnType<typeof execEnv>;
-    before(async () => {
-      setup = execEnv(mock);
-      client = spawnAcp(setup, MODEL);
-      await client.initialize();
-    });
-    after(async () => {
-      assert.equal(await client.close(), 0, client.stderr());
-    });
+    const shared = useAcp(mock, MODEL);
 
     it("session/load of an unknown session answers not found, and the process goes on", async () => {
       for (const sessionId of ["0190a000-0000-7000-8000-000000000000", "../../etc/passwd"]) {
         await assert.rejects(
-          client.agent.request(acp.methods.agent.session.load, {
+          shared.client.agent.request(acp.methods.agent.session.load, {
             sessionId,
-            cwd: setup.workspace,
+            cwd: shared.setup.workspace,
             mcpServers: [],
           }),
           (error: acp.RequestError) => error.code === -32002,
         );
       }
-      assert.ok(await client.newSession(setup.workspace));
+      assert.ok(await shared.client.newSession(shared.setup.workspace));
     });
 
     it("session/set_mode bypass: current_mode_update, then bash runs without a permission request", async () => {
@@ -155,35 +146,38 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
         blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "touch ran" } }],
       });
       mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
-      const workspace = mkdtempSync(join(setup.workspace, "ws-"));
-      const sessionId = await client.newSession(workspace);
-      await client.agent.request(acp.methods.agent.session.setMode, {
+      const workspace = mkdtempSync(join(shared.setup.workspace, "ws-"));
+      const sessionId = await shared.client.newSession(workspace);
+      await shared.client.agent.request(acp.methods.agent.session.setMode, {
         sessionId,
         modeId: "bypass",
       });
-      await prompt(client, sessionId, "touch it");
-      assert.deepEqual(client.updates(sessionId)[0], {
+      await prompt(shared.client, sessionId, "touch it");
+      assert.deepEqual(shared.client.updates(sessionId)[0], {
         sessionUpdate: "current_mode_update",
         currentModeId: "bypass",
       });
-      assert.equal(client.seen.filter((item) => item.kind === "permission").length, 0);
+      assert.equal(shared.client.seen.filter((item) => item.kind === "permission").length, 0);
       assert.ok(existsSync(join(workspace, "ran")));
       await assert.rejects(
-        client.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "yolo" }),
+        shared.client.agent.request(acp.methods.agent.session.setMode, {
+          sessionId,
+          modeId: "yolo",
+        }),
         (error: acp.RequestError) => error.code === -32602,
       );
     });
 
     it("two sessions in one process keep their updates and logs apart", async () => {
-      const a = await client.newSession(setup.workspace);
-      const b = await client.newSession(setup.workspace);
+      const a = await shared.client.newSession(shared.setup.workspace);
+      const b = await shared.client.newSession(shared.setup.workspace);
       assert.notEqual(a, b);
       mock.enqueue({ blocks: [{ kind: "text", text: "answer A" }] });
-      await prompt(client, a, "to A");
+      await prompt(shared.client, a, "to A");
       mock.enqueue({ blocks: [{ kind: "text", text: "answer B" }] });
-      await prompt(client, b, "to B");
-      assert.equal(chunkText(client.updates(a), "agent_message_chunk"), "answer A");
-      assert.equal(chunkText(client.updates(b), "agent_message_chunk"), "answer B");
+      await prompt(shared.client, b, "to B");
+      assert.equal(chunkText(shared.client.updates(a), "agent_message_chunk"), "answer A");
+      assert.equal(chunkText(shared.client.updates(b), "agent_message_chunk"), "answer B");
       assert.doesNotMatch(JSON.stringify(mock.requests.at(-1)!.body), /answer A|to A/);
     });
   });

@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { type AcpClient, logOf, spawnAcp } from "../support/acp-client.ts";
-import { execEnv, fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
+import { type AcpClient, logOf, type SharedAcp, useAcp } from "../support/acp-client.ts";
+import { fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -23,21 +23,20 @@ function callThenAnswer(name: string, input: Record<string, unknown>): void {
 }
 
 /** One `codewhale acp` for the file; each test opens its own session in its own workspace. */
-let client: AcpClient;
-let setup: ReturnType<typeof execEnv>;
+let shared: SharedAcp;
 
 /** A new session in a fresh workspace, its permission requests answered by `answer`. */
 async function started(
   answer?: AcpClient["answer"],
 ): Promise<{ sessionId: string; workspace: string }> {
-  const workspace = mkdtempSync(join(setup.workspace, "ws-"));
-  client.answer =
+  const workspace = mkdtempSync(join(shared.setup.workspace, "ws-"));
+  shared.client.answer =
     answer ?? ((request) => ({ outcome: "selected", optionId: request.options[0]!.optionId }));
-  return { sessionId: await client.newSession(workspace), workspace };
+  return { sessionId: await shared.client.newSession(workspace), workspace };
 }
 
 function prompt(sessionId: string, text: string) {
-  return client.agent.request(acp.methods.agent.session.prompt, {
+  return shared.client.agent.request(acp.methods.agent.session.prompt, {
     sessionId,
     prompt: [{ type: "text", text }],
   });
@@ -45,7 +44,7 @@ function prompt(sessionId: string, text: string) {
 
 /** What the client saw for one session, as short labels in arrival order. */
 function sequence(sessionId: string): string[] {
-  return client.seen.flatMap((item) => {
+  return shared.client.seen.flatMap((item) => {
     if (item.kind === "permission")
       return item.request.sessionId === sessionId ? ["permission"] : [];
     if (item.sessionId !== sessionId) return [];
@@ -57,14 +56,7 @@ function sequence(sessionId: string): string[] {
 }
 
 describe("codewhale acp: tool calls and permissions", () => {
-  before(async () => {
-    setup = execEnv(mock);
-    client = spawnAcp(setup, MODEL);
-    await client.initialize();
-  });
-  after(async () => {
-    assert.equal(await client.close(), 0, client.stderr());
-  });
+  shared = useAcp(mock, MODEL);
 
   it("bash asks: tool_call first, then the permission request; allow once runs it", async () => {
     callThenAnswer("bash", { command: "echo made > made.txt && echo ran" });
@@ -79,11 +71,11 @@ describe("codewhale acp: tool calls and permissions", () => {
       "update:in_progress",
       "update:completed",
     ]);
-    const call = client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
+    const call = shared.client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
     assert.ok(call && call.sessionUpdate === "tool_call");
     assert.equal(call.kind, "execute");
     assert.deepEqual(call.rawInput, { command: "echo made > made.txt && echo ran" });
-    const permission = client.seen.find(
+    const permission = shared.client.seen.find(
       (item) => item.kind === "permission" && item.request.sessionId === sessionId,
     );
     assert.ok(permission?.kind === "permission");
@@ -92,7 +84,7 @@ describe("codewhale acp: tool calls and permissions", () => {
       permission.request.options.map((option) => option.kind),
       ["allow_once", "allow_always", "reject_once", "reject_always"],
     );
-    const result = client
+    const result = shared.client
       .updates(sessionId)
       .findLast((u) => u.sessionUpdate === "tool_call_update");
     assert.ok(result && result.sessionUpdate === "tool_call_update");
@@ -109,7 +101,7 @@ describe("codewhale acp: tool calls and permissions", () => {
     assert.equal((await prompt(sessionId, "make a file")).stopReason, "end_turn");
     assert.deepEqual(sequence(sessionId), ["tool_call:pending", "permission", "update:failed"]);
     assert.equal(existsSync(join(workspace, "made.txt")), false);
-    const call = logOf(setup, sessionId).find((event) => event.type === "tool/call");
+    const call = logOf(shared.setup, sessionId).find((event) => event.type === "tool/call");
     assert.ok(call?.type === "tool/call");
     assert.equal(call.decision.outcome, "deny");
     assert.equal(call.decision.by, "user");
@@ -136,7 +128,7 @@ describe("codewhale acp: tool calls and permissions", () => {
     callThenAnswer("bash", { command: "env; tr '\\0' '\\n' < /proc/$PPID/environ" });
     const { sessionId } = await started();
     await prompt(sessionId, "print the environment");
-    const result = client
+    const result = shared.client
       .updates(sessionId)
       .findLast((u) => u.sessionUpdate === "tool_call_update");
     assert.ok(result && result.sessionUpdate === "tool_call_update");
@@ -147,14 +139,16 @@ describe("codewhale acp: tool calls and permissions", () => {
     assert.match(text, /CODEWHALE_HOME=/, "the environment was printed");
     assert.match(text, /ANTHROPIC_API_KEY=/, "the parent's environment was read");
     assert.doesNotMatch(text, /ANTHROPIC_API_KEY=[^\n]/, "with no value left in it");
-    assert.ok(!client.stdoutLines().join("\n").includes(setup.env.ANTHROPIC_API_KEY!));
+    assert.ok(
+      !shared.client.stdoutLines().join("\n").includes(shared.setup.env.ANTHROPIC_API_KEY!),
+    );
   });
 
   it("write shows its file as an absolute location and its result as a diff", async () => {
     callThenAnswer("write", { path: "notes.md", content: "# Notes\n" });
     const { sessionId, workspace } = await started();
     assert.equal((await prompt(sessionId, "write notes")).stopReason, "end_turn");
-    const updates = client.updates(sessionId);
+    const updates = shared.client.updates(sessionId);
     const call = updates.find((u) => u.sessionUpdate === "tool_call");
     assert.ok(call && call.sessionUpdate === "tool_call");
     assert.equal(call.kind, "edit");
@@ -181,11 +175,11 @@ describe("codewhale acp: tool calls and permissions", () => {
       "update:in_progress",
       "update:completed",
     ]);
-    const call = client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
+    const call = shared.client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
     assert.ok(call && call.sessionUpdate === "tool_call");
     assert.equal(call.kind, "read");
-    assert.ok(!client.stdoutLines().join("\n").includes(secret), "the secret never left");
-    assert.match(JSON.stringify(client.updates(sessionId)), /REDACTED/);
+    assert.ok(!shared.client.stdoutLines().join("\n").includes(secret), "the secret never left");
+    assert.match(JSON.stringify(shared.client.updates(sessionId)), /REDACTED/);
   });
 
   it("todo_write becomes a plan", async () => {
@@ -196,7 +190,7 @@ describe("codewhale acp: tool calls and permissions", () => {
     callThenAnswer("todo_write", { todos });
     const { sessionId } = await started();
     await prompt(sessionId, "plan");
-    const plan = client.updates(sessionId).find((u) => u.sessionUpdate === "plan");
+    const plan = shared.client.updates(sessionId).find((u) => u.sessionUpdate === "plan");
     assert.ok(plan && plan.sessionUpdate === "plan");
     assert.deepEqual(
       plan.entries.map(({ content, status }) => ({ content, status })),
@@ -222,7 +216,7 @@ describe("codewhale acp: tool calls and permissions", () => {
     });
     const running = prompt(sessionId, "make a file");
     await waitFor(() => asked);
-    await client.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    await shared.client.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     assert.equal((await running).stopReason, "cancelled");
     assert.equal(existsSync(join(workspace, "made.txt")), false);
   });

@@ -2,15 +2,18 @@
 // a child process against the loopback mock provider and talks to it over stdio with the
 // official SDK's client. Records every `session/update` and every message in arrival order,
 // answers permission requests with a test's chosen option, and keeps stdout's raw lines.
+import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
+import { after, before } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import type { SessionEvent } from "../../src/session/events.ts";
 import { sessionPath } from "../../src/session/paths.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { cliPath } from "./cli.ts";
-import type { ExecEnv } from "./exec-harness.ts";
+import { type ExecEnv, execEnv } from "./exec-harness.ts";
+import type { MockProvider } from "./mock-provider/index.ts";
 
 /** What the client saw, in order: updates and permission requests. */
 export type Seen =
@@ -118,4 +121,43 @@ export function chunkText(
 /** The events of a session's log in the test's home. */
 export function logOf(setup: ExecEnv, sessionId: string): SessionEvent[] {
   return readSession(sessionPath(join(setup.home, "sessions"), sessionId)).events;
+}
+
+/** One `codewhale acp` process for the tests of a describe block. */
+export interface SharedAcp {
+  readonly client: AcpClient;
+  readonly setup: ExecEnv;
+  readonly init: acp.InitializeResponse;
+}
+
+/**
+ * Starts one initialized `codewhale acp` before the block's tests and closes it after them
+ * (checking it exits 0); each test opens its own sessions, which the agent keeps apart.
+ */
+export function useAcp(mock: MockProvider, args: string[], extraToml = ""): SharedAcp {
+  let shared: { client: AcpClient; setup: ExecEnv; init: acp.InitializeResponse } | undefined;
+  const get = () => {
+    if (!shared) throw new Error("the shared acp process is used outside its tests");
+    return shared;
+  };
+  before(async () => {
+    const setup = execEnv(mock, extraToml);
+    const client = spawnAcp(setup, args);
+    shared = { client, setup, init: await client.initialize() };
+  });
+  after(async () => {
+    const { client } = get();
+    assert.equal(await client.close(), 0, client.stderr());
+  });
+  return {
+    get client() {
+      return get().client;
+    },
+    get setup() {
+      return get().setup;
+    },
+    get init() {
+      return get().init;
+    },
+  };
 }

@@ -3,10 +3,12 @@
 // by exec's text output on stderr (text-output.ts); the terminal UI and ACP can reuse it. Every
 // piece of text that came from the model or a tool is made safe for a terminal (`terminalSafe`).
 import { diffLines } from "diff";
-import { escapeControls } from "../runner/index.ts";
+import { terminalSafe } from "../runner/index.ts";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/presentation.ts";
 import { formatDuration } from "./format.ts";
+
+export { terminalSafe };
 
 /** Whether lines carry ANSI colour: only on a terminal, never with NO_COLOR set. */
 export interface LineStyle {
@@ -17,19 +19,6 @@ const CODES = { dim: "2", red: "31", green: "32", yellow: "33" } as const;
 
 export function paint(style: LineStyle, colour: keyof typeof CODES, text: string): string {
   return style.color ? `\x1b[${CODES[colour]}m${text}\x1b[0m` : text;
-}
-
-/** Bidirectional overrides, which could make a command read differently from what runs. */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Text from the model or a tool, safe to print on a terminal: control characters (escape
- * sequences could move the cursor, rewrite earlier lines or set the clipboard) become visible
- * escapes, `ESC` as `\x1b` (runner's escapeControls, the one escaper of the CLI's views), and
- * so do bidirectional overrides; newlines and tabs are kept.
- */
-export function terminalSafe(text: string): string {
-  return escapeControls(text).replace(BIDI, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
 }
 
 /** One line of at most `max` characters: newlines and tabs become spaces. */

@@ -18,6 +18,17 @@ export function escapeAllControls(text: string): string {
   return text.replace(CONTROL, escaped);
 }
 
+/** The bidirectional overrides and isolates, which could make a command read as another. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text for a person's terminal (the model's answer, tool output, file names): control
+ * characters but tab and newline, and the bidi overrides, as visible escapes.
+ */
+export function terminalSafe(text: string): string {
+  return escapeControls(text).replace(BIDI, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
+}
+
 function escaped(char: string): string {
   return `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`;
 }

@@ -1,35 +1,43 @@
-// The stream-json contract (docs/stream-json.md) held to a real scripted run: one golden line
+// The stream-json contract (docs/stream-json.md) held to three real scripted runs (a session,
+// one resumed from a torn log with another model, a hook's context and a steer, and one whose
+// tool source changes its list): one golden line
 // per line type in test/fixtures/stream-json/ (normalised, first of its type), every type the
-// docs table lists produced (or named below as beyond one scripted run), the fields of the
+// docs table lists produced (or named below as beyond the runs), the fields of the
 // lines the docs spell out exactly as documented, and the documented schema_version equal to
 // the code's and the fixtures'. A change of the stream therefore needs a fixture update
 // (`UPDATE_GOLDEN=1 node scripts/test.mjs golden`) and a version decision. Also the
 // documented response-only pipeline, run with the real `jq`.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { STREAM_JSON_SCHEMA_VERSION } from "../../src/present/stream-json.ts";
 import { cliPath, repoRoot } from "../support/cli.ts";
-import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
+import {
+  execEnv,
+  jsonLines,
+  MODEL_OF,
+  runExec,
+  runExecWithTools,
+  spawnCli,
+  waitFor,
+} from "../support/exec-harness.ts";
 import { matchGolden, normalise, runContext } from "../support/golden.ts";
 import {
   type MockProvider,
   serverError,
+  slow,
   startMockProvider,
 } from "../support/mock-provider/index.ts";
 
 const FIXTURES = join(repoRoot, "test", "fixtures", "stream-json");
 const DOC = readFileSync(join(repoRoot, "docs", "stream-json.md"), "utf8");
 
-/** Documented line types that one scripted exec run does not produce, and why. */
-const BEYOND_ONE_RUN: Record<string, string> = {
-  "steering/message": "needs a steer line to land mid-turn (test/cli/exec-recovery.test.ts)",
-  "context/note": "needs a hook adding context (test/cli/exec-hooks.test.ts)",
-  "session/model": "needs a resume with another model",
-  "tools/changed": "needs a tool source whose list changes (test/tools)",
-  "session/recovered": "needs a torn log (test/cli/exec-recovery.test.ts)",
+/** Documented line types that the scripted exec runs do not produce, and why. */
+const BEYOND_THE_RUNS: Record<string, string> = {
+  "tools/changed":
+    "needs a tool source whose list changes mid-session (test/agent/tool-sources.test.ts)",
   "session/checkpoint": "never a line: documented as such",
 };
 
@@ -75,6 +83,81 @@ async function scriptedRun(): Promise<Array<Record<string, unknown>>> {
   }
 }
 
+/**
+ * A session resumed in a second run: its log torn at the end (a crash mid-write), a
+ * SessionStart hook of the user's adding context, another model, and a steer line while the
+ * answer streams. The lines the first run cannot make.
+ */
+async function resumedRun(): Promise<Array<Record<string, unknown>>> {
+  const mock = await startMockProvider();
+  try {
+    const setup = execEnv(mock);
+    mock.enqueue({ blocks: [{ kind: "text", text: "Hello." }] });
+    const first = await runExec(
+      ["--model", MODEL_OF.anthropic, "--output-format", "json", "hi"],
+      setup,
+    );
+    assert.equal(first.status, 0, first.stderr);
+    const id = String((JSON.parse(first.stdout) as { session_id: string }).session_id);
+    const log = findLog(join(setup.home, "sessions"));
+    appendFileSync(log, '{"v":1,"seq":');
+    const hook =
+      '[[hooks.SessionStart]]\ncommand = "cat >/dev/null; echo This project uses pnpm."\n';
+    appendFileSync(join(setup.home, "config.toml"), hook);
+    mock.enqueue(slow({ blocks: [{ kind: "text", text: "A long answer. ".repeat(20) }] }, 10), {
+      blocks: [{ kind: "text", text: "Briefly: done." }],
+    });
+    const stream = ["--input-format", "stream-json", "--output-format", "stream-json"];
+    const args = ["exec", "--resume", id, "--model", MODEL_OF["openai-responses"], ...stream];
+    const run = spawnCli(args, setup);
+    run.child.stdin?.write('{"type":"user","text":"go on"}\n');
+    await waitFor(() => run.stdout().includes('"message_delta"'));
+    run.child.stdin?.end('{"type":"steer","text":"be brief"}\n');
+    const done = await run.done;
+    assert.equal(done.status, 0, done.stderr);
+    const lines = jsonLines(normalise(done.stdout, runContext(setup, mock.url)));
+    // Where the steer lands depends on how far the answer had streamed: its seq is not golden.
+    for (const line of lines) if (line.type === "steering/message") line.seq = "<SEQ>";
+    return lines;
+  } finally {
+    await mock.close();
+  }
+}
+
+/**
+ * Two turns with a tool source whose list changes when its tool runs (as an MCP server's
+ * list_changed): the change is recorded at the second turn's start.
+ */
+async function changingToolsRun(): Promise<Array<Record<string, unknown>>> {
+  const mock = await startMockProvider();
+  try {
+    const setup = execEnv(mock);
+    setup.env = { ...setup.env, CODEWHALE_TEST_CHANGING_SOURCE: "1" };
+    mock.enqueue(
+      { blocks: [{ kind: "tool", id: "toolu_toggle", name: "toggle", input: {} }] },
+      { blocks: [{ kind: "text", text: "Toggled." }] },
+      { blocks: [{ kind: "text", text: "Now there is late." }] },
+    );
+    const user = (text: string) => `${JSON.stringify({ type: "user", text })}\n`;
+    const stream = ["--input-format", "stream-json", "--output-format", "stream-json"];
+    const args = ["--model", MODEL_OF.anthropic, "--permission-mode", "bypass", ...stream];
+    const run = await runExecWithTools(args, setup, undefined, user("toggle") + user("again"));
+    assert.equal(run.status, 0, run.stderr);
+    return jsonLines(normalise(run.stdout, runContext(setup, mock.url)));
+  } finally {
+    await mock.close();
+  }
+}
+
+/** The one session log under `dir`. */
+function findLog(dir: string): string {
+  const logs = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) =>
+    name.endsWith(".jsonl"),
+  );
+  assert.equal(logs.length, 1, `one log in ${dir}: ${logs.join(", ")}`);
+  return join(dir, logs[0]!);
+}
+
 /** The rows of the docs' line-type table: each backticked type of the first cell, its fields. */
 function documentedTypes(): Map<string, string> {
   const table = DOC.split("## Line types")[1]?.split("\n## ")[0] ?? "";
@@ -108,7 +191,11 @@ const EXACT_ROWS = [
 
 describe("the stream-json contract, golden", () => {
   it("one fixture per line type, the documented fields and schema_version", async () => {
-    const lines = await scriptedRun();
+    const lines = [
+      ...(await scriptedRun()),
+      ...(await resumedRun()),
+      ...(await changingToolsRun()),
+    ];
     const byType = new Map<string, Record<string, unknown>>();
     for (const line of lines)
       if (!byType.has(String(line.type))) byType.set(String(line.type), line);
@@ -118,7 +205,7 @@ describe("the stream-json contract, golden", () => {
     }
     const documented = documentedTypes();
     for (const type of documented.keys()) {
-      if (type in BEYOND_ONE_RUN) continue;
+      if (type in BEYOND_THE_RUNS) continue;
       assert.ok(byType.has(type), `the run produced no ${type} line, which the docs list`);
     }
     for (const type of byType.keys()) assert.ok(documented.has(type), `${type} is not documented`);

@@ -125,9 +125,10 @@ export function runExecWithTools(
   args: string[],
   setup: ExecEnv,
   toolLog?: string,
+  input = "",
 ): Promise<ExecRun> {
   const env = toolLog ? { ...setup.env, CODEWHALE_TEST_TOOL_LOG: toolLog } : setup.env;
-  return spawnCli(["exec", ...args], { ...setup, env }, "", toolsCli).done;
+  return spawnCli(["exec", ...args], { ...setup, env }, input, toolsCli).done;
 }
 
 export function jsonLines(text: string): Array<Record<string, unknown>> {

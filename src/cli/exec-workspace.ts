@@ -6,7 +6,10 @@ import { resolve } from "node:path";
 import { repositoryRoot } from "../agent/system-prompt.ts";
 
 /** The notice for starting in `cwd`, or null when it is inside a git repository (not $HOME). */
-export function workspaceNotice(cwd: string, home: string = homedir()): string | null {
+export function workspaceNotice(
+  cwd: string,
+  home: string = process.env.HOME || homedir(),
+): string | null {
   const dir = resolve(cwd);
   const where = (why: string) =>
     `codewhale: the workspace is ${dir} (${why}): tools may write anywhere under it`;

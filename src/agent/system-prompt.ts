@@ -4,8 +4,8 @@
 // outside the repository (and outside `allowed_prompt_dirs`) is skipped and named in a notice.
 // Called by the agent when it opens a session.
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import { promptFilePlace, readPromptFile } from "../config/index.ts";
+import { join, relative, resolve, sep } from "node:path";
+import { promptFilePlace, readPromptFile, repositoryRoot } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
 import { BUILTIN_PROMPT } from "./builtin-prompt.ts";
 
@@ -81,14 +81,6 @@ function directoriesFromRoot(cwd: string): string[] {
     dirs.push(dir);
   }
   return dirs;
-}
-
-/** The nearest directory at or above `cwd` that holds `.git`, if any. */
-export function repositoryRoot(cwd: string): string | undefined {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return dir;
-    if (dirname(dir) === dir) return undefined;
-  }
 }
 
 function isFile(path: string): boolean {

@@ -3,7 +3,7 @@
 // history to undo with). Called by exec-command.ts; the line names the workspace tools write to.
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { repositoryRoot } from "../agent/system-prompt.ts";
+import { repositoryRoot } from "../config/index.ts";
 
 /** The notice for starting in `cwd`, or null when it is inside a git repository (not $HOME). */
 export function workspaceNotice(

@@ -15,7 +15,7 @@ export type { ConfigLayer, ConfigSource } from "./merge.ts";
 export { walkLeaves } from "./merge.ts";
 export type { PromptFileRead } from "./path-checks.ts";
 export { fileKindOf, MAX_PROMPT_FILE_BYTES, readPromptFile } from "./path-checks.ts";
-export { projectRootOf } from "./project-root.ts";
+export { projectRootOf, repositoryRoot } from "./project-root.ts";
 export type { IgnoredSetting, TrustRule } from "./project-trust.ts";
 export { gateProjectLayer, PROJECT_KEY_RULES, trustedSettings } from "./project-trust.ts";
 export type { PromptPlace } from "./prompt-paths.ts";

@@ -20,7 +20,8 @@ export function projectRootOf(dir: string, configRoot?: string): string | undefi
   return config.length > git.length ? config : git;
 }
 
-function repositoryRoot(dir: string): string | undefined {
+/** The nearest directory at or above `dir` (absolute) holding `.git`; undefined if none. */
+export function repositoryRoot(dir: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
     if (existsSync(join(at, ".git"))) return at;
     if (dirname(at) === at) return undefined;

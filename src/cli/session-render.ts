@@ -12,7 +12,7 @@ import {
   plural,
 } from "../present/format.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
-import { escapeControls } from "../runner/index.ts";
+import { terminalSafe } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { Figures } from "../session/figures.ts";
 import type { SessionSummary } from "../session/summary.ts";
@@ -40,7 +40,7 @@ export function renderSummaryHeader({ summary, figures, verified }: HeaderFacts)
     `  duration  ${formatDuration(figures.turn_ms)} in turns, ${formatDuration(figures.request_ms)} waiting for the model`,
     `  verified  ${verified}`,
   ];
-  return lines.map(escapeControls);
+  return lines.map(terminalSafe);
 }
 
 function turnsLine(figures: Figures): string {
@@ -82,7 +82,7 @@ export function renderEventLines(events: Iterable<SessionEvent>): string[] {
     const tool = describeTool(event, presentations);
     lines.push(`#${event.seq} ${event.type}${tool ?? describe(event)}`);
   }
-  return lines.map(escapeControls);
+  return lines.map(terminalSafe);
 }
 
 function describe(event: SessionEvent): string {

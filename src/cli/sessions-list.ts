@@ -8,7 +8,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { isWithin, loadConfig, projectRootOf } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { formatCost, plural } from "../present/format.ts";
-import { escapeAllControls } from "../runner/index.ts";
+import { escapeAllControls, terminalSafe } from "../runner/index.ts";
 import { listSessionFiles } from "../session/paths.ts";
 import { type SessionSummary, summarizeHead, withFigures } from "../session/summary.ts";
 import { cwdOption } from "./cwd-option.ts";
@@ -108,10 +108,10 @@ function costCell(summary: SessionSummary): string {
   return summary.tokens === 0 ? "-" : "?";
 }
 
-/** The first prompt on one line, control characters escaped; a damaged head says so. */
+/** The first prompt on one line, controls and bidi overrides escaped; a damaged head says so. */
 function title(summary: SessionSummary): string {
   const text = summary.firstPrompt ?? (summary.damaged ? `(${summary.damaged})` : "(no prompt)");
-  return escapeAllControls(text.replace(/\s+/g, " ").trim());
+  return terminalSafe(escapeAllControls(text.replace(/\s+/g, " ").trim()));
 }
 
 function truncate(text: string, width: number): string {

@@ -84,6 +84,13 @@ describe("sessions list as a table", () => {
     assert.equal([...row.slice(row.indexOf("fix"))].length, 60);
   });
 
+  it("shows a bidi override in a title as an escape, so the row reads as it was written", () => {
+    session(project, "deploy \u202egnp.exe\u202c now");
+    const row = cli(["sessions", "list"], project).stdout.split("\n")[1]!;
+    assert.doesNotMatch(row, /[\u202a-\u202e\u2066-\u2069]/);
+    assert.ok(row.includes("deploy \\u202egnp.exe\\u202c now"), row);
+  });
+
   it("--json keeps its fields and adds short id, last activity, turns, tokens and cost", () => {
     const { id } = session(project);
     const [listed] = JSON.parse(cli(["sessions", "list", "--json"], project).stdout);

@@ -4,6 +4,7 @@
 // Surfaces (cli, present, acp, tui) subscribe here; the agent is the only emitter.
 import type { Bus } from "../bus/bus.ts";
 import type { SessionEvent } from "../session/events.ts";
+import type { ToolProgress } from "../tools/types.ts";
 import type { AgentAsk } from "./pending-asks.ts";
 import type { PreExecuteListener } from "./pre-execute-compose.ts";
 
@@ -46,6 +47,12 @@ export type BusEvents = {
    * (`"status"`; headless surfaces show it only on a terminal).
    */
   "agent/notice": (notice: { message: string; source: NoticeSource }) => void;
+  /**
+   * A running tool call reported progress (ToolContext.progress): a command's output tail, an
+   * MCP progress notification. Transient and display-only; its text is already through the
+   * output policy. The call's `tool/result` is what the log keeps.
+   */
+  "tool/progress": (progress: ToolProgress & { callId: string; tool: string }) => void;
   /**
    * Collected before each valid tool call is decided: each listener may answer a
    * PreExecuteListener (`{ name: "plugin:<name>", decide }`). The answers join the pre-execute

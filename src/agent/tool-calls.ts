@@ -11,7 +11,7 @@ import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
 import { todosFromCall } from "../tools/builtin/index.ts";
 import { parseToolArguments } from "../tools/toolbox.ts";
-import type { DeliveredResult, Tool, ToolResult } from "../tools/types.ts";
+import type { DeliveredResult, Tool, ToolProgress, ToolResult } from "../tools/types.ts";
 import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
 import { answerAsk, type CallDecision, decideToolCall, type PendingCall } from "./pre-execute.ts";
 import { rewriteNote } from "./rewrite-note.ts";
@@ -210,6 +210,10 @@ async function execute(
     sessionId: ctx.sessionId,
     callId: call.callId,
     output: ctx.tools.output,
+    progress: (update: ToolProgress) => {
+      if (!signal.aborted)
+        ctx.bus.emit("tool/progress", { ...update, callId: call.callId, tool: call.name });
+    },
   };
   const running = call.tool.run(call.args, toolCtx);
   try {

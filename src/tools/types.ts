@@ -25,6 +25,24 @@ export interface ToolContext {
   callId: string;
   /** The output policy `run` applies to the tool's result. */
   output: ToolOutputContext;
+  /**
+   * Reports progress while the call runs (a command's output tail, an MCP server's progress
+   * notification). Transient: surfaces show it live, the log never records it; the result is
+   * the durable fact. Text passed here must already be through the output policy (stripped
+   * and redacted). The agent puts each report on the bus as `tool/progress`.
+   */
+  progress?: (update: ToolProgress) => void;
+}
+
+/** One progress report of a running tool call (see ToolContext.progress). */
+export interface ToolProgress {
+  /** The newest output, policy-processed (stripped, redacted), at most a few KiB. */
+  tail?: string;
+  /** A one-line status, e.g. an MCP progress notification's message. */
+  message?: string;
+  /** Work done so far and, when known, the total (MCP's progress/total). */
+  progress?: number;
+  total?: number;
 }
 
 /** What a tool returns; the output policy fills the byte counts and spill fields. */

@@ -1,21 +1,28 @@
 #!/usr/bin/env node
 // The codewhale executable: answers --version without loading anything, otherwise runs the
 // bundled CLI (dist/cli.cjs, built by `npm run build`) with V8's code cache kept in
-// $CODEWHALE_HOME/cache, so later runs skip parsing and compiling most of the bundle.
+// $CODEWHALE_HOME/cache, so later runs skip parsing and compiling most of the bundle. The
+// bundles cli.cjs requires on first use (`require("./tui.cjs")`, the provider SDKs' chunks:
+// scripts/build.mjs) are loaded the same way, each with its own cache.
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
+
+/** A chunk beside the bundle, as the build names them: `./tui.cjs`, `./sdk-openai.cjs`. */
+const CHUNK = /^\.\/([a-z][a-z0-9-]*)\.cjs$/;
+/** Each chunk runs once per process, whichever bundle requires it. */
+const chunks = new Map();
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  runBundle(fileURLToPath(new URL("../dist/cli.cjs", import.meta.url)));
+  runBundle(fileURLToPath(new URL("../dist/cli.cjs", import.meta.url)), "cli");
 }
 
 /**
@@ -23,9 +30,9 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
  * can be handed in (Node 20 has no code cache for ES modules or `require`). Without a usable
  * cache the run writes one at exit, holding every function the run compiled.
  */
-function runBundle(file) {
+function runBundle(file, kind) {
   const bytes = readBundle(file);
-  const cache = cachePath(bytes);
+  const cache = cachePath(bytes, kind);
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${bytes}\n})`;
   const cachedData = cache ? readOptional(cache) : undefined;
   // On the bundle's first line, so line numbers (and the source map) stay as built.
@@ -34,7 +41,21 @@ function runBundle(file) {
     process.once("exit", () => writeCache(cache, script));
   }
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  script.runInThisContext()(module.exports, requireFor(file), module, file, dirname(file));
+  return module.exports;
+}
+
+/** `require` for a bundle: Node's own, except for the chunks beside it (run with a cache). */
+function requireFor(file) {
+  const nodeRequire = createRequire(file);
+  const bundleRequire = (id) => {
+    const chunk = CHUNK.exec(id);
+    if (!chunk) return nodeRequire(id);
+    const path = join(dirname(file), id);
+    if (!chunks.has(path)) chunks.set(path, runBundle(path, chunk[1]));
+    return chunks.get(path);
+  };
+  return Object.assign(bundleRequire, nodeRequire);
 }
 
 function readBundle(file) {
@@ -51,14 +72,14 @@ function readBundle(file) {
  * The cache file for this bundle and Node version: named by their SHA-256, so a rebuilt
  * or upgraded bundle never meets a stale cache. Home as src/config/files.ts resolves it.
  */
-function cachePath(bytes) {
+function cachePath(bytes, kind) {
   if (process.env.CODEWHALE_COMPILE_CACHE === "0") return null;
   const fromEnv = process.env.CODEWHALE_HOME;
   const home = fromEnv
     ? resolve(fromEnv.replace(/^~(?=$|\/)/, process.env.HOME || homedir()))
     : join(process.env.HOME || homedir(), ".codewhale");
   const id = createHash("sha256").update(process.version).update(bytes).digest("hex").slice(0, 32);
-  return join(home, "cache", `cli-${id}.v8cache`);
+  return join(home, "cache", `${kind}-${id}.v8cache`);
 }
 
 function readOptional(path) {
@@ -69,16 +90,26 @@ function readOptional(path) {
   }
 }
 
-/** Writes the cache atomically and removes older ones; a cache is an optimisation, never an error. */
+/**
+ * Writes the cache atomically and removes older ones of the same bundle; a cache is an
+ * optimisation, never an error. The cache directory is made inside an existing home only:
+ * a run never creates $CODEWHALE_HOME itself.
+ */
 function writeCache(path, script) {
   try {
     const dir = dirname(path);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      if (error?.code !== "EEXIST") return;
+    }
     const temp = `${path}.${process.pid}.tmp`;
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, path);
+    const own = basename(path);
+    const prefix = own.slice(0, own.lastIndexOf("-") + 1); // "cli-", "sdk-openai-"
     for (const name of readdirSync(dir)) {
-      if (name.startsWith("cli-") && join(dir, name) !== path && !name.endsWith(".tmp")) {
+      if (name.startsWith(prefix) && join(dir, name) !== path && !name.endsWith(".tmp")) {
         rmSync(join(dir, name), { force: true });
       }
     }

@@ -16,14 +16,68 @@ const pkg = JSON.parse(readFileSync("package.json", "utf8"));
 // Start from an empty dist/ so nothing from an earlier layout is left behind.
 rmSync("dist", { recursive: true, force: true });
 
-/** chat-command.ts's `import("../tui/index.ts")` becomes `require("./tui.cjs")` beside cli.cjs. */
-const tuiChunk = {
-  name: "tui-chunk",
+/**
+ * The packages cli.cjs loads only on first use, each bundled on its own beside it: the provider
+ * SDKs (imported lazily by src/providers/) and the ACP SDK (by src/acp/, itself loaded only by
+ * `codewhale acp`). Taking them out of cli.cjs nearly halves what every start reads and
+ * deserialises; bin/codewhale.js runs each chunk with its own code cache. Import their named
+ * exports only: through a chunk, an ES `default` is the whole module.
+ */
+const PACKAGE_CHUNKS = {
+  "@anthropic-ai/sdk": "sdk-anthropic",
+  openai: "sdk-openai",
+  "@agentclientprotocol/sdk": "sdk-acp",
+};
+
+/**
+ * Imports that become `require("./<chunk>.cjs")` beside cli.cjs: chat-command.ts's
+ * `import("../tui/index.ts")` and the packages of PACKAGE_CHUNKS.
+ */
+const chunks = {
+  name: "chunks",
   setup(on) {
     on.onResolve({ filter: /^\.\.\/tui\/index\.ts$/ }, () => ({
       path: "./tui.cjs",
       external: true,
     }));
+    const names = Object.keys(PACKAGE_CHUNKS).map((name) => name.replace(/[/.]/g, "\\$&"));
+    on.onResolve({ filter: new RegExp(`^(${names.join("|")})$`) }, (args) => ({
+      path: `./${PACKAGE_CHUNKS[args.path]}.cjs`,
+      external: true,
+    }));
+  },
+};
+
+/**
+ * Two values pi-tui builds when its module loads, each costing 20–30 ms of every interactive
+ * start on Node 20 (measured in docs/rfc/…/2026-12-01-terminal-ui-library.md): the grapheme
+ * segmenter (the first Intl object initialises ICU) and the RGI_Emoji regex (a `v`-flag
+ * property of strings). Both are made on first use instead; the bundle's behaviour is the same.
+ * A pi-tui upgrade that changes these lines fails the build here, so the patch is never lost
+ * silently.
+ */
+const PI_TUI_LAZY = [
+  [
+    'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
+    'let graphemeSegmenter;\nconst segmenter = { segment: (text) => (graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" })).segment(text) };',
+  ],
+  [
+    "const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;",
+    'let rgiEmojiPattern;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiPattern ??= new RegExp("^\\\\p{RGI_Emoji}$", "v")).test(text) };',
+  ],
+];
+const piTuiLazy = {
+  name: "pi-tui-lazy",
+  setup(on) {
+    on.onLoad({ filter: /@mariozechner[\\/]pi-tui[\\/]dist[\\/]utils\.js$/ }, (args) => {
+      let source = readFileSync(args.path, "utf8");
+      for (const [from, to] of PI_TUI_LAZY) {
+        if (!source.includes(from))
+          throw new Error(`pi-tui-lazy: ${args.path} no longer has ${from}`);
+        source = source.replace(from, to);
+      }
+      return { contents: source, loader: "js" };
+    });
   },
 };
 
@@ -51,12 +105,20 @@ await build({
   define: { ...common.define, "import.meta.url": "__tuiUrl" },
   // pi-tui's Windows console binding is an optional native package, loaded there only.
   external: ["koffi"],
+  plugins: [piTuiLazy],
+});
+
+await build({
+  ...common,
+  entryPoints: Object.fromEntries(
+    Object.entries(PACKAGE_CHUNKS).map(([name, chunk]) => [chunk, name]),
+  ),
 });
 
 await build({
   ...common,
   entryPoints: { cli: "src/cli/main.ts" },
-  plugins: [tuiChunk],
+  plugins: [chunks],
   // A bundle run as a vm script has no loader for import(): the external tui chunk is required.
   supported: { "dynamic-import": false },
   // The binding's CommonJS build: its ES build reads import.meta.url, which a CJS bundle lacks.

@@ -32,7 +32,8 @@ function withoutConsoleWarnings<T>(create: () => T): T {
 }
 
 export const streamAnthropic = guardStream(async function* (config, request, emit) {
-  const [{ default: Anthropic }, fetch] = await Promise.all([
+  // Named, not default: the SDK is a chunk of its own in the bundle (scripts/build.mjs).
+  const [{ Anthropic }, fetch] = await Promise.all([
     import("@anthropic-ai/sdk"),
     providerFetch(),
   ]);

@@ -8,7 +8,8 @@ import type { ProviderConfig } from "./types.ts";
 export const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
 
 export async function createOpenAIClient(config: ProviderConfig) {
-  const [{ default: OpenAI }, fetch] = await Promise.all([import("openai"), providerFetch()]);
+  // Named, not default: the SDK is a chunk of its own in the bundle (scripts/build.mjs).
+  const [{ OpenAI }, fetch] = await Promise.all([import("openai"), providerFetch()]);
   return new OpenAI({
     fetch,
     apiKey: config.apiKey,

@@ -2,7 +2,15 @@
 // $CODEWHALE_HOME/cache. Written once, privately, reused unchanged, replaced when corrupt or
 // stale, never written when turned off, and never a reason for a run to fail or print.
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { runCli } from "../support/cli.ts";
@@ -23,6 +31,10 @@ function run(env: Record<string, string> = {}) {
 }
 
 const cacheDir = () => join(home, "cache");
+const mkdirCache = () => {
+  mkdirSync(cacheDir(), { mode: 0o700, recursive: true });
+  return cacheDir();
+};
 const cacheFiles = () => readdirSync(cacheDir()).filter((name) => name.endsWith(".v8cache"));
 
 describe("compile cache", () => {
@@ -60,6 +72,47 @@ describe("compile cache", () => {
     run();
     assert.equal(cacheFiles().length, 1);
     assert.ok(!cacheFiles().includes("cli-0123456789abcdef.v8cache"));
+  });
+
+  it("never creates a missing home for its cache", () => {
+    const missing = join(home, "not-there");
+    const result = runCli(["config", "show", "--json"], { env: { CODEWHALE_HOME: missing } });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(existsSync(missing), false);
+  });
+
+  it("gives a chunk loaded on first use a cache of its own, beside the CLI's", () => {
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    };
+    const acp = () => {
+      const result = runCli(["acp"], {
+        env: { CODEWHALE_HOME: home },
+        input: `${JSON.stringify(initialize)}\n`,
+      });
+      assert.match(result.stdout, /"protocolVersion":1/, result.stderr);
+      return result;
+    };
+    writeFileSync(join(mkdirCache(), "sdk-acp-0123456789abcdef.v8cache"), "old build");
+    writeFileSync(join(cacheDir(), "sdk-anthropic-0123456789abcdef.v8cache"), "another chunk");
+    const first = acp();
+    const names = cacheFiles().sort();
+    assert.equal(names.filter((name) => name.startsWith("cli-")).length, 1);
+    const [acpCache, ...older] = names.filter((name) => name.startsWith("sdk-acp-"));
+    assert.ok(
+      acpCache && older.length === 0,
+      `one cache of the ACP chunk, the old one gone: ${names}`,
+    );
+    assert.ok(
+      names.includes("sdk-anthropic-0123456789abcdef.v8cache"),
+      "other chunks' caches stay",
+    );
+    const before = statSync(join(cacheDir(), acpCache)).mtimeMs;
+    assert.equal(acp().stdout, first.stdout);
+    assert.equal(statSync(join(cacheDir(), acpCache)).mtimeMs, before, "reused, not rewritten");
   });
 
   it("writes nothing with CODEWHALE_COMPILE_CACHE=0", () => {

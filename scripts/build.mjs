@@ -9,7 +9,7 @@
 // (src/cli/chat-command.ts), so `exec` and `--version` never parse it.
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
@@ -49,17 +49,17 @@ const chunks = {
 };
 
 /**
- * Two values pi-tui builds when its module loads, each costing 20–30 ms of every interactive
- * start on Node 20 (measured in docs/rfc/…/2026-12-01-terminal-ui-library.md): the grapheme
- * segmenter (the first Intl object initialises ICU) and the RGI_Emoji regex (a `v`-flag
- * property of strings). Both are made on first use instead; the bundle's behaviour is the same.
- * A pi-tui upgrade that changes these lines fails the build here, so the patch is never lost
- * silently.
+ * Two values pi-tui builds when its module loads, each costing 20–35 ms of every interactive
+ * start on Node 20 (docs/rfc/implemented/architecture/2026-12-01-start-up-chunks.md): the
+ * grapheme segmenter (the first Intl object initialises ICU), replaced by
+ * src/tui/grapheme-segmenter.ts (the same segments, ICU only for text that needs it), and the
+ * RGI_Emoji regex (a `v`-flag property of strings), made on first use. A pi-tui upgrade that
+ * changes these lines fails the build here, so the patch is never lost silently.
  */
 const PI_TUI_LAZY = [
   [
     'const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });',
-    'let graphemeSegmenter;\nconst segmenter = { segment: (text) => (graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" })).segment(text) };',
+    `import { graphemeSegmenter as segmenter } from ${JSON.stringify(resolve("src/tui/grapheme-segmenter.ts"))};`,
   ],
   [
     "const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;",

@@ -33,10 +33,7 @@ function withoutConsoleWarnings<T>(create: () => T): T {
 
 export const streamAnthropic = guardStream(async function* (config, request, emit) {
   // Named, not default: the SDK is a chunk of its own in the bundle (scripts/build.mjs).
-  const [{ Anthropic }, fetch] = await Promise.all([
-    import("@anthropic-ai/sdk"),
-    providerFetch(),
-  ]);
+  const [{ Anthropic }, fetch] = await Promise.all([import("@anthropic-ai/sdk"), providerFetch()]);
   const client = new Anthropic({
     fetch,
     apiKey: config.apiKey,

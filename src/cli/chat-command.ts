@@ -15,8 +15,9 @@ import {
 import { UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
+import { knownSecretsFrom, redactText } from "../runner/index.ts";
 import { FiguresFold } from "../session/figures.ts";
-import type { OpenRequest, SessionViews } from "../tui/index.ts";
+import type { OpenRequest } from "../tui/index.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { collect, permissionMode } from "./exec-command.ts";
@@ -68,7 +69,9 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
     flags: configFlagsFromOptions(options),
     ...(options.trust ? { trust: true } : {}),
   });
-  const credentials = takeCredentials(providerKeyVars(loaded.config.providers));
+  const keyVars = providerKeyVars(loaded.config.providers);
+  const credentials = takeCredentials(keyVars);
+  const known = knownSecretsFrom(credentials.env, keyVars);
   const receipts = execReceipts();
   const open = (request: OpenRequest & { continueLatest?: boolean }) =>
     Agent.open({
@@ -94,16 +97,17 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
   return runInteractive({
     agent,
     open,
-    views: VIEWS,
+    views: {
+      presentations: (session) => new ToolPresentations(session),
+      figures: () => new FiguresFold(),
+      modes: PERMISSION_MODES,
+      redact: (text) => redactText(text, known),
+    },
     cwd,
+    home: loaded.home,
+    project: loaded.projectRoot ?? cwd,
     mode,
     showThinking: loaded.config.display.show_thinking,
     ...(prompt ? { firstPrompt: prompt } : {}),
   });
 }
-
-const VIEWS: SessionViews = {
-  presentations: (session) => new ToolPresentations(session),
-  figures: () => new FiguresFold(),
-  modes: PERMISSION_MODES,
-};

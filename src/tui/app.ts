@@ -20,6 +20,8 @@ import type { SessionEvent } from "../session/events.ts";
 import type { FiguresFold } from "../session/figures.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
 import { AskPanel } from "./ask-panel.ts";
+import type { PromptHistory } from "./history.ts";
+import { HistorySearch } from "./history-search.ts";
 import { safe } from "./safe-text.ts";
 import { helpLines, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
 import { StatusLine } from "./status-line.ts";
@@ -41,6 +43,8 @@ export interface SessionViews {
   presentations(session: PresenterLookup): ToolPresentations;
   figures(): FiguresFold;
   modes: readonly PermissionMode[];
+  /** Secrets out of text before it is stored outside the session (the prompt history). */
+  redact(text: string): string;
 }
 
 export interface AppOptions {
@@ -52,6 +56,8 @@ export interface AppOptions {
   showThinking: boolean;
   mode: PermissionMode;
   cwd: string;
+  /** Prompts across sessions: Up/Down and Ctrl-R walk them, each prompt sent is added. */
+  history: PromptHistory;
   /** Called once, when the user leaves (Ctrl-D, /quit, Ctrl-C twice). */
   onExit: () => void;
 }
@@ -67,6 +73,8 @@ export class App {
   private readonly transcript: Transcript;
   private readonly queuedView = new Container();
   private readonly askArea = new Container();
+  private readonly searchArea = new Container();
+  private search: HistorySearch | undefined;
   private readonly status: StatusLine;
   private readonly editor: Editor;
   private readonly asks: AgentAsk[] = [];
@@ -95,11 +103,13 @@ export class App {
       new CombinedAutocompleteProvider([...SLASH_COMMANDS], options.cwd, null),
     );
     this.editor.onSubmit = (text) => this.submit(text);
+    for (const text of options.history.texts) this.editor.addToHistory(text);
     for (const part of [
       this.transcript.root,
       this.queuedView,
       this.askArea,
       this.status,
+      this.searchArea,
       this.editor,
     ]) {
       this.tui.addChild(part);
@@ -175,6 +185,7 @@ export class App {
     const text = raw.trim();
     if (!text) return;
     this.editor.addToHistory(raw);
+    this.options.history.record(raw);
     if (text.startsWith("/")) {
       void this.slash(text);
       return;
@@ -187,6 +198,8 @@ export class App {
   }
 
   private onKey(data: string): { consume: boolean } | undefined {
+    if (this.search) return undefined;
+    if (matchesKey(data, "ctrl+r") && !this.panel) return this.openSearch();
     if (matchesKey(data, "ctrl+d")) {
       if (this.editor.getText() !== "" || this.panel) return undefined;
       this.options.onExit();
@@ -199,6 +212,22 @@ export class App {
       return { consume: true };
     }
     return undefined;
+  }
+
+  /** Ctrl-R: the history search replaces nothing until Enter takes a match. */
+  private openSearch(): { consume: boolean } {
+    const search = new HistorySearch(this.options.history, this.theme, (taken) => {
+      this.search = undefined;
+      this.searchArea.clear();
+      if (taken !== undefined) this.editor.setText(taken);
+      this.tui.setFocus(this.editor);
+      this.tui.requestRender();
+    });
+    this.search = search;
+    this.searchArea.addChild(search);
+    this.tui.setFocus(search);
+    this.tui.requestRender();
+    return { consume: true };
   }
 
   /** Clears the prompt; else cancels the turn; else a second press exits. */

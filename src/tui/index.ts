@@ -7,6 +7,7 @@ import type { Agent } from "../agent/agent.ts";
 import type { PermissionMode } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
 import { App, type OpenRequest, type SessionViews } from "./app.ts";
+import { PromptHistory } from "./history.ts";
 import { guardTerminal } from "./terminal-restore.ts";
 import { colorWanted, createTheme } from "./theme.ts";
 
@@ -17,6 +18,10 @@ export interface InteractiveOptions {
   open: (request: OpenRequest) => Promise<Agent>;
   views: SessionViews;
   cwd: string;
+  /** `$CODEWHALE_HOME`: the prompt history lives there. */
+  home: string;
+  /** The project the prompts belong to (its root, else the workspace). */
+  project: string;
   mode: PermissionMode;
   showThinking: boolean;
   firstPrompt?: string;
@@ -37,7 +42,12 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   });
   try {
     const left = new Promise<void>((resolve) => {
-      app = new App({ ...options, tui, theme, onExit: resolve });
+      const history = new PromptHistory({
+        home: options.home,
+        project: options.project,
+        redact: options.views.redact,
+      });
+      app = new App({ ...options, tui, theme, history, onExit: resolve });
     });
     tui.start();
     app?.start(options.firstPrompt);

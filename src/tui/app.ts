@@ -23,7 +23,7 @@ import { AskPanel } from "./ask-panel.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
 import { safe } from "./safe-text.ts";
-import { helpLines, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
+import { helpLines, nextMode, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
 import { StatusLine } from "./status-line.ts";
 import type { Theme } from "./theme.ts";
 import { type DisplayState, Transcript } from "./transcript.ts";
@@ -207,6 +207,10 @@ export class App {
     }
     if (matchesKey(data, "ctrl+c")) return this.onCtrlC();
     if (this.panel) return undefined;
+    if (matchesKey(data, "shift+tab")) {
+      this.setMode(nextMode(this.options.views.modes, this.mode, this.options.mode));
+      return { consume: true };
+    }
     if (matchesKey(data, "escape") && this.agent.running && !this.editor.isShowingAutocomplete()) {
       this.agent.cancel();
       return { consume: true };
@@ -324,9 +328,18 @@ export class App {
         const mode = modes.find((candidate) => candidate === parsed.argument);
         if (!mode)
           return say(this.theme.warn(`/mode takes one of ${modes.join(", ")}; now ${this.mode}`));
-        return this.reopen({ resume: this.agent.sessionId, mode }, `permission mode: ${mode}`);
+        return this.setMode(mode);
       }
     }
+  }
+
+  /** `/mode` and Shift+Tab: from the next call decided on, also in a running turn. */
+  private setMode(mode: PermissionMode): void {
+    this.agent.setPermissionMode(mode);
+    this.mode = mode;
+    this.updateIdle();
+    this.transcript.notice(this.theme.dim(`permission mode: ${mode}`));
+    this.tui.requestRender();
   }
 
   private costLines(): string {

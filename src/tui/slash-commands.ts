@@ -2,6 +2,7 @@
 // completion, and `parseSlash`, which splits "/model openai/gpt-5" into a command and its
 // argument. What each one does is app.ts's (it owns the session); this file only names them.
 import type { SlashCommand } from "@mariozechner/pi-tui";
+import type { PermissionMode } from "../config/index.ts";
 
 export const SLASH_COMMANDS = [
   { name: "help", description: "keys and commands" },
@@ -48,4 +49,17 @@ export function helpLines(): string[] {
     return `/${command.name}${hint}  ${command.description}`;
   });
   return [...keys, ...commands];
+}
+
+/**
+ * Shift+Tab's next mode. `bypass` is in the cycle only when the session started in it (as
+ * Claude Code offers bypass only when launched with it): a key press never turns asks off.
+ */
+export function nextMode(
+  modes: readonly PermissionMode[],
+  current: PermissionMode,
+  started: PermissionMode,
+): PermissionMode {
+  const cycle = modes.filter((mode) => mode !== "bypass" || started === "bypass");
+  return cycle[(cycle.indexOf(current) + 1) % cycle.length] ?? current;
 }

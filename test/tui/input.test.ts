@@ -4,7 +4,7 @@
 // user-defined slash commands and the session commands (/resume, /sessions, /export, …).
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { readSession } from "../../src/session/reader.ts";
@@ -61,5 +61,26 @@ describe("codewhale's input editor in a terminal", {
       .filter((event) => event.type === "user/message")
       .map((event) => (event.type === "user/message" ? event.text : ""));
     assert.equal(prompts.filter((p) => p === "alpha prompt about parsing").length, 2);
+  });
+
+  it("Shift+Tab cycles the permission mode, shown in the status line, never into bypass", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    writeFileSync(join(setup.workspace, "notes.txt"), "old line\n");
+    screen.keys("BTab");
+    await screen.waitFor("permission mode: accept-edits");
+    assert.match(screen.screen(), /mode accept-edits · /);
+    const input = { path: "notes.txt", old_string: "old line", new_string: "new line" };
+    mock.enqueue(
+      { blocks: [{ kind: "tool", id: "toolu_1", name: "edit", input }] },
+      text("edited"),
+    );
+    say(screen, "fix the note");
+    await screen.waitFor("edited");
+    assert.equal(readFileSync(join(setup.workspace, "notes.txt"), "utf8"), "new line\n");
+    screen.keys("BTab");
+    await screen.waitFor("mode plan · ");
+    screen.keys("BTab");
+    await screen.waitFor("mode default · ");
+    assert.doesNotMatch(screen.screen(), /bypass/);
   });
 });

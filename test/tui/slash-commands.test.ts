@@ -2,7 +2,9 @@
 // naming /help.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseSlash } from "../../src/tui/slash-commands.ts";
+import { nextMode, parseSlash } from "../../src/tui/slash-commands.ts";
+
+const MODES = ["default", "accept-edits", "plan", "bypass"] as const;
 
 describe("slash commands", () => {
   it("splits the command from its argument", () => {
@@ -20,5 +22,12 @@ describe("slash commands", () => {
       ok: false,
       message: "unknown command /bogus (see /help)",
     });
+  });
+
+  it("cycles the modes with Shift+Tab, bypass only for a session started in it", () => {
+    assert.equal(nextMode(MODES, "default", "default"), "accept-edits");
+    assert.equal(nextMode(MODES, "plan", "default"), "default");
+    assert.equal(nextMode(MODES, "plan", "bypass"), "bypass");
+    assert.equal(nextMode(MODES, "bypass", "bypass"), "default");
   });
 });

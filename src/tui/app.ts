@@ -3,14 +3,7 @@
 // own scrollback (no alternate screen). Renders from the agent's bus only (`session/event`,
 // plus `agent/status`, `agent/queued`, `agent/ask`, `agent/notice` for lifecycle), drives it
 // through submit, answer and cancel, and runs the slash commands. Started by index.ts.
-import {
-  CombinedAutocompleteProvider,
-  Container,
-  Editor,
-  matchesKey,
-  Text,
-  type TUI,
-} from "@mariozechner/pi-tui";
+import { Container, type Editor, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
 import type { PermissionMode } from "../config/index.ts";
@@ -20,8 +13,10 @@ import type { SessionEvent } from "../session/events.ts";
 import type { FiguresFold } from "../session/figures.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
 import { AskPanel } from "./ask-panel.ts";
+import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
+import { InputEditor } from "./input-editor.ts";
 import { safe } from "./safe-text.ts";
 import { helpLines, nextMode, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
 import { StatusLine } from "./status-line.ts";
@@ -98,9 +93,9 @@ export class App {
     const presentations = options.views.presentations((name) => this.presenter(name));
     this.transcript = new Transcript(this.theme, this.display, presentations);
     this.status = new StatusLine(this.tui, this.theme);
-    this.editor = new Editor(this.tui, this.theme.editor, { paddingX: 1 });
+    this.editor = new InputEditor(this.tui, this.theme.editor, { paddingX: 1 });
     this.editor.setAutocompleteProvider(
-      new CombinedAutocompleteProvider([...SLASH_COMMANDS], options.cwd, null),
+      new InputCompletion(() => SLASH_COMMANDS, new WorkspaceFiles(options.cwd), options.cwd),
     );
     this.editor.onSubmit = (text) => this.submit(text);
     for (const text of options.history.texts) this.editor.addToHistory(text);

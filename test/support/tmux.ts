@@ -5,7 +5,7 @@
 // shell finds after codewhale ends (its exit status, the tty modes).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliPath } from "./cli.ts";
@@ -13,6 +13,8 @@ import { cliPath } from "./cli.ts";
 export interface TmuxScreen {
   /** Types literal text (no Enter). */
   type(text: string): void;
+  /** Pastes text as a terminal does (bracketed paste when the program asked for it). */
+  paste(text: string): void;
   /** Sends tmux key names: "Enter", "Escape", "C-c", "C-d", "S-Enter". */
   keys(...names: string[]): void;
   /** The visible screen, trailing blanks trimmed. */
@@ -88,6 +90,13 @@ export function startTmux(
   return {
     type: (text) => void tmux("send-keys", "-t", "cw", "-l", text),
     keys: (...names) => void tmux("send-keys", "-t", "cw", ...names),
+    paste(text) {
+      const file = `${socket}.paste`;
+      writeFileSync(file, text);
+      tmux("load-buffer", "-b", "cw-paste", file);
+      rmSync(file, { force: true });
+      tmux("paste-buffer", "-p", "-d", "-b", "cw-paste", "-t", "cw");
+    },
     screen,
     async waitFor(expected, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;

@@ -4,14 +4,22 @@
 // user-defined slash commands and the session commands (/resume, /sessions, /export, …).
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { readSession } from "../../src/session/reader.ts";
 import { execEnv, fakeKey } from "../support/exec-harness.ts";
 import { startMockProvider } from "../support/mock-provider/index.ts";
 import { tmuxAvailable } from "../support/tmux.ts";
-import { logFiles, say, start } from "../support/tui-session.ts";
+import { logFiles, loggedEvents, ofType, say, start } from "../support/tui-session.ts";
 
 const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
 
@@ -82,5 +90,48 @@ describe("codewhale's input editor in a terminal", {
     screen.keys("BTab");
     await screen.waitFor("mode default · ");
     assert.doesNotMatch(screen.screen(), /bypass/);
+  });
+
+  it("completes @path from the workspace's files, never ignored ones or outside it", async (t) => {
+    const mock = await startMockProvider();
+    t.after(() => mock.close());
+    const setup = execEnv(mock);
+    const ws = setup.workspace;
+    mkdirSync(join(ws, "src"));
+    mkdirSync(join(ws, "build"));
+    writeFileSync(join(ws, ".gitignore"), "build/\n");
+    writeFileSync(join(ws, "src", "zebra-main.ts"), "export {};\n");
+    writeFileSync(join(ws, "build", "zebra-out.js"), "");
+    const outside = mkdtempSync(join(tmpdir(), "cw-outside-"));
+    writeFileSync(join(outside, "zebra-secret.txt"), "secret\n");
+    symlinkSync(join(outside, "zebra-secret.txt"), join(ws, "zebra-link.txt"));
+    symlinkSync(outside, join(ws, "zebra-dir"));
+    const { screen } = await start(t, [], { mock, setup });
+    screen.type("look at @zebra");
+    const offered = await screen.waitFor("src/zebra-main.ts");
+    assert.doesNotMatch(offered, /zebra-out/, "a .gitignored file is not offered");
+    assert.doesNotMatch(offered, /zebra-link|zebra-dir|zebra-secret/, "no symlink out");
+    screen.keys("Tab");
+    await screen.waitFor("look at @src/zebra-main.ts");
+    screen.keys("C-u");
+    screen.type("@../");
+    await screen.waitFor("@../");
+    screen.type("cw");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.doesNotMatch(screen.screen(), /cw-outside|cw-exec/, "nothing above the workspace");
+  });
+
+  it("shows a large paste collapsed as [pasted 2,400 lines] and sends all of it", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    const lines = Array.from({ length: 2400 }, (_, index) => `line ${index + 1} of the paste`);
+    screen.paste(lines.join("\n"));
+    await screen.waitFor("[pasted 2,400 lines]");
+    assert.doesNotMatch(screen.screen(), /line 1200 of the paste/);
+    mock.enqueue(text("got it"));
+    screen.keys("Enter");
+    await screen.waitFor("got it");
+    const [prompt] = ofType(loggedEvents(setup.home), "user/message");
+    assert.equal(prompt?.text.split("\n").length, 2400);
+    assert.match(prompt?.text ?? "", /line 2400 of the paste$/);
   });
 });

@@ -1,0 +1,151 @@
+// The input editor's completion: slash commands (built-in and user-defined) and typed paths
+// through pi-tui's CombinedAutocompleteProvider, and `@path` over the workspace's own files:
+// the .gitignore-aware walk the glob tool uses (tools/builtin/walk.ts: symlinks not followed,
+// `.git` skipped), matched fuzzily, every offer re-checked to resolve inside the workspace.
+// Nothing outside the workspace is ever offered (`@../x`, an absolute path, a symlink out).
+// Made by app.ts.
+import { realpathSync } from "node:fs";
+import { join, sep } from "node:path";
+import {
+  type AutocompleteItem,
+  type AutocompleteProvider,
+  type AutocompleteSuggestions,
+  CombinedAutocompleteProvider,
+  fuzzyFilter,
+  type SlashCommand,
+} from "@mariozechner/pi-tui";
+import { walkFiles } from "../tools/builtin/walk.ts";
+
+/** At most this many files are indexed (a huge tree stays fast; the rest is not offered). */
+export const MAX_INDEXED = 50_000;
+/** The index is rebuilt when older than this. */
+const INDEX_TTL_MS = 5_000;
+const MAX_OFFERED = 20;
+
+/** `@` with what follows it up to the cursor, when it starts a word: `@src/ap`, `@"my fi`. */
+export function atPrefix(textBeforeCursor: string): string | undefined {
+  return /(?:^|\s)(@"[^"]*|@[^\s"]*)$/.exec(textBeforeCursor)?.[1];
+}
+
+export class WorkspaceFiles {
+  private index: { at: number; paths: Promise<string[]> } | undefined;
+  private readonly realRoot: string;
+
+  constructor(
+    private readonly root: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.realRoot = safeRealpath(root) ?? root;
+  }
+
+  /** Workspace-relative paths (files, then the directories above them), POSIX separators. */
+  paths(signal?: AbortSignal): Promise<string[]> {
+    if (!this.index || this.now() - this.index.at > INDEX_TTL_MS)
+      this.index = { at: this.now(), paths: this.walk(signal) };
+    return this.index.paths;
+  }
+
+  private async walk(signal: AbortSignal | undefined): Promise<string[]> {
+    const files: string[] = [];
+    const dirs = new Set<string>();
+    const prefix = this.root.endsWith(sep) ? this.root : `${this.root}${sep}`;
+    for await (const path of walkFiles({
+      root: this.root,
+      start: this.root,
+      ...(signal ? { signal } : {}),
+    })) {
+      if (!path.startsWith(prefix)) continue;
+      const rel = path.slice(prefix.length).split(sep).join("/");
+      files.push(rel);
+      for (let at = rel.indexOf("/"); at > 0; at = rel.indexOf("/", at + 1))
+        dirs.add(`${rel.slice(0, at)}/`);
+      if (files.length >= MAX_INDEXED) break;
+    }
+    return [...files, ...dirs];
+  }
+
+  /** True when `rel` resolves (symlinks followed) inside the workspace. */
+  inside(rel: string): boolean {
+    const real = safeRealpath(join(this.root, rel));
+    return (
+      real !== undefined && (real === this.realRoot || real.startsWith(`${this.realRoot}${sep}`))
+    );
+  }
+
+  /** The best matches for `query`, each checked to be inside the workspace. */
+  async suggest(query: string, signal?: AbortSignal): Promise<string[]> {
+    const paths = await this.paths(signal);
+    if (query.startsWith("/") || query.startsWith("~") || query.split("/").includes(".."))
+      return [];
+    const matched = query ? fuzzyFilter(paths, query, (path) => path) : [...paths].sort(byDepth);
+    const out: string[] = [];
+    for (const path of matched) {
+      if (out.length >= MAX_OFFERED) break;
+      if (this.inside(path)) out.push(path);
+    }
+    return out;
+  }
+}
+
+function byDepth(a: string, b: string): number {
+  return a.split("/").length - b.split("/").length || (a < b ? -1 : 1);
+}
+
+function safeRealpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+export class InputCompletion implements AutocompleteProvider {
+  constructor(
+    private readonly commands: () => readonly SlashCommand[],
+    private readonly files: WorkspaceFiles,
+    private readonly cwd: string,
+  ) {}
+
+  /** Made afresh at each completion: the user-defined commands can change between turns. */
+  private get base(): CombinedAutocompleteProvider {
+    return new CombinedAutocompleteProvider([...this.commands()], this.cwd, null);
+  }
+
+  async getSuggestions(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    options: { signal: AbortSignal; force?: boolean },
+  ): Promise<AutocompleteSuggestions | null> {
+    const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
+    const prefix = atPrefix(before);
+    if (prefix === undefined)
+      return this.base.getSuggestions(lines, cursorLine, cursorCol, options);
+    const quoted = prefix.startsWith('@"');
+    const query = prefix.slice(quoted ? 2 : 1);
+    const found = await this.files.suggest(query, options.signal);
+    if (options.signal.aborted || found.length === 0) return null;
+    const items: AutocompleteItem[] = found.map((path) => {
+      const name = path.endsWith("/")
+        ? `${path.slice(0, -1).split("/").pop()}/`
+        : (path.split("/").pop() ?? path);
+      const value = quoted || path.includes(" ") ? `@"${path}"` : `@${path}`;
+      return { value, label: name, description: path };
+    });
+    return { items, prefix };
+  }
+
+  applyCompletion(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    item: AutocompleteItem,
+    prefix: string,
+  ): { lines: string[]; cursorLine: number; cursorCol: number } {
+    return this.base.applyCompletion(lines, cursorLine, cursorCol, item, prefix);
+  }
+
+  shouldTriggerFileCompletion(lines: string[], cursorLine: number, cursorCol: number): boolean {
+    return this.base.shouldTriggerFileCompletion(lines, cursorLine, cursorCol);
+  }
+}

@@ -9,12 +9,15 @@ import type { SessionEvent } from "../session/events.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
 import { type AgentOptions, type ComposedSession, composeSession } from "./compose-session.ts";
-import { notify } from "./notes.ts";
+import { notify, recordNotes } from "./notes.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 import { submitPrompt } from "./prompt-submit.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
+import { runUserShell, USER_SHELL_SOURCE, type UserShellRun } from "./user-shell.ts";
 
 export type { AgentOptions } from "./compose-session.ts";
+export type { UserShellRun } from "./user-shell.ts";
+export { USER_SHELL_SOURCE } from "./user-shell.ts";
 
 /** A queued prompt taken back before its turn started (`withdrawQueued`, `dispose`). */
 export interface WithdrawnPrompt {
@@ -157,6 +160,20 @@ export class Agent {
     if (!this.controller || this.controller.signal.aborted) return;
     this.setStatus("cancelling");
     this.controller.abort();
+  }
+
+  /**
+   * Runs a shell command the user typed (`!command`) in the workspace, policed like the bash
+   * tool's output, and records it as a `context/note` from `user:shell` for the next turn.
+   * Not while a turn runs or after close: then it resolves undefined and runs nothing.
+   */
+  async runShell(command: string, signal?: AbortSignal): Promise<UserShellRun | undefined> {
+    if (this.running || this.disposed || this.closing) return undefined;
+    const { ctx, totals, sessionTools } = this.session;
+    const run = await runUserShell(sessionTools.workspace, command, signal);
+    if (this.disposed) return run;
+    recordNotes(ctx, totals.nextTurn, USER_SHELL_SOURCE, [run.note]);
+    return run;
   }
 
   /** Takes every queued prompt back (their `submit` resolves `withdrawn`); returns their text. */

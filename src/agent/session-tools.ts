@@ -11,7 +11,7 @@ import {
   type SpillScope,
   sweepStaleSpillDirs,
 } from "../runner/index.ts";
-import type { ReadGate } from "../tools/builtin/index.ts";
+import type { BuiltinToolContext, ReadGate } from "../tools/builtin/index.ts";
 import { builtinToolSource, createToolContext } from "../tools/builtin/index.ts";
 import { codeGraphSource, externalToolSource, gcfEnabled } from "../tools/external/index.ts";
 import type { ToolNotice, ToolSource } from "../tools/source.ts";
@@ -22,6 +22,8 @@ export interface SessionTools {
   toolbox: Toolbox;
   /** The session's spill directory (read, grep and ls may read it). */
   spillDir: string;
+  /** The built-in tools' shared context (the user's own `!command` runs in it too). */
+  workspace: BuiltinToolContext;
   /** Disposes the sources, stops background processes and removes the spill files. */
   dispose(): Promise<void>;
 }
@@ -88,6 +90,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
   return {
     toolbox,
     spillDir: spill.dir,
+    workspace,
     async dispose() {
       closing.abort();
       await toolbox.dispose();

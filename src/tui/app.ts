@@ -18,6 +18,7 @@ import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
 import { InputEditor } from "./input-editor.ts";
 import { safe } from "./safe-text.ts";
+import { ShellCommands, shellCommandOf } from "./shell-command.ts";
 import { helpLines, nextMode, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
 import { StatusLine } from "./status-line.ts";
 import type { Theme } from "./theme.ts";
@@ -69,6 +70,7 @@ export class App {
   private readonly queuedView = new Container();
   private readonly askArea = new Container();
   private readonly searchArea = new Container();
+  private readonly shell: ShellCommands;
   private search: HistorySearch | undefined;
   private readonly status: StatusLine;
   private readonly editor: Editor;
@@ -93,6 +95,15 @@ export class App {
     const presentations = options.views.presentations((name) => this.presenter(name));
     this.transcript = new Transcript(this.theme, this.display, presentations);
     this.status = new StatusLine(this.tui, this.theme);
+    this.shell = new ShellCommands({
+      agent: () => this.agent,
+      status: this.status,
+      theme: this.theme,
+      say: (line) => {
+        this.transcript.notice(line);
+        this.tui.requestRender();
+      },
+    });
     this.editor = new InputEditor(this.tui, this.theme.editor, { paddingX: 1 });
     this.editor.setAutocompleteProvider(
       new InputCompletion(() => SLASH_COMMANDS, new WorkspaceFiles(options.cwd), options.cwd),
@@ -185,6 +196,16 @@ export class App {
       void this.slash(text);
       return;
     }
+    const command = shellCommandOf(text);
+    if (command !== undefined) {
+      void this.shell.run(command);
+      return;
+    }
+    if (this.shell.running) {
+      this.transcript.notice(this.theme.warn("wait for the shell command (Esc stops it)"));
+      this.tui.requestRender();
+      return;
+    }
     const agent = this.agent;
     agent.submit(raw).catch((error: unknown) => {
       this.transcript.notice(this.theme.bad(safe(`the session log failed: ${messageOf(error)}`)));
@@ -204,6 +225,10 @@ export class App {
     if (this.panel) return undefined;
     if (matchesKey(data, "shift+tab")) {
       this.setMode(nextMode(this.options.views.modes, this.mode, this.options.mode));
+      return { consume: true };
+    }
+    if (matchesKey(data, "escape") && this.shell.running) {
+      this.shell.cancel();
       return { consume: true };
     }
     if (matchesKey(data, "escape") && this.agent.running && !this.editor.isShowingAutocomplete()) {

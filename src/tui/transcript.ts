@@ -8,6 +8,7 @@ import type { ToolPresentations } from "../present/tool-presentations.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { ResultPresentation } from "../tools/presentation.ts";
 import { safe } from "./safe-text.ts";
+import { shellNoteText, USER_SHELL_SOURCE } from "./shell-command.ts";
 import type { Theme } from "./theme.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
 import { ToolCard } from "./tool-card.ts";
@@ -69,6 +70,10 @@ export class Transcript {
         this.toolResult(event);
         return;
       case "context/note":
+        if (event.source === USER_SHELL_SOURCE) {
+          this.line(shellNoteText(event.text, theme));
+          return;
+        }
         this.line(
           theme.dim(safe(`note from ${event.source}: ${event.text.split("\n", 1)[0] ?? ""}`)),
         );

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -133,5 +134,47 @@ describe("codewhale's input editor in a terminal", {
     const [prompt] = ofType(loggedEvents(setup.home), "user/message");
     assert.equal(prompt?.text.split("\n").length, 2400);
     assert.match(prompt?.text ?? "", /line 2400 of the paste$/);
+  });
+
+  it("!command runs the user's command, shows it redacted, and the next turn reads it", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    const key = fakeKey("openai");
+    writeFileSync(join(setup.workspace, "leak.txt"), `token ${key}\n`);
+    say(screen, "!echo shell-said-hello && cat leak.txt");
+    const shown = await screen.waitFor("[exit code 0]");
+    assert.match(shown, /! echo shell-said-hello && cat leak\.txt/);
+    assert.match(shown, /^\s+shell-said-hello$/m);
+    assert.ok(!shown.includes(key), "the output is redacted on screen");
+    mock.enqueue(text("I see the output"));
+    say(screen, "what did it print?");
+    await screen.waitFor("I see the output");
+    const sent = JSON.stringify(mock.requests.at(-1)?.body);
+    assert.match(sent, /shell-said-hello/, "the model reads the command's output");
+    assert.ok(sent.indexOf("shell-said-hello") < sent.indexOf("what did it print?"));
+    const notes = ofType(loggedEvents(setup.home), "context/note");
+    assert.equal(notes.length, 1);
+    assert.equal(notes[0]?.source, "user:shell");
+    assert.match(
+      notes[0]?.text ?? "",
+      /^\$ echo shell-said-hello && cat leak\.txt\nshell-said-hello\n/,
+    );
+    assert.ok(!JSON.stringify(notes).includes(key), "the log holds it redacted");
+  });
+
+  it("!command waits for a running turn: refused while one runs, nothing run", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    mock.enqueue({
+      ...text("a slow answer that streams for a long time"),
+      delayMs: 300,
+      chunkSize: 2,
+    });
+    say(screen, "go slowly");
+    await screen.waitFor("Esc to cancel");
+    say(screen, "!touch made-by-shell");
+    await screen.waitFor("a shell command runs between turns");
+    screen.keys("Escape");
+    await screen.waitFor("cancelled");
+    assert.equal(existsSync(join(setup.workspace, "made-by-shell")), false);
+    assert.equal(ofType(loggedEvents(setup.home), "context/note").length, 0);
   });
 });

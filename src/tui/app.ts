@@ -19,10 +19,17 @@ import { HistorySearch } from "./history-search.ts";
 import { InputEditor } from "./input-editor.ts";
 import { safe } from "./safe-text.ts";
 import { ShellCommands, shellCommandOf } from "./shell-command.ts";
-import { helpLines, nextMode, parseSlash, SLASH_COMMANDS } from "./slash-commands.ts";
+import {
+  BUILTIN_NAMES,
+  completionCommands,
+  helpLines,
+  nextMode,
+  parseSlash,
+} from "./slash-commands.ts";
 import { StatusLine } from "./status-line.ts";
 import type { Theme } from "./theme.ts";
 import { type DisplayState, Transcript } from "./transcript.ts";
+import { expandCommand, type LoadedCommands, loadUserCommands } from "./user-commands.ts";
 
 /** What a new agent for this screen is opened with (`/new`, `/model`, `/mode`). */
 export interface OpenRequest {
@@ -52,6 +59,9 @@ export interface AppOptions {
   showThinking: boolean;
   mode: PermissionMode;
   cwd: string;
+  /** `$CODEWHALE_HOME` and the project root: where user-defined commands are read. */
+  home: string;
+  project: string;
   /** Prompts across sessions: Up/Down and Ctrl-R walk them, each prompt sent is added. */
   history: PromptHistory;
   /** Called once, when the user leaves (Ctrl-D, /quit, Ctrl-C twice). */
@@ -71,6 +81,7 @@ export class App {
   private readonly askArea = new Container();
   private readonly searchArea = new Container();
   private readonly shell: ShellCommands;
+  private ownCommands: { at: number; loaded: LoadedCommands } | undefined;
   private search: HistorySearch | undefined;
   private readonly status: StatusLine;
   private readonly editor: Editor;
@@ -106,7 +117,11 @@ export class App {
     });
     this.editor = new InputEditor(this.tui, this.theme.editor, { paddingX: 1 });
     this.editor.setAutocompleteProvider(
-      new InputCompletion(() => SLASH_COMMANDS, new WorkspaceFiles(options.cwd), options.cwd),
+      new InputCompletion(
+        () => completionCommands(this.userCommands()),
+        new WorkspaceFiles(options.cwd),
+        options.cwd,
+      ),
     );
     this.editor.onSubmit = (text) => this.submit(text);
     for (const text of options.history.texts) this.editor.addToHistory(text);
@@ -201,6 +216,11 @@ export class App {
       void this.shell.run(command);
       return;
     }
+    this.sendPrompt(raw);
+  }
+
+  /** A prompt to the model as it is: never a slash or shell command, whatever it starts with. */
+  private sendPrompt(raw: string): void {
     if (this.shell.running) {
       this.transcript.notice(this.theme.warn("wait for the shell command (Esc stops it)"));
       this.tui.requestRender();
@@ -324,10 +344,16 @@ export class App {
       this.transcript.notice(line);
       this.tui.requestRender();
     };
-    if (!parsed.ok) return say(this.theme.warn(parsed.message));
+    if (!parsed.ok) {
+      const own = this.userCommands().commands.find((command) => command.name === parsed.given);
+      if (!own) return say(this.theme.warn(parsed.message));
+      // Only prompt text: a body starting with "!" or "/" is sent, never run.
+      this.sendPrompt(expandCommand(own, parsed.argument));
+      return;
+    }
     switch (parsed.name) {
       case "help":
-        return say(helpLines().join("\n"));
+        return say(helpLines(this.userCommands()).join("\n"));
       case "thinking":
         this.display.showThinking = !this.display.showThinking;
         this.transcript.invalidate();
@@ -360,6 +386,16 @@ export class App {
     this.updateIdle();
     this.transcript.notice(this.theme.dim(`permission mode: ${mode}`));
     this.tui.requestRender();
+  }
+
+  /** The user-defined commands, read afresh at most once a second (files may change). */
+  private userCommands(): LoadedCommands {
+    const now = Date.now();
+    if (!this.ownCommands || now - this.ownCommands.at > 1000) {
+      const dirs = { home: this.options.home, project: this.options.project };
+      this.ownCommands = { at: now, loaded: loadUserCommands(dirs, BUILTIN_NAMES) };
+    }
+    return this.ownCommands.loaded;
   }
 
   private costLines(): string {

@@ -3,6 +3,8 @@
 // argument. What each one does is app.ts's (it owns the session); this file only names them.
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import type { PermissionMode } from "../config/index.ts";
+import { safe } from "./safe-text.ts";
+import type { LoadedCommands } from "./user-commands.ts";
 
 export const SLASH_COMMANDS = [
   { name: "help", description: "keys and commands" },
@@ -26,19 +28,39 @@ export type SlashName = (typeof SLASH_COMMANDS)[number]["name"];
 
 export type ParsedSlash =
   | { ok: true; name: SlashName; argument: string }
-  | { ok: false; message: string };
+  | { ok: false; given: string; argument: string; message: string };
 
 /** `text` starts with "/"; "/exit" is taken for "/quit", as in Claude Code and Codex. */
 export function parseSlash(text: string): ParsedSlash {
   const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text.trim());
   const given = (match?.[1] ?? "").toLowerCase();
   const name = given === "exit" ? "quit" : given;
+  const argument = (match?.[2] ?? "").trim();
   const known = SLASH_COMMANDS.find((command) => command.name === name);
-  if (!known) return { ok: false, message: `unknown command /${given} (see /help)` };
-  return { ok: true, name: known.name, argument: (match?.[2] ?? "").trim() };
+  if (!known)
+    return { ok: false, given, argument, message: `unknown command /${given} (see /help)` };
+  return { ok: true, name: known.name, argument };
 }
 
-export function helpLines(): string[] {
+/** The names user-defined commands may not take. */
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
+  ...SLASH_COMMANDS.map((command) => command.name),
+  "exit",
+]);
+
+/** What completion offers: the built-ins, then the user-defined commands with their source. */
+export function completionCommands(user: LoadedCommands): SlashCommand[] {
+  return [
+    ...SLASH_COMMANDS,
+    ...user.commands.map((command) => ({
+      name: command.name,
+      description: `${safe(command.description)} (${command.source})`,
+      ...(command.argumentHint ? { argumentHint: safe(command.argumentHint) } : {}),
+    })),
+  ];
+}
+
+export function helpLines(user: LoadedCommands = { commands: [], skipped: [] }): string[] {
   const keys = [
     "Enter send · Shift+Enter or \\ then Enter: new line · Up/Down: history",
     "Esc: cancel the running turn · Ctrl-C: clear, cancel, twice to exit · Ctrl-D: exit",
@@ -48,7 +70,12 @@ export function helpLines(): string[] {
     const hint = "argumentHint" in command ? ` ${command.argumentHint}` : "";
     return `/${command.name}${hint}  ${command.description}`;
   });
-  return [...keys, ...commands];
+  const own = user.commands.map((command) => {
+    const hint = command.argumentHint ? ` ${command.argumentHint}` : "";
+    return safe(`/${command.name}${hint}  ${command.description} (${command.source})`);
+  });
+  const skipped = user.skipped.map((line) => safe(`not loaded: ${line}`));
+  return [...keys, ...commands, ...own, ...skipped];
 }
 
 /**

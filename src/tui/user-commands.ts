@@ -1,0 +1,148 @@
+// User-defined slash commands: Markdown files whose body is a prompt, in Claude Code's format
+// (optional frontmatter `description` and `argument-hint`; `$ARGUMENTS` and `$1`…`$9` in the
+// body). Read from `$CODEWHALE_HOME/commands/` (the user's), then the project's
+// `.codewhale/commands/` and `.claude/commands/`; a name already taken (a built-in, or an
+// earlier directory: a repository never shadows the user's own) is skipped with a note.
+// A project's files come from a possibly hostile repository, so a command is only prompt text
+// sent when the user invokes it: nothing in it runs (Claude Code's !`cmd` lines are shown as
+// not run), names are limited to [a-z0-9_-], files to 64 KB, and a symlink that leads out of
+// its directory is refused. Loaded by app.ts for /help, completion and invocation.
+import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { join, sep } from "node:path";
+
+export type CommandSource = "user" | "project" | "project (.claude)";
+
+export interface UserCommand {
+  name: string;
+  description: string;
+  argumentHint: string | undefined;
+  body: string;
+  source: CommandSource;
+  /** The file it came from. */
+  path: string;
+}
+
+export interface LoadedCommands {
+  commands: UserCommand[];
+  /** One line per file not taken, naming it and why. */
+  skipped: string[];
+}
+
+export const MAX_COMMAND_BYTES = 64 * 1024;
+const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const MAX_FILES = 200;
+
+export interface CommandDirs {
+  home: string;
+  project: string;
+}
+
+export function commandDirs(dirs: CommandDirs): Array<{ dir: string; source: CommandSource }> {
+  return [
+    { dir: join(dirs.home, "commands"), source: "user" },
+    { dir: join(dirs.project, ".codewhale", "commands"), source: "project" },
+    { dir: join(dirs.project, ".claude", "commands"), source: "project (.claude)" },
+  ];
+}
+
+/** Every command of the three directories; `taken`: names no file may use (the built-ins). */
+export function loadUserCommands(dirs: CommandDirs, taken: ReadonlySet<string>): LoadedCommands {
+  const commands: UserCommand[] = [];
+  const skipped: string[] = [];
+  const names = new Set(taken);
+  for (const { dir, source } of commandDirs(dirs)) {
+    for (const file of markdownFiles(dir)) {
+      const name = file.slice(0, -3).toLowerCase();
+      const path = join(dir, file);
+      const problem = NAME.test(name) ? undefined : "a name may use only a-z, 0-9, - and _";
+      const read = problem ? { problem } : readCommandFile(dir, path);
+      if ("problem" in read) {
+        skipped.push(`${path}: ${read.problem}`);
+        continue;
+      }
+      if (names.has(name)) {
+        skipped.push(`${path}: /${name} is taken`);
+        continue;
+      }
+      names.add(name);
+      commands.push({ name, source, path, ...parseCommand(read.text) });
+    }
+  }
+  return { commands, skipped };
+}
+
+function markdownFiles(dir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => entry.name.endsWith(".md") && (entry.isFile() || entry.isSymbolicLink()))
+    .map((entry) => entry.name)
+    .sort()
+    .slice(0, MAX_FILES);
+}
+
+function readCommandFile(dir: string, path: string): { text: string } | { problem: string } {
+  try {
+    const real = realpathSync(path);
+    const realDir = realpathSync(dir);
+    if (!real.startsWith(`${realDir}${sep}`)) return { problem: "a symlink out of its directory" };
+    const stat = lstatSync(real);
+    if (!stat.isFile()) return { problem: "not a regular file" };
+    if (stat.size > MAX_COMMAND_BYTES) return { problem: `larger than ${MAX_COMMAND_BYTES} bytes` };
+    return { text: readFileSync(real, "utf8") };
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Splits the frontmatter (flat `key: value` lines) from the body. */
+export function parseCommand(
+  text: string,
+): Pick<UserCommand, "description" | "argumentHint" | "body"> {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+  const fields = new Map<string, string>();
+  for (const line of (match?.[1] ?? "").split(/\r?\n/)) {
+    const field = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
+    if (field?.[1]) fields.set(field[1].toLowerCase(), unquote(field[2] ?? ""));
+  }
+  const body = match ? (match[2] ?? "") : text;
+  const firstLine =
+    body
+      .split("\n")
+      .find((line) => line.trim())
+      ?.trim() ?? "";
+  return {
+    description: fields.get("description") || firstLine.slice(0, 80),
+    argumentHint: fields.get("argument-hint") || undefined,
+    body,
+  };
+}
+
+function unquote(value: string): string {
+  const trimmed = value.trim();
+  const quoted = /^(["'])(.*)\1$/.exec(trimmed);
+  return quoted ? (quoted[2] ?? "") : trimmed;
+}
+
+/**
+ * The prompt a command sends: `$ARGUMENTS` is the whole argument text, `$1`…`$9` its
+ * whitespace-separated words (missing ones empty). Claude Code's !`command` (run a command and
+ * insert its output) is never run here: it is left as `command` followed by "(not run)".
+ */
+export function expandCommand(command: UserCommand, argument: string): string {
+  const words = argument.trim() ? argument.trim().split(/\s+/) : [];
+  const expanded = command.body
+    .replace(/!`([^`\n]*)`/g, "`$1` (not run)")
+    .replace(/\$ARGUMENTS|\$([1-9])/g, (_, index: string | undefined) =>
+      index === undefined ? argument.trim() : (words[Number(index) - 1] ?? ""),
+    );
+  const text = expanded.trim();
+  // A command that takes no $ARGUMENTS still passes what was typed after it, as Claude Code does.
+  if (argument.trim() && !/\$ARGUMENTS|\$[1-9]/.test(command.body))
+    return `${text}\n\n${argument.trim()}`;
+  return text;
+}

@@ -18,6 +18,7 @@ import { ToolPresentations } from "../present/tool-presentations.ts";
 import { knownSecretsFrom, redactText } from "../runner/index.ts";
 import { FiguresFold } from "../session/figures.ts";
 import type { OpenRequest } from "../tui/index.ts";
+import { chatSessions } from "./chat-sessions.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { collect, permissionMode } from "./exec-command.ts";
@@ -73,13 +74,15 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
   const credentials = takeCredentials(keyVars);
   const known = knownSecretsFrom(credentials.env, keyVars);
   const receipts = execReceipts();
+  const dir = sessionsDir(loaded, options.sessionDir);
+  const project = loaded.projectRoot ?? cwd;
   const open = (request: OpenRequest & { continueLatest?: boolean }) =>
     Agent.open({
       bus: createBus<BusEvents>(),
       loaded,
       env: credentials.env,
       cwd,
-      sessionsDir: sessionsDir(loaded, options.sessionDir),
+      sessionsDir: dir,
       ...(request.model ? { modelOverride: request.model } : {}),
       ...(request.resume ? { resume: request.resume } : {}),
       ...(request.continueLatest ? { continueLatest: true } : {}),
@@ -102,10 +105,11 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
       figures: () => new FiguresFold(),
       modes: PERMISSION_MODES,
       redact: (text) => redactText(text, known),
+      sessions: chatSessions({ cwd, sessionsDir: dir, project }),
     },
     cwd,
     home: loaded.home,
-    project: loaded.projectRoot ?? cwd,
+    project,
     mode,
     showThinking: loaded.config.display.show_thinking,
     ...(prompt ? { firstPrompt: prompt } : {}),

@@ -49,7 +49,22 @@ export function registerExportCommand(program: Command): void {
 
 async function exportSession(id: string, options: ExportOptions): Promise<void> {
   const sessionsDir = resolveSessionsDir(options);
-  const path = findSession(sessionsDir, id);
+  const done = await exportLog(findSession(sessionsDir, id), sessionsDir, options);
+  if (done) process.stderr.write(escapeControls(`${done}\n`));
+}
+
+/** What one export writes: the view, its format, how far, where (stdout when no output). */
+export type ExportRequest = Pick<ExportOptions, "view" | "format" | "until" | "output" | "redact">;
+
+/**
+ * Exports the log at `path` as `request` says, with its signed receipt (also the terminal's
+ * `/export`). Returns the line saying what was written where, when written to a file.
+ */
+export async function exportLog(
+  path: string,
+  sessionsDir: string,
+  options: ExportRequest,
+): Promise<string | undefined> {
   const summary = summarizeSession(path);
   const lastSeq = summary.events - 1;
   if (options.until !== undefined) checkSeqInRange("--until", options.until, lastSeq, summary.id);
@@ -65,15 +80,10 @@ async function exportSession(id: string, options: ExportOptions): Promise<void> 
       signReceipt(unsigned, key),
     );
     file?.commit();
-    if (output !== undefined) writeSidecar(`${output}.receipt.json`, receipt);
-    if (output !== undefined) {
-      const { view, format } = receipt.selector;
-      process.stderr.write(
-        escapeControls(
-          `exported ${view} ${format} of session ${receipt.session_id} through seq ${receipt.last_seq} to ${output} (receipt ${output}.receipt.json)\n`,
-        ),
-      );
-    }
+    if (output === undefined) return undefined;
+    writeSidecar(`${output}.receipt.json`, receipt);
+    const { view, format } = receipt.selector;
+    return `exported ${view} ${format} of session ${receipt.session_id} through seq ${receipt.last_seq} to ${output} (receipt ${output}.receipt.json)`;
   } catch (error) {
     file?.discard();
     throw error;
@@ -83,7 +93,7 @@ async function exportSession(id: string, options: ExportOptions): Promise<void> 
 /** Renders (or copies) the view into the file or stdout, then its receipt; returns the receipt. */
 async function writeExport(
   path: string,
-  options: ExportOptions,
+  options: ExportRequest,
   throughSeq: number,
   file: ExportFile | null,
   sign: (unsigned: Omit<ExportReceipt, "signature">) => ExportReceipt,

@@ -106,9 +106,18 @@ function verifySession(target: string, options: VerifyOptions): void {
   const path = target.endsWith(".jsonl")
     ? target
     : findSession(resolveSessionsDir(options), target);
+  process.stdout.write(`${verifyLines(path, options.key).join("\n")}\n`);
+  process.exitCode = ExitCode.ok;
+}
+
+/**
+ * Checks one log (chain, format, signed checkpoints) and says what it proves, as the lines
+ * `sessions verify` prints; throws the typed error naming the first problem. Also `/verify`.
+ */
+export function verifyLines(path: string, keyFile?: string): string[] {
   if (!isRegularFile(path)) throw new UsageError(`no session log at ${path}`);
   const reader = new SessionReader(path, { strictCanonical: true });
-  const receipt = new ReceiptVerifier(path, verifyTrust(options.key));
+  const receipt = new ReceiptVerifier(path, verifyTrust(keyFile));
   for (const event of reader.events()) receipt.push(event); // every line is checked here
   const { events, lastHash, torn } = reader.summary;
   if (torn) {
@@ -116,9 +125,8 @@ function verifySession(target: string, options: VerifyOptions): void {
     throw new SessionCorruptError(path, events + 1, reason);
   }
   const proven = receiptLines(receipt.finish());
-  process.stdout.write(
-    `ok ${path}: ${plural(events, "event")}, chain intact, last h ${lastHash}\n`,
-  );
-  process.stdout.write(`${proven.map((line) => `  ${line}\n`).join("")}`);
-  process.exitCode = ExitCode.ok;
+  return [
+    `ok ${path}: ${plural(events, "event")}, chain intact, last h ${lastHash}`,
+    ...proven.map((line) => `  ${line}`),
+  ];
 }

@@ -25,6 +25,37 @@ export interface ListOptions extends SessionDirOptions {
 const TITLE_WIDTH = 60;
 
 export function listSessions(options: ListOptions): void {
+  const listed = listedSessions(options);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(listed.shown, null, 2)}\n`);
+    return;
+  }
+  process.stdout.write(`${listLines(listed).join("\n")}\n`);
+}
+
+/** What `sessions list` prints, as lines (also the terminal's `/sessions`). */
+export function sessionListLines(options: ListOptions): string[] {
+  return listLines(listedSessions(options));
+}
+
+/**
+ * The sessions of the terminal's `/resume` picker: those of `project` and below first, then
+ * the rest, each newest activity first.
+ */
+export function sessionsForPicker(sessionsDir: string, project: string): SessionSummary[] {
+  const all = listSessionFiles(sessionsDir).map(summarizeHead).sort(byLastActivity);
+  const own = all.filter((s) => s.cwd !== null && isAtOrBelow(s.cwd, project));
+  return [...own, ...all.filter((s) => !own.includes(s))];
+}
+
+interface Listed {
+  base: string;
+  scope: string | undefined;
+  inScope: SessionSummary[];
+  shown: SessionSummary[];
+}
+
+function listedSessions(options: ListOptions): Listed {
   if (options.all && options.cwd !== undefined) {
     throw new UsageError("use --cwd or --all, not both");
   }
@@ -35,11 +66,10 @@ export function listSessions(options: ListOptions): void {
     .map(summarizeHead)
     .filter((s) => scope === undefined || (s.cwd !== null && isAtOrBelow(s.cwd, scope)))
     .sort(byLastActivity);
-  const shown = inScope.slice(0, limit).map(withFigures);
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
-    return;
-  }
+  return { base, scope, inScope, shown: inScope.slice(0, limit).map(withFigures) };
+}
+
+function listLines({ base, scope, inScope, shown }: Listed): string[] {
   const out = shown.length === 0 ? [noneLine(scope)] : renderTable(shown, base);
   const hidden = inScope.length - shown.length;
   if (hidden > 0)
@@ -48,7 +78,7 @@ export function listSessions(options: ListOptions): void {
     );
   if (scope !== undefined)
     out.push(`(sessions of ${tildePath(scope)} and below; --all lists every session)`);
-  process.stdout.write(`${out.join("\n")}\n`);
+  return out;
 }
 
 /**
@@ -81,7 +111,7 @@ function renderTable(rows: readonly SessionSummary[], base: string): string[] {
     String(s.turns),
     costCell(s),
     s.cwd === null ? "?" : escapeAllControls(workspaceOf(s.cwd, base)),
-    title(s),
+    sessionTitle(s),
   ]);
   const widths = HEADER.map((head, i) =>
     Math.max(head.length, ...cells.map((row) => (i === HEADER.length - 1 ? 0 : row[i]!.length))),
@@ -109,7 +139,7 @@ function costCell(summary: SessionSummary): string {
 }
 
 /** The first prompt on one line, controls and bidi overrides escaped; a damaged head says so. */
-function title(summary: SessionSummary): string {
+export function sessionTitle(summary: SessionSummary): string {
   const text = summary.firstPrompt ?? (summary.damaged ? `(${summary.damaged})` : "(no prompt)");
   return terminalSafe(escapeAllControls(text.replace(/\s+/g, " ").trim()));
 }

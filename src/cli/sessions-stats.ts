@@ -15,17 +15,25 @@ export interface StatsOptions extends SessionDirOptions {
 }
 
 export function printSessionStats(id: string, options: StatsOptions): void {
-  const path = findSession(resolveSessionsDir(options), id);
+  const stats = statsOfLog(findSession(resolveSessionsDir(options), id));
+  if (options.json) process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
+  else process.stdout.write(`${renderStats(stats).join("\n")}\n`);
+}
+
+/** The report `sessions stats` prints, as lines (also the terminal's `/stats`). */
+export function sessionStatsLines(path: string): string[] {
+  return renderStats(statsOfLog(path));
+}
+
+function statsOfLog(path: string): SessionStats {
   const shown = readShown(path);
   const lineBytes = lineLengths(path, shown.events.length);
-  const stats = sessionStats({
+  return sessionStats({
     events: shown.events,
     lineBytes,
     terminalBytes: Buffer.byteLength(showText(shown)),
     canonicalBytes: shown.summary.bytes,
   });
-  if (options.json) process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
-  else process.stdout.write(`${renderStats(stats).join("\n")}\n`);
 }
 
 /** The byte length of each of the first `count` lines (newline included), read in 1 MiB parts. */

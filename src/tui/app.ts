@@ -3,7 +3,14 @@
 // own scrollback (no alternate screen). Renders from the agent's bus only (`session/event`,
 // plus `agent/status`, `agent/queued`, `agent/ask`, `agent/notice` for lifecycle), drives it
 // through submit, answer and cancel, and runs the slash commands. Started by index.ts.
-import { Container, type Editor, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
+import {
+  type Component,
+  Container,
+  type Editor,
+  matchesKey,
+  Text,
+  type TUI,
+} from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
 import type { PermissionMode } from "../config/index.ts";
@@ -17,19 +24,15 @@ import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
 import { InputEditor } from "./input-editor.ts";
+import { Picker } from "./picker.ts";
 import { safe } from "./safe-text.ts";
+import { runSessionCommand, type SessionCommands } from "./session-commands.ts";
 import { ShellCommands, shellCommandOf } from "./shell-command.ts";
-import {
-  BUILTIN_NAMES,
-  completionCommands,
-  helpLines,
-  nextMode,
-  parseSlash,
-} from "./slash-commands.ts";
+import { completionCommands, helpLines, nextMode, parseSlash } from "./slash-commands.ts";
 import { StatusLine } from "./status-line.ts";
 import type { Theme } from "./theme.ts";
 import { type DisplayState, Transcript } from "./transcript.ts";
-import { expandCommand, type LoadedCommands, loadUserCommands } from "./user-commands.ts";
+import { expandCommand, type LoadedCommands, UserCommandSet } from "./user-commands.ts";
 
 /** What a new agent for this screen is opened with (`/new`, `/model`, `/mode`). */
 export interface OpenRequest {
@@ -48,6 +51,8 @@ export interface SessionViews {
   modes: readonly PermissionMode[];
   /** Secrets out of text before it is stored outside the session (the prompt history). */
   redact(text: string): string;
+  /** `/sessions`, `/resume`, `/export`, `/stats`, `/verify`: the CLI's own code. */
+  sessions: SessionCommands;
 }
 
 export interface AppOptions {
@@ -81,8 +86,9 @@ export class App {
   private readonly askArea = new Container();
   private readonly searchArea = new Container();
   private readonly shell: ShellCommands;
-  private ownCommands: { at: number; loaded: LoadedCommands } | undefined;
-  private search: HistorySearch | undefined;
+  private readonly ownCommands: UserCommandSet;
+  /** The history search or the session picker, while one is open above the editor. */
+  private overlay: Component | undefined;
   private readonly status: StatusLine;
   private readonly editor: Editor;
   private readonly asks: AgentAsk[] = [];
@@ -106,6 +112,7 @@ export class App {
     const presentations = options.views.presentations((name) => this.presenter(name));
     this.transcript = new Transcript(this.theme, this.display, presentations);
     this.status = new StatusLine(this.tui, this.theme);
+    this.ownCommands = new UserCommandSet({ home: options.home, project: options.project });
     this.shell = new ShellCommands({
       agent: () => this.agent,
       status: this.status,
@@ -234,7 +241,7 @@ export class App {
   }
 
   private onKey(data: string): { consume: boolean } | undefined {
-    if (this.search) return undefined;
+    if (this.overlay) return undefined;
     if (matchesKey(data, "ctrl+r") && !this.panel) return this.openSearch();
     if (matchesKey(data, "ctrl+d")) {
       if (this.editor.getText() !== "" || this.panel) return undefined;
@@ -261,13 +268,13 @@ export class App {
   /** Ctrl-R: the history search replaces nothing until Enter takes a match. */
   private openSearch(): { consume: boolean } {
     const search = new HistorySearch(this.options.history, this.theme, (taken) => {
-      this.search = undefined;
+      this.overlay = undefined;
       this.searchArea.clear();
       if (taken !== undefined) this.editor.setText(taken);
       this.tui.setFocus(this.editor);
       this.tui.requestRender();
     });
-    this.search = search;
+    this.overlay = search;
     this.searchArea.addChild(search);
     this.tui.setFocus(search);
     this.tui.requestRender();
@@ -361,6 +368,20 @@ export class App {
         return say(this.theme.dim(`thinking ${this.display.showThinking ? "shown" : "hidden"}`));
       case "cost":
         return say(this.costLines());
+      case "resume":
+        return this.openPicker();
+      case "sessions":
+      case "stats":
+      case "verify":
+      case "export":
+        return say(
+          await runSessionCommand(parsed.name, parsed.argument, {
+            commands: this.options.views.sessions,
+            agent: this.agent,
+            cwd: this.options.cwd,
+            theme: this.theme,
+          }),
+        );
       case "quit":
         return this.options.onExit();
       case "new":
@@ -388,14 +409,31 @@ export class App {
     this.tui.requestRender();
   }
 
-  /** The user-defined commands, read afresh at most once a second (files may change). */
-  private userCommands(): LoadedCommands {
-    const now = Date.now();
-    if (!this.ownCommands || now - this.ownCommands.at > 1000) {
-      const dirs = { home: this.options.home, project: this.options.project };
-      this.ownCommands = { at: now, loaded: loadUserCommands(dirs, BUILTIN_NAMES) };
+  /** `/resume`: a searchable list of sessions; the one picked replaces this one on screen. */
+  private openPicker(): void {
+    const items = this.options.views.sessions.pickable();
+    if (items.length === 0) {
+      this.transcript.notice(this.theme.dim("no sessions to resume"));
+      this.tui.requestRender();
+      return;
     }
-    return this.ownCommands.loaded;
+    const picker = new Picker("resume a session", items, this.theme, (picked) => {
+      this.overlay = undefined;
+      this.searchArea.clear();
+      this.tui.setFocus(this.editor);
+      this.tui.requestRender();
+      if (picked && picked !== this.agent.sessionId)
+        void this.reopen({ resume: picked }, `resumed session ${picked}`);
+    });
+    if (this.overlay) return;
+    this.overlay = picker;
+    this.searchArea.addChild(picker);
+    this.tui.setFocus(picker);
+    this.tui.requestRender();
+  }
+
+  private userCommands(): LoadedCommands {
+    return this.ownCommands.current();
   }
 
   private costLines(): string {
@@ -428,9 +466,11 @@ export class App {
       const next = await this.options.open({ ...request, mode });
       this.agent = next;
       this.mode = mode;
-      if (!request.resume) {
+      if (request.resume !== old.sessionId) {
         this.figures = this.options.views.figures();
         this.lastSeq = -1;
+        // Another session (`/resume`): its transcript replaces this one's on screen.
+        if (request.resume) this.transcript.reset();
       }
       // A resumed session's earlier events are on screen already: only later ones are added.
       this.attach(next);

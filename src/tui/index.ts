@@ -12,6 +12,7 @@ import { guardTerminal } from "./terminal-restore.ts";
 import { colorWanted, createTheme } from "./theme.ts";
 
 export type { OpenRequest, SessionViews } from "./app.ts";
+export type { SessionCommands } from "./session-commands.ts";
 
 export interface InteractiveOptions {
   agent: Agent;

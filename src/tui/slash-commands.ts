@@ -20,6 +20,15 @@ export const SLASH_COMMANDS = [
     argumentHint: "<provider/model>",
   },
   { name: "cost", description: "this session's tokens, cost and time" },
+  { name: "stats", description: "this session's bytes, tokens, cache and cost per turn" },
+  { name: "verify", description: "check this session's log: hash chain and signed checkpoints" },
+  {
+    name: "export",
+    description: "write this session as Markdown or HTML with a signed receipt",
+    argumentHint: "[md|html] [path]",
+  },
+  { name: "sessions", description: "the sessions of this workspace" },
+  { name: "resume", description: "pick a session to continue (this project's first)" },
   { name: "new", description: "start a new session" },
   { name: "quit", description: "leave (also Ctrl-D)" },
 ] as const satisfies readonly SlashCommand[];

@@ -100,6 +100,13 @@ export class Transcript {
     this.line(text);
   }
 
+  /** Empties it, for another session's transcript (`/resume`). */
+  reset(): void {
+    this.root.clear();
+    this.streams.clear();
+    this.cards.clear();
+  }
+
   /** Re-renders everything, after a display change such as `/thinking`. */
   invalidate(): void {
     this.root.invalidate();

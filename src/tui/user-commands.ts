@@ -9,6 +9,7 @@
 // its directory is refused. Loaded by app.ts for /help, completion and invocation.
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, sep } from "node:path";
+import { BUILTIN_NAMES } from "./slash-commands.ts";
 
 export type CommandSource = "user" | "project" | "project (.claude)";
 
@@ -145,4 +146,21 @@ export function expandCommand(command: UserCommand, argument: string): string {
   if (argument.trim() && !/\$ARGUMENTS|\$[1-9]/.test(command.body))
     return `${text}\n\n${argument.trim()}`;
   return text;
+}
+
+/** The commands as they are on disk, read again when asked for a second or more later. */
+export class UserCommandSet {
+  private loaded: { at: number; commands: LoadedCommands } | undefined;
+
+  constructor(
+    private readonly dirs: CommandDirs,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  current(): LoadedCommands {
+    const now = this.now();
+    if (!this.loaded || now - this.loaded.at > 1000)
+      this.loaded = { at: now, commands: loadUserCommands(this.dirs, BUILTIN_NAMES) };
+    return this.loaded.commands;
+  }
 }

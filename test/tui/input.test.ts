@@ -202,4 +202,64 @@ describe("codewhale's input editor in a terminal", {
     assert.equal(existsSync(join(setup.workspace, "pwned")), false, "nothing in it ran");
     assert.equal(ofType(loggedEvents(setup.home), "context/note").length, 0);
   });
+
+  it("/sessions, /stats, /verify and /export speak for the stored sessions", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    mock.enqueue(text("answered"));
+    say(screen, "a prompt worth exporting");
+    await screen.waitFor("answered");
+    say(screen, "/sessions");
+    await screen.waitFor(/ID\s+LAST ACTIVE\s+TURNS/);
+    assert.match(screen.screen(), /a prompt worth exporting/);
+    say(screen, "/stats");
+    await screen.waitFor(/TURN\s+REQUESTS\s+COST/);
+    say(screen, "/verify");
+    await screen.waitFor("chain intact");
+    say(screen, "/export html session.html");
+    await screen.waitFor("exported canonical html");
+    const html = readFileSync(join(setup.workspace, "session.html"), "utf8");
+    assert.match(html, /a prompt worth exporting/);
+    assert.ok(existsSync(join(setup.workspace, "session.html.receipt.json")));
+    say(screen, "/export");
+    await screen.waitFor("exported canonical md");
+    const [log] = logFiles(setup.home);
+    const id = ofType(loggedEvents(setup.home), "session/start")[0]?.session_id ?? "";
+    assert.ok(log && existsSync(join(setup.workspace, `codewhale-${id.slice(0, 8)}.md`)));
+    say(screen, `/export md ${join(setup.home, "sessions", "inside.md")}`);
+    await screen.waitFor(/sessions directory|session log/);
+  });
+
+  it("/resume picks an earlier session by search, this project's first, and goes on in it", async (t) => {
+    const mock = await startMockProvider();
+    t.after(() => mock.close());
+    const setup = execEnv(mock);
+    const first = await start(t, [], { mock, setup });
+    mock.enqueue(text("first answer"));
+    say(first.screen, "the walrus question");
+    await first.screen.waitFor("first answer");
+    first.screen.keys("C-d");
+    await first.screen.waitFor("EXITED 0");
+    const second = await start(t, [], { mock, setup });
+    mock.enqueue(text("second answer"));
+    say(second.screen, "an unrelated prompt");
+    await second.screen.waitFor("second answer");
+    say(second.screen, "/resume");
+    await second.screen.waitFor("resume a session");
+    second.screen.type("walrus");
+    await second.screen.waitFor(/→.*the walrus question/);
+    second.screen.keys("Enter");
+    const shown = await second.screen.waitFor("resumed session");
+    assert.match(shown, /› the walrus question/);
+    assert.doesNotMatch(shown, /an unrelated prompt/, "the other session's transcript is gone");
+    mock.enqueue(text("back in the first"));
+    say(second.screen, "carry on");
+    await second.screen.waitFor("back in the first");
+    const logs = logFiles(setup.home).map((file) => readSession(file).events);
+    assert.equal(logs.length, 2);
+    const walrus = logs.find((events) => JSON.stringify(events).includes("the walrus question"));
+    const prompts = walrus
+      ?.filter((e) => e.type === "user/message")
+      .map((e) => (e.type === "user/message" ? e.text : ""));
+    assert.deepEqual(prompts, ["the walrus question", "carry on"]);
+  });
 });

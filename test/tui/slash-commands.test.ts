@@ -20,6 +20,8 @@ describe("slash commands", () => {
   it("names /help for an unknown command", () => {
     assert.deepEqual(parseSlash("/bogus x"), {
       ok: false,
+      given: "bogus",
+      argument: "x",
       message: "unknown command /bogus (see /help)",
     });
   });

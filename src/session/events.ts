@@ -174,7 +174,9 @@ export const payloadSchemas = {
    * A note for the model from outside the conversation: a hook's `additionalContext`, a
    * PostToolUse or Stop hook's block reason, a pre-execute listener's context. `source` names
    * what produced it (`hook:SessionStart`, `hook:UserPromptSubmit`, `hook:PreToolUse`,
-   * `hook:PostToolUse`, `hook:Stop`, `plugin:<name>`); `call_id` the tool call it concerns.
+   * `hook:PostToolUse`, `hook:Stop`, `plugin:<name>`, `user:shell` for a shell command the user
+   * ran in the terminal with `!`: `$ <command>`, then its policed output and exit status);
+   * `call_id` the tool call it concerns.
    * Replay places it like steering: a user-role text at the next step boundary.
    */
   "context/note": z.object({

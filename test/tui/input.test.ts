@@ -56,6 +56,15 @@ describe("codewhale's input editor in a terminal", {
     second.screen.keys("Up");
     await second.screen.waitFor(/use .* please/);
     second.screen.keys("C-u");
+    second.screen.type("kept draft");
+    second.screen.keys("C-r");
+    await second.screen.waitFor("search history");
+    second.screen.type("alpha");
+    await second.screen.waitFor(/^\s+alpha prompt about parsing$/m);
+    second.screen.keys("Escape");
+    await second.screen.waitFor(/kept draft/);
+    assert.doesNotMatch(second.screen.screen(), /search history/, "Esc leaves the search");
+    second.screen.keys("C-u");
     second.screen.keys("C-r");
     await second.screen.waitFor("search history");
     second.screen.type("pars");

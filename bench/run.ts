@@ -13,6 +13,7 @@ import { benchSessionLog } from "./session-log.ts";
 import { benchSessionsList } from "./sessions-list.ts";
 import { benchTerminal } from "./terminal.ts";
 import { benchTui } from "./tui.ts";
+import { benchTuiInput } from "./tui-input.ts";
 
 type Bench = { name: string; run: () => Promise<string[]> };
 
@@ -29,6 +30,7 @@ const benches: Bench[] = [
   { name: "config load", run: benchConfigLoad },
   { name: "bash parser", run: benchBashParse },
   { name: "interactive terminal", run: benchTui },
+  { name: "terminal input", run: benchTuiInput },
   { name: "acp latency", run: benchAcp },
 ];
 

@@ -52,6 +52,10 @@ export function loadUserCommands(dirs: CommandDirs, taken: ReadonlySet<string>):
   const skipped: string[] = [];
   const names = new Set(taken);
   for (const { dir, source } of commandDirs(dirs)) {
+    if (source !== "user" && !insideProject(dir, dirs.project)) {
+      skipped.push(`${dir}: a symlink out of the project`);
+      continue;
+    }
     for (const file of markdownFiles(dir)) {
       const name = file.slice(0, -3).toLowerCase();
       const path = join(dir, file);
@@ -70,6 +74,16 @@ export function loadUserCommands(dirs: CommandDirs, taken: ReadonlySet<string>):
     }
   }
   return { commands, skipped };
+}
+
+/** True when the directory is missing or resolves inside the project. */
+function insideProject(dir: string, project: string): boolean {
+  try {
+    const real = realpathSync(dir);
+    return real.startsWith(`${realpathSync(project)}${sep}`);
+  } catch {
+    return true;
+  }
 }
 
 function markdownFiles(dir: string): string[] {

@@ -77,4 +77,16 @@ describe("user-defined slash commands", () => {
     assert.match(help, /\/deploy {2}Deploy it \(project \(\.claude\)\)/);
     assert.ok(completionCommands(loaded).some((command) => command.name === "review"));
   });
+
+  it("refuses a project's commands directory that is a symlink out of the project", () => {
+    const d = dirs();
+    const elsewhere = mkdtempSync(join(tmpdir(), "cw-cmd-elsewhere-"));
+    writeFileSync(join(elsewhere, "notes.md"), "private notes\n");
+    const project = mkdtempSync(join(tmpdir(), "cw-cmd-proj2-"));
+    mkdirSync(join(project, ".codewhale"));
+    symlinkSync(elsewhere, join(project, ".codewhale", "commands"));
+    const loaded = loadUserCommands({ home: d.home, project }, BUILTIN_NAMES);
+    assert.deepEqual(loaded.commands, []);
+    assert.match(loaded.skipped.join("\n"), /commands: a symlink out of the project/);
+  });
 });

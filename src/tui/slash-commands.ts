@@ -71,8 +71,9 @@ export function completionCommands(user: LoadedCommands): SlashCommand[] {
 
 export function helpLines(user: LoadedCommands = { commands: [], skipped: [] }): string[] {
   const keys = [
-    "Enter send · Shift+Enter or \\ then Enter: new line · Up/Down: history",
+    "Enter send · Shift+Enter or \\ then Enter: new line · Up/Down: history · Ctrl-R: search it",
     "Esc: cancel the running turn · Ctrl-C: clear, cancel, twice to exit · Ctrl-D: exit",
+    "Shift+Tab: next permission mode · @path: a workspace file · !command: run it yourself",
     "Typing while a turn runs queues the message for the next turn",
   ];
   const commands = SLASH_COMMANDS.map((command) => {

@@ -96,9 +96,8 @@ export function appendHistory(file: string, entry: HistoryEntry): boolean {
 }
 
 function compactIfLong(file: string): void {
-  const entries = readHistory(file);
-  if (entries.length <= MAX_ENTRIES * 1.5) return;
-  const kept = entries.slice(-MAX_ENTRIES);
+  if (lineCount(file) <= MAX_ENTRIES * 1.5) return;
+  const kept = readHistory(file).slice(-MAX_ENTRIES);
   const temp = `${file}.${process.pid}.tmp`;
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
@@ -107,6 +106,14 @@ function compactIfLong(file: string): void {
     closeSync(fd);
   }
   renameSync(temp, file);
+}
+
+/** The number of lines in the file, counted without parsing them. */
+function lineCount(file: string): number {
+  const bytes = readFileSync(file);
+  let count = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) count++;
+  return count;
 }
 
 /**

@@ -288,6 +288,8 @@ export class App {
       this.editor.setText("");
     } else if (this.agent.running) {
       this.agent.cancel();
+    } else if (this.shell.running) {
+      this.shell.cancel();
     } else if (now - this.lastCtrlC < DOUBLE_CTRL_C_MS) {
       this.options.onExit();
     } else {

@@ -9,6 +9,7 @@ import { stream as providerStream, type StreamFunction } from "../providers/inde
 import { MessageDeriver } from "../session/derive.ts";
 import type { JsonValue, SessionEvent } from "../session/events.ts";
 import { SessionWriter } from "../session/writer.ts";
+import type { FileAccess, TerminalHost } from "../tools/builtin/index.ts";
 import { presentToolCall } from "../tools/presentation.ts";
 import { builtinPresenter } from "../tools/presenters.ts";
 import type { ToolSource } from "../tools/source.ts";
@@ -60,6 +61,10 @@ export interface AgentOptions {
   tools?: readonly ToolSource[];
   /** False: offer only the `tools` sources (tests that stand in for bash or write). */
   defaultTools?: boolean;
+  /** A surface's access to file text for read, write and edit (an ACP editor's buffers). */
+  files?: FileAccess;
+  /** A surface's terminals for bash's foreground commands (an ACP editor's terminal/*). */
+  terminal?: TerminalHost;
   /** Replaces the provider adapters (tests use a scripted stream function). */
   stream?: StreamFunction;
   sleep?: Sleep;
@@ -245,6 +250,8 @@ function openToolbox(
     readGate: readGateFor(prepared.permissions, prepared.context),
     ...(options.tools ? { sources: options.tools } : {}),
     ...(options.defaultTools === false ? { defaultSources: false } : {}),
+    ...(options.files ? { files: options.files } : {}),
+    ...(options.terminal ? { terminal: options.terminal } : {}),
     onNotice: ({ message, level }) => options.bus.emit("agent/notice", { message, source: level }),
   });
 }

@@ -11,7 +11,12 @@ import {
   type SpillScope,
   sweepStaleSpillDirs,
 } from "../runner/index.ts";
-import type { BuiltinToolContext, ReadGate } from "../tools/builtin/index.ts";
+import type {
+  BuiltinToolContext,
+  FileAccess,
+  ReadGate,
+  TerminalHost,
+} from "../tools/builtin/index.ts";
 import { builtinToolSource, createToolContext } from "../tools/builtin/index.ts";
 import { codeGraphSource, externalToolSource, gcfEnabled } from "../tools/external/index.ts";
 import type { ToolNotice, ToolSource } from "../tools/source.ts";
@@ -37,6 +42,10 @@ export interface SessionToolsOptions {
   externalTools: Config["tools"]["external"];
   /** What the permission rules keep the reading tools away from. */
   readGate?: ReadGate;
+  /** How read, write and edit reach file text; default the local disk (an editor's, in ACP). */
+  files?: FileAccess;
+  /** Where bash runs foreground commands; default the local runner (an editor's terminals). */
+  terminal?: TerminalHost;
   /** Sources added after the default ones (a clash keeps the earlier source's tool). */
   sources?: readonly ToolSource[];
   /** False: only `sources` (tests that stand in for bash or write). Default true. */
@@ -67,6 +76,8 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     env: withoutProviderKeys(options.env, options.config.providers),
     knownSecrets: knownSecretsFrom(options.env, providerKeyVars(options.config.providers)),
     ...(options.readGate ? { readGate: options.readGate } : {}),
+    ...(options.files ? { files: options.files } : {}),
+    ...(options.terminal ? { terminal: options.terminal } : {}),
   });
   const closing = new AbortController();
   const cleanUp = async () => {

@@ -1,6 +1,7 @@
 // The `bash` tool: a command with `bash -c` in the workspace through the shared runner (own
 // process group; timeout and cancellation kill the tree; output interleaved and policed), or,
-// with `background: true`, a long-running process handed to the background manager.
+// with `background: true`, a long-running process handed to the background manager. A surface
+// that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 import type { RunResult } from "../../runner/index.ts";
 import { runCommand } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
@@ -8,6 +9,7 @@ import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
 import { bashDescription } from "./bash.description.ts";
 import { bashPresenter, bashSchema } from "./bash.presenter.ts";
+import { runInTerminal } from "./bash-terminal.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { toToolResult } from "./policed.ts";
 
@@ -32,6 +34,12 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
           };
         }
         const timeoutMs = args.timeout_ms ?? context.bashTimeout.defaultMs;
+        if (context.terminal) {
+          const run = { command: args.command, timeoutMs };
+          return runInTerminal(context, context.terminal, run, ctx, (ended) =>
+            statusLine(ended, timeoutMs),
+          );
+        }
         const run = await runCommand(
           {
             command: args.command,
@@ -51,7 +59,12 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
 }
 
 /** The last line of a bash result: how the command ended. */
-export function statusLine(run: RunResult, timeoutMs?: number): string {
+export function statusLine(
+  run: Pick<RunResult, "originalBytes" | "timedOut" | "cancelled" | "exitCode"> & {
+    signal: string | null;
+  },
+  timeoutMs?: number,
+): string {
   const empty = run.originalBytes === 0 ? "(no output)\n" : "";
   if (run.timedOut) {
     return `${empty}[timed out after ${timeoutMs ?? "?"} ms; the process tree was killed]`;

@@ -1,6 +1,8 @@
 // The small context every built-in tool factory takes: the workspace, the per-tool output
 // policy, the session's spill scope, the environment, the background-process manager and the
-// read gate (which files the permission rules keep every reading tool away from).
+// read gate (which files the permission rules keep every reading tool away from), the file
+// access of read, write and edit (the disk, or an editor's buffers) and, when a surface runs
+// commands itself (an ACP editor's terminals), its terminal host for bash.
 // The agent builds one per session (createToolContext) and disposes it when the session ends.
 import type {
   KnownSecrets,
@@ -11,6 +13,8 @@ import type {
 import { outputPolicyFor } from "../../runner/index.ts";
 import type { BackgroundManager } from "./background-manager.ts";
 import { createBackgroundManager } from "./background-manager.ts";
+import type { TerminalHost } from "./bash-terminal.ts";
+import { type FileAccess, LOCAL_FILES } from "./file-access.ts";
 
 export interface BuiltinToolContext {
   /** The workspace root: every path resolves inside it. */
@@ -25,6 +29,10 @@ export interface BuiltinToolContext {
   bashTimeout: { defaultMs: number; maxMs: number };
   /** What reading tools may not read or list (see read-gate.ts); default: nothing. */
   readGate: ReadGate;
+  /** How read, write and edit reach file text (file-access.ts); default: the local disk. */
+  files: FileAccess;
+  /** Where bash runs a foreground command instead of the local runner (bash-terminal.ts). */
+  terminal?: TerminalHost;
 }
 
 /**
@@ -54,6 +62,8 @@ export interface ToolContextOptions {
   readGate?: ReadGate;
   /** Credential values every tool's output is redacted of (knownSecretsFrom in runner/). */
   knownSecrets?: KnownSecrets;
+  files?: FileAccess;
+  terminal?: TerminalHost;
 }
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -75,5 +85,7 @@ export function createToolContext(options: ToolContextOptions): BuiltinToolConte
       maxMs: options.bashTimeout?.maxMs ?? DEFAULT_BASH_MAX_TIMEOUT_MS,
     },
     readGate: options.readGate ?? OPEN_READ_GATE,
+    files: options.files ?? LOCAL_FILES,
+    ...(options.terminal ? { terminal: options.terminal } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // The `edit` tool: replaces an exact string in one UTF-8 text file (once, or everywhere with
 // replace_all) and reports the changed lines with their numbers; refuses helpfully when the
 // string is missing or not unique, or the file is binary, not UTF-8 or not a regular file.
+// With a surface's file access (an editor's buffers, file-access.ts) it edits the editor's text.
 import { isUtf8 } from "node:buffer";
 import { constants } from "node:fs";
 import { defineTool } from "../define-tool.ts";
@@ -11,6 +12,7 @@ import { editDescription } from "./edit.description.ts";
 import { editPresenter, editSchema } from "./edit.presenter.ts";
 import type { EditPlan } from "./edit-match.ts";
 import { planEdit } from "./edit-match.ts";
+import { type FileAccess, surfaceText, surfaceWrite } from "./file-access.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
@@ -26,11 +28,12 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
       description: editDescription,
       input: zodInput(editSchema),
       readOnly: false,
-      execute: (args) =>
+      execute: (args, ctx) =>
         guarded(async () => {
           // edit reads the file (its old_string and the lines it shows): a read rule covers it.
           const path = resolveToolPath(context, args.path, { readBy: "edit" });
-          const original = await readText(path.absolute, path.display);
+          const { absolute, display } = path;
+          const original = await readText(absolute, display, context.files, ctx.signal);
           const outcome = planEdit(
             original,
             args.old_string,
@@ -39,7 +42,10 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
             path.display,
           );
           if (!outcome.ok) throw new ToolProblem(outcome.reason);
-          await writeRegularFile(path.absolute, path.display, outcome.plan.text);
+          const text = outcome.plan.text;
+          if (!(await surfaceWrite(context.files, absolute, display, text, ctx.signal))) {
+            await writeRegularFile(absolute, display, text);
+          }
           return policed(context, "edit", report(path.display, outcome.plan));
         }),
     },
@@ -48,11 +54,18 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
 }
 
 /** The file's text; refused unless it is a regular file of valid UTF-8 without NUL bytes. */
-async function readText(absolute: string, display: string): Promise<string> {
+async function readText(
+  absolute: string,
+  display: string,
+  files: FileAccess,
+  signal: AbortSignal,
+): Promise<string> {
   const info = await statOrNull(absolute, display);
   if (!info) throw new ToolProblem(`File not found: ${display} (use write to create a file)`);
   if (info.isDirectory()) throw new ToolProblem(`${display} is a directory`);
   if (!info.isFile()) throw notRegular(display, info);
+  const text = await surfaceText(files, absolute, display, signal);
+  if (text !== undefined) return text;
   const bytes = await readBytes(absolute, display);
   if (bytes.includes(0)) {
     throw new ToolProblem(`${display} is a binary file; edit changes text files only`);

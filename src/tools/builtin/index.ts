@@ -16,8 +16,15 @@ import { createWriteTool } from "./write.ts";
 
 export type { BackgroundManager } from "./background-manager.ts";
 export { createBackgroundManager } from "./background-manager.ts";
+export type {
+  TerminalExit,
+  TerminalHandle,
+  TerminalHost,
+  TerminalRequest,
+} from "./bash-terminal.ts";
 export type { BuiltinToolContext, ReadGate, ToolContextOptions } from "./context.ts";
 export { createToolContext } from "./context.ts";
+export type { FileAccess } from "./file-access.ts";
 export { grepBackendFor } from "./grep.ts";
 export { BUILTIN_SOURCE, builtinToolSource } from "./source.ts";
 export type { Todo } from "./todo-write.ts";

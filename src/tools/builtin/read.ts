@@ -1,6 +1,7 @@
 // The `read` tool: a text file with line numbers, paged by `offset`/`limit`, over-long lines
 // cut as they stream (memory stays bounded), binary files and anything but a regular file
 // refused; the session's spill files are readable too. The text goes through the read policy.
+// With a surface's file access (an editor's buffers, file-access.ts) the text comes from it.
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
@@ -8,6 +9,7 @@ import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
 import type { BuiltinToolContext } from "./context.ts";
+import { type FileAccess, surfaceText } from "./file-access.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
@@ -33,12 +35,15 @@ export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
       description: readDescription,
       input: zodInput(readSchema),
       readOnly: true,
-      execute: (args) =>
+      execute: (args, ctx) =>
         guarded(async () => {
           const path = resolveToolPath(context, args.path, { allowSpill: true, readBy: "read" });
           const offset = args.offset ?? 1;
           const limit = args.limit ?? READ_DEFAULT_LIMIT;
-          const page = await readTextPage(path.absolute, path.display, offset, limit);
+          // The session's spill files are codewhale's own: always from the disk.
+          const files = path.inSpill ? {} : context.files;
+          const where = { ...path, files, signal: ctx.signal };
+          const page = await readTextPage(where, offset, limit);
           if (page.total === 0) return { content: `(${path.display} is empty)` };
           if (page.lines.length === 0) {
             throw new ToolProblem(
@@ -57,19 +62,24 @@ export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
   );
 }
 
+interface Where {
+  absolute: string;
+  display: string;
+  files: FileAccess;
+  signal: AbortSignal;
+}
+
 /** A page of a regular text file, or a ToolProblem saying why not (missing, a FIFO, binary). */
-async function readTextPage(
-  absolute: string,
-  display: string,
-  offset: number,
-  limit: number,
-): Promise<Page> {
+async function readTextPage(where: Where, offset: number, limit: number): Promise<Page> {
+  const { absolute, display } = where;
   const info = await statOrNull(absolute, display);
   if (!info) {
     throw new ToolProblem(`File not found: ${display} (use glob or ls to find the right path)`);
   }
   if (info.isDirectory()) throw new ToolProblem(`${display} is a directory; use ls to list it`);
   if (!info.isFile()) throw notRegular(display, info);
+  const text = await surfaceText(where.files, absolute, display, where.signal);
+  if (text !== undefined) return pageOfText(text, offset, limit);
   const handle = await openRegular(absolute, display, constants.O_RDONLY);
   try {
     if (await handleLooksBinary(handle)) {
@@ -91,14 +101,26 @@ interface Page {
   total: number;
 }
 
+/** Lines [offset, offset + limit) of the text, each cut, and how many there are. */
+function pageSplitter(offset: number, limit: number): { splitter: BoundedLines; page: Page } {
+  const page: Page = { lines: [], total: 0 };
+  const splitter = new BoundedLines(READ_MAX_LINE_CHARS, (line) => {
+    page.total += 1;
+    if (page.total >= offset && page.lines.length < limit) page.lines.push(line);
+  });
+  return { splitter, page };
+}
+
+function pageOfText(text: string, offset: number, limit: number): Page {
+  const { splitter, page } = pageSplitter(offset, limit);
+  splitter.push(text);
+  splitter.end();
+  return page;
+}
+
 /** Reads the file in chunks: keeps lines [offset, offset + limit), each cut, counts them all. */
 async function readPage(handle: FileHandle, offset: number, limit: number): Promise<Page> {
-  const lines: string[] = [];
-  let total = 0;
-  const splitter = new BoundedLines(READ_MAX_LINE_CHARS, (line) => {
-    total += 1;
-    if (total >= offset && lines.length < limit) lines.push(line);
-  });
+  const { splitter, page } = pageSplitter(offset, limit);
   const decoder = new StringDecoder("utf8");
   const buffer = Buffer.alloc(CHUNK_BYTES);
   for (;;) {
@@ -108,7 +130,7 @@ async function readPage(handle: FileHandle, offset: number, limit: number): Prom
   }
   splitter.push(decoder.end());
   splitter.end();
-  return { lines, total };
+  return page;
 }
 
 function numbered(lines: readonly string[], offset: number): string {

@@ -1,6 +1,7 @@
 // The `write` tool: creates or overwrites one regular file inside the workspace (never through
 // a symlink leading out, never a FIFO or device), making parent directories; reports whether it
-// created or replaced the file. Shown as a diff.
+// created or replaced the file. Shown as a diff. With a surface's file access (an editor,
+// file-access.ts) the editor writes the text, after the same checks.
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { defineTool } from "../define-tool.ts";
@@ -8,6 +9,7 @@ import type { AnyPresentedTool } from "../presentation.ts";
 import { countLines } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
 import type { BuiltinToolContext } from "./context.ts";
+import { surfaceWrite } from "./file-access.ts";
 import { resolveToolPath } from "./paths.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
 import { notRegular, statOrNull, writeRegularFile } from "./text-file.ts";
@@ -21,14 +23,17 @@ export function createWriteTool(context: BuiltinToolContext): AnyPresentedTool {
       description: writeDescription,
       input: zodInput(writeSchema),
       readOnly: false,
-      execute: (args) =>
+      execute: (args, ctx) =>
         guarded(async () => {
           const path = resolveToolPath(context, args.path);
           const existing = await statOrNull(path.absolute, path.display);
           if (existing?.isDirectory()) throw new ToolProblem(`${path.display} is a directory`);
           if (existing && !existing.isFile()) throw notRegular(path.display, existing);
           await makeParents(path.absolute, path.display);
-          await writeRegularFile(path.absolute, path.display, args.content);
+          const { absolute, display } = path;
+          if (!(await surfaceWrite(context.files, absolute, display, args.content, ctx.signal))) {
+            await writeRegularFile(absolute, display, args.content);
+          }
           const verb = existing ? "Overwrote" : "Created";
           const lines = countLines(args.content);
           const size = `${lines} line${lines === 1 ? "" : "s"}, ${Buffer.byteLength(args.content)} bytes`;

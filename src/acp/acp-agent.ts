@@ -1,69 +1,64 @@
 // The ACP agent app: one handler per protocol method, each a thin call into the sessions
 // (acp-sessions.ts) and their agents, every failure turned into a JSON-RPC error with one
-// line (protocol-error.ts) so that no request can crash the process. Built by serve.ts.
+// line (protocol-error.ts) so that no request can crash the process. The editor's MCP servers
+// reach `mcpServersFor` (mcp-servers.ts). Built by serve.ts.
 import * as acp from "@agentclientprotocol/sdk";
 import { VERSION } from "../version.ts";
+import type { AcpSession } from "./acp-session.ts";
 import type { AcpOptions } from "./acp-sessions.ts";
 import { AcpSessions } from "./acp-sessions.ts";
+import { mcpServersFor } from "./mcp-servers.ts";
 import { protocolError } from "./protocol-error.ts";
+import { authMethods } from "./provider-key.ts";
 
 /** The agent app and the sessions it holds (closed by serve.ts when the client goes away). */
 export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessions: AcpSessions } {
   const sessions = new AcpSessions(options);
   const { methods } = acp;
-  const noMcp = (servers: readonly unknown[] | undefined) => {
-    if (servers && servers.length > 0) {
-      options.diagnostic(
-        `the editor's MCP servers are not supported yet: ${servers.length} not connected`,
-      );
-    }
-  };
   const app = acp
     .agent({ name: "codewhale" })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
-      },
-      agentInfo: { name: "codewhale", title: "codewhale", version: VERSION },
-      authMethods: [
-        {
-          id: "provider-key",
-          name: "Provider API key",
-          description:
-            "Set the API key variable of your model's provider (ANTHROPIC_API_KEY, OPENAI_API_KEY or the provider's api_key_env) in the environment codewhale starts with.",
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      sessions.initialize(params.clientCapabilities);
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
-      ],
-    }))
-    .onRequest(methods.agent.authenticate, () => {
-      throw acp.RequestError.authRequired(
-        undefined,
-        "codewhale reads provider keys from its environment: set the variable and restart the agent",
-      );
+        agentInfo: { name: "codewhale", title: "codewhale", version: VERSION },
+        authMethods: authMethods(),
+      };
     })
+    .onRequest(methods.agent.authenticate, ({ params }) =>
+      guarded(async () => {
+        sessions.authenticate(params.methodId);
+        return {};
+      }),
+    )
     .onRequest(methods.agent.session.new, ({ params, client }) =>
       guarded(async () => {
-        noMcp(params.mcpServers);
         const session = await sessions.start(client, params.cwd, { kind: "new" });
-        return { sessionId: session.id, modes: session.modes };
+        mcpServersFor(session, params.mcpServers, options.diagnostic);
+        return { sessionId: session.id, ...opened(session) };
       }),
     )
     .onRequest(methods.agent.session.load, ({ params, client }) =>
       guarded(async () => {
         const { sessionId, cwd } = params;
-        noMcp(params.mcpServers);
         const session = await sessions.start(client, cwd, { kind: "load", sessionId });
-        return { modes: session.modes };
+        mcpServersFor(session, params.mcpServers, options.diagnostic);
+        // The replay comes before the answer, as the protocol has it.
+        await session.flushed();
+        return opened(session);
       }),
     )
     .onRequest(methods.agent.session.resume, ({ params, client }) =>
       guarded(async () => {
         const { sessionId, cwd } = params;
-        noMcp(params.mcpServers);
         const session = await sessions.start(client, cwd, { kind: "resume", sessionId });
-        return { modes: session.modes };
+        mcpServersFor(session, params.mcpServers, options.diagnostic);
+        return opened(session);
       }),
     )
     .onRequest(methods.agent.session.list, ({ params }) =>
@@ -81,6 +76,12 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
         return {};
       }),
     )
+    .onRequest(methods.agent.session.setConfigOption, ({ params }) =>
+      guarded(async () => {
+        const session = sessions.get(params.sessionId);
+        return { configOptions: await session.setConfigOption(params.configId, params.value) };
+      }),
+    )
     .onRequest(methods.agent.session.prompt, ({ params }) =>
       guarded(() => sessions.get(params.sessionId).prompt(params.prompt)),
     )
@@ -92,6 +93,11 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
       }
     });
   return { app, sessions };
+}
+
+/** What opening a session answers besides its id: the modes and the config options. */
+function opened(session: AcpSession) {
+  return { modes: session.modes, configOptions: session.configOptions };
 }
 
 /** Runs a handler, turning any failure into a protocol error with one line. */

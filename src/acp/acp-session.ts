@@ -1,27 +1,55 @@
 // One ACP session: a codewhale agent seen through the Agent Client Protocol. It renders every
 // `session/event` as `session/update`s (event-updates.ts), in the order the log has them; turns
 // `agent/ask` into a `tool_call` and then a `session/request_permission`, answered through
-// `agent.answer`; runs prompts with `agent.submit` and answers with the turn's stop reason.
+// `agent.answer`; runs prompts with `agent.submit` (or the bridge's slash commands) and answers
+// with the turn's stop reason; switches model and thinking by reopening the same log with them.
 // Created by acp-sessions.ts for session/new, load and resume.
 import type {
   AgentContext,
   ContentBlock,
   PromptResponse,
+  SessionConfigOption,
   SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
+import type { Config, Env } from "../config/index.ts";
+import { escapeAllControls } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
+import { configOptions, settingOf } from "./config-options.ts";
 import { type ContextWindow, EventUpdates } from "./event-updates.ts";
 import { decisionOf, permissionOptions } from "./permission-options.ts";
 import { promptText } from "./prompt-text.ts";
 import { modeState, permissionModeOf } from "./session-modes.ts";
+import { commandOf, availableCommands as slashCommands } from "./slash-commands.ts";
 import { stopReasonOf } from "./stop-reason.ts";
 
+/** What set_config_option changed from the config: the model, the thinking budget. */
+export interface Overrides {
+  model?: string;
+  thinking?: { budget: number | undefined };
+}
+
+/** One open agent of the session, with the config it was opened with. */
+export interface OpenedAgent {
+  agent: Agent;
+  config: Config;
+  contextWindow: ContextWindow;
+}
+
+export interface SessionHost {
+  client: AgentContext;
+  env: Env;
+  /** Opens the session's log again (it is closed) with other overrides. */
+  reopen(overrides: Overrides): Promise<OpenedAgent>;
+}
+
 export class AcpSession {
-  private readonly updates: EventUpdates;
+  private opened: OpenedAgent | undefined;
+  private updates = new EventUpdates(() => null);
+  private overrides: Overrides = {};
   /** Settles once every update sent so far has been written. */
   private written: Promise<void> = Promise.resolve();
   /** Permission requests still open, by call id: aborted when the call is decided otherwise. */
@@ -30,19 +58,18 @@ export class AcpSession {
   private readonly rejected = new Set<string>();
   /** The provider's stop reason of each turn's last answer. */
   private readonly lastStop = new Map<number, string | null>();
+  /** Terminals shown in a call, by call id (its final update shows them again). */
+  private readonly terminals = new Map<string, string>();
   private readonly prompts = new Set<Promise<unknown>>();
-  private readonly detach: Array<() => void> = [];
+  private detach: Array<() => void> = [];
+  /** Settles when a running switch of model or thinking has reopened the session. */
+  private switching: Promise<void> = Promise.resolve();
 
-  constructor(
-    readonly agent: Agent,
-    private readonly client: AgentContext,
-    contextWindow: ContextWindow,
-  ) {
-    this.updates = new EventUpdates(contextWindow);
-    this.updates.tools.useSessionPresenters((name) => {
-      const tool = agent.tools.get(name);
-      return tool && isPresentedTool(tool) ? tool : undefined;
-    });
+  constructor(readonly host: SessionHost) {}
+
+  get agent(): Agent {
+    if (!this.opened) throw new Error("the ACP session has no agent yet");
+    return this.opened.agent;
   }
 
   get id(): string {
@@ -50,13 +77,29 @@ export class AcpSession {
   }
 
   /**
-   * Subscribes and reads the history in one synchronous step, so every event is seen once;
-   * `replay` sends the history as updates (session/load), else it only primes the projection.
+   * Takes the opened agent: subscribes and reads the history in one synchronous step, so every
+   * event is seen once; `replay` sends the history as updates (session/load), else it only
+   * primes the projection. A session just opened then tells the client the commands it can
+   * use (`announce`; a reopened one has told it already).
    */
-  attach(replay: boolean): void {
-    this.detach.push(this.agent.bus.on("session/event", (event) => this.observe(event, true)));
-    this.detach.push(this.agent.bus.on("agent/ask", (ask) => this.onAsk(ask)));
-    for (const event of this.agent.history()) this.observe(event, replay, replay);
+  use(opened: OpenedAgent, replay: boolean, announce = true): void {
+    this.opened = opened;
+    const { agent } = opened;
+    this.updates = new EventUpdates(opened.contextWindow);
+    this.updates.tools.useSessionPresenters((name) => {
+      const tool = agent.tools.get(name);
+      return tool && isPresentedTool(tool) ? tool : undefined;
+    });
+    this.detach.push(agent.bus.on("session/event", (event) => this.observe(event, true)));
+    this.detach.push(agent.bus.on("agent/ask", (ask) => this.onAsk(ask)));
+    for (const event of agent.history()) this.observe(event, replay, replay);
+    // After the answer that names the session (as other agents send it): the client knows it.
+    if (announce) setImmediate(() => this.announceCommands());
+  }
+
+  /** Settles once every update sent so far is written (a load's replay, before its answer). */
+  flushed(): Promise<void> {
+    return this.written;
   }
 
   /** Runs one prompt as a turn (queued behind a running one) and answers its stop reason. */
@@ -64,6 +107,12 @@ export class AcpSession {
     const prompt = promptText(blocks);
     if ("refused" in prompt) {
       throw RequestError.invalidParams({ reason: `${prompt.refused} cannot be sent to codewhale` });
+    }
+    await this.switching;
+    const command = commandOf(prompt.text);
+    if (command) {
+      await this.runCommand(command.name, command.argument);
+      return { stopReason: "end_turn" };
     }
     const running = this.agent.submit(prompt.text);
     this.prompts.add(running);
@@ -86,12 +135,42 @@ export class AcpSession {
     return modeState(this.agent.permissionMode);
   }
 
+  /** The model and thinking options, with their current values. */
+  get configOptions(): SessionConfigOption[] {
+    const { agent, config } = this.opened ?? {};
+    if (!agent || !config) return [];
+    const budget = this.overrides.thinking
+      ? this.overrides.thinking.budget
+      : config.thinking.budget_tokens;
+    const settings = { model: `${agent.provider}/${agent.model}`, budget };
+    return configOptions(settings, config, this.host.env);
+  }
+
   /** Switches the permission mode and tells the client (`current_mode_update`). */
   setMode(modeId: string): void {
     const mode = permissionModeOf(modeId);
     if (!mode) throw RequestError.invalidParams({ modeId }, `unknown mode "${modeId}"`);
     this.agent.setPermissionMode(mode);
     this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+  }
+
+  /**
+   * Sets the model or the thinking level: the session's log is closed and reopened with it
+   * (a new model is recorded as `session/model`, as the terminal UI's /model does); refused
+   * while a turn runs. Tells the client (`config_option_update`) and answers the options.
+   */
+  async setConfigOption(configId: string, value: unknown): Promise<SessionConfigOption[]> {
+    const setting = settingOf(configId, value);
+    await this.switching;
+    if (this.agent.running || this.prompts.size > 0) {
+      throw RequestError.invalidRequest({ configId }, "a turn is running: set it when it ends");
+    }
+    const switched = this.reopen({ ...this.overrides, ...this.overridesOf(setting) });
+    this.switching = switched.catch(() => undefined);
+    await switched;
+    const options = this.configOptions;
+    this.send({ sessionUpdate: "config_option_update", configOptions: options });
+    return options;
   }
 
   /** Ends the running turn (its tools and asks); its prompt answers `cancelled`. */
@@ -101,12 +180,77 @@ export class AcpSession {
 
   /** Cancels what runs, waits for the turns to end (their logs complete), closes the agent. */
   async close(): Promise<void> {
+    await this.switching;
     this.agent.withdrawQueued();
     this.agent.cancel();
     await Promise.allSettled([...this.prompts]);
     for (const stop of this.detach.splice(0)) stop();
     for (const request of this.asking.values()) request.abort();
     await this.agent.close();
+  }
+
+  private announceCommands(): void {
+    this.send({ sessionUpdate: "available_commands_update", availableCommands: slashCommands() });
+  }
+
+  /** Shows a call's terminal in its tool_call (the editor streams it live). */
+  showTerminal(callId: string, terminalId: string): void {
+    this.terminals.set(callId, terminalId);
+    this.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId: callId,
+      content: [{ type: "terminal", terminalId }],
+    });
+  }
+
+  private overridesOf(setting: ReturnType<typeof settingOf>): Overrides {
+    if ("model" in setting) return { model: setting.model };
+    return { thinking: { budget: setting.budget } };
+  }
+
+  /** Closes this agent and opens the log again with `overrides`, in the same mode. */
+  private async reopen(overrides: Overrides): Promise<void> {
+    const mode = this.agent.permissionMode;
+    for (const stop of this.detach.splice(0)) stop();
+    await this.agent.close();
+    let opened: OpenedAgent;
+    try {
+      opened = await this.host.reopen(overrides);
+      this.overrides = overrides;
+    } catch (error) {
+      // The log stays the session's: reopened as it was, and the client hears why not.
+      this.use(await this.host.reopen(this.overrides), false, false);
+      this.agent.setPermissionMode(mode);
+      throw error;
+    }
+    this.use(opened, false, false);
+    this.agent.setPermissionMode(mode);
+  }
+
+  /** Runs a slash command of the bridge; its answer is one message to the client. */
+  private async runCommand(name: string, argument: string): Promise<void> {
+    const say = (text: string) =>
+      this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+    try {
+      if (name === "mode") {
+        this.setMode(argument);
+        say(`Permission mode: ${argument}.`);
+      } else if (name === "model" || name === "thinking") {
+        await this.setConfigOption(name, argument);
+        say(
+          name === "model"
+            ? `Model: ${this.agent.provider}/${this.agent.model}.`
+            : `Thinking: ${argument}.`,
+        );
+      } else if (name === "title") {
+        if (argument === "") throw RequestError.invalidParams({}, "/title needs a title");
+        this.agent.setTitle(argument);
+        say(`Title: ${escapeAllControls(argument)}.`);
+      }
+    } catch (error) {
+      say(`/${name}: ${error instanceof Error ? escapeAllControls(error.message) : "failed"}`);
+    }
+    await this.written;
   }
 
   private observe(event: SessionEvent, send: boolean, replaying = false): void {
@@ -116,11 +260,20 @@ export class AcpSession {
       this.asking.delete(event.call_id);
     }
     const updates = this.updates.of(event, replaying);
-    if (send) for (const update of updates) this.send(update);
+    if (send) for (const update of updates) this.send(this.withTerminal(update));
+  }
+
+  /** A call's final update shows its terminal before the text the model received. */
+  private withTerminal(update: SessionUpdate): SessionUpdate {
+    if (update.sessionUpdate !== "tool_call_update" || !update.content) return update;
+    const terminalId = this.terminals.get(update.toolCallId);
+    if (terminalId === undefined) return update;
+    this.terminals.delete(update.toolCallId);
+    return { ...update, content: [{ type: "terminal", terminalId }, ...update.content] };
   }
 
   private send(update: SessionUpdate): void {
-    this.written = this.client
+    this.written = this.host.client
       .notify("session/update", { sessionId: this.id, update })
       .catch(() => undefined);
   }
@@ -137,7 +290,8 @@ export class AcpSession {
     const { sessionUpdate: _, ...toolCall } = shown;
     const request = new AbortController();
     this.asking.set(ask.callId, request);
-    this.client
+    const agent = this.agent;
+    this.host.client
       .request(
         "session/request_permission",
         { sessionId: this.id, toolCall, options: permissionOptions(ask) },
@@ -150,7 +304,7 @@ export class AcpSession {
       .then(({ decision, rejectRule }: ReturnType<typeof decisionOf>) => {
         this.asking.delete(ask.callId);
         if (rejectRule !== undefined) this.rejected.add(rejectRule);
-        this.agent.answer(ask.id, decision);
+        agent.answer(ask.id, decision);
       });
   }
 }

@@ -1,10 +1,11 @@
 // The sessions one `codewhale acp` process holds, by session id (the codewhale session id):
 // opening one for session/new, load and resume (each its own agent, bus, log and tools, so
-// they stay isolated), listing the stored ones for session/list, closing one or all (when the
-// client goes away). Called by acp-agent.ts's request handlers.
+// they stay isolated; file tools and bash through the client's fs and terminals when it offers
+// them), reopening one with another model or thinking level, listing the stored ones for
+// session/list, closing one or all (when the client goes away). Called by acp-agent.ts.
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import type { AgentContext, SessionInfo } from "@agentclientprotocol/sdk";
+import type { AgentContext, ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { Agent } from "../agent/agent.ts";
 import type { BusEvents } from "../agent/bus-events.ts";
@@ -12,12 +13,14 @@ import type { Receipts } from "../agent/session-open.ts";
 import { createBus } from "../bus/bus.ts";
 import { type Env, type LoadedConfig, loadConfig, sessionsDir } from "../config/index.ts";
 import { providerKeyVars } from "../hooks/index.ts";
-import { escapeAllControls } from "../runner/index.ts";
 import { findSession, isSessionId, listSessionFiles } from "../session/paths.ts";
 import { summarizeSession } from "../session/summary.ts";
-import { AcpSession } from "./acp-session.ts";
+import { AcpSession, type OpenedAgent, type Overrides } from "./acp-session.ts";
+import { clientFiles } from "./client-files.ts";
+import { clientTerminals } from "./client-terminals.ts";
 import { contextWindowFrom } from "./event-updates.ts";
-import { missingKeyVariable } from "./provider-key.ts";
+import { missingKeyVariable, PROVIDER_KEY_METHOD } from "./provider-key.ts";
+import { titleOf } from "./session-title.ts";
 
 export interface AcpOptions {
   /** The environment codewhale started with, provider keys included: to resolve providers. */
@@ -43,8 +46,32 @@ export class AcpSessions {
   private readonly open = new Map<string, AcpSession>();
   /** Sessions being opened: a second load of the same id is refused while one runs. */
   private readonly opening = new Set<string>();
+  /** What the client offered at initialize (fs, terminal). */
+  private capabilities: ClientCapabilities = {};
 
   constructor(private readonly options: AcpOptions) {}
+
+  /** The client's capabilities, as its `initialize` gave them. */
+  initialize(capabilities: ClientCapabilities | undefined): void {
+    this.capabilities = capabilities ?? {};
+  }
+
+  /**
+   * `authenticate` with the provider-key method: succeeds when the key of the model new
+   * sessions use (`--model`, else config `model` of the agent's directory) is set; otherwise
+   * "authentication required" naming the variable.
+   */
+  authenticate(methodId: string): void {
+    if (methodId !== PROVIDER_KEY_METHOD) {
+      throw RequestError.invalidParams({ methodId }, `unknown auth method "${methodId}"`);
+    }
+    const { config } = this.config(process.cwd());
+    const modelId = this.options.model ?? config.model;
+    const variable = missingKeyVariable(config, modelId, this.options.env);
+    if (variable !== undefined) {
+      throw RequestError.authRequired({ variable }, `set ${variable} for the model ${modelId}`);
+    }
+  }
 
   get(sessionId: string): AcpSession {
     const session = this.open.get(sessionId);
@@ -59,9 +86,16 @@ export class AcpSessions {
     }
     if (key !== undefined) this.opening.add(key);
     try {
-      const session = await this.openAgent(client, checkedCwd(cwd), opening);
-      this.open.set(session.id, session);
-      session.attach(opening.kind === "load");
+      const directory = checkedCwd(cwd);
+      const session: AcpSession = new AcpSession({
+        client,
+        env: this.options.env,
+        reopen: (overrides) =>
+          this.openAgent(session, directory, { kind: "resume", sessionId: session.id }, overrides),
+      });
+      const opened = await this.openAgent(session, directory, opening, {});
+      this.open.set(opened.agent.sessionId, session);
+      session.use(opened, opening.kind === "load");
       return session;
     } finally {
       if (key !== undefined) this.opening.delete(key);
@@ -93,36 +127,51 @@ export class AcpSessions {
     const sessions: SessionInfo[] = page.map((summary) => ({
       sessionId: summary.id,
       cwd: summary.cwd ?? "",
-      title: titleOf(summary.firstPrompt),
+      title: summary.title !== null ? titleOf(summary.title) : untitled(summary.firstPrompt),
       updatedAt: statSync(summary.path).mtime.toISOString(),
     }));
     const next = from + PAGE < summaries.length ? String(from + PAGE) : null;
     return { sessions, ...(next ? { nextCursor: next } : {}) };
   }
 
-  private async openAgent(client: AgentContext, cwd: string, opening: Opening) {
-    const loaded = this.config(cwd);
-    this.options.hideCredentials(providerKeyVars(loaded.config.providers));
+  private async openAgent(
+    session: AcpSession,
+    cwd: string,
+    opening: Opening,
+    overrides: Overrides,
+  ): Promise<OpenedAgent> {
+    const loaded = withThinking(this.config(cwd), overrides);
+    const keyVariables = providerKeyVars(loaded.config.providers);
+    this.options.hideCredentials(keyVariables);
     const dir = sessionsDir(loaded, this.options.sessionDir);
     const resume = opening.kind === "new" ? undefined : storedSession(dir, opening.sessionId);
-    const modelId = this.options.model ?? resume?.model ?? loaded.config.model;
+    const chosen = overrides.model ?? this.options.model;
+    const modelId = chosen ?? resume?.model ?? loaded.config.model;
     const variable = missingKeyVariable(loaded.config, modelId, this.options.env);
     if (variable !== undefined) {
       throw RequestError.authRequired({ variable }, `set ${variable} for the model ${modelId}`);
     }
     const bus = createBus<BusEvents>();
     bus.on("agent/notice", ({ message }) => this.options.diagnostic(message));
+    const { client } = session.host;
+    const sessionId = () => session.id;
+    const shown = (callId: string, terminalId: string) => session.showTerminal(callId, terminalId);
+    const files = clientFiles(client, this.capabilities, sessionId);
+    const terminal = clientTerminals(client, this.capabilities, { sessionId, keyVariables }, shown);
     const agent = await Agent.open({
       bus,
       loaded,
       env: this.options.env,
       cwd,
       sessionsDir: dir,
-      ...(this.options.model ? { modelOverride: this.options.model } : {}),
+      ...(chosen ? { modelOverride: chosen } : {}),
       ...(resume ? { resume: resume.id } : {}),
+      ...(files ? { files } : {}),
+      ...(terminal ? { terminal } : {}),
       receipts: this.options.receipts(),
     });
-    return new AcpSession(agent, client, contextWindowFrom(loaded.config.models));
+    const contextWindow = contextWindowFrom(loaded.config.models);
+    return { agent, config: loaded.config, contextWindow };
   }
 
   private config(cwd: string): LoadedConfig {
@@ -155,8 +204,14 @@ function checkedCwd(cwd: string): string {
   return cwd;
 }
 
-function titleOf(prompt: string | null): string | null {
-  if (prompt === null) return null;
-  const line = escapeAllControls(prompt.replace(/\s+/g, " ").trim());
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+function untitled(firstPrompt: string | null): string | null {
+  return firstPrompt === null ? null : titleOf(firstPrompt);
+}
+
+/** The config with the thinking budget set_config_option chose (none: off). */
+function withThinking(loaded: LoadedConfig, overrides: Overrides): LoadedConfig {
+  if (!overrides.thinking) return loaded;
+  const { budget } = overrides.thinking;
+  const thinking = budget === undefined ? {} : { budget_tokens: budget };
+  return { ...loaded, config: { ...loaded.config, thinking } };
 }

@@ -2,7 +2,8 @@
 // editor shows, from the event alone (and the calls seen before it), so a live turn and a
 // session replayed by `session/load` give the same updates. Text and thinking chunks by block
 // kind, tool calls from their static presenters, results with the policy-processed content and
-// diffs, the todo list as a plan, usage per step. Used by acp-session.ts, live and on replay.
+// diffs, the todo list as a plan, usage per step, the title (the first prompt's, or the name
+// `session/title` gives) as session info. Used by acp-session.ts, live and on replay.
 import { isAbsolute, resolve } from "node:path";
 import type { SessionUpdate, ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
 import { ToolPresentations } from "../present/tool-presentations.ts";
@@ -10,6 +11,7 @@ import { contextWindowOf, type ModelLookup } from "../providers/index.ts";
 import { escapeControls } from "../runner/index.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
+import { titleOf } from "./session-title.ts";
 
 /** Tokens the context of a model holds, or null when unknown. */
 export type ContextWindow = (model: string, provider: string) => number | null;
@@ -24,6 +26,8 @@ export class EventUpdates {
   private model = "";
   private cost = 0;
   private costKnown = true;
+  /** Whether the session has a title yet: its first prompt's, or a name it was given. */
+  private titled = false;
 
   constructor(private readonly contextWindow: ContextWindow) {}
 
@@ -57,8 +61,12 @@ export class EventUpdates {
         this.model = event.model;
         return [];
       case "user/message":
+        return [...this.prompted(event.text, replaying), ...this.firstTitle(event.text)];
       case "steering/message":
-        return replaying ? [chunk("user_message_chunk", event.text)] : [];
+        return this.prompted(event.text, replaying);
+      case "session/title":
+        this.titled = true;
+        return [{ sessionUpdate: "session_info_update", title: titleOf(event.title) }];
       case "assistant/chunk":
         if (event.kind === "tool_input") return [];
         return [
@@ -75,6 +83,18 @@ export class EventUpdates {
       default:
         return [];
     }
+  }
+
+  /** The user's own prompts are shown only on replay: a live client has them already. */
+  private prompted(text: string, replaying: boolean): SessionUpdate[] {
+    return replaying ? [chunk("user_message_chunk", text)] : [];
+  }
+
+  /** The first prompt titles a session that has no title yet. */
+  private firstTitle(text: string): SessionUpdate[] {
+    if (this.titled) return [];
+    this.titled = true;
+    return [{ sessionUpdate: "session_info_update", title: titleOf(text) }];
   }
 
   private call(event: EventOf<"tool/call">): SessionUpdate[] {

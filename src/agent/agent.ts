@@ -176,6 +176,12 @@ export class Agent {
     return run;
   }
 
+  /** Names the session (`session/title`, durable): listings show it in place of the first prompt. */
+  setTitle(title: string): void {
+    if (this.disposed || this.closing) throw new Error("agent is closed");
+    this.session.ctx.writer.append({ type: "session/title", title });
+  }
+
   /** Takes every queued prompt back (their `submit` resolves `withdrawn`); returns their text. */
   withdrawQueued(): string[] {
     const taken = this.queue.splice(0);

@@ -105,6 +105,8 @@ function describe(event: SessionEvent): string {
       return `: ${oneLine(event.error)}`;
     case "session/model":
       return ` now ${event.provider}/${event.model}`;
+    case "session/title":
+      return `: ${oneLine(event.title)}`;
     case "tools/changed":
       return ` from turn ${event.turn}: ${toolChanges(event)}`;
     case "session/recovered":

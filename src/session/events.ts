@@ -217,6 +217,11 @@ export const payloadSchemas = {
    */
   "session/model": z.object({ provider: z.string(), model: z.string() }),
   /**
+   * The user named the session (an editor's /title over ACP); the newest one holds. A session
+   * without one is titled by its first prompt in listings.
+   */
+  "session/title": z.object({ title: z.string() }),
+  /**
    * The writer reopened a log whose last line was torn, and cut those bytes; or `sessions
    * repair` cut a damaged tail, keeping the cut bytes in `kept_in` (a file name in the log's
    * folder).

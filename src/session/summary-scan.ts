@@ -1,7 +1,8 @@
-// The figures a listing shows (turns, cost, tokens) without replaying a log: one pass over its
-// bytes in 1 MiB reads, parsing only the lines whose text holds `"type":"turn/start"` or
-// `"type":"step/end"` (a byte search; the bulk, streamed chunks, is never parsed), each
-// checked for the fields it counts and folded by session/figures.ts. Called by summary.ts.
+// The figures a listing shows (turns, cost, tokens) and the session's title without replaying
+// a log: one pass over its bytes in 1 MiB reads, parsing only the lines whose text holds
+// `"type":"turn/start"`, `"type":"step/end"` or `"type":"session/title"` (a byte search; the
+// bulk, streamed chunks, is never parsed), each checked for the fields it counts and folded
+// by session/figures.ts. Called by summary.ts.
 import { closeSync, openSync, readSync } from "node:fs";
 import type { EventType, SessionEvent } from "./events.ts";
 import { type Figures, FiguresFold } from "./figures.ts";
@@ -12,6 +13,7 @@ const NEWLINE = 10;
 const NEEDLES: ReadonlyArray<[Buffer, EventType]> = [
   [Buffer.from('"type":"turn/start"'), "turn/start"],
   [Buffer.from('"type":"step/end"'), "step/end"],
+  [Buffer.from('"type":"session/title"'), "session/title"],
 ];
 
 /**
@@ -25,7 +27,13 @@ const NEEDLES: ReadonlyArray<[Buffer, EventType]> = [
 let readBuffer: Buffer | null = null;
 
 export function scanFigures(path: string): Figures {
+  return scanLog(path).figures;
+}
+
+/** The figures and the newest `session/title` (null when the session was never named). */
+export function scanLog(path: string): { figures: Figures; title: string | null } {
   const fold = new FiguresFold();
+  const named = { title: null as string | null };
   const fd = openSync(path, "r");
   try {
     let carry = Buffer.alloc(0);
@@ -41,17 +49,17 @@ export function scanFigures(path: string): Figures {
         carry = Buffer.from(chunk);
         continue;
       }
-      foldLines(chunk.subarray(0, end + 1), fold);
+      foldLines(chunk.subarray(0, end + 1), fold, named);
       carry = Buffer.from(chunk.subarray(end + 1));
     }
   } finally {
     closeSync(fd);
   }
-  return fold.figures;
+  return { figures: fold.figures, title: named.title };
 }
 
 /** Folds the counted lines of `lines` (complete lines only), in order of their position. */
-function foldLines(lines: Buffer, fold: FiguresFold): void {
+function foldLines(lines: Buffer, fold: FiguresFold, named: { title: string | null }): void {
   const hits: Array<{ start: number; type: EventType }> = [];
   for (const [needle, type] of NEEDLES) {
     let lastStart = -1;
@@ -63,9 +71,25 @@ function foldLines(lines: Buffer, fold: FiguresFold): void {
   }
   hits.sort((a, b) => a.start - b.start);
   for (const { start, type } of hits) {
-    const event = parseLine(lines.toString("utf8", start, lines.indexOf(NEWLINE, start)), type);
+    const text = lines.toString("utf8", start, lines.indexOf(NEWLINE, start));
+    if (type === "session/title") {
+      named.title = titleOf(text) ?? named.title;
+      continue;
+    }
+    const event = parseLine(text, type);
     if (event) fold.observe(event);
   }
+}
+
+/** The title of a `session/title` line, or undefined when it is not one. */
+function titleOf(text: string): string | undefined {
+  try {
+    const event = JSON.parse(text) as Record<string, unknown> | null;
+    if (event?.type === "session/title" && typeof event.title === "string") return event.title;
+  } catch {
+    // Not a line of ours: the needle was inside another event's text.
+  }
+  return undefined;
 }
 
 function parseLine(text: string, type: EventType): SessionEvent | undefined {

@@ -14,11 +14,7 @@ const MODEL = ["--model", MODEL_OF.anthropic];
 
 describe("codewhale acp: initialize, new session, prompt", () => {
   const acpProcess = useAcp(mock, MODEL, "context_window = 100000");
-  const prompt = (sessionId: string, text: string) =>
-    acpProcess.client.agent.request(acp.methods.agent.session.prompt, {
-      sessionId,
-      prompt: [{ type: "text", text }],
-    });
+  const prompt = (sessionId: string, text: string) => acpProcess.client.prompt(sessionId, text);
 
   it("initialize answers the protocol version, capabilities, agent info and auth methods", () => {
     const { init } = acpProcess;

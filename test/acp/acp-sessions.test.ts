@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { type AcpClient, chunkText, spawnAcp, useAcp } from "../support/acp-client.ts";
-import { execEnv, MODEL_OF } from "../support/exec-harness.ts";
+import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -20,10 +20,12 @@ async function started(client: AcpClient, cwd: string): Promise<string> {
 }
 
 function prompt(client: AcpClient, sessionId: string, text: string) {
-  return client.agent.request(acp.methods.agent.session.prompt, {
-    sessionId,
-    prompt: [{ type: "text", text }],
-  });
+  return client.prompt(sessionId, text);
+}
+
+/** The updates without the slash commands' announcement (sent once per opened session). */
+function withoutCommands(updates: acp.SessionUpdate[]): acp.SessionUpdate[] {
+  return updates.filter((update) => update.sessionUpdate !== "available_commands_update");
 }
 
 describe("codewhale acp: load, list, resume, close, modes", () => {
@@ -54,7 +56,7 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
     try {
       sessionId = await started(first, setup.workspace);
       await prompt(first, sessionId, "run echo");
-      live = first.updates(sessionId);
+      live = withoutCommands(first.updates(sessionId));
     } finally {
       await first.close();
     }
@@ -71,7 +73,9 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
         mcpServers: [],
       });
       assert.equal(loaded.modes?.currentModeId, "default");
-      const replayed = second.updates(sessionId);
+      // The client's SDK hands notifications on asynchronously: wait for the whole replay.
+      await waitFor(() => withoutCommands(second.updates(sessionId)).length > live.length);
+      const replayed = withoutCommands(second.updates(sessionId));
       assert.deepEqual(replayed, [
         { sessionUpdate: "user_message_chunk", content: { type: "text", text: "run echo" } },
         ...live,
@@ -110,7 +114,12 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
         sessionId,
         cwd: setup.workspace,
       });
-      assert.deepEqual(second.updates(sessionId), [], "resume replays nothing");
+      await waitFor(() => second.updates(sessionId).length > 0);
+      assert.deepEqual(
+        second.updates(sessionId).map((u) => u.sessionUpdate),
+        ["available_commands_update"],
+        "resume replays nothing",
+      );
       mock.enqueue({ blocks: [{ kind: "text", text: "second answer" }] });
       await prompt(second, sessionId, "go on");
       assert.match(JSON.stringify(mock.requests.at(-1)!.body), /first answer/);
@@ -153,7 +162,7 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
         modeId: "bypass",
       });
       await prompt(shared.client, sessionId, "touch it");
-      assert.deepEqual(shared.client.updates(sessionId)[0], {
+      assert.deepEqual(withoutCommands(shared.client.updates(sessionId))[0], {
         sessionUpdate: "current_mode_update",
         currentModeId: "bypass",
       });

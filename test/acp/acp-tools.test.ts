@@ -36,10 +36,7 @@ async function started(
 }
 
 function prompt(sessionId: string, text: string) {
-  return shared.client.agent.request(acp.methods.agent.session.prompt, {
-    sessionId,
-    prompt: [{ type: "text", text }],
-  });
+  return shared.client.prompt(sessionId, text);
 }
 
 /** What the client saw for one session, as short labels in arrival order. */
@@ -47,7 +44,7 @@ function sequence(sessionId: string): string[] {
   return shared.client.seen.flatMap((item) => {
     if (item.kind === "permission")
       return item.request.sessionId === sessionId ? ["permission"] : [];
-    if (item.sessionId !== sessionId) return [];
+    if (item.kind !== "update" || item.sessionId !== sessionId) return [];
     const update = item.update;
     if (update.sessionUpdate === "tool_call") return [`tool_call:${update.status}`];
     if (update.sessionUpdate === "tool_call_update") return [`update:${update.status}`];

@@ -1,9 +1,13 @@
 // A real ACP client for tests: spawns the built `codewhale acp` (bin/codewhale.js → dist/) as
 // a child process against the loopback mock provider and talks to it over stdio with the
 // official SDK's client. Records every `session/update` and every message in arrival order,
-// answers permission requests with a test's chosen option, and keeps stdout's raw lines.
+// answers permission requests with a test's chosen option, and keeps stdout's raw lines. As an
+// editor would, it serves fs/* from its buffers (`buffers`, else the disk) and terminal/* by
+// running the command itself, in its own environment (the test's, provider key included)
+// overlaid with the one the agent sends.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { after, before } from "node:test";
@@ -18,7 +22,9 @@ import type { MockProvider } from "./mock-provider/index.ts";
 /** What the client saw, in order: updates and permission requests. */
 export type Seen =
   | { kind: "update"; sessionId: string; update: acp.SessionUpdate }
-  | { kind: "permission"; request: acp.RequestPermissionRequest };
+  | { kind: "permission"; request: acp.RequestPermissionRequest }
+  | { kind: "fs"; method: string; path: string; content?: string }
+  | { kind: "terminal"; method: string; terminalId: string; request?: acp.CreateTerminalRequest };
 
 export type PermissionAnswer = (
   request: acp.RequestPermissionRequest,
@@ -32,10 +38,22 @@ export interface AcpClient {
   updates(sessionId: string): acp.SessionUpdate[];
   /** How the next permission requests are answered (default: the first option). */
   answer: PermissionAnswer;
+  /** The editor's open buffers by absolute path: fs/read_text_file reads them before the disk;
+   * fs/write_text_file writes them (never the disk). */
+  buffers: Map<string, string>;
+  /** The terminals the agent created, by id: their process and output so far. */
+  terminals: Map<string, EditorTerminal>;
   stderr(): string;
   /** Every raw line the agent wrote to stdout. */
   stdoutLines(): string[];
   initialize(capabilities?: acp.ClientCapabilities): Promise<acp.InitializeResponse>;
+  /**
+   * Sends a prompt and answers its response once every update the agent wrote before it has
+   * reached `seen` (the SDK hands notifications to the handler asynchronously).
+   */
+  prompt(sessionId: string, text: string): Promise<acp.PromptResponse>;
+  /** Waits until every `session/update` on stdout so far is in `seen`. */
+  settled(): Promise<void>;
   newSession(cwd: string): Promise<string>;
   /** Ends stdin and waits for the process to exit. */
   close(): Promise<number | null>;
@@ -73,6 +91,8 @@ export function spawnAcp(setup: ExecEnv, args: string[] = []): AcpClient {
         item.kind === "update" && item.sessionId === sessionId ? [item.update] : [],
       ),
     answer: (request) => ({ outcome: "selected", optionId: request.options[0]!.optionId }),
+    buffers: new Map(),
+    terminals: new Map(),
     stderr: () => stderr,
     stdoutLines: () => raw.split("\n").filter((line) => line !== ""),
     initialize: (clientCapabilities = {}) =>
@@ -80,6 +100,22 @@ export function spawnAcp(setup: ExecEnv, args: string[] = []): AcpClient {
         protocolVersion: acp.PROTOCOL_VERSION,
         clientCapabilities,
       }),
+    prompt: async (sessionId, text) => {
+      const response = await client.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text }],
+      });
+      await client.settled();
+      return response;
+    },
+    settled: async () => {
+      const written = raw.split('"method":"session/update"').length - 1;
+      const deadline = Date.now() + 5000;
+      while (seen.filter((item) => item.kind === "update").length < written) {
+        if (Date.now() > deadline) throw new Error("session/update notifications went missing");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
     newSession: async (cwd) =>
       (await client.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] }))
         .sessionId,
@@ -89,8 +125,48 @@ export function spawnAcp(setup: ExecEnv, args: string[] = []): AcpClient {
     },
     exited,
   };
+  const terminal = (terminalId: string): EditorTerminal => {
+    const found = client.terminals.get(terminalId);
+    if (!found) throw acp.RequestError.resourceNotFound(terminalId);
+    return found;
+  };
   const app = acp
     .client({ name: "codewhale-tests" })
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+      seen.push({ kind: "fs", method: "read", path: params.path });
+      const buffer = client.buffers.get(params.path);
+      return { content: buffer ?? readFileSync(params.path, "utf8") };
+    })
+    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+      seen.push({ kind: "fs", method: "write", path: params.path, content: params.content });
+      client.buffers.set(params.path, params.content);
+      return {};
+    })
+    .onRequest(acp.methods.client.terminal.create, ({ params }) => {
+      const created = editorTerminal(params, setup.env);
+      client.terminals.set(created.id, created);
+      seen.push({ kind: "terminal", method: "create", terminalId: created.id, request: params });
+      return { terminalId: created.id };
+    })
+    .onRequest(acp.methods.client.terminal.output, ({ params }) => {
+      seen.push({ kind: "terminal", method: "output", terminalId: params.terminalId });
+      return terminal(params.terminalId).output();
+    })
+    .onRequest(acp.methods.client.terminal.waitForExit, async ({ params }) => {
+      seen.push({ kind: "terminal", method: "wait_for_exit", terminalId: params.terminalId });
+      return terminal(params.terminalId).exited;
+    })
+    .onRequest(acp.methods.client.terminal.kill, ({ params }) => {
+      seen.push({ kind: "terminal", method: "kill", terminalId: params.terminalId });
+      terminal(params.terminalId).kill();
+      return {};
+    })
+    .onRequest(acp.methods.client.terminal.release, ({ params }) => {
+      seen.push({ kind: "terminal", method: "release", terminalId: params.terminalId });
+      terminal(params.terminalId).kill();
+      client.terminals.delete(params.terminalId);
+      return {};
+    })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       seen.push({ kind: "update", sessionId: params.sessionId, update: params.update });
     })
@@ -104,6 +180,62 @@ export function spawnAcp(setup: ExecEnv, args: string[] = []): AcpClient {
   );
   client.agent = app.connect(stream).agent;
   return client;
+}
+
+/** A command an editor runs for the agent: its output (the newest `outputByteLimit` bytes). */
+export interface EditorTerminal {
+  id: string;
+  child: ChildProcess;
+  exited: Promise<{ exitCode: number | null; signal: string | null }>;
+  output(): { output: string; truncated: boolean; exitStatus?: acp.TerminalExitStatus };
+  kill(): void;
+}
+
+let terminalCount = 0;
+
+function editorTerminal(request: acp.CreateTerminalRequest, editorEnv: NodeJS.ProcessEnv) {
+  const env = { ...editorEnv };
+  for (const { name, value } of request.env ?? []) env[name] = value;
+  const child = spawn(request.command, request.args ?? [], {
+    cwd: request.cwd ?? undefined,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  let truncated = false;
+  const limit = request.outputByteLimit ?? Number.POSITIVE_INFINITY;
+  const add = (data: Buffer) => {
+    text += data.toString("utf8");
+    if (Buffer.byteLength(text) > limit) {
+      text = Buffer.from(text).subarray(-limit).toString("utf8");
+      truncated = true;
+    }
+  };
+  child.stdout?.on("data", add);
+  child.stderr?.on("data", add);
+  let status: { exitCode: number | null; signal: string | null } | undefined;
+  const exited = new Promise<{ exitCode: number | null; signal: string | null }>((resolve) =>
+    child.on("close", (exitCode, signal) => {
+      status = { exitCode, signal };
+      resolve(status);
+    }),
+  );
+  terminalCount += 1;
+  return {
+    id: `term-${terminalCount}`,
+    child,
+    exited,
+    output: () => ({ output: text, truncated, ...(status ? { exitStatus: status } : {}) }),
+    kill: () => {
+      if (status || child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    },
+  };
 }
 
 /** The text of the message (or thought) chunks among `updates`. */
@@ -134,7 +266,12 @@ export interface SharedAcp {
  * Starts one initialized `codewhale acp` before the block's tests and closes it after them
  * (checking it exits 0); each test opens its own sessions, which the agent keeps apart.
  */
-export function useAcp(mock: MockProvider, args: string[], extraToml = ""): SharedAcp {
+export function useAcp(
+  mock: MockProvider,
+  args: string[],
+  extraToml = "",
+  capabilities: acp.ClientCapabilities = {},
+): SharedAcp {
   let shared: { client: AcpClient; setup: ExecEnv; init: acp.InitializeResponse } | undefined;
   const get = () => {
     if (!shared) throw new Error("the shared acp process is used outside its tests");
@@ -143,7 +280,7 @@ export function useAcp(mock: MockProvider, args: string[], extraToml = ""): Shar
   before(async () => {
     const setup = execEnv(mock, extraToml);
     const client = spawnAcp(setup, args);
-    shared = { client, setup, init: await client.initialize() };
+    shared = { client, setup, init: await client.initialize(capabilities) };
   });
   after(async () => {
     const { client } = get();

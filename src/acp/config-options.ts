@@ -1,0 +1,102 @@
+// The session config options an ACP client can set (session/set_config_option): the model and
+// the thinking level. Offered in the session/new, load and resume answers and in every
+// `config_option_update`; a choice is checked here (`settingOf`) before acp-session.ts reopens
+// the session with it. The model choices: the session's, config `model`, the `[models]` keys,
+// and a few current models of each provider whose key is set; any `provider/model` is accepted.
+import type { SessionConfigOption } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import type { Config, Env } from "../config/index.ts";
+
+/** Thinking levels and the budget each sets (`thinking.budget_tokens`; off: none). */
+export const THINKING_LEVELS = [
+  { value: "off", name: "Off", budget: undefined },
+  { value: "low", name: "Low", budget: 4096 },
+  { value: "medium", name: "Medium", budget: 16_384 },
+  { value: "high", name: "High", budget: 32_768 },
+] as const;
+
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number]["value"];
+
+/** A few current models per provider kind, offered when the provider's key is set. */
+const SUGGESTED: Record<string, readonly string[]> = {
+  anthropic: ["claude-opus-4-5", "claude-sonnet-4-5", "claude-haiku-4-5"],
+  "openai-responses": ["gpt-5.1", "gpt-5", "gpt-5-mini"],
+  "openai-chat": [],
+};
+
+/** What the options show: the session's model (`provider/model`) and thinking budget. */
+export interface SessionSettings {
+  model: string;
+  budget: number | undefined;
+}
+
+export function configOptions(
+  settings: SessionSettings,
+  config: Config,
+  env: Env,
+): SessionConfigOption[] {
+  return [
+    {
+      id: "model",
+      name: "Model",
+      description: "The model the session continues with (recorded in its log)",
+      category: "model",
+      type: "select",
+      currentValue: settings.model,
+      options: modelChoices(settings.model, config, env).map((value) => ({ value, name: value })),
+    },
+    {
+      id: "thinking",
+      name: "Thinking",
+      description: "Extended thinking budget of each request",
+      category: "thought_level",
+      type: "select",
+      currentValue: levelOf(settings.budget),
+      options: THINKING_LEVELS.map(({ value, name, budget }) => ({
+        value,
+        name,
+        ...(budget === undefined ? {} : { description: `${budget} tokens` }),
+      })),
+    },
+  ];
+}
+
+/** The level a budget reads as: the smallest level that holds it. */
+export function levelOf(budget: number | undefined): ThinkingLevel {
+  if (budget === undefined) return "off";
+  const level = THINKING_LEVELS.find(
+    (entry) => entry.budget !== undefined && budget <= entry.budget,
+  );
+  return level?.value ?? "high";
+}
+
+/** The setting a `session/set_config_option` asks for, or an "invalid params" error. */
+export function settingOf(
+  configId: string,
+  value: unknown,
+): { model: string } | { budget: number | undefined } {
+  if (configId === "model") {
+    if (typeof value !== "string" || !/^[^/\s]+\/\S+$/.test(value)) {
+      throw RequestError.invalidParams({ configId }, "the model must be provider/model");
+    }
+    return { model: value };
+  }
+  if (configId === "thinking") {
+    const level = THINKING_LEVELS.find((entry) => entry.value === value);
+    if (!level)
+      throw RequestError.invalidParams({ configId }, "thinking is off, low, medium or high");
+    return { budget: level.budget };
+  }
+  throw RequestError.invalidParams({ configId }, `unknown config option "${configId}"`);
+}
+
+function modelChoices(current: string, config: Config, env: Env): string[] {
+  const choices = [current, config.model];
+  for (const key of Object.keys(config.models)) if (key.includes("/")) choices.push(key);
+  for (const [name, provider] of Object.entries(config.providers)) {
+    const keyed = provider.api_key_env === undefined || Boolean(env[provider.api_key_env]?.trim());
+    if (!keyed) continue;
+    for (const model of SUGGESTED[provider.kind] ?? []) choices.push(`${name}/${model}`);
+  }
+  return [...new Set(choices)];
+}

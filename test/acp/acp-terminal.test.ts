@@ -1,0 +1,150 @@
+// bash in the editor's terminals through `codewhale acp`: with the client's `terminal`
+// capability a command runs through terminal/create, output, wait_for_exit and release, and
+// the call's tool_call update embeds the terminal; the model still gets the policed output
+// (escapes stripped, secrets redacted, the exit code); the editor runs it with no provider key
+// even when its own environment has one; cancel and timeout kill and release it. Without the
+// capability, bash runs in codewhale's own runner.
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import * as acp from "@agentclientprotocol/sdk";
+import { type SharedAcp, useAcp } from "../support/acp-client.ts";
+import { fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
+
+const mock = useMockProvider();
+const MODEL = ["--model", MODEL_OF.anthropic];
+
+function bashThenAnswer(input: Record<string, unknown>): void {
+  mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input }] });
+  mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+}
+
+async function started(shared: SharedAcp): Promise<{ sessionId: string; workspace: string }> {
+  const workspace = mkdtempSync(join(shared.setup.workspace, "ws-"));
+  shared.client.answer = () => ({ outcome: "selected", optionId: "allow_once" });
+  return { sessionId: await shared.client.newSession(workspace), workspace };
+}
+
+function terminalCalls(shared: SharedAcp) {
+  return shared.client.seen.flatMap((item) => (item.kind === "terminal" ? [item] : []));
+}
+
+/** The call's updates after the permission: content of each, as short labels. */
+function callUpdates(shared: SharedAcp, sessionId: string) {
+  return shared.client
+    .updates(sessionId)
+    .flatMap((u) => (u.sessionUpdate === "tool_call_update" ? [u] : []));
+}
+
+function finalText(shared: SharedAcp, sessionId: string): string {
+  const last = callUpdates(shared, sessionId).at(-1);
+  return (last?.content ?? [])
+    .map((item) =>
+      item.type === "content" && item.content.type === "text" ? item.content.text : "",
+    )
+    .join("");
+}
+
+describe("codewhale acp: bash in the editor's terminals", () => {
+  describe("offered by the client", () => {
+    const shared = useAcp(mock, MODEL, "", { terminal: true });
+
+    it("runs in a terminal the tool call embeds; the model gets the policed output and exit code", async () => {
+      const secret = fakeKey("openai");
+      // The secret is made by the command: the command line itself does not hold it.
+      const [head, tail] = [secret.slice(0, 8), secret.slice(8)];
+      const command = `printf '\\033[31mred\\033[0m\\n'; s='${head}'; echo "\${s}${tail}"; exit 3`;
+      bashThenAnswer({ command });
+      const { sessionId, workspace } = await started(shared);
+      const before = terminalCalls(shared).length;
+      assert.equal((await shared.client.prompt(sessionId, "run it")).stopReason, "end_turn");
+      const calls = terminalCalls(shared).slice(before);
+      const created = calls[0];
+      assert.ok(created?.request, "terminal/create");
+      assert.equal(created.request.command, "bash");
+      assert.equal(created.request.args?.[0], "-c");
+      assert.equal(created.request.cwd, workspace);
+      assert.equal(calls.at(-1)?.method, "release");
+      const id = created.terminalId;
+      const updates = callUpdates(shared, sessionId);
+      const embedded = updates.findIndex((u) =>
+        (u.content ?? []).some((c) => c.type === "terminal" && c.terminalId === id),
+      );
+      assert.ok(embedded >= 0 && embedded < updates.length - 1, "shown live, before the end");
+      const last = updates.at(-1)!;
+      assert.equal(last.status, "failed");
+      assert.deepEqual(last.content?.[0], { type: "terminal", terminalId: id });
+      const text = finalText(shared, sessionId);
+      assert.match(text, /^red\n/, "escape sequences stripped");
+      assert.match(text, /\[exit code 3\]/);
+      assert.match(text, /REDACTED/);
+      const sent = JSON.stringify(mock.requests.at(-1)!.body);
+      assert.ok(!sent.includes(secret), "the model never sees the secret");
+      assert.match(sent, /exit code 3/);
+      assert.ok(!shared.client.stdoutLines().join("\n").includes(secret));
+    });
+
+    it("the editor runs the command without a provider key, though its own environment has one", async () => {
+      bashThenAnswer({ command: "env" });
+      const { sessionId } = await started(shared);
+      const before = terminalCalls(shared).length;
+      await shared.client.prompt(sessionId, "print the environment");
+      const created = terminalCalls(shared)[before];
+      const given = created?.request?.env ?? [];
+      assert.deepEqual(
+        given.filter((variable) => variable.name === "ANTHROPIC_API_KEY"),
+        [{ name: "ANTHROPIC_API_KEY", value: "" }],
+      );
+      const text = finalText(shared, sessionId);
+      assert.match(text, /CODEWHALE_HOME=/, "the environment was printed");
+      assert.match(text, /^ANTHROPIC_API_KEY=$/m, "blank");
+      assert.ok(!JSON.stringify(given).includes(shared.setup.env.ANTHROPIC_API_KEY!));
+    });
+
+    it("session/cancel kills and releases the terminal; the prompt ends cancelled", async () => {
+      mock.enqueue({
+        blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "sleep 30" } }],
+      });
+      const { sessionId } = await started(shared);
+      const before = terminalCalls(shared).length;
+      const running = shared.client.prompt(sessionId, "wait");
+      await waitFor(() => terminalCalls(shared).length > before);
+      const id = terminalCalls(shared)[before]!.terminalId;
+      const child = shared.client.terminals.get(id)!.child;
+      await shared.client.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+      assert.equal((await running).stopReason, "cancelled");
+      const methods = terminalCalls(shared)
+        .slice(before)
+        .map((call) => call.method);
+      assert.ok(methods.includes("kill"), methods.join(" "));
+      assert.equal(methods.at(-1), "release");
+      assert.notEqual(child.exitCode ?? child.signalCode, null, "the command was killed");
+    });
+
+    it("a command past its timeout is killed in the terminal and reported timed out", async () => {
+      bashThenAnswer({ command: "sleep 30", timeout_ms: 300 });
+      const { sessionId } = await started(shared);
+      await shared.client.prompt(sessionId, "wait");
+      assert.match(finalText(shared, sessionId), /\[timed out after 300 ms/);
+    });
+  });
+
+  describe("not offered", () => {
+    const shared = useAcp(mock, MODEL);
+
+    it("bash runs in codewhale's own runner; the client is never asked", async () => {
+      bashThenAnswer({ command: "echo local" });
+      const { sessionId } = await started(shared);
+      await shared.client.prompt(sessionId, "run it");
+      assert.match(finalText(shared, sessionId), /local\n\[exit code 0\]/);
+      assert.deepEqual(terminalCalls(shared), []);
+      assert.ok(
+        callUpdates(shared, sessionId).every((u) =>
+          (u.content ?? []).every((c) => c.type !== "terminal"),
+        ),
+      );
+    });
+  });
+});

@@ -331,6 +331,7 @@ export const SYNC_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   "session/start",
   "user/message",
   "steering/message",
+  "session/title",
   "tool/call",
   "step/end",
   "turn/end",

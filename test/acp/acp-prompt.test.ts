@@ -31,6 +31,17 @@ describe("codewhale acp: initialize, new session, prompt", () => {
     assert.equal(init.authMethods?.[0]?.id, "provider-key");
   });
 
+  it("authenticate with the provider-key method succeeds when the key is set; another method is refused", async () => {
+    const { client } = acpProcess;
+    const methodId = acpProcess.init.authMethods?.[0]?.id ?? "";
+    assert.deepEqual(await client.agent.request(acp.methods.agent.authenticate, { methodId }), {});
+    await assert.rejects(
+      client.agent.request(acp.methods.agent.authenticate, { methodId: "oauth" }),
+      (error: acp.RequestError) =>
+        error.code === -32602 && /unknown auth method/.test(error.message),
+    );
+  });
+
   it("a prompt streams thinking as thought chunks and text as message chunks, then end_turn", async () => {
     const { client, setup } = acpProcess;
     mock.enqueue({
@@ -100,12 +111,18 @@ describe("codewhale acp: initialize, new session, prompt", () => {
     const keyless = spawnAcp({ ...setup, env }, MODEL);
     try {
       await keyless.initialize();
-      await assert.rejects(keyless.newSession(setup.workspace), (error: acp.RequestError) => {
+      const authRequired = (error: acp.RequestError) => {
         assert.equal(error.code, -32000);
         assert.match(error.message, /ANTHROPIC_API_KEY/);
         assert.deepEqual(error.data, { variable: "ANTHROPIC_API_KEY" });
         return true;
-      });
+      };
+      await assert.rejects(keyless.newSession(setup.workspace), authRequired);
+      // The client's authenticate checks it again and names the same variable.
+      await assert.rejects(
+        keyless.agent.request(acp.methods.agent.authenticate, { methodId: "provider-key" }),
+        authRequired,
+      );
     } finally {
       await keyless.close();
     }

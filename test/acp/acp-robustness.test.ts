@@ -2,11 +2,13 @@
 // requests before initialize, unknown sessions and bad params get protocol errors and the
 // process goes on (stdout carries JSON-RPC only, stderr no stack trace); a second process
 // loading a session that one holds gets an error naming the lock; a client that disconnects
-// mid-turn cancels the turn, and the log it leaves is complete and signed.
+// mid-turn (streaming, or with bash in its terminal) cancels the turn, and the log it leaves is
+// complete and signed (`sessions verify`); a prompt sent while one runs is queued behind it.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { chunkText, logOf, spawnAcp } from "../support/acp-client.ts";
+import { runCli } from "../support/cli.ts";
 import { execEnv, fakeKey, MODEL_OF, spawnCli, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
@@ -125,5 +127,62 @@ describe("codewhale acp: robustness", () => {
     const end = events.findLast((event) => event.type === "turn/end");
     assert.equal(end?.type === "turn/end" && end.reason, "cancelled");
     assert.equal(events.at(-1)?.type, "session/checkpoint");
+    const verified = runCli(["sessions", "verify", sessionId], { env: setup.env });
+    assert.equal(verified.status, 0, verified.stdout + verified.stderr);
+  });
+
+  it("a client that disconnects while bash runs in its terminal: the turn ends, the log is complete and signed", async () => {
+    const setup = execEnv(mock);
+    mock.enqueue({
+      blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "sleep 30" } }],
+    });
+    const client = spawnAcp(setup, MODEL);
+    await client.initialize({ terminal: true });
+    client.answer = () => ({ outcome: "selected", optionId: "allow_once" });
+    const sessionId = await client.newSession(setup.workspace);
+    void client.prompt(sessionId, "wait").catch(() => undefined);
+    await waitFor(() => client.terminals.size > 0);
+    try {
+      assert.equal(await client.close(), 0, client.stderr());
+    } finally {
+      for (const terminal of client.terminals.values()) terminal.kill();
+    }
+    const events = logOf(setup, sessionId);
+    const result = events.find((event) => event.type === "tool/result");
+    assert.ok(result?.type === "tool/result" && result.is_error, "the call ended failed");
+    assert.equal(events.at(-1)?.type, "session/checkpoint");
+    const verified = runCli(["sessions", "verify", sessionId], { env: setup.env });
+    assert.equal(verified.status, 0, verified.stdout + verified.stderr);
+  });
+
+  it("a prompt sent while one runs is queued: both answer end_turn, in order, each with its own text", async () => {
+    const setup = execEnv(mock);
+    mock.enqueue({
+      blocks: [{ kind: "text", text: "first ".repeat(40) }],
+      chunkSize: 6,
+      delayMs: 5,
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "second" }] });
+    const client = spawnAcp(setup, MODEL);
+    try {
+      await client.initialize();
+      const sessionId = await client.newSession(setup.workspace);
+      const ended: string[] = [];
+      const first = client.prompt(sessionId, "one").then((r) => ended.push(`one:${r.stopReason}`));
+      await waitFor(() => chunkText(client.updates(sessionId), "agent_message_chunk").length > 0);
+      const second = client.prompt(sessionId, "two").then((r) => ended.push(`two:${r.stopReason}`));
+      await Promise.all([first, second]);
+      assert.deepEqual(ended, ["one:end_turn", "two:end_turn"]);
+      assert.equal(
+        chunkText(client.updates(sessionId), "agent_message_chunk"),
+        `${"first ".repeat(40)}second`,
+      );
+      const prompts = logOf(setup, sessionId).flatMap((e) =>
+        e.type === "user/message" ? [e.text] : [],
+      );
+      assert.deepEqual(prompts, ["one", "two"]);
+    } finally {
+      assert.equal(await client.close(), 0, client.stderr());
+    }
   });
 });

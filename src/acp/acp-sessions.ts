@@ -14,7 +14,8 @@ import { createBus } from "../bus/bus.ts";
 import { type Env, type LoadedConfig, loadConfig, sessionsDir } from "../config/index.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { findSession, isSessionId, listSessionFiles } from "../session/paths.ts";
-import { summarizeSession } from "../session/summary.ts";
+import { summarizeHead, summarizeSession } from "../session/summary.ts";
+import { scanLog } from "../session/summary-scan.ts";
 import { AcpSession, type OpenedAgent, type Overrides } from "./acp-session.ts";
 import { clientFiles } from "./client-files.ts";
 import { clientTerminals } from "./client-terminals.ts";
@@ -121,15 +122,19 @@ export class AcpSessions {
     const from = cursor ? Number.parseInt(cursor, 10) : 0;
     if (!Number.isSafeInteger(from) || from < 0) throw RequestError.invalidParams({ cursor });
     const summaries = listSessionFiles(sessionsDir(loaded, this.options.sessionDir))
-      .map(summarizeSession)
+      .map(summarizeHead)
       .filter((summary) => !summary.damaged && (!cwd || summary.cwd === cwd));
     const page = summaries.slice(from, from + PAGE);
-    const sessions: SessionInfo[] = page.map((summary) => ({
-      sessionId: summary.id,
-      cwd: summary.cwd ?? "",
-      title: summary.title !== null ? titleOf(summary.title) : untitled(summary.firstPrompt),
-      updatedAt: statSync(summary.path).mtime.toISOString(),
-    }));
+    const sessions: SessionInfo[] = page.map((summary) => {
+      // One byte scan of the log for its newest `session/title`.
+      const { title } = scanLog(summary.path);
+      return {
+        sessionId: summary.id,
+        cwd: summary.cwd ?? "",
+        title: title !== null ? titleOf(title) : untitled(summary.firstPrompt),
+        updatedAt: statSync(summary.path).mtime.toISOString(),
+      };
+    });
     const next = from + PAGE < summaries.length ? String(from + PAGE) : null;
     return { sessions, ...(next ? { nextCursor: next } : {}) };
   }

@@ -3,10 +3,12 @@
 // final output, always releases it, and puts that output through bash's output policy, so the
 // model gets the same bounded, stripped, redacted result as from the local runner. The host
 // (TerminalHost) is the surface's; bash.ts calls runInTerminal when the context has one.
-import { applyOutputPolicy } from "../../runner/index.ts";
+import { errorMessage } from "../../errors.ts";
+import { applyOutputPolicy, escapeAllControls } from "../../runner/index.ts";
 import type { ToolContext, ToolResult } from "../types.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { toToolResult } from "./policed.ts";
+import { guarded, ToolProblem } from "./problem.ts";
 
 /** What a terminal is created with: the command line, its workspace and its whole environment. */
 export interface TerminalRequest {
@@ -40,6 +42,8 @@ export interface TerminalHost {
 
 /** The most output a terminal keeps for the result; the policy bounds it again. */
 export const TERMINAL_OUTPUT_LIMIT = 1024 * 1024;
+/** How long a killed command may take to end before the result is given without its exit. */
+export const KILL_WAIT_MS = 5000;
 
 export interface TerminalRun {
   command: string;
@@ -53,40 +57,59 @@ export interface TerminalOutcome extends TerminalExit {
   originalBytes: number;
 }
 
-/** Runs one foreground bash command in the host's terminal and returns the policed result. */
-export async function runInTerminal(
+/**
+ * Runs one foreground bash command in the host's terminal and returns the policed result; a
+ * host that fails (the editor went away) gives an error result naming what failed.
+ */
+export function runInTerminal(
   context: BuiltinToolContext,
   host: TerminalHost,
   run: TerminalRun,
   ctx: ToolContext,
   statusLine: (outcome: TerminalOutcome) => string,
 ): Promise<ToolResult> {
-  const terminal = await host.create({
-    command: "bash",
-    args: ["-c", run.command],
-    cwd: context.cwd,
-    env: context.env,
-    outputByteLimit: TERMINAL_OUTPUT_LIMIT,
-    callId: ctx.callId,
+  return guarded(async () => {
+    const terminal = await hostStep("start the command", () =>
+      host.create({
+        command: "bash",
+        args: ["-c", run.command],
+        cwd: context.cwd,
+        env: context.env,
+        outputByteLimit: TERMINAL_OUTPUT_LIMIT,
+        callId: ctx.callId,
+      }),
+    );
+    try {
+      const ended = await hostStep("wait for the command", () =>
+        exitOrStop(terminal, run.timeoutMs, ctx.signal),
+      );
+      const exit = ended.stop === undefined ? ended.exit : await killed(terminal);
+      const { output, truncated } = await hostStep("read the output", () => terminal.output());
+      const policed = await applyOutputPolicy(output, context.policy("bash"), {
+        spill: context.spill,
+      });
+      const outcome: TerminalOutcome = {
+        ...exit,
+        timedOut: ended.stop === "timeout",
+        cancelled: ended.stop === "cancel",
+        originalBytes: policed.originalBytes,
+      };
+      const note = truncated ? "[the terminal kept only the last 1 MiB of output]\n" : "";
+      const failed = outcome.timedOut || outcome.cancelled || exit.exitCode !== 0;
+      return toToolResult(policed, { trailer: `${note}${statusLine(outcome)}`, isError: failed });
+    } finally {
+      await terminal.release().catch(() => undefined);
+    }
   });
+}
+
+/** One request to the host; its failure is the call's error, in one line. */
+async function hostStep<T>(what: string, step: () => Promise<T>): Promise<T> {
   try {
-    const ended = await exitOrStop(terminal, run.timeoutMs, ctx.signal);
-    const exit = ended.stop === undefined ? ended.exit : await killed(terminal);
-    const { output, truncated } = await terminal.output();
-    const policed = await applyOutputPolicy(output, context.policy("bash"), {
-      spill: context.spill,
-    });
-    const outcome: TerminalOutcome = {
-      ...exit,
-      timedOut: ended.stop === "timeout",
-      cancelled: ended.stop === "cancel",
-      originalBytes: policed.originalBytes,
-    };
-    const note = truncated ? "[the terminal kept only the last 1 MiB of output]\n" : "";
-    const failed = outcome.timedOut || outcome.cancelled || exit.exitCode !== 0;
-    return toToolResult(policed, { trailer: `${note}${statusLine(outcome)}`, isError: failed });
-  } finally {
-    await terminal.release().catch(() => undefined);
+    return await step();
+  } catch (error) {
+    const line = escapeAllControls(errorMessage(error).split("\n")[0] ?? "unknown error");
+    throw new ToolProblem(`The editor's terminal could not ${what}: ${line}`);
   }
 }
 
@@ -111,8 +134,17 @@ function exitOrStop(terminal: TerminalHandle, timeoutMs: number, signal: AbortSi
   });
 }
 
-/** Kills the command and waits for it to end. */
+/** Kills the command and waits (a bounded time) for it to end. */
 async function killed(terminal: TerminalHandle): Promise<TerminalExit> {
-  await terminal.kill();
-  return terminal.waitForExit();
+  const unknown: TerminalExit = { exitCode: null, signal: "SIGKILL" };
+  await hostStep("kill the command", () => terminal.kill());
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<TerminalExit>((resolve) => {
+    timer = setTimeout(() => resolve(unknown), KILL_WAIT_MS);
+  });
+  try {
+    return await Promise.race([terminal.waitForExit().catch(() => unknown), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,10 +1,11 @@
 // The file tools over a surface's FileAccess (an editor's buffers) with a fake access: read
 // pages the surface's text, edit edits it and write writes through it, after the same checks
-// as on disk (outside the workspace, a directory, a read rule: the access is never called);
+// as on disk (outside the workspace, a directory, a read rule, a second hard link: the access
+// is never called);
 // a NUL in the text is refused as binary; a failing access is one error line; spill files
 // are always read from the disk; an access that only reads leaves writing to the disk.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, linkSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { BuiltinToolContext, FileAccess } from "../../src/tools/builtin/index.ts";
@@ -91,6 +92,17 @@ describe("file tools through a surface's file access", () => {
     assert.equal(result.isError, undefined, result.content);
     assert.equal(fake.buffers[path], "let a = 2;\n");
     assert.equal(readFileSync(path, "utf8"), "let a = 0;\n");
+  });
+
+  it("a file with a second hard link is not written through the access", async () => {
+    ws.write({ "linked.txt": "x" });
+    linkSync(join(ws.dir, "linked.txt"), join(ws.dir, "other-name.txt"));
+    const fake = editor({ [join(ws.dir, "linked.txt")]: "x" });
+    const write = createWriteTool(withFiles(fake.files));
+    const result = await callTool(write, { path: "linked.txt", content: "changed" });
+    assert.equal(result.isError, true);
+    assert.match(result.content, /has 2 hard links/);
+    assert.deepEqual(fake.calls, []);
   });
 
   it("write goes through the access; an access that only reads leaves writing to the disk", async () => {

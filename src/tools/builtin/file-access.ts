@@ -6,6 +6,7 @@
 import { errorMessage } from "../../errors.ts";
 import { escapeAllControls } from "../../runner/index.ts";
 import { ToolProblem } from "./problem.ts";
+import { hardLinked, statOrNull } from "./text-file.ts";
 
 /** A surface's access to file text; a missing method means the local disk does that part. */
 export interface FileAccess {
@@ -38,7 +39,10 @@ export async function surfaceText(
   return text;
 }
 
-/** Writes through the surface; false when it does not write (the caller writes the disk). */
+/**
+ * Writes through the surface; false when it does not write (the caller writes the disk). A
+ * file with a second hard link is refused first, as writeRegularFile refuses it.
+ */
 export async function surfaceWrite(
   files: FileAccess,
   absolute: string,
@@ -47,6 +51,9 @@ export async function surfaceWrite(
   signal: AbortSignal,
 ): Promise<boolean> {
   if (!files.writeText) return false;
+  // As on disk: another name of a hard-linked file may be outside the workspace.
+  const info = await statOrNull(absolute, display);
+  if (info && info.nlink > 1) throw hardLinked(display, info.nlink);
   try {
     await files.writeText(absolute, content, signal);
   } catch (error) {

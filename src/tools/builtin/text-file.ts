@@ -94,7 +94,8 @@ export async function writeRegularFile(
 }
 
 /** The refusal of a file with several names (write and edit treat it as outside the workspace). */
-function hardLinked(display: string, links: number): ToolProblem {
+/** The refusal of a file with more than one hard link (writeRegularFile's, and file-access.ts's). */
+export function hardLinked(display: string, links: number): ToolProblem {
   return new ToolProblem(
     `${display} has ${links} hard links, so one of its names may be outside the workspace; ` +
       "write and edit treat it as outside and leave it unchanged",

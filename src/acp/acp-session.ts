@@ -1,8 +1,9 @@
 // One ACP session: a codewhale agent seen through the Agent Client Protocol. It renders every
 // `session/event` as `session/update`s (event-updates.ts), in the order the log has them; turns
 // `agent/ask` into a `tool_call` and then a `session/request_permission`, answered through
-// `agent.answer`; runs prompts with `agent.submit` (or the bridge's slash commands) and answers
-// with the turn's stop reason; switches model and thinking by reopening the same log with them.
+// `agent.answer`; shows a running call's progress (`tool/progress`); runs prompts with
+// `agent.submit` (or the bridge's slash commands) and answers with the turn's stop reason;
+// switches model and thinking by reopening the same log with them.
 // Created by acp-sessions.ts for session/new, load and resume.
 import type {
   AgentContext,
@@ -15,9 +16,10 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
 import type { Config, Env } from "../config/index.ts";
-import { escapeAllControls } from "../runner/index.ts";
+import { escapeAllControls, escapeControls } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
+import type { ToolProgress } from "../tools/types.ts";
 import { configOptions, settingOf } from "./config-options.ts";
 import { type ContextWindow, EventUpdates } from "./event-updates.ts";
 import { decisionOf, permissionOptions } from "./permission-options.ts";
@@ -92,6 +94,7 @@ export class AcpSession {
     });
     this.detach.push(agent.bus.on("session/event", (event) => this.observe(event, true)));
     this.detach.push(agent.bus.on("agent/ask", (ask) => this.onAsk(ask)));
+    this.detach.push(agent.bus.on("tool/progress", (progress) => this.onProgress(progress)));
     for (const event of agent.history()) this.observe(event, replay, replay);
     // After the answer that names the session (as other agents send it): the client knows it.
     if (announce) setImmediate(() => this.announceCommands());
@@ -261,6 +264,21 @@ export class AcpSession {
     }
     const updates = this.updates.of(event, replaying);
     if (send) for (const update of updates) this.send(this.withTerminal(update));
+  }
+
+  /**
+   * A running call's progress (its output tail, already policed, or a status line) replaces
+   * the call's content until its result does; a call in the editor's terminal shows that.
+   */
+  private onProgress(progress: ToolProgress & { callId: string }): void {
+    if (this.terminals.has(progress.callId)) return;
+    const text = progress.tail ?? progress.message;
+    if (text === undefined) return;
+    this.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId: progress.callId,
+      content: [{ type: "content", content: { type: "text", text: escapeControls(text) } }],
+    });
   }
 
   /** A call's final update shows its terminal before the text the model received. */

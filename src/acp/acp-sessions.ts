@@ -16,6 +16,7 @@ import { providerKeyVars } from "../hooks/index.ts";
 import { findSession, isSessionId, listSessionFiles } from "../session/paths.ts";
 import { summarizeHead, summarizeSession } from "../session/summary.ts";
 import { scanLog } from "../session/summary-scan.ts";
+import type { ToolSource } from "../tools/source.ts";
 import { AcpSession, type OpenedAgent, type Overrides } from "./acp-session.ts";
 import { clientFiles } from "./client-files.ts";
 import { clientTerminals } from "./client-terminals.ts";
@@ -30,6 +31,8 @@ export interface AcpOptions {
   model?: string;
   /** `--session-dir`: where session logs live. */
   sessionDir?: string;
+  /** Tool sources each session offers after its own (the built-ins, config's external tools). */
+  tools?: () => readonly ToolSource[];
   /** Takes the named provider key variables out of the process, so no tool inherits them. */
   hideCredentials(names: readonly string[]): void;
   /** The user's signing key and index: checkpoints are signed, resumed logs checked. */
@@ -173,6 +176,7 @@ export class AcpSessions {
       ...(resume ? { resume: resume.id } : {}),
       ...(files ? { files } : {}),
       ...(terminal ? { terminal } : {}),
+      ...(this.options.tools ? { tools: this.options.tools() } : {}),
       receipts: this.options.receipts(),
     });
     const contextWindow = contextWindowFrom(loaded.config.models);

@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../errors.ts";
 import { escapeControls } from "../runner/index.ts";
+import type { ToolSource } from "../tools/source.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { execReceipts } from "./receipts.ts";
 
@@ -13,7 +14,12 @@ interface AcpCommandOptions {
   sessionDir?: string;
 }
 
-export function registerAcpCommand(program: Command): void {
+export interface AcpCommandDeps {
+  /** Tool sources every session offers after its own (tests register their tools here). */
+  tools?: () => readonly ToolSource[];
+}
+
+export function registerAcpCommand(program: Command, deps: AcpCommandDeps = {}): void {
   program
     .command("acp")
     .description("serve the Agent Client Protocol on stdio, for editors such as Zed")
@@ -31,6 +37,7 @@ export function registerAcpCommand(program: Command): void {
         env,
         ...(options.model ? { model: options.model } : {}),
         ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
+        ...(deps.tools ? { tools: deps.tools } : {}),
         hideCredentials: (names) => {
           takeCredentials(names);
         },

@@ -73,6 +73,8 @@ describe("codewhale acp: load, list, resume, close, modes", () => {
         mcpServers: [],
       });
       assert.equal(loaded.modes?.currentModeId, "default");
+      const model = loaded.configOptions?.find((option) => option.id === "model");
+      assert.equal(model?.type === "select" && model.currentValue, MODEL_OF.anthropic);
       // The client's SDK hands notifications on asynchronously: wait for the whole replay.
       await waitFor(() => withoutCommands(second.updates(sessionId)).length > live.length);
       const replayed = withoutCommands(second.updates(sessionId));

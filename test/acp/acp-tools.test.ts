@@ -2,15 +2,16 @@
 // (kind, title, rawInput, absolute locations) before any permission request for it; the ask
 // becomes `session/request_permission` whose answer decides (allow runs it, reject does not,
 // and the log records the user's decision); results come as `tool_call_update` with the
-// policy-processed content and a diff for edits; the todo list is a plan; cancel during a
-// permission request ends the prompt cancelled.
+// policy-processed content and a diff for edits; a running call's progress shows in its
+// updates; the todo list is a plan; cancel during a permission request ends the prompt
+// cancelled.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { type AcpClient, logOf, type SharedAcp, useAcp } from "../support/acp-client.ts";
-import { fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
+import { type AcpClient, logOf, type SharedAcp, spawnAcp, useAcp } from "../support/acp-client.ts";
+import { execEnv, fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -216,5 +217,34 @@ describe("codewhale acp: tool calls and permissions", () => {
     await shared.client.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     assert.equal((await running).stopReason, "cancelled");
     assert.equal(existsSync(join(workspace, "made.txt")), false);
+  });
+});
+
+describe("codewhale acp: a running call's progress", () => {
+  it("each progress report of a call is a tool_call_update with its text, before the result", async () => {
+    const setup = execEnv(mock);
+    const client = spawnAcp(setup, MODEL, { testTools: true });
+    try {
+      await client.initialize();
+      const sessionId = await client.newSession(setup.workspace);
+      const steps = ["building 1/2", "building 2/2 \x1b[2J"];
+      callThenAnswer("progress", { steps, ms: 30 });
+      assert.equal((await client.prompt(sessionId, "build")).stopReason, "end_turn");
+      const shown = client.updates(sessionId).flatMap((u) => {
+        if (u.sessionUpdate !== "tool_call_update") return [];
+        const [first] = u.content ?? [];
+        const text =
+          first?.type === "content" && first.content.type === "text" ? first.content.text : "";
+        return [`${u.status ?? "-"}:${text}`];
+      });
+      assert.deepEqual(shown, [
+        "in_progress:",
+        "-:building 1/2",
+        "-:building 2/2 \\x1b[2J",
+        "completed:done",
+      ]);
+    } finally {
+      assert.equal(await client.close(), 0, client.stderr());
+    }
   });
 });

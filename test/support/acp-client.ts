@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { after, before } from "node:test";
+import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import type { SessionEvent } from "../../src/session/events.ts";
 import { sessionPath } from "../../src/session/paths.ts";
@@ -60,8 +61,20 @@ export interface AcpClient {
   exited: Promise<number | null>;
 }
 
-export function spawnAcp(setup: ExecEnv, args: string[] = []): AcpClient {
-  const child = spawn(process.execPath, [cliPath, "acp", ...args], {
+/** acp-tools-cli.ts: `codewhale acp` with the test tools, run from source through tsx. */
+const toolsCli = [
+  "--import",
+  import.meta.resolve("tsx"),
+  fileURLToPath(new URL("./acp-tools-cli.ts", import.meta.url)),
+];
+
+export function spawnAcp(
+  setup: ExecEnv,
+  args: string[] = [],
+  options: { testTools?: boolean } = {},
+): AcpClient {
+  const entry = options.testTools ? toolsCli : [cliPath];
+  const child = spawn(process.execPath, [...entry, "acp", ...args], {
     cwd: setup.workspace,
     env: setup.env,
     stdio: ["pipe", "pipe", "pipe"],

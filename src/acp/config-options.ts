@@ -6,6 +6,7 @@
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { Config, Env } from "../config/index.ts";
+import { escapeAllControls } from "../runner/index.ts";
 
 /** Thinking levels and the budget each sets (`thinking.budget_tokens`; off: none). */
 export const THINKING_LEVELS = [
@@ -23,6 +24,9 @@ const SUGGESTED: Record<string, readonly string[]> = {
   "openai-responses": ["gpt-5.1", "gpt-5", "gpt-5-mini"],
   "openai-chat": [],
 };
+
+/** `provider/model`, without spaces or control characters (an editor shows these as they are). */
+const MODEL_ID = /^[^/\s\p{Cc}]+\/[^\s\p{Cc}]+$/u;
 
 /** What the options show: the session's model (`provider/model`) and thinking budget. */
 export interface SessionSettings {
@@ -42,7 +46,8 @@ export function configOptions(
       description: "The model the session continues with (recorded in its log)",
       category: "model",
       type: "select",
-      currentValue: settings.model,
+      // A model from a stored log is shown, never interpreted by the editor.
+      currentValue: escapeAllControls(settings.model),
       options: modelChoices(settings.model, config, env).map((value) => ({ value, name: value })),
     },
     {
@@ -76,7 +81,7 @@ export function settingOf(
   value: unknown,
 ): { model: string } | { budget: number | undefined } {
   if (configId === "model") {
-    if (typeof value !== "string" || !/^[^/\s]+\/\S+$/.test(value)) {
+    if (typeof value !== "string" || !MODEL_ID.test(value)) {
       throw RequestError.invalidParams({ configId }, "the model must be provider/model");
     }
     return { model: value };
@@ -98,5 +103,5 @@ function modelChoices(current: string, config: Config, env: Env): string[] {
     if (!keyed) continue;
     for (const model of SUGGESTED[provider.kind] ?? []) choices.push(`${name}/${model}`);
   }
-  return [...new Set(choices)];
+  return [...new Set(choices)].filter((choice) => MODEL_ID.test(choice));
 }

@@ -120,6 +120,7 @@ describe("codewhale acp: config options, slash commands and titles", () => {
       );
     };
     await refused("model", "nonsense", -32602, /provider\/model/);
+    await refused("model", "anthropic/claude\x1b[2J", -32602, /provider\/model/);
     await refused("model", "nowhere/some-model", -32602, /unknown provider "nowhere"/);
     await refused("model", "keyless/some-model", -32000, /KEYLESS_API_KEY/);
     await refused("thinking", "extreme", -32602, /off, low, medium or high/);

@@ -3,7 +3,7 @@
 // unsaved buffer, writes land in the editor), while the workspace boundary, read deny rules
 // and the output policy hold exactly as on disk: a path outside the workspace (or a symlink
 // leading out) is refused before the editor is asked, and a secret in a buffer reaches the
-// model and the editor redacted. Without the capability, the tools use the disk.
+// model and the editor redacted. Without the capability (acp-tools.test.ts) the disk is used.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -138,24 +138,6 @@ describe("codewhale acp: the editor's file system", () => {
       assert.equal(result(shared, sessionId).status, "failed");
       assert.equal(fsRequests(shared).length, before, "no fs request");
       assert.doesNotMatch(modelSaw(), /private\\n/);
-    });
-  });
-
-  describe("not offered", () => {
-    const shared = useAcp(mock, MODEL);
-
-    it("read and write use the disk; the client is never asked", async () => {
-      callThenAnswer("read", { path: "app.ts" });
-      const { sessionId, workspace } = await started(shared);
-      const file = join(workspace, "app.ts");
-      writeFileSync(file, "on disk\n");
-      shared.client.buffers.set(file, "unsaved edit\n");
-      await shared.client.prompt(sessionId, "read it");
-      assert.match(result(shared, sessionId).text, /on disk/);
-      callThenAnswer("write", { path: "new.md", content: "# New\n" });
-      await shared.client.prompt(sessionId, "write it");
-      assert.equal(readFileSync(join(workspace, "new.md"), "utf8"), "# New\n");
-      assert.deepEqual(fsRequests(shared), []);
     });
   });
 });

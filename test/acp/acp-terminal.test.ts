@@ -3,7 +3,7 @@
 // the call's tool_call update embeds the terminal; the model still gets the policed output
 // (escapes stripped, secrets redacted, the exit code); the editor runs it with no provider key
 // even when its own environment has one; cancel and timeout kill and release it. Without the
-// capability, bash runs in codewhale's own runner.
+// capability (acp-tools.test.ts), bash runs in codewhale's own runner.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
@@ -128,23 +128,6 @@ describe("codewhale acp: bash in the editor's terminals", () => {
       const { sessionId } = await started(shared);
       await shared.client.prompt(sessionId, "wait");
       assert.match(finalText(shared, sessionId), /\[timed out after 300 ms/);
-    });
-  });
-
-  describe("not offered", () => {
-    const shared = useAcp(mock, MODEL);
-
-    it("bash runs in codewhale's own runner; the client is never asked", async () => {
-      bashThenAnswer({ command: "echo local" });
-      const { sessionId } = await started(shared);
-      await shared.client.prompt(sessionId, "run it");
-      assert.match(finalText(shared, sessionId), /local\n\[exit code 0\]/);
-      assert.deepEqual(terminalCalls(shared), []);
-      assert.ok(
-        callUpdates(shared, sessionId).every((u) =>
-          (u.content ?? []).every((c) => c.type !== "terminal"),
-        ),
-      );
     });
   });
 });

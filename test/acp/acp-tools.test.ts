@@ -88,6 +88,11 @@ describe("codewhale acp: tool calls and permissions", () => {
     assert.ok(result && result.sessionUpdate === "tool_call_update");
     assert.match(JSON.stringify(result.content), /ran/);
     assert.equal(readFileSync(join(workspace, "made.txt"), "utf8"), "made\n");
+    // A client without the terminal capability: codewhale's own runner ran it.
+    assert.ok(
+      shared.client.seen.every((item) => item.kind !== "terminal"),
+      "no terminal request",
+    );
   });
 
   it("reject once: the command never runs, the update fails and the log records the user's no", async () => {
@@ -167,6 +172,8 @@ describe("codewhale acp: tool calls and permissions", () => {
     callThenAnswer("read", { path: "config.txt" });
     const { sessionId, workspace } = await started();
     writeFileSync(join(workspace, "config.txt"), `token=${secret}\n`);
+    // A client without fs capabilities: its buffers are never asked for.
+    shared.client.buffers.set(join(workspace, "config.txt"), "unsaved buffer");
     assert.equal((await prompt(sessionId, "read it")).stopReason, "end_turn");
     assert.deepEqual(sequence(sessionId), [
       "tool_call:pending",
@@ -178,6 +185,11 @@ describe("codewhale acp: tool calls and permissions", () => {
     assert.equal(call.kind, "read");
     assert.ok(!shared.client.stdoutLines().join("\n").includes(secret), "the secret never left");
     assert.match(JSON.stringify(shared.client.updates(sessionId)), /REDACTED/);
+    assert.doesNotMatch(JSON.stringify(shared.client.updates(sessionId)), /unsaved buffer/);
+    assert.ok(
+      shared.client.seen.every((item) => item.kind !== "fs"),
+      "no fs request",
+    );
   });
 
   it("todo_write becomes a plan", async () => {

@@ -136,6 +136,15 @@ export class ExportMismatchError extends CodewhaleError {
   }
 }
 
+/**
+ * A prompt larger than the model's whole context window: refused before it is recorded or
+ * sent (it could never fit, compacted or not). Exit code 2, as for any bad input.
+ */
+export class PromptTooLargeError extends CodewhaleError {
+  readonly exitCode = ExitCode.usage;
+  override readonly name = "PromptTooLargeError";
+}
+
 /** Reads the message of anything thrown, without assuming it is an Error. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

@@ -5,12 +5,14 @@
 // Every agent has its own session, bus, tools and asks: several can run in one process.
 import type { PermissionMode } from "../config/index.ts";
 import type { PermissionContext } from "../permissions/index.ts";
-import type { SessionEvent } from "../session/events.ts";
+import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
+import { compactHistory } from "./compaction.ts";
 import { type AgentOptions, type ComposedSession, composeSession } from "./compose-session.ts";
 import { notify, recordNotes } from "./notes.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
+import { oversizedPrompt } from "./prompt-size.ts";
 import { submitPrompt } from "./prompt-submit.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
 import { runUserShell, USER_SHELL_SOURCE, type UserShellRun } from "./user-shell.ts";
@@ -30,10 +32,19 @@ export interface WithdrawnPrompt {
 /** How a submitted prompt ended: its turn's outcome, or withdrawn before its turn started. */
 export type SubmitOutcome = TurnOutcome | WithdrawnPrompt;
 
-interface QueuedPrompt {
+/** How `agent.compact` ended: the compaction recorded, or why there was none. */
+export type CompactOutcome =
+  | { reason: "compacted"; event: EventOf<"context/compaction"> }
+  | { reason: "nothing" | "failed" | "cancelled" | "blocked"; error: string }
+  | WithdrawnPrompt;
+
+/** A prompt or a compaction waiting for its turn. */
+interface QueuedItem {
   text: string;
-  resolve(outcome: SubmitOutcome): void;
-  reject(error: unknown): void;
+  /** Runs it and settles its promise. */
+  start(): Promise<void>;
+  /** Settles its promise as withdrawn. */
+  withdraw(): void;
 }
 
 export class Agent {
@@ -47,7 +58,7 @@ export class Agent {
   private toolsDisposed: Promise<void> = Promise.resolve();
   /** The number of the turn now running. */
   private runningTurn: number | undefined;
-  private readonly queue: QueuedPrompt[] = [];
+  private readonly queue: QueuedItem[] = [];
   /** The next queued prompt starts on a later turn of the event loop (see `submit`). */
   private startScheduled = false;
 
@@ -122,9 +133,40 @@ export class Agent {
    */
   submit(text: string): Promise<SubmitOutcome> {
     if (this.disposed || this.closing) throw new Error("agent is closed");
-    return new Promise((resolve, reject) => {
+    const { ctx } = this.session;
+    const refusal = oversizedPrompt(text, ctx.provider.name, ctx.model, ctx.config);
+    if (refusal) return Promise.reject(refusal);
+    return this.enqueue(text, (resolve, reject) => ({
+      start: () => this.runPrompt(text).then(resolve, reject),
+      withdraw: () => resolve({ reason: "withdrawn", text }),
+    }));
+  }
+
+  /**
+   * Compacts the history now (`/compact [focus]`, `exec --compact`): the PreCompact hooks
+   * (matcher `manual`; a block does not stop it), the summarising request, `context/compaction`,
+   * then the SessionStart hooks with source `compact`. Queued behind a running turn like a
+   * prompt. Resolves with the compaction, or why there was none; the log keeps every event.
+   */
+  compact(focus?: string): Promise<CompactOutcome> {
+    if (this.disposed || this.closing) throw new Error("agent is closed");
+    const text = focus ? `/compact ${focus}` : "/compact";
+    return this.enqueue<CompactOutcome>(text, (resolve, reject) => ({
+      start: () => this.runCompaction(focus).then(resolve, reject),
+      withdraw: () => resolve({ reason: "withdrawn", text }),
+    }));
+  }
+
+  private enqueue<T>(
+    text: string,
+    make: (
+      resolve: (value: T) => void,
+      reject: (error: unknown) => void,
+    ) => Omit<QueuedItem, "text">,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
       const waits = this.controller !== null || this.startScheduled || this.queue.length > 0;
-      this.queue.push({ text, resolve, reject });
+      this.queue.push({ text, ...make(resolve, reject) });
       if (waits) this.bus.emit("agent/queued", { text });
       else this.startNext();
     });
@@ -185,8 +227,8 @@ export class Agent {
   /** Takes every queued prompt back (their `submit` resolves `withdrawn`); returns their text. */
   withdrawQueued(): string[] {
     const taken = this.queue.splice(0);
-    for (const prompt of taken) prompt.resolve({ reason: "withdrawn", text: prompt.text });
-    return taken.map((prompt) => prompt.text);
+    for (const item of taken) item.withdraw();
+    return taken.map((item) => item.text);
   }
 
   /** Answers an `agent/ask`; the first answer wins, a later or unknown one changes nothing. */
@@ -240,11 +282,9 @@ export class Agent {
 
   private startNext(): void {
     if (this.controller || this.disposed) return;
-    const prompt = this.queue.shift();
-    if (!prompt) return;
-    this.runPrompt(prompt.text)
-      .then(prompt.resolve, prompt.reject)
-      .finally(() => this.scheduleNext());
+    const item = this.queue.shift();
+    if (!item) return;
+    item.start().finally(() => this.scheduleNext());
   }
 
   /** The next queued turn starts after the settled one's callbacks have run. */
@@ -282,6 +322,29 @@ export class Agent {
     } finally {
       this.controller = null;
       this.runningTurn = undefined;
+      ctx.guard.turnSignal = undefined;
+      if (!this.disposed) ctx.writer.sync();
+      this.setStatus("idle");
+    }
+  }
+
+  /** A manual compaction between turns, with the status and signal of a turn. */
+  private async runCompaction(focus: string | undefined): Promise<CompactOutcome> {
+    const { ctx, totals } = this.session;
+    const controller = new AbortController();
+    this.controller = controller;
+    this.setStatus("running");
+    ctx.guard.turnSignal = controller.signal;
+    try {
+      const outcome = await compactHistory(ctx, {
+        trigger: "manual",
+        noteTurn: totals.nextTurn,
+        ...(focus ? { focus } : {}),
+        signal: controller.signal,
+      });
+      return outcome.ok ? { reason: "compacted", event: outcome.event } : outcome;
+    } finally {
+      this.controller = null;
       ctx.guard.turnSignal = undefined;
       if (!this.disposed) ctx.writer.sync();
       this.setStatus("idle");

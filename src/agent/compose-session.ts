@@ -38,6 +38,7 @@ import {
 } from "./session-open.ts";
 import { createSessionTools, type SessionTools } from "./session-tools.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import { TokenEstimate } from "./token-estimate.ts";
 import type { TurnStop } from "./tool-calls.ts";
 
 export interface AgentOptions {
@@ -83,6 +84,7 @@ export class SessionTotals {
   observe(event: SessionEvent): void {
     if (event.type === "turn/start") this.nextTurn = event.turn + 1;
     else if (event.type === "step/end" && event.cost !== null) this.cost += event.cost;
+    else if (event.type === "context/compaction" && event.cost !== null) this.cost += event.cost;
   }
 }
 
@@ -115,10 +117,12 @@ export async function composeSession(options: AgentOptions): Promise<ComposedSes
     onSkipped: (message) => bus.emit("agent/notice", { message, source: "policy" }),
   });
   const deriver = new MessageDeriver();
+  const tokens = new TokenEstimate();
   const totals = new SessionTotals();
   const journal = new SessionJournal(
     (event) => {
       deriver.push(event);
+      tokens.observe(event, deriver);
       totals.observe(event);
     },
     (event) => bus.emit("session/event", event),
@@ -141,6 +145,8 @@ export async function composeSession(options: AgentOptions): Promise<ComposedSes
     model: resolved.model,
     stream: options.stream ?? providerStream,
     system,
+    tokens,
+    ...summarizerOf(options),
     tools,
     cwd: options.cwd,
     sessionId: writer.id,
@@ -179,6 +185,13 @@ function guardWithAsks(
     present: (name, args) => presentCall(tools, name, args),
   });
   return { guard, asks };
+}
+
+/** `[compaction] model`, resolved (its provider and key checked when the session opens). */
+function summarizerOf(options: AgentOptions): Pick<RunContext, "summarizer"> {
+  const id = options.loaded.config.compaction.model;
+  if (id === undefined) return {};
+  return { summarizer: resolveModel(options.loaded.config, id, options.env) };
 }
 
 /** The `--model` flag; on resume without it, the session's own model; else config `model`. */

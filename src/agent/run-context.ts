@@ -10,6 +10,7 @@ import type { Toolbox } from "../tools/toolbox.ts";
 import type { AgentBus } from "./bus-events.ts";
 import type { Sleep } from "./retry.ts";
 import type { SessionGuard } from "./session-guard.ts";
+import type { TokenEstimate } from "./token-estimate.ts";
 
 export interface RunContext {
   readonly bus: AgentBus;
@@ -22,6 +23,10 @@ export interface RunContext {
   readonly model: string;
   readonly stream: StreamFunction;
   readonly system: string;
+  /** The running estimate of the next request's tokens, fed every appended event. */
+  readonly tokens: TokenEstimate;
+  /** `[compaction] model`, resolved; absent: the session's own model writes the summary. */
+  readonly summarizer?: { provider: ProviderConfig; model: string };
   /** The session's tools; `tools.specs()` is what this turn's requests carry. */
   readonly tools: Toolbox;
   readonly cwd: string;

@@ -127,7 +127,7 @@ export function reopenSession(
 
 /**
  * The events that close what a crash left open, in order: a step that was streaming gets
- * `step/failed` with what had arrived; tool calls of the last assistant message that were never
+ * `step/failed` with what had arrived (a summarising request `compaction/failed`); tool calls of the last assistant message that were never
  * recorded get a refused `tool/call`; trailing tool calls get interrupted results; and an
  * unfinished turn gets its `turn/end`.
  */
@@ -136,6 +136,7 @@ export function repairEvents(history: readonly SessionEvent[]): EventInput[] {
   let openTurn: number | null = null;
   let streaming: OpenStep | null = null;
   let unrecorded: UnrecordedCall[] = [];
+  let compacting: OpenStep | null = null;
   for (const event of history) {
     // Derive already closes calls left open before a later message; only trailing ones remain.
     if (event.type === "user/message" || event.type === "assistant/message") open.clear();
@@ -144,10 +145,12 @@ export function repairEvents(history: readonly SessionEvent[]): EventInput[] {
     else if (event.type === "turn/start") openTurn = event.turn;
     else if (event.type === "turn/end") openTurn = null;
     streaming = trackStep(streaming, event);
+    compacting = trackCompaction(compacting, event);
     unrecorded = trackUnrecorded(unrecorded, event);
   }
   const out: EventInput[] = [];
   if (streaming) out.push(failedStep(streaming));
+  if (compacting) out.push(failedCompaction(compacting));
   for (const call of unrecorded) {
     out.push(refusedCall(call), interruptedResult(call.call_id, NEVER_RUN));
     open.delete(call.call_id);
@@ -176,6 +179,29 @@ function trackStep(current: OpenStep | null, event: SessionEvent): OpenStep | nu
     else current.blocks.set(event.block, { kind: event.kind, text: event.delta });
   }
   return current;
+}
+
+/** The summarising request streaming at this point of the log, if any (turn and step unused). */
+function trackCompaction(current: OpenStep | null, event: SessionEvent): OpenStep | null {
+  if (event.type === "compaction/start") return { turn: 0, step: 0, blocks: new Map() };
+  if (event.type === "context/compaction" || event.type === "compaction/failed") return null;
+  if (event.type === "compaction/chunk" && current) {
+    const block = current.blocks.get(event.block);
+    if (block) block.text += event.delta;
+    else current.blocks.set(event.block, { kind: event.kind, text: event.delta });
+  }
+  return current;
+}
+
+function failedCompaction(open: OpenStep): EventInput {
+  return {
+    type: "compaction/failed",
+    error: "the session ended while the summary streamed",
+    status: null,
+    request_id: null,
+    partial: [...open.blocks].map(([block, { kind, text }]) => ({ block, kind, text })),
+    will_retry: false,
+  };
 }
 
 interface UnrecordedCall {

@@ -1,6 +1,7 @@
 // One attempt at one step: `step/start`, the request, every streamed delta as a durable
 // `assistant/chunk`, then `assistant/message` and `step/end` (usage and cost) on success. On
 // failure it returns what arrived; the caller (turn.ts) records `step/failed` and may retry.
+// `streamRequest` is the stream loop itself, shared with the summarising request.
 
 import { errorMessage } from "../errors.ts";
 import type {
@@ -26,7 +27,7 @@ export type AttemptOutcome =
   | { ok: true; toolCalls: ModelToolCall[] }
   | { ok: false; failure: ProviderFailure; partial: PartialBlock[] };
 
-type MessagePart = Extract<StreamPart, { type: "message" }>;
+export type MessagePart = Extract<StreamPart, { type: "message" }>;
 
 export async function streamAttempt(
   ctx: RunContext,
@@ -41,32 +42,57 @@ export async function streamAttempt(
     provider: ctx.provider.name,
     model: ctx.model,
   });
+  const outcome = await streamRequest(
+    ctx,
+    ctx.provider,
+    (onDelta) => buildRequest(ctx, signal, onDelta),
+    (block, kind, delta) => ctx.writer.appendDelta({ turn, step, block, kind, delta }),
+  );
+  if (!outcome.ok) return outcome;
+  recordMessage(ctx, turn, step, outcome.message);
+  return { ok: true, toolCalls: outcome.message.toolCalls };
+}
+
+/** One request's stream: each delta to `record` (and kept), the message or the failure. */
+export type StreamOutcome =
+  | { ok: true; message: MessagePart }
+  | { ok: false; failure: ProviderFailure; partial: PartialBlock[] };
+
+/**
+ * Streams one request built by `build` (handed the delta sink), recording each delta the
+ * moment it arrives (`record`); shared by steps and the summarising request (compaction.ts).
+ */
+export async function streamRequest(
+  ctx: RunContext,
+  provider: RunContext["provider"],
+  build: (onDelta: DeltaSink) => ProviderRequest,
+  record: DeltaSink,
+): Promise<StreamOutcome> {
   const blocks = new Map<number, { kind: BlockKind; pieces: string[] }>();
   const partial = () =>
     [...blocks].map(([block, b]) => ({ block, kind: b.kind, text: b.pieces.join("") }));
   // Each delta goes to the log the moment it arrives (called by the adapter); the writer
   // records deltas that arrive together as one chunk.
   const onDelta: DeltaSink = (block, kind, delta) => {
-    ctx.writer.appendDelta({ turn, step, block, kind, delta });
+    record(block, kind, delta);
     const entry = blocks.get(block);
     if (entry) entry.pieces.push(delta);
     else blocks.set(block, { kind, pieces: [delta] });
   };
+  const safe = (failure: ProviderFailure) => safeFailure(failure, [provider.apiKey]);
   let requestId: string | null = null;
   try {
-    for await (const part of ctx.stream(ctx.provider, buildRequest(ctx, signal, onDelta))) {
+    for await (const part of ctx.stream(provider, build(onDelta))) {
       if (part.type === "start") requestId = part.requestId;
       else if (part.type === "delta") onDelta(part.block, part.kind, part.delta);
-      else if (part.type === "message") {
-        recordMessage(ctx, turn, step, part);
-        return { ok: true, toolCalls: part.toolCalls };
-      } else return { ok: false, failure: safe(ctx, part.error), partial: partial() };
+      else if (part.type === "message") return { ok: true, message: part };
+      else return { ok: false, failure: safe(part.error), partial: partial() };
     }
   } catch (error) {
     // Stream functions never throw by contract; a scripted one in a test might.
     return {
       ok: false,
-      failure: safe(ctx, failureOf(errorMessage(error), requestId, blocks.size > 0)),
+      failure: safe(failureOf(errorMessage(error), requestId, blocks.size > 0)),
       partial: partial(),
     };
   }
@@ -107,11 +133,6 @@ function recordMessage(ctx: RunContext, turn: number, step: number, part: Messag
   const lookup = { provider: ctx.provider.name, overrides: ctx.config.models };
   const cost = costOf(ctx.model, part.usage, lookup);
   ctx.writer.append({ type: "step/end", turn, step, usage: part.usage, cost });
-}
-
-/** A failure as it may be recorded and shown: one line, no credentials. */
-function safe(ctx: RunContext, failure: ProviderFailure): ProviderFailure {
-  return safeFailure(failure, [ctx.provider.apiKey]);
 }
 
 function failureOf(message: string, requestId: string | null, partial: boolean): ProviderFailure {

@@ -1,12 +1,15 @@
 // One turn of the loop: steps until the model stops calling tools (and no steering is
-// waiting, and no Stop hook blocks), `max_steps`, the budget, the context window, an
+// waiting, and no Stop hook blocks), `max_steps`, the budget, the context window (compacted
+// first past its threshold, compaction.ts), an
 // unrecoverable provider error, a hook's stop request or cancellation. Each step retries its
 // request per config `[retry]`. Called by agent.ts.
 import type { ProviderFailure } from "../providers/index.ts";
-import { contextWindowOf } from "../providers/index.ts";
+import { compactionThresholdOf, contextWindowOf } from "../providers/index.ts";
 import type { Payload } from "../session/events.ts";
-import { applyHookNotes, recordNotes, stopMessage } from "./notes.ts";
-import { describeFailure, isRetryable, retryDelay } from "./retry.ts";
+import { compactHistory } from "./compaction.ts";
+import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
+import { withRetries } from "./request-retry.ts";
+import { describeFailure } from "./retry.ts";
 import type { RunContext } from "./run-context.ts";
 import { applyToolChanges } from "./session-tools.ts";
 import { type AttemptOutcome, streamAttempt } from "./step.ts";
@@ -52,7 +55,7 @@ export async function runTurn(
   const maxSteps = ctx.config.max_steps;
   let stopHookActive = false;
   for (let step = 0; step < maxSteps; step++) {
-    const limit = checkLimits(ctx, control);
+    const limit = checkBudget(ctx, control) ?? (await fitWindow(ctx, turn, control.signal));
     if (limit) return end(limit);
     control.takeSteering();
     const result = await requestStep(ctx, turn, step, control.signal);
@@ -108,8 +111,8 @@ function dollars(usd: number): string {
   return `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
 }
 
-/** The budget and the context window, checked before each request. */
-function checkLimits(ctx: RunContext, control: TurnControl): Omit<TurnOutcome, "turn"> | null {
+/** The budget, checked before each request. */
+function checkBudget(ctx: RunContext, control: TurnControl): Omit<TurnOutcome, "turn"> | null {
   if (control.signal.aborted) return cancelled();
   const cap = ctx.config.max_budget_usd;
   const spent = control.sessionCost();
@@ -119,27 +122,44 @@ function checkLimits(ctx: RunContext, control: TurnControl): Omit<TurnOutcome, "
       error: `stopped: the session cost ${dollars(spent)} reached the budget of ${dollars(cap)}`,
     };
   }
-  const window = contextWindowOf(ctx.model, {
-    provider: ctx.provider.name,
-    overrides: ctx.config.models,
-  });
+  return null;
+}
+
+/**
+ * The context window, before each request: past `[compaction] threshold` of it the history is
+ * compacted first (unless `[compaction] enabled = false` or a PreCompact hook blocks it); a
+ * request that would still not fit ends the turn with one line saying how to go on.
+ */
+async function fitWindow(
+  ctx: RunContext,
+  turn: number,
+  signal: AbortSignal,
+): Promise<Omit<TurnOutcome, "turn"> | null> {
+  const lookup = { provider: ctx.provider.name, overrides: ctx.config.models };
+  const window = contextWindowOf(ctx.model, lookup);
   if (window === null) return null;
-  const tokens = estimateTokens(ctx);
-  if (tokens <= window) return null;
+  const specs = ctx.tools.specs();
+  const share = compactionThresholdOf(ctx.model, lookup) ?? ctx.config.compaction.threshold;
   const model = `${ctx.provider.name}/${ctx.model}`;
+  if (!ctx.tokens.exceeds(Math.floor(window * share), ctx.system, specs)) return null;
+  if (ctx.config.compaction.enabled) {
+    const outcome = await compactHistory(ctx, { trigger: "auto", turn, noteTurn: turn, signal });
+    if (!outcome.ok && outcome.reason === "cancelled") return cancelled();
+    if (!outcome.ok && outcome.reason === "failed") {
+      const tokens = ctx.tokens.tokens(ctx.system, specs);
+      return {
+        reason: "error",
+        error: `the context is full (about ${tokens} of ${window} tokens of ${model}) and compacting it failed: ${outcome.error}; nothing was lost: run /compact (or codewhale exec --resume ${ctx.sessionId} --compact) to try again, or start a new session`,
+      };
+    }
+    if (!outcome.ok && outcome.reason === "blocked") notify(ctx, "hook", [outcome.error]);
+  }
+  if (!ctx.tokens.exceeds(window, ctx.system, ctx.tools.specs())) return null;
+  const tokens = ctx.tokens.tokens(ctx.system, ctx.tools.specs());
   return {
     reason: "error",
     error: `the request of about ${tokens} tokens exceeds the context window of ${window} tokens of ${model}`,
   };
-}
-
-/** About one token per four bytes of everything the request carries. */
-export function estimateTokens(ctx: RunContext): number {
-  const bytes =
-    Buffer.byteLength(ctx.system) +
-    Buffer.byteLength(JSON.stringify(ctx.tools.specs())) +
-    Buffer.byteLength(JSON.stringify(ctx.deriver.messages()));
-  return Math.ceil(bytes / 4);
 }
 
 /** One step's request, retried per config `[retry]`; records `step/failed` for each failure. */
@@ -149,39 +169,15 @@ async function requestStep(
   step: number,
   signal: AbortSignal,
 ): Promise<StepResult> {
-  const started = ctx.now();
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await streamAttempt(ctx, turn, step, signal);
-    if (outcome.ok) return outcome;
-    const { failure, partial } = outcome;
-    const delay =
-      signal.aborted || !isRetryable(failure)
-        ? null
-        : retryDelay(ctx.config.retry, failure, attempt, ctx.now() - started, ctx.random);
-    ctx.writer.append({
-      type: "step/failed",
-      turn,
-      step,
-      error: signal.aborted ? "cancelled" : failure.message,
-      status: failure.status,
-      request_id: failure.requestId,
-      partial,
-      will_retry: delay !== null,
-      ...(delay === null
-        ? {}
-        : {
-            retry: {
-              delay_ms: delay,
-              next_attempt: attempt + 2,
-              max_attempts: ctx.config.retry.max_retries + 1,
-            },
-          }),
-    });
-    if (signal.aborted) return { ok: false, outcome: cancelled() };
-    if (delay === null) return { ok: false, outcome: providerError(ctx, failure) };
-    await ctx.sleep(delay, signal);
-    if (signal.aborted) return { ok: false, outcome: cancelled() };
-  }
+  const outcome = await withRetries(
+    ctx,
+    signal,
+    () => streamAttempt(ctx, turn, step, signal),
+    (failed) => ctx.writer.append({ type: "step/failed", turn, step, ...failed }),
+  );
+  if (outcome.ok) return outcome;
+  if (outcome.cancelled) return { ok: false, outcome: cancelled() };
+  return { ok: false, outcome: providerError(ctx, outcome.failure) };
 }
 
 function providerError(ctx: RunContext, failure: ProviderFailure): Omit<TurnOutcome, "turn"> {

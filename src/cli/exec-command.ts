@@ -7,6 +7,7 @@
 import type { Command } from "commander";
 import { Agent } from "../agent/agent.ts";
 import type { BusEvents } from "../agent/bus-events.ts";
+import { oversizedPrompt } from "../agent/prompt-size.ts";
 import type { TurnOutcome } from "../agent/turn.ts";
 import { createBus } from "../bus/bus.ts";
 import {
@@ -25,6 +26,7 @@ import { VERSION } from "../version.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { ExecRefusals, refuseAsks } from "./exec-asks.ts";
+import { checkCompactFlags, compactFocus, runCompact } from "./exec-compact.ts";
 import { checkExecFlags, EXEC_HELP, flagProblem } from "./exec-flags.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
 import { readExecPrompt } from "./exec-prompt.ts";
@@ -50,6 +52,7 @@ interface ExecOptions {
   permissionMode?: string;
   allow: string[];
   trust?: boolean;
+  compact?: string | boolean;
 }
 
 /**
@@ -86,6 +89,10 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
       [],
     )
     .option(
+      "--compact [focus]",
+      "with --resume or --continue: compact the session's history now (optionally focused) instead of running a prompt",
+    )
+    .option(
       "--trust",
       "trust this project's config (hooks, permissions, providers, tools …) for this run",
     )
@@ -109,13 +116,17 @@ async function runExec(
   const format = checkFormat(options);
   checkNotEmpty(options);
   checkExecFlags(options);
+  checkCompactFlags({ ...options, prompt: promptArg });
   const mode = permissionMode(options.permissionMode);
   const interactive = options.inputFormat === "stream-json";
   const cwd = cwdOption(options.cwd);
   const loaded = loadExecConfig(options, cwd);
   const resuming = options.resume !== undefined || options.continue === true;
   if (!resuming) checkBudgetPriced(options, loaded, options.model ?? loaded.config.model);
-  const input = interactive ? undefined : await readExecPrompt(promptArg);
+  const compacting = options.compact !== undefined;
+  const input = interactive || compacting ? undefined : await readExecPrompt(promptArg);
+  if (!resuming && input)
+    refuseOversized(input.prompt, options.model ?? loaded.config.model, loaded);
   const person = personView(format, options, loaded.config.display.show_thinking);
   for (const line of person.notices(cwd, input?.notices ?? [])) process.stderr.write(`${line}\n`);
   // From here on, only the session holds the provider keys: no child can inherit or read them.
@@ -164,7 +175,10 @@ async function runExec(
     refuseAsks(agent, refusals);
     if (resuming) checkBudgetPriced(options, loaded, `${agent.provider}/${agent.model}`);
     const run = { agent, output, cwd, started, stopped: stopped.signal };
-    await (interactive ? driveStdin(run) : driveOnce(run, input?.prompt ?? ""));
+    if (options.compact !== undefined) {
+      const write = (text: string) => void process.stdout.write(text);
+      await runCompact(agent, compactFocus(options.compact), format, write);
+    } else await (interactive ? driveStdin(run) : driveOnce(run, input?.prompt ?? ""));
   } finally {
     try {
       await agent?.close();
@@ -372,6 +386,22 @@ function checkBudgetPriced(
   throw new UsageError(
     `--max-budget-usd needs the prices of ${modelId}, which are unknown: set input_price and output_price under [models."${modelId}"] in your config`,
   );
+}
+
+/** A new session's prompt larger than the model's window: refused before any log exists. */
+function refuseOversized(
+  prompt: string,
+  modelId: string,
+  loaded: ReturnType<typeof loadExecConfig>,
+) {
+  const at = modelId.indexOf("/");
+  const refusal = oversizedPrompt(
+    prompt,
+    modelId.slice(0, at),
+    modelId.slice(at + 1),
+    loaded.config,
+  );
+  if (refusal) throw refusal;
 }
 
 function loadExecConfig(options: ExecOptions, cwd: string) {

@@ -66,10 +66,12 @@ Exit codes:
   0    the task completed
   1    the agent or the provider failed (also max_steps, max_budget, a request over the
        context window)
-  2    usage or config error (a bad flag, an unreadable config, a budget for an unpriced model)
+  2    usage or config error (a bad flag, an unreadable config, a budget for an unpriced model,
+       a prompt larger than the model's whole context window: refused unrecorded)
   130  cancelled (SIGINT, SIGTERM or SIGHUP, or the reader of stdout went away)
 
 Examples:
   $ codewhale exec "fix the failing test in src/math.test.js" --allow 'edit(src/math.js)'
   $ git diff | codewhale exec --output-format json "review this change" | jq -r .result
+  $ codewhale exec --resume 4f2a --compact "keep the API decisions"
 `;

@@ -2,12 +2,14 @@
 // stdin (`user`, `steer`, `abort`), strictly newline-framed, over the agent's surface API:
 // `user` lines are submitted (the agent queues them FIFO), `steer` steers the running turn (or
 // is submitted when none runs), `abort` cancels the running turn (queued prompts still run).
-// A malformed line is answered with an error line naming its number and the session goes on;
+// A malformed line, or a prompt larger than the model's window (refused unrecorded), is
+// answered with an error line naming its number and the session goes on;
 // EOF ends the session once the running turn and the queued prompts are done, a signal at once
 // (the running turn is cancelled, queued prompts are withdrawn). Called by exec-command.ts.
 import { z } from "zod";
 import type { Agent } from "../agent/agent.ts";
 import type { TurnOutcome } from "../agent/turn.ts";
+import { PromptTooLargeError } from "../errors.ts";
 import type { ExecOutput } from "./exec-output.ts";
 
 /** Text that is empty or only whitespace would start a turn with nothing to say. */
@@ -32,26 +34,33 @@ export async function runStdinSession(
   const turns = new Set<Promise<void>>();
   // A failed turn (the log cannot be written) ends the session like a signal does.
   const failed = new AbortController();
-  const submit = (prompt: string) => {
+  const submit = (prompt: string, number: number) => {
+    // A prompt larger than the window is refused unrecorded; the session goes on.
+    const pending = agent.submit(prompt);
+    pending.catch((error: unknown) => {
+      if (error instanceof PromptTooLargeError) {
+        output.line({ type: "error", line: number, message: error.message });
+      }
+    });
     // Each outcome settles before the next queued turn starts: its result line comes first.
-    const turn = agent
-      .submit(prompt)
+    const turn = pending
       .then(async (outcome) => {
         if (outcome.reason === "withdrawn") return;
         last = outcome;
         await finish(outcome);
       })
       .catch((error: unknown) => {
+        if (error instanceof PromptTooLargeError) return;
         failure ??= { error };
         failed.abort();
       })
       .finally(() => turns.delete(turn));
     turns.add(turn);
   };
-  const handle = (line: InputLine) => {
+  const handle = (line: InputLine, number: number) => {
     if (line.type === "abort") agent.cancel();
     else if (line.type === "steer" && agent.steer(line.text)) return;
-    else submit(line.text);
+    else submit(line.text, number);
   };
   const ended = untilAborted(AbortSignal.any([stopped, failed.signal]), () =>
     agent.withdrawQueued(),
@@ -61,7 +70,7 @@ export async function runStdinSession(
     const [number, text] = next;
     const parsed = parseLine(text);
     if ("error" in parsed) output.line({ type: "error", line: number, message: parsed.error });
-    else handle(parsed.line);
+    else handle(parsed.line, number);
   }
   while (turns.size > 0) await Promise.all(turns);
   if (failure) throw (failure as { error: unknown }).error;
@@ -100,19 +109,29 @@ function parseLine(text: string): { line: InputLine } | { error: string } {
   return { error: `${where}${issue?.message ?? "invalid line"}` };
 }
 
-/** Non-empty lines split on "\n" only (a trailing "\r" is dropped), numbered from 1. */
+/**
+ * Non-empty lines split on "\n" only (a trailing "\r" is dropped), numbered from 1. A line's
+ * pieces are joined once it ends, so a line of many chunks (a 60 MB prompt) costs linear time.
+ */
 async function* framedLines(input: NodeJS.ReadableStream): AsyncGenerator<[number, string]> {
-  let carry = "";
+  let carry: string[] = [];
   let number = 0;
   input.setEncoding("utf8");
   for await (const chunk of input) {
-    const parts = (carry + String(chunk)).split("\n");
-    carry = parts.pop() ?? "";
+    const text = String(chunk);
+    if (!text.includes("\n")) {
+      carry.push(text);
+      continue;
+    }
+    const parts = text.split("\n");
+    parts[0] = carry.join("") + (parts[0] ?? "");
+    carry = [parts.pop() ?? ""];
     for (const part of parts) {
       number++;
-      const text = part.endsWith("\r") ? part.slice(0, -1) : part;
-      if (text.trim() !== "") yield [number, text];
+      const line = part.endsWith("\r") ? part.slice(0, -1) : part;
+      if (line.trim() !== "") yield [number, line];
     }
   }
-  if (carry.trim() !== "") yield [number + 1, carry];
+  const rest = carry.join("");
+  if (rest.trim() !== "") yield [number + 1, rest];
 }

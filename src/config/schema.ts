@@ -11,6 +11,7 @@ export const HOOK_EVENTS = [
   "PreToolUse",
   "PostToolUse",
   "Stop",
+  "PreCompact",
   "SessionEnd",
 ] as const;
 export const DEFAULT_MODEL = "anthropic/claude-sonnet-4-6";
@@ -44,6 +45,8 @@ const modelInfoSchema = z.strictObject({
   output_price: price.optional(),
   cache_read_price: price.optional(),
   cache_write_price: price.optional(),
+  /** This model's `[compaction] threshold`. */
+  compaction_threshold: z.number().min(0.1).max(1).optional(),
 });
 
 const retrySchema = z.strictObject({
@@ -100,7 +103,18 @@ const hooksSchema = z.strictObject({
   PreToolUse: hookList,
   PostToolUse: hookList,
   Stop: hookList,
+  PreCompact: hookList,
   SessionEnd: hookList,
+});
+
+/** Compacting the history before it outgrows the model's window (docs/compaction.md). */
+const compactionSchema = z.strictObject({
+  /** false: never compact automatically (`/compact` and `exec --compact` still do). */
+  enabled: z.boolean().default(true),
+  /** Compact before a request whose estimated input passes this share of the window. */
+  threshold: z.number().min(0.1).max(1).default(0.8),
+  /** The model that writes the summary (default: the session's). */
+  model: modelId.optional(),
 });
 
 const externalToolSchema = z.strictObject({
@@ -150,6 +164,7 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     display: z.strictObject({ show_thinking: z.boolean().default(false) }).prefault({}),
     permissions: permissionsSchema.prefault({}),
     hooks: hooksSchema.prefault({}),
+    compaction: compactionSchema.prefault({}),
     tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),
     /**
      * Projects whose `.codewhale/config.toml` settings that need trust apply, each with the

@@ -1,5 +1,5 @@
 // The hooks of one session, by event: PreToolUse as pre-execute listeners, and the observer
-// events (SessionStart, UserPromptSubmit, PostToolUse, Stop, SessionEnd) as calls that return
+// events (SessionStart, UserPromptSubmit, PostToolUse, Stop, PreCompact, SessionEnd) as calls that return
 // data for the loop: notes for the model, one-line notices for the user, and whether to block
 // or stop. No hook can change what the model said or what the log holds. Every text in the
 // notes has been through the output policy (text-policy.ts).
@@ -23,6 +23,7 @@ export interface HookNotes {
   /**
    * UserPromptSubmit: the prompt is rejected (not sent), `reason` is for the user.
    * Stop: the turn must go on, `reason` is for the model.
+   * PreCompact: an automatic compaction does not happen, `reason` is for the user.
    */
   block?: { reason: string; by: string };
 }
@@ -43,6 +44,11 @@ export interface SessionHooks {
   ): Promise<HookNotes>;
   /** `stopHookActive`: this turn already went on once because of a Stop hook. */
   stop(stopHookActive: boolean): Promise<HookNotes>;
+  /**
+   * Before a compaction (matcher `auto` | `manual`); `context` holds instructions for the
+   * summary (`additionalContext`), `block` refuses it (exit 2 or `decision: "block"`).
+   */
+  preCompact(trigger: "auto" | "manual", customInstructions: string): Promise<HookNotes>;
   sessionEnd(reason: "exit" | "clear" | "logout" | "other"): Promise<HookNotes>;
 }
 
@@ -63,6 +69,8 @@ export function createSessionHooks(hooks: Hooks, runtime: HookRuntime): SessionH
         tool_response: toolResponse(call.name, result),
       }),
     stop: (stopHookActive) => run("Stop", undefined, { stop_hook_active: stopHookActive }),
+    preCompact: (trigger, customInstructions) =>
+      run("PreCompact", trigger, { trigger, custom_instructions: customInstructions }),
     sessionEnd: (reason) => run("SessionEnd", reason, { reason }),
   };
 }
@@ -105,6 +113,7 @@ function addOutcome(notes: HookNotes, event: HookEvent, by: string, outcome: Hoo
   if (!outcome.block) return;
   const { reason } = outcome.block;
   if (event === "PostToolUse") notes.context.push(reason);
-  else if (event === "UserPromptSubmit" || event === "Stop") notes.block ??= { reason, by };
-  else notes.notices.push(`${by}: ${oneLine(reason)}`);
+  else if (event === "UserPromptSubmit" || event === "Stop" || event === "PreCompact") {
+    notes.block ??= { reason, by };
+  } else notes.notices.push(`${by}: ${oneLine(reason)}`);
 }

@@ -4,14 +4,10 @@
 // with a tokenizer) beside what the provider reported, and the provider's cache figures per
 // request with the hit ratio; plus cost per turn and in total. Pure over the events and their
 // line sizes; the counts come from session/figures.ts's fold. Called by cli/sessions-stats.ts.
-import { createRequire } from "node:module";
-import { readNative } from "../providers/neutral.ts";
-import { deriveMessages, type HistoryMessage } from "../session/derive.ts";
+import { countTokens, messageText, TOKENIZER } from "../providers/token-count.ts";
+import { deriveMessages } from "../session/derive.ts";
 import type { SessionEvent, Usage } from "../session/events.ts";
 import { FiguresFold } from "../session/figures.ts";
-
-/** The tokenizer the replay count uses: OpenAI's o200k_base, bundled in gpt-tokenizer. */
-export const TOKENIZER = "gpt-tokenizer o200k_base";
 
 export interface SessionStats {
   session_id: string;
@@ -130,8 +126,10 @@ function replayTokens(
     if (event.type === "step/start" && event.turn === last.turn && event.step === last.step) break;
   }
   const history = deriveMessages(events.slice(0, Math.max(0, startIndex)));
-  const count = loadTokenCounter();
-  const history_tokens = history.reduce((sum, message) => sum + count(messageText(message)), 0);
+  const history_tokens = history.reduce(
+    (sum, message) => sum + countTokens(messageText(message)),
+    0,
+  );
   const { input, cache_read, cache_write } = last.usage;
   return {
     step: { turn: last.turn, step: last.step },
@@ -140,27 +138,4 @@ function replayTokens(
     history_tokens,
     provider_input_tokens: input + cache_read + cache_write,
   };
-}
-
-/** The text of one message that reaches the model: prompts, answers, thinking, calls, results. */
-function messageText(message: HistoryMessage): string {
-  if (message.role === "user") return message.text;
-  if (message.role === "tool") return message.content;
-  return readNative(message.content)
-    .map((block) => (block.kind === "tool_call" ? `${block.name} ${block.arguments}` : block.text))
-    .join("\n");
-}
-
-type CountTokens = (text: string) => number;
-let counter: CountTokens | null = null;
-
-/** gpt-tokenizer's o200k_base, loaded on first use (about 0.3 s); nothing else pays for it. */
-function loadTokenCounter(): CountTokens {
-  if (counter) return counter;
-  // Required, not imported: the bundle runs as a vm script without dynamic import (see
-  // runner/terminal-screen.ts); the package stays out of the bundle.
-  const load = typeof require === "function" ? require : createRequire(import.meta.url);
-  const module = load("gpt-tokenizer/encoding/o200k_base") as { countTokens: CountTokens };
-  counter = module.countTokens;
-  return counter;
 }

@@ -32,5 +32,11 @@ export function stream(
 
 export { CANCELLED_MESSAGE } from "./failure.ts";
 export type { ModelInfo, ModelLookup, ModelOverride, Price } from "./models.ts";
-export { contextWindowOf, costOf, MODEL_TABLE_DATE, modelInfo } from "./models.ts";
+export {
+  compactionThresholdOf,
+  contextWindowOf,
+  costOf,
+  MODEL_TABLE_DATE,
+  modelInfo,
+} from "./models.ts";
 export type * from "./types.ts";

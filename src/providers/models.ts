@@ -26,6 +26,7 @@ export interface ModelOverride {
   output_price?: number;
   cache_read_price?: number;
   cache_write_price?: number;
+  compaction_threshold?: number;
 }
 
 export interface ModelLookup {
@@ -134,6 +135,12 @@ export function costOf(model: string, usage: Usage, lookup: ModelLookup = {}): n
     usage.cache_read * price.cacheRead +
     usage.cache_write * price.cacheWrite;
   return micro / 1_000_000;
+}
+
+/** A `[models."provider/model"] compaction_threshold`, or null when none is set. */
+export function compactionThresholdOf(model: string, lookup: ModelLookup = {}): number | null {
+  const keyed = lookup.provider ? lookup.overrides?.[`${lookup.provider}/${model}`] : undefined;
+  return (keyed ?? lookup.overrides?.[model])?.compaction_threshold ?? null;
 }
 
 /** The context window in tokens, or null when unknown. */

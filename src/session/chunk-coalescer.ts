@@ -5,9 +5,17 @@
 import type { EventOf } from "./events.ts";
 
 type Chunk = EventOf<"assistant/chunk">;
-/** One streamed delta as the writer receives it. */
-export type DeltaInput = Pick<Chunk, "turn" | "step" | "block" | "kind" | "delta">;
-type ChunkInput = DeltaInput & Pick<Chunk, "type" | "parts">;
+type CompactionChunk = EventOf<"compaction/chunk">;
+/** One streamed delta of a step as the writer receives it. */
+export type StepDeltaInput = Pick<Chunk, "turn" | "step" | "block" | "kind" | "delta">;
+/** One streamed delta of a summarising request (`compaction: true`). */
+export type CompactionDeltaInput = Pick<CompactionChunk, "block" | "kind" | "delta"> & {
+  compaction: true;
+};
+export type DeltaInput = StepDeltaInput | CompactionDeltaInput;
+type ChunkInput =
+  | Pick<Chunk, "type" | "turn" | "step" | "block" | "kind" | "delta" | "parts">
+  | Pick<CompactionChunk, "type" | "block" | "kind" | "delta" | "parts">;
 
 /** At most this many deltas share one chunk event. */
 export const MAX_CHUNK_PARTS = 256;
@@ -56,13 +64,21 @@ export class ChunkCoalescer {
     this.head = null;
     this.texts = [];
     this.chars = 0;
-    const { turn, step, block, kind } = head;
-    if (texts.length === 1) {
-      this.record({ type: "assistant/chunk", turn, step, block, kind, delta: head.delta });
-      return;
-    }
-    const parts = texts.map((text) => text.length);
-    this.record({ type: "assistant/chunk", turn, step, block, kind, delta: texts.join(""), parts });
+    const { block, kind } = head;
+    const joined =
+      texts.length === 1
+        ? { delta: head.delta }
+        : { delta: texts.join(""), parts: texts.map((text) => text.length) };
+    if ("compaction" in head) this.record({ type: "compaction/chunk", block, kind, ...joined });
+    else
+      this.record({
+        type: "assistant/chunk",
+        turn: head.turn,
+        step: head.step,
+        block,
+        kind,
+        ...joined,
+      });
   }
 
   private throwFailure(): void {
@@ -74,5 +90,7 @@ export class ChunkCoalescer {
 }
 
 function sameBlock(a: DeltaInput, b: DeltaInput): boolean {
-  return a.block === b.block && a.kind === b.kind && a.step === b.step && a.turn === b.turn;
+  if (a.block !== b.block || a.kind !== b.kind) return false;
+  if ("compaction" in a || "compaction" in b) return "compaction" in a && "compaction" in b;
+  return a.step === b.step && a.turn === b.turn;
 }

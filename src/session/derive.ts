@@ -12,6 +12,8 @@ export type HistoryMessage =
       steering?: boolean;
       /** Set for a `context/note`: what produced it (`hook:PostToolUse`, `plugin:x`). */
       note?: string;
+      /** Set for the summary of a `context/compaction` (its `seq` is the compaction's). */
+      summary?: true;
     }
   | {
       role: "assistant";
@@ -42,6 +44,11 @@ export function noteText(event: Pick<EventOf<"context/note">, "source" | "call_i
   return `[codewhale] Note from ${event.source}${about}:\n${event.text}`;
 }
 
+/** The text the model receives in place of the history a `context/compaction` replaced. */
+export function summaryText(summary: string): string {
+  return `[codewhale] The conversation so far was compacted to save context. Summary of what happened before the messages that follow:\n${summary}`;
+}
+
 /**
  * Incremental deriver: push events in log order, read `messages()` at any point. Rules:
  * - `user/message` and `steering/message` become user messages. Steering is appended the
@@ -56,6 +63,12 @@ export function noteText(event: Pick<EventOf<"context/note">, "source" | "call_i
  * - `tool/result` becomes a tool message after its call's assistant message.
  * - a `tool/call` with no `tool/result` before the next user input or assistant message (or
  *   the end) gets a synthesized error result saying it was interrupted and not re-run.
+ * - `context/compaction` replaces the history derived so far by its summary (a user message,
+ *   see `summaryText`), then the last user message if the summary covered it
+ *   (`kept_user_seq`), then the messages from the one whose seq is `kept_from_seq` on,
+ *   verbatim. The compaction chose that cut at an assistant or user message, so a kept
+ *   assistant message keeps its tool results (and its signed thinking, replayed as is). The
+ *   summarising request's own events (`compaction/*`) contribute nothing.
  */
 export class MessageDeriver {
   private readonly out: HistoryMessage[] = [];
@@ -102,6 +115,9 @@ export class MessageDeriver {
       case "tool/result":
         this.pushResult(event);
         break;
+      case "context/compaction":
+        this.compact(event);
+        break;
       default:
         break;
     }
@@ -115,6 +131,36 @@ export class MessageDeriver {
   /** Call ids that have a `tool/call` but no `tool/result` yet. */
   openCalls(): string[] {
     return [...this.open.keys()];
+  }
+
+  /** The messages derived so far, for a compaction to choose its cut (read only). */
+  current(): readonly HistoryMessage[] {
+    return this.out;
+  }
+
+  private compact(event: EventOf<"context/compaction">): void {
+    this.closeOpenCalls();
+    const from =
+      event.kept_from_seq === undefined
+        ? this.out.length
+        : this.out.findIndex((message) => message.seq === event.kept_from_seq);
+    const cut = from < 0 ? this.out.length : from;
+    const user =
+      event.kept_user_seq === undefined
+        ? undefined
+        : this.out
+            .slice(0, cut)
+            .find((message) => message.role === "user" && message.seq === event.kept_user_seq);
+    const kept = this.out.slice(cut);
+    this.out.length = 0;
+    this.out.push({
+      role: "user",
+      text: summaryText(event.summary),
+      seq: event.seq,
+      summary: true,
+    });
+    if (user) this.out.push(user);
+    for (const message of kept) this.out.push(message);
   }
 
   private pushResult(event: EventOf<"tool/result">): void {

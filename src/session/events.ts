@@ -202,6 +202,81 @@ export const payloadSchemas = {
     removed: z.array(z.string()),
     changed: z.array(z.string()),
   }),
+  /**
+   * A summarising request begins (docs/compaction.md): the history is about to be compacted,
+   * `trigger` says why (`auto`: the next request would pass `[compaction] threshold` of the
+   * window; `manual`: `/compact`, `exec --compact`, ACP). `turn` is the turn it runs in
+   * (absent between turns). Its deltas follow as `compaction/chunk`, then `context/compaction`
+   * on success or `compaction/failed` per failed attempt. Never replayed to the model.
+   */
+  "compaction/start": z.object({
+    turn: z.number().int().nonnegative().optional(),
+    trigger: z.enum(["auto", "manual"]),
+    provider: z.string(),
+    model: z.string(),
+    /** The estimated input of the history before compacting, in tokens. */
+    tokens_before: z.number().int().nonnegative(),
+  }),
+  /**
+   * Streamed deltas of the summarising request begun by the latest `compaction/start`,
+   * coalesced as `assistant/chunk` is (`parts`); kept in a type of their own so no surface
+   * mistakes the summary for the answer of a turn. Never replayed.
+   */
+  "compaction/chunk": z.object({
+    block: z.number().int().nonnegative(),
+    kind: z.enum(["text", "thinking", "tool_input"]),
+    delta: z.string(),
+    parts: z.array(z.number().int().nonnegative()).optional(),
+  }),
+  /** An attempt at the summarising request failed (as `step/failed` for a step). Never replayed. */
+  "compaction/failed": z.object({
+    error: z.string(),
+    status: z.number().int().nullable().optional(),
+    request_id: z.string().nullable().optional(),
+    partial: z.array(
+      z.object({
+        block: z.number().int().nonnegative(),
+        kind: z.enum(["text", "thinking", "tool_input"]),
+        text: z.string(),
+      }),
+    ),
+    will_retry: z.boolean(),
+    retry: z
+      .object({
+        delay_ms: z.number().int().nonnegative(),
+        next_attempt: z.number().int().positive(),
+        max_attempts: z.number().int().positive(),
+      })
+      .optional(),
+  }),
+  /**
+   * The history was compacted: from here on, replay puts `summary` (a user-role message) in
+   * place of the derived messages from `first_seq` through `last_seq`, then the last user
+   * message when it was among them (`kept_user_seq`), then the messages from `kept_from_seq`
+   * on verbatim (absent: none kept), then everything after this event. The log keeps every
+   * event it replaces. `usage` and `cost` are the summarising request's; `tokens_before` and
+   * `tokens_after` the estimated input of the history before and after.
+   */
+  "context/compaction": z.object({
+    turn: z.number().int().nonnegative().optional(),
+    trigger: z.enum(["auto", "manual"]),
+    first_seq: z.number().int().nonnegative(),
+    last_seq: z.number().int().nonnegative(),
+    kept_from_seq: z.number().int().nonnegative().optional(),
+    kept_user_seq: z.number().int().nonnegative().optional(),
+    summary: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    request_id: z.string().nullable(),
+    usage: usageSchema,
+    cost: z.number().nullable(),
+    tokens_before: z.number().int().nonnegative(),
+    tokens_after: z.number().int().nonnegative(),
+    /** What the user asked the summary to focus on (`/compact <focus>`). */
+    focus: z.string().optional(),
+    /** Instructions for the summary added by PreCompact hooks. */
+    instructions: z.array(z.string()).optional(),
+  }),
   /** The whole todo list, as last written by the model. */
   "todo/update": z.object({
     todos: z.array(
@@ -334,6 +409,8 @@ export const SYNC_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   "session/title",
   "tool/call",
   "step/end",
+  "compaction/start",
+  "context/compaction",
   "turn/end",
   "session/recovered",
   "session/checkpoint",

@@ -21,6 +21,7 @@ function only(event: keyof Config["hooks"], list: HookConfig[]): Config["hooks"]
     PreToolUse: [],
     PostToolUse: [],
     Stop: [],
+    PreCompact: [],
     SessionEnd: [],
   };
   return { ...empty, [event]: list };

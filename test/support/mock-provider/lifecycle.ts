@@ -31,6 +31,7 @@ export function useMockProvider(options: { each?: boolean } = {}): MockProvider 
       return server().requests;
     },
     enqueue: (...items) => server().enqueue(...items),
+    respondWith: (responder) => server().respondWith(responder),
     close: () => server().close(),
   };
 }

@@ -39,6 +39,11 @@ export interface MockProvider {
   port: number;
   requests: RecordedRequest[];
   enqueue(...items: Enqueued[]): void;
+  /**
+   * Answers requests that find the queue empty from the request itself (null: none), for
+   * sessions whose order of requests a test cannot script ahead (compaction).
+   */
+  respondWith(responder: ((request: RecordedRequest) => Enqueued) | null): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,7 @@ const MODEL_LISTS = new Set(["/v1/models"]);
 export async function startMockProvider(): Promise<MockProvider> {
   const requests: RecordedRequest[] = [];
   const queue: Enqueued[] = [];
+  let responder: ((request: RecordedRequest) => Enqueued) | null = null;
   let counter = 0;
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -82,7 +88,10 @@ export async function startMockProvider(): Promise<MockProvider> {
       };
       return sendFault(res, api, fault, idHeader);
     }
-    const next = queue.shift() ?? badRequest("mock provider: no scripted response queued");
+    const next =
+      queue.shift() ??
+      responder?.(record) ??
+      badRequest("mock provider: no scripted response queued");
     if (isHttpFault(next)) return sendFault(res, api, next, idHeader);
     if (isPrepared(next)) return sendPrepared(res, next.prepared, idHeader);
     const model =
@@ -97,6 +106,9 @@ export async function startMockProvider(): Promise<MockProvider> {
     port,
     requests,
     enqueue: (...items) => queue.push(...items),
+    respondWith: (next) => {
+      responder = next;
+    },
     close: async () => {
       server.closeAllConnections();
       server.close();

@@ -1,0 +1,360 @@
+// End to end: context compaction through `codewhale exec` against the loopback mock. A
+// 60-step session in a 20,000-token window completes, compacting several times, with every
+// tool call keeping its result; a resume derives exactly what the live session sent; kill -9
+// during the summarising request leaves a log that resumes; a failing summary ends the turn
+// with one line and loses nothing; `exec --compact`; PreCompact hooks; oversized prompts.
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import type { EventOf, SessionEvent } from "../../src/session/events.ts";
+import { readSession } from "../../src/session/reader.ts";
+import {
+  type ExecEnv,
+  execEnv,
+  jsonLines,
+  runExec,
+  spawnCli,
+  waitFor,
+} from "../support/exec-harness.ts";
+import {
+  type RecordedRequest,
+  type Script,
+  serverError,
+  slow,
+  useMockProvider,
+} from "../support/mock-provider/index.ts";
+
+const mock = useMockProvider({ each: true });
+
+const MODEL = "anthropic/claude-compact-1";
+const WINDOW = 20_000;
+const STREAM = ["--model", MODEL, "--output-format", "stream-json", "--permission-mode", "bypass"];
+
+/** A home whose config gives MODEL a small window (and prices), plus `extra`. */
+function compactEnv(extra = "", window = WINDOW): ExecEnv {
+  return execEnv(
+    mock,
+    [
+      `[models."${MODEL}"]`,
+      `context_window = ${window}`,
+      "input_price = 1",
+      "output_price = 2",
+      "[retry]",
+      "max_retries = 1",
+      "initial_delay_ms = 1",
+      extra,
+    ].join("\n"),
+  );
+}
+
+type Block = Record<string, unknown>;
+type Message = { role: string; content: string | Block[] };
+
+function messagesOf(request: RecordedRequest): Message[] {
+  return (request.body as { messages: Message[] }).messages;
+}
+
+function blocksOf(message: Message): Block[] {
+  return typeof message.content === "string"
+    ? [{ type: "text", text: message.content }]
+    : message.content;
+}
+
+/** True for the summarising request (its last message is the compaction instruction). */
+function isSummaryRequest(request: RecordedRequest): boolean {
+  const last = messagesOf(request).at(-1);
+  return last !== undefined && JSON.stringify(last).includes("is about to be compacted");
+}
+
+/** Every tool_use has its tool_result in the next message, and every result its call. */
+function assertNoOrphans(request: RecordedRequest): void {
+  const messages = messagesOf(request);
+  const calls = new Set<string>();
+  for (const [index, message] of messages.entries()) {
+    for (const block of blocksOf(message)) {
+      if (block.type === "tool_use") {
+        calls.add(String(block.id));
+        const next = messages[index + 1];
+        const answered = next ? blocksOf(next).some((b) => b.tool_use_id === block.id) : false;
+        assert.ok(answered, `tool_use ${String(block.id)} has its result`);
+      }
+      if (block.type === "tool_result") {
+        assert.ok(calls.has(String(block.tool_use_id)), `result ${String(block.tool_use_id)} has its call`);
+      }
+    }
+  }
+}
+
+let summaries = 0;
+
+/** Steps: a read of file N until `steps` reads were asked for; summaries when asked. */
+function sessionResponder(steps: number, summary: (n: number) => Script = summaryScript) {
+  let reads = 0;
+  summaries = 0;
+  return (request: RecordedRequest): Script => {
+    if (isSummaryRequest(request)) return summary(++summaries);
+    if (reads >= steps) return { blocks: [{ kind: "text", text: "all files read" }] };
+    reads++;
+    return {
+      blocks: [
+        { kind: "text", text: `Reading file ${reads}.` },
+        { kind: "tool", id: `toolu_${reads}`, name: "read", input: { path: `f${reads % 20}.txt` } },
+      ],
+    };
+  };
+}
+
+function summaryScript(n: number): Script {
+  return { blocks: [{ kind: "text", text: `SUMMARY-${n}: files were read one by one.` }] };
+}
+
+/** Twenty files of about 1,200 tokens each in the workspace. */
+function writeFiles(setup: ExecEnv): void {
+  for (let i = 0; i < 20; i++) {
+    const words = Array.from({ length: 600 }, (_, w) => `f${i}w${w}`).join(" ");
+    writeFileSync(join(setup.workspace, `f${i}.txt`), `${words}\n`);
+  }
+}
+
+function logOf(stdout: string): { path: string; events: SessionEvent[] } {
+  const path = String(jsonLines(stdout)[0]!.log_path);
+  return { path, events: readSession(path).events };
+}
+
+function ofType<T extends SessionEvent["type"]>(events: SessionEvent[], type: T): EventOf<T>[] {
+  return events.filter((e): e is EventOf<T> => e.type === type);
+}
+
+function sessionIdOf(stdout: string): string {
+  return String(jsonLines(stdout)[0]!.session_id);
+}
+
+describe("codewhale exec: context compaction", () => {
+  it("a 60-step session in a 20,000-token window completes, compacting several times; resume derives what the live session sent", async () => {
+    const setup = compactEnv();
+    writeFiles(setup);
+    mock.respondWith(sessionResponder(60));
+    const run = await runExec([...STREAM, "--max-steps", "80", "read every file"], setup);
+    assert.equal(run.status, 0, run.stderr);
+    const { events } = logOf(run.stdout);
+    const compactions = ofType(events, "context/compaction");
+    assert.ok(compactions.length >= 3, `compacted ${compactions.length} times`);
+    assert.equal(ofType(events, "tool/result").length, 60);
+    assert.equal(ofType(events, "turn/end")[0]!.reason, "completed");
+    for (const event of compactions) {
+      assert.equal(event.trigger, "auto");
+      assert.ok(event.tokens_after < event.tokens_before, "a compaction shrinks the history");
+      assert.ok(event.tokens_before > WINDOW * 0.8, "compacted past the threshold");
+    }
+    const steps = mock.requests.filter((r) => r.api === "anthropic" && !isSummaryRequest(r));
+    assert.equal(steps.length, 61);
+    for (const request of mock.requests) {
+      assertNoOrphans(request);
+      assert.ok(countTokens(JSON.stringify(messagesOf(request))) < WINDOW * 1.05);
+    }
+    // After each compaction the next step carries its summary first, then the prompt it kept.
+    for (const [index, event] of compactions.entries()) {
+      const after = steps.find((r) => JSON.stringify(messagesOf(r)[0]).includes(event.summary));
+      assert.ok(after, `a step carries summary ${index + 1}`);
+      const first = messagesOf(after)[0]!;
+      assert.match(JSON.stringify(first), /read every file/, "the user's prompt is kept");
+    }
+    // Resume derives the same history the live session sent: the last live request is a
+    // prefix of the resumed one (same summary, same kept turns, byte for byte).
+    const live = steps.at(-1)!;
+    mock.respondWith(() => ({ blocks: [{ kind: "text", text: "resumed" }] }));
+    const resumed = await runExec(
+      [...STREAM, "--resume", sessionIdOf(run.stdout), "anything else?"],
+      setup,
+    );
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const next = mock.requests.at(-1)!;
+    const liveMessages = messagesOf(live);
+    const strip = (m: unknown) =>
+      JSON.stringify(m).replaceAll(',"cache_control":{"type":"ephemeral"}', "");
+    assert.equal(
+      strip(messagesOf(next).slice(0, liveMessages.length)),
+      strip(liveMessages),
+      "the resumed request begins with the live one",
+    );
+  });
+
+  it("kill -9 during the summarising request leaves a log that resumes and compacts again", async () => {
+    const setup = compactEnv();
+    writeFiles(setup);
+    mock.respondWith(sessionResponder(30, () => slow(summaryScript(0), 2_000)));
+    const child = spawnCli(["exec", ...STREAM, "--max-steps", "80", "read every file"], setup);
+    await waitFor(() => mock.requests.some(isSummaryRequest), 30_000);
+    await waitFor(() => child.stdout().includes('"session_id"'));
+    child.child.kill("SIGKILL");
+    await child.done;
+    const id = sessionIdOf(child.stdout());
+    mock.respondWith(sessionResponder(0));
+    const resumed = await runExec([...STREAM, "--resume", id, "go on"], setup);
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const { events } = logOf(resumed.stdout);
+    const failed = ofType(events, "compaction/failed");
+    assert.match(failed[0]!.error, /session ended while the summary streamed/);
+    assert.ok(ofType(events, "context/compaction").length >= 1, "the resumed turn compacted");
+    const ends = ofType(events, "turn/end");
+    assert.equal(ends.at(-1)!.reason, "completed");
+  });
+
+  it("a summarising request that keeps failing ends the turn with one line; nothing is lost", async () => {
+    const setup = compactEnv();
+    writeFiles(setup);
+    const steps = sessionResponder(40);
+    mock.respondWith((request) => (isSummaryRequest(request) ? serverError() : steps(request)));
+    const run = await runExec([...STREAM, "--max-steps", "80", "read every file"], setup);
+    assert.equal(run.status, 1);
+    assert.match(
+      run.stderr,
+      /^codewhale: the context is full \(about \d+ of 20000 tokens of anthropic\/claude-compact-1\) and compacting it failed: .*nothing was lost: run \/compact \(or codewhale exec --resume \S+ --compact\) to try again, or start a new session\n$/,
+    );
+    const { events } = logOf(run.stdout);
+    const failed = ofType(events, "compaction/failed");
+    assert.equal(failed.length, 2, "retried once, per [retry] max_retries");
+    assert.equal(failed[0]!.will_retry, true);
+    assert.equal(ofType(events, "context/compaction").length, 0);
+    const results = ofType(events, "tool/result").length;
+    // The manual command then works on the same log, and the next turn carries its summary.
+    mock.respondWith(sessionResponder(0));
+    const id = sessionIdOf(run.stdout);
+    const compact = await runExec(["--model", MODEL, "--resume", id, "--compact"], setup);
+    assert.equal(compact.status, 0, compact.stderr);
+    assert.match(compact.stdout, /^compacted session \S+: about \d+ → \d+ tokens/);
+    const after = readSession(logOf(run.stdout).path).events;
+    assert.equal(ofType(after, "tool/result").length, results, "every result is still in the log");
+  });
+
+  it("exec --resume --compact <focus> summarises with the focus; the next turn starts from the summary", async () => {
+    const setup = compactEnv("", 200_000);
+    writeFiles(setup);
+    mock.respondWith(sessionResponder(3));
+    const run = await runExec([...STREAM, "read three files"], setup);
+    assert.equal(run.status, 0, run.stderr);
+    const id = sessionIdOf(run.stdout);
+    const compact = await runExec(
+      ["--resume", id, "--compact", "the file names", "--output-format", "json"],
+      setup,
+    );
+    assert.equal(compact.status, 0, compact.stderr);
+    const line = JSON.parse(compact.stdout) as Record<string, unknown>;
+    assert.equal(line.type, "compaction");
+    assert.equal(line.compacted, true);
+    const summaryRequest = mock.requests.filter(isSummaryRequest).at(-1)!;
+    assert.match(JSON.stringify(messagesOf(summaryRequest).at(-1)), /Focus the summary on: the file names/);
+    const events = readSession(logOf(run.stdout).path).events;
+    const [event] = ofType(events, "context/compaction");
+    assert.equal(event!.trigger, "manual");
+    assert.equal(event!.focus, "the file names");
+    assert.equal(event!.turn, undefined);
+    mock.respondWith(() => ({ blocks: [{ kind: "text", text: "ok" }] }));
+    const next = await runExec([...STREAM, "--resume", id, "what next?"], setup);
+    assert.equal(next.status, 0, next.stderr);
+    const first = messagesOf(mock.requests.at(-1)!)[0]!;
+    assert.match(JSON.stringify(first), /SUMMARY-1/);
+    // --compact needs a stored session and takes no prompt.
+    const alone = await runExec(["--compact"], setup);
+    assert.equal(alone.status, 2);
+    assert.equal(
+      alone.stderr,
+      "codewhale: --compact needs the session to compact: add --resume <id> or --continue\n",
+    );
+  });
+
+  it("PreCompact hooks: one adds instructions (matcher manual), one blocks the automatic compaction; SessionStart runs with source compact", async () => {
+    const dir = execEnv(mock).home;
+    const seen = join(dir, "precompact.jsonl");
+    const add = script(
+      dir,
+      "add.sh",
+      `cat >> ${seen}\necho '{"hookSpecificOutput":{"hookEventName":"PreCompact","additionalContext":"list every path"}}'`,
+    );
+    const block = script(dir, "block.sh", "cat >/dev/null\necho 'not now' >&2\nexit 2");
+    const start = script(
+      dir,
+      "start.sh",
+      `cat >/dev/null\necho '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"after compaction note"}}'`,
+    );
+    const hooks = [
+      hook("PreCompact", add, "manual"),
+      hook("PreCompact", block, "auto"),
+      hook("SessionStart", start, "compact"),
+    ].join("");
+    const setup = compactEnv(hooks, 12_000);
+    writeFiles(setup);
+    // Automatic: blocked by the hook, so no compaction; the turn runs until the window is full.
+    mock.respondWith(sessionResponder(8));
+    const run = await runExec([...STREAM, "--trust", "read every file"], setup);
+    const { events } = logOf(run.stdout);
+    assert.equal(ofType(events, "context/compaction").length, 0, "the block held");
+    assert.match(run.stderr, /compaction blocked by hook:\S+block\.sh: not now/);
+    assert.equal(mock.requests.filter(isSummaryRequest).length, 0);
+    // Manual: the instruction reaches the summarising request, the hook saw Claude Code's input.
+    const id = sessionIdOf(run.stdout);
+    mock.respondWith(sessionResponder(0));
+    const compact = await runExec(["--resume", id, "--compact", "--trust"], setup);
+    assert.equal(compact.status, 0, compact.stderr);
+    const request = mock.requests.filter(isSummaryRequest).at(-1)!;
+    assert.match(JSON.stringify(messagesOf(request).at(-1)), /Additional instructions: list every path/);
+    const input = JSON.parse(readFileSync(seen, "utf8").trim().split("\n").at(-1)!) as Record<string, unknown>;
+    assert.equal(input.hook_event_name, "PreCompact");
+    assert.equal(input.trigger, "manual");
+    assert.equal(input.custom_instructions, "");
+    const after = readSession(logOf(run.stdout).path).events;
+    const at = after.findIndex((e) => e.type === "context/compaction");
+    const note = after.slice(at).find((e) => e.type === "context/note");
+    assert.ok(note && note.type === "context/note" && note.source === "hook:SessionStart");
+    assert.equal(note.text, "after compaction note");
+    const [event] = ofType(after, "context/compaction");
+    assert.deepEqual(event!.instructions, ["list every path"]);
+  });
+
+  it("a prompt larger than the window is refused before anything is written: one line, exit 2", async () => {
+    const setup = compactEnv();
+    const sessions = join(setup.home, "sessions");
+    const run = await runExec(["--model", MODEL, "x y ".repeat(30_000)], setup);
+    assert.equal(run.status, 2);
+    assert.equal(
+      run.stderr,
+      "codewhale: the prompt (120 kB) is larger than the context window of 20000 tokens of anthropic/claude-compact-1; it was not sent or recorded: send a shorter prompt, or put the text in a file and ask for it to be read\n",
+    );
+    assert.equal(existsSync(sessions) ? readdirSync(sessions).length : 0, 0, "no log was created");
+    assert.equal(mock.requests.length, 0);
+  });
+
+  it("a 60 MB prompt in a stream-json session is refused unrecorded; the session goes on", async () => {
+    const setup = compactEnv();
+    mock.respondWith(() => ({ blocks: [{ kind: "text", text: "ok" }] }));
+    const huge = "lorem ipsum dolor sit amet ".repeat(2_300_000);
+    const input = `${JSON.stringify({ type: "user", text: huge })}\n{"type":"user","text":"hi"}\n`;
+    const run = await runExec([...STREAM, "--input-format", "stream-json"], setup, input);
+    assert.equal(run.status, 0, run.stderr);
+    const lines = jsonLines(run.stdout);
+    const error = lines.find((line) => line.type === "error")!;
+    assert.equal(error.line, 1);
+    assert.match(
+      String(error.message),
+      /^the prompt \(62\.1 MB\) is larger than the context window of 20000 tokens/,
+    );
+    const { path, events } = logOf(run.stdout);
+    const prompts = ofType(events, "user/message").map((event) => event.text);
+    assert.deepEqual(prompts, ["hi"]);
+    assert.ok(readFileSync(path).length < 100_000, "the prompt never reached the log");
+    assert.equal(mock.requests.length, 1);
+  });
+});
+
+function script(dir: string, name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+function hook(event: string, command: string, matcher: string): string {
+  return `[[hooks.${event}]]\nmatcher = ${JSON.stringify(matcher)}\ncommand = ${JSON.stringify(command)}\n`;
+}

@@ -14,7 +14,10 @@ export interface CompactionPlan {
   user: HistoryMessage | undefined;
 }
 
-/** The plan, or null when nothing can be summarised (the history is the summary alone, or empty). */
+/**
+ * The plan, or null when nothing can be summarised (the history holds nothing but the
+ * previous summary and the last prompt, which would be kept anyway).
+ */
 export function planCompaction(
   messages: readonly HistoryMessage[],
   keepTokens: number,
@@ -31,8 +34,9 @@ export function planCompaction(
   if (from === 0) from = 1;
   while (from < messages.length && messages[from]?.role === "tool") from++;
   const replaced = messages.slice(0, from);
-  if (replaced.length === 0 || (replaced.length === 1 && isSummary(replaced[0]))) return null;
   const user = lastPrompt(messages);
+  // Nothing but the previous summary and the prompt (kept anyway): nothing to summarise.
+  if (replaced.every((message) => isSummary(message) || message === user)) return null;
   return {
     replaced,
     kept: messages.slice(from),

@@ -162,7 +162,9 @@ describe("agent loop", () => {
     const script = scripted({ text: "never" });
     const models = { "anthropic/tiny": { context_window: 100 } };
     const h = await openHarness(script, { flags: { model: "anthropic/tiny", models } });
-    const outcome = await h.agent.run("x".repeat(2000));
+    // The prompt fits the window alone (a larger one is refused unrecorded); with the system
+    // prompt and the tools the request does not, and there is nothing to compact.
+    const outcome = await h.agent.run("hello world ".repeat(40));
     h.agent.dispose();
     assert.equal(outcome.reason, "error");
     assert.match(

@@ -319,7 +319,8 @@ describe("codewhale exec limits and errors", () => {
   it("context window: a request too large stops with the token count and the window", async () => {
     const setup = execEnv(mock, '[models."anthropic/claude-tiny"]\ncontext_window = 500');
     const first = mock.requests.length;
-    const run = await runExec(["--model", "anthropic/claude-tiny", "x".repeat(4000)], setup);
+    // 400 tokens: the prompt fits alone, the request with the system prompt and tools does not.
+    const run = await runExec(["--model", "anthropic/claude-tiny", "hello world ".repeat(200)], setup);
     assert.equal(run.status, 1);
     assert.equal(mock.requests.length, first, "no request was sent");
     assert.match(

@@ -81,7 +81,10 @@ function assertNoOrphans(request: RecordedRequest): void {
         assert.ok(answered, `tool_use ${String(block.id)} has its result`);
       }
       if (block.type === "tool_result") {
-        assert.ok(calls.has(String(block.tool_use_id)), `result ${String(block.tool_use_id)} has its call`);
+        assert.ok(
+          calls.has(String(block.tool_use_id)),
+          `result ${String(block.tool_use_id)} has its call`,
+        );
       }
     }
   }
@@ -245,7 +248,10 @@ describe("codewhale exec: context compaction", () => {
     assert.equal(line.type, "compaction");
     assert.equal(line.compacted, true);
     const summaryRequest = mock.requests.filter(isSummaryRequest).at(-1)!;
-    assert.match(JSON.stringify(messagesOf(summaryRequest).at(-1)), /Focus the summary on: the file names/);
+    assert.match(
+      JSON.stringify(messagesOf(summaryRequest).at(-1)),
+      /Focus the summary on: the file names/,
+    );
     const events = readSession(logOf(run.stdout).path).events;
     const [event] = ofType(events, "context/compaction");
     assert.equal(event!.trigger, "manual");
@@ -299,8 +305,14 @@ describe("codewhale exec: context compaction", () => {
     const compact = await runExec(["--resume", id, "--compact", "--trust"], setup);
     assert.equal(compact.status, 0, compact.stderr);
     const request = mock.requests.filter(isSummaryRequest).at(-1)!;
-    assert.match(JSON.stringify(messagesOf(request).at(-1)), /Additional instructions: list every path/);
-    const input = JSON.parse(readFileSync(seen, "utf8").trim().split("\n").at(-1)!) as Record<string, unknown>;
+    assert.match(
+      JSON.stringify(messagesOf(request).at(-1)),
+      /Additional instructions: list every path/,
+    );
+    const input = JSON.parse(readFileSync(seen, "utf8").trim().split("\n").at(-1)!) as Record<
+      string,
+      unknown
+    >;
     assert.equal(input.hook_event_name, "PreCompact");
     assert.equal(input.trigger, "manual");
     assert.equal(input.custom_instructions, "");

@@ -19,8 +19,6 @@ import { type MessagePart, streamRequest } from "./step.ts";
 
 /** The share of the window kept verbatim after the summary (the newest messages). */
 export const KEEP_SHARE = 0.25;
-/** What is kept when the model's window is unknown (a manual compaction). */
-const KEEP_TOKENS_UNKNOWN_WINDOW = 20_000;
 
 export interface CompactionRequest {
   trigger: "auto" | "manual";
@@ -56,7 +54,9 @@ export async function compactHistory(
     provider: ctx.provider.name,
     overrides: ctx.config.models,
   });
-  const keep = window === null ? KEEP_TOKENS_UNKNOWN_WINDOW : Math.floor(window * KEEP_SHARE);
+  // A manual compaction summarises everything but the last prompt; an automatic one keeps
+  // the newest messages verbatim, up to a share of the window, so the work goes on smoothly.
+  const keep = trigger === "manual" ? 0 : window === null ? 0 : Math.floor(window * KEEP_SHARE);
   const plan = planCompaction(ctx.deriver.current(), keep);
   if (!plan) return { ok: false, reason: "nothing", error: "there is nothing to compact yet" };
   const summarizer = ctx.summarizer ?? { provider: ctx.provider, model: ctx.model };

@@ -68,14 +68,18 @@ export function renderEventLines(events: Iterable<SessionEvent>): string[] {
   const presentations = new ToolPresentations();
   let chunkKey = "";
   for (const event of events) {
-    if (event.type === "assistant/chunk") {
-      const key = `${event.turn}/${event.step}/${event.block}`;
+    if (event.type === "assistant/chunk" || event.type === "compaction/chunk") {
+      const key =
+        event.type === "compaction/chunk"
+          ? `compaction/${event.block}`
+          : `${event.turn}/${event.step}/${event.block}`;
       if (key === chunkKey) {
         lines[lines.length - 1] = appendText(lines[lines.length - 1]!, event.delta);
         continue;
       }
       chunkKey = key;
-      lines.push(`#${event.seq} ${event.kind}: ${oneLine(event.delta)}`);
+      const what = event.type === "compaction/chunk" ? `summary ${event.kind}` : event.kind;
+      lines.push(`#${event.seq} ${what}: ${oneLine(event.delta)}`);
       continue;
     }
     chunkKey = "";
@@ -102,7 +106,12 @@ function describe(event: SessionEvent): string {
     case "step/end":
       return ` in ${event.usage.input} out ${event.usage.output}${event.cost === null ? "" : ` ${formatCostDetail(event.cost)}`}`;
     case "step/failed":
+    case "compaction/failed":
       return `: ${oneLine(event.error)}`;
+    case "compaction/start":
+      return ` ${event.trigger} by ${event.provider}/${event.model} (about ${event.tokens_before} tokens)`;
+    case "context/compaction":
+      return ` ${event.trigger}: about ${event.tokens_before} → ${event.tokens_after} tokens; the summary replaces seq ${event.first_seq}–${event.last_seq}${event.kept_from_seq === undefined ? "" : `, kept verbatim from seq ${event.kept_from_seq}`}: ${oneLine(event.summary)}`;
     case "session/model":
       return ` now ${event.provider}/${event.model}`;
     case "session/title":

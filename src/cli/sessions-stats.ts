@@ -93,6 +93,23 @@ function renderStats(stats: SessionStats): string[] {
       `  provider reported  ${formatCount(replay.provider_input_tokens ?? 0)} input tokens (uncached + cache read + cache write)`,
     );
   }
+  if (stats.compactions.length > 0) {
+    lines.push(
+      "",
+      "compactions (estimated tokens of the history before and after)",
+      ...table(
+        ["SEQ", "TURN", "TRIGGER", "BEFORE", "AFTER", "COST"],
+        stats.compactions.map((c) => [
+          String(c.seq),
+          c.turn === null ? "-" : String(c.turn),
+          c.trigger,
+          formatCount(c.tokens_before),
+          formatCount(c.tokens_after),
+          formatCostDetail(c.cost),
+        ]),
+      ),
+    );
+  }
   lines.push(
     "",
     "provider cache per request",

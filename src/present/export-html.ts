@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import type { MarkdownIt, MarkdownItOptions } from "markdown-it";
 import { HTML_STYLE } from "./export-html-style.ts";
-import { diffText, truncationMarker, turnFooter } from "./export-md.ts";
+import { compactionLine, diffText, truncationMarker, turnFooter } from "./export-md.ts";
 import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
 import type { ViewItem } from "./export-view.ts";
 
@@ -107,6 +107,8 @@ function htmlItem(item: Exclude<ViewItem, { kind: "turn-end" }>, md: MarkdownIt)
       return `<div class="note" data-seq="${item.seq}"><div class="who">Note from ${escapeHtml(item.source)}</div><pre class="text">${escapeHtml(item.text)}</pre></div>\n`;
     case "failed":
       return `<p class="failed" data-seq="${item.seq}">Request failed${item.willRetry ? " (retried)" : ""}: ${escapeHtml(item.error)}</p>\n`;
+    case "compaction":
+      return `<div class="note compaction" data-seq="${item.seq}"><div class="who">${escapeHtml(compactionLine(item))}</div><pre class="text">${escapeHtml(item.summary)}</pre></div>\n`;
   }
 }
 

@@ -59,9 +59,20 @@ export function markdownItem(item: ViewItem): string {
       return `*Note from ${inline(item.source)}:*\n\n${quote(item.text)}\n\n`;
     case "failed":
       return `*Request failed${item.willRetry ? " (retried)" : ""}: ${inline(item.error)}*\n\n`;
+    case "compaction":
+      return `---\n\n*${compactionLine(item)}*\n\n${quote(item.summary)}\n\n`;
     case "turn-end":
       return `---\n\n*${turnFooter(item)}*\n\n`;
   }
+}
+
+/** "Context compacted (auto): about 17,000 → 4,000 tokens · summary by p/m · $0.0012". */
+export function compactionLine(item: Extract<ViewItem, { kind: "compaction" }>): string {
+  return [
+    `Context compacted (${item.trigger}): about ${formatCount(item.tokensBefore)} → ${formatCount(item.tokensAfter)} tokens; the model read this summary in place of what came before`,
+    `summary by ${item.model}`,
+    formatCostDetail(item.cost),
+  ].join(" · ");
 }
 
 /** "turn 1 completed · 2 steps · 1.2k in, 80 out · $0.0123". */

@@ -47,6 +47,17 @@ export type ViewItem =
     }
   | { kind: "note"; seq: number; source: string; text: string }
   | { kind: "failed"; seq: number; error: string; willRetry: boolean }
+  /** A `context/compaction`: from here the model read `summary` in place of what it covers. */
+  | {
+      kind: "compaction";
+      seq: number;
+      trigger: "auto" | "manual";
+      summary: string;
+      tokensBefore: number;
+      tokensAfter: number;
+      model: string;
+      cost: number | null;
+    }
   | {
       kind: "turn-end";
       seq: number;
@@ -58,7 +69,7 @@ export type ViewItem =
       cost: number | null;
     };
 
-/** Which item kinds each view keeps (the session head and turn ends are in every view). */
+/** Which item kinds each view keeps (the session head, compactions and turn ends are in every view). */
 const KEPT: Record<ExportView, ReadonlySet<ViewItem["kind"]>> = {
   canonical: new Set([
     "user",
@@ -68,10 +79,11 @@ const KEPT: Record<ExportView, ReadonlySet<ViewItem["kind"]>> = {
     "tool-result",
     "note",
     "failed",
+    "compaction",
     "turn-end",
   ]),
-  "response-only": new Set(["user", "text", "turn-end"]),
-  "thinking-only": new Set(["user", "thinking", "turn-end"]),
+  "response-only": new Set(["user", "text", "compaction", "turn-end"]),
+  "thinking-only": new Set(["user", "thinking", "compaction", "turn-end"]),
 };
 
 export function isExportView(value: string): value is ExportView {
@@ -168,6 +180,17 @@ export class ViewFold {
           seq: event.seq,
           error: r(event.error),
           willRetry: event.will_retry,
+        };
+      case "context/compaction":
+        return {
+          kind: "compaction",
+          seq: event.seq,
+          trigger: event.trigger,
+          summary: r(event.summary),
+          tokensBefore: event.tokens_before,
+          tokensAfter: event.tokens_after,
+          model: r(`${event.provider}/${event.model}`),
+          cost: event.cost,
         };
       case "turn/start":
         this.turn = { steps: 0, usage: zeroUsage(), cost: null };

@@ -7,7 +7,7 @@
 import { countTokens, messageText, TOKENIZER } from "../providers/token-count.ts";
 import { deriveMessages } from "../session/derive.ts";
 import type { SessionEvent, Usage } from "../session/events.ts";
-import { FiguresFold } from "../session/figures.ts";
+import { type CompactionFigures, FiguresFold } from "../session/figures.ts";
 
 export interface SessionStats {
   session_id: string;
@@ -21,6 +21,8 @@ export interface SessionStats {
     turns: Array<{ turn: number; steps: number; cost: number | null }>;
     total: number | null;
   };
+  /** Each compaction: the history's estimated tokens before and after, and its cost. */
+  compactions: CompactionFigures[];
 }
 
 /** The history the last completed request carried, re-counted, beside the provider's count. */
@@ -59,7 +61,7 @@ export interface StatsInput {
 export function sessionStats(input: StatsInput): SessionStats {
   const fold = new FiguresFold({ detail: true });
   for (const event of input.events) fold.observe(event);
-  const { steps, turns } = fold.detail!;
+  const { steps, turns, compactions } = fold.detail!;
   const start = input.events[0];
   return {
     session_id: start?.type === "session/start" ? start.session_id : "",
@@ -74,6 +76,7 @@ export function sessionStats(input: StatsInput): SessionStats {
       turns: turns.map((t) => ({ turn: t.turn, steps: t.steps, cost: t.cost })),
       total: fold.figures.cost,
     },
+    compactions,
   };
 }
 

@@ -3,7 +3,7 @@
 // request's usage and cost and each turn's cost. One fold for every consumer: exec's result
 // line (present/stream-json.ts), `sessions list` and `show`, `sessions stats` and exports.
 // Pure and incremental; event types it does not count are skipped.
-import { type SessionEvent, type Usage, zeroUsage } from "./events.ts";
+import { type EventOf, type SessionEvent, type Usage, zeroUsage } from "./events.ts";
 
 export interface Figures {
   /** `turn/start` events. */
@@ -14,9 +14,12 @@ export interface Figures {
   failed_steps: number;
   /** `tool/call` events, refused calls included. */
   tool_calls: number;
-  /** Summed over completed steps. */
+  /** Summed over completed steps and summarising requests (`context/compaction`). */
   usage: Usage;
-  /** Sum of the known step costs in USD; null while no step had a known price. */
+  /**
+   * Sum of the known costs of steps and summarising requests in USD; null while none had a
+   * known price.
+   */
   cost: number | null;
   /** Time inside turns: each `turn/start` to its `turn/end`, summed, in ms. */
   turn_ms: number;
@@ -44,10 +47,22 @@ export interface TurnFigures {
   cost: number | null;
 }
 
-/** The per-request and per-turn figures a `detail` fold keeps beside the totals. */
+/** One compaction (`context/compaction`): the history's tokens before and after, its cost. */
+export interface CompactionFigures {
+  seq: number;
+  turn: number | null;
+  trigger: "auto" | "manual";
+  tokens_before: number;
+  tokens_after: number;
+  usage: Usage;
+  cost: number | null;
+}
+
+/** The per-request, per-turn and per-compaction figures a `detail` fold keeps beside the totals. */
 export interface FiguresDetail {
   steps: StepFigures[];
   turns: TurnFigures[];
+  compactions: CompactionFigures[];
 }
 
 /** Adds events one at a time (`observe`); `figures` is the total so far. */
@@ -56,7 +71,7 @@ export class FiguresFold {
   readonly detail: FiguresDetail | null;
 
   constructor(options: { detail?: boolean } = {}) {
-    this.detail = options.detail ? { steps: [], turns: [] } : null;
+    this.detail = options.detail ? { steps: [], turns: [], compactions: [] } : null;
   }
 
   private readonly total: Figures = {
@@ -112,6 +127,10 @@ export class FiguresFold {
       case "tool/call":
         this.total.tool_calls++;
         break;
+      case "context/compaction":
+        this.addUsage(event.usage, event.cost);
+        if (this.detail) keepCompaction(this.detail, event);
+        break;
       default:
         break;
     }
@@ -119,6 +138,10 @@ export class FiguresFold {
 
   private countStep(usage: Usage, cost: number | null): void {
     this.total.steps++;
+    this.addUsage(usage, cost);
+  }
+
+  private addUsage(usage: Usage, cost: number | null): void {
     const sum = this.total.usage;
     for (const key of Object.keys(sum) as (keyof Usage)[]) sum[key] += usage[key];
     if (cost !== null) this.total.cost = (this.total.cost ?? 0) + cost;
@@ -146,6 +169,18 @@ function keepStep(
   turn.steps++;
   for (const key of Object.keys(usage) as (keyof Usage)[]) turn.usage[key] += usage[key];
   if (event.cost !== null) turn.cost = (turn.cost ?? 0) + event.cost;
+}
+
+function keepCompaction(detail: FiguresDetail, event: EventOf<"context/compaction">): void {
+  detail.compactions.push({
+    seq: event.seq,
+    turn: event.turn ?? null,
+    trigger: event.trigger,
+    tokens_before: event.tokens_before,
+    tokens_after: event.tokens_after,
+    usage: { ...event.usage },
+    cost: event.cost,
+  });
 }
 
 /** The figures of a whole run of events. */

@@ -320,7 +320,10 @@ describe("codewhale exec limits and errors", () => {
     const setup = execEnv(mock, '[models."anthropic/claude-tiny"]\ncontext_window = 500');
     const first = mock.requests.length;
     // 400 tokens: the prompt fits alone, the request with the system prompt and tools does not.
-    const run = await runExec(["--model", "anthropic/claude-tiny", "hello world ".repeat(200)], setup);
+    const run = await runExec(
+      ["--model", "anthropic/claude-tiny", "hello world ".repeat(200)],
+      setup,
+    );
     assert.equal(run.status, 1);
     assert.equal(mock.requests.length, first, "no request was sent");
     assert.match(

@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
+import { runCli } from "../support/cli.ts";
 import {
   type ExecEnv,
   execEnv,
@@ -262,6 +263,47 @@ describe("codewhale exec: context compaction", () => {
     assert.equal(next.status, 0, next.stderr);
     const first = messagesOf(mock.requests.at(-1)!)[0]!;
     assert.match(JSON.stringify(first), /SUMMARY-1/);
+    // The log keeps everything; show, exports and stats mark where the compaction happened.
+    const cli = (args: string[]) => runCli(args, { env: setup.env, cwd: setup.workspace });
+    const show = cli(["sessions", "show", id]);
+    assert.equal(show.status, 0, show.stderr);
+    assert.match(
+      show.stdout,
+      new RegExp(
+        `#${event!.seq} context/compaction manual: about \\d+ → \\d+ tokens; the summary replaces seq \\d+–\\d+`,
+      ),
+    );
+    assert.match(show.stdout, /compaction\/start manual by anthropic\/claude-compact-1/);
+    const canonical = cli(["export", id, "--format", "jsonl"]);
+    assert.equal(canonical.status, 0, canonical.stderr);
+    assert.equal(
+      jsonLines(canonical.stdout).filter((line) => line.type === "tool/result").length,
+      3,
+      "the canonical view keeps every replaced event",
+    );
+    const response = cli(["export", id, "--view", "response-only", "--format", "md"]);
+    assert.match(response.stdout, /\*Context compacted \(manual\): about [\d,]+ → [\d,]+ tokens/);
+    assert.match(response.stdout, /SUMMARY-1/);
+    const before = cli([
+      "export",
+      id,
+      "--view",
+      "response-only",
+      "--until",
+      String(event!.seq - 1),
+    ]);
+    assert.equal(before.status, 0, before.stderr);
+    assert.doesNotMatch(before.stdout, /Context compacted/);
+    const at = cli(["export", id, "--view", "response-only", "--until", String(event!.seq)]);
+    assert.match(at.stdout, /Context compacted/);
+    const stats = cli(["sessions", "stats", id, "--json"]);
+    assert.equal(stats.status, 0, stats.stderr);
+    const figures = JSON.parse(stats.stdout) as { compactions: Array<Record<string, unknown>> };
+    assert.equal(figures.compactions.length, 1);
+    assert.equal(figures.compactions[0]!.tokens_before, event!.tokens_before);
+    assert.equal(figures.compactions[0]!.tokens_after, event!.tokens_after);
+    const text = cli(["sessions", "stats", id]);
+    assert.match(text.stdout, /compactions \(estimated tokens of the history before and after\)/);
     // --compact needs a stored session and takes no prompt.
     const alone = await runExec(["--compact"], setup);
     assert.equal(alone.status, 2);

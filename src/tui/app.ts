@@ -384,6 +384,17 @@ export class App {
             theme: this.theme,
           }),
         );
+      case "compact": {
+        say(this.theme.dim("compacting the conversation…"));
+        const outcome = await this.agent.compact(parsed.argument || undefined);
+        if (outcome.reason !== "compacted") {
+          return say(
+            this.theme.warn(outcome.reason === "withdrawn" ? "/compact withdrawn" : outcome.error),
+          );
+        }
+        const { tokens_before, tokens_after } = outcome.event;
+        return say(this.theme.dim(`compacted: about ${tokens_before} → ${tokens_after} tokens`));
+      }
       case "quit":
         return this.options.onExit();
       case "new":

@@ -29,6 +29,11 @@ export const SLASH_COMMANDS = [
   },
   { name: "sessions", description: "the sessions of this workspace" },
   { name: "resume", description: "pick a session to continue (this project's first)" },
+  {
+    name: "compact",
+    description: "summarise the conversation so far to free context",
+    argumentHint: "[focus]",
+  },
   { name: "new", description: "start a new session" },
   { name: "quit", description: "leave (also Ctrl-D)" },
 ] as const satisfies readonly SlashCommand[];

@@ -2,6 +2,7 @@
 // same run. BENCH_QUICK=1 shrinks the sizes for a smoke run. Filter with `npm run bench -- log`.
 import { benchAcp } from "./acp.ts";
 import { benchBashParse } from "./bash-parse.ts";
+import { benchCompaction } from "./compaction.ts";
 import { benchConfigLoad } from "./config-load.ts";
 import { benchExecEndToEnd } from "./exec-e2e.ts";
 import { benchExecText } from "./exec-text.ts";
@@ -32,6 +33,7 @@ const benches: Bench[] = [
   { name: "interactive terminal", run: benchTui },
   { name: "terminal input", run: benchTuiInput },
   { name: "acp latency", run: benchAcp },
+  { name: "compaction", run: benchCompaction },
 ];
 
 const filters = process.argv.slice(2);

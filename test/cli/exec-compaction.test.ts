@@ -91,6 +91,20 @@ function assertNoOrphans(request: RecordedRequest): void {
   }
 }
 
+/** Every replayed assistant message with a call keeps its own signed thinking, verbatim. */
+function assertSignedThinking(request: RecordedRequest): void {
+  for (const message of messagesOf(request)) {
+    if (message.role !== "assistant") continue;
+    const blocks = blocksOf(message);
+    const call = blocks.find((b) => b.type === "tool_use");
+    if (!call) continue;
+    const n = String(call.id).replace("toolu_", "");
+    const thinking = blocks.find((b) => b.type === "thinking");
+    assert.equal(thinking?.signature, `sig-${n}`, `the thinking of call ${n} is kept, signed`);
+    assert.equal(thinking?.thinking, `Next is file ${n}.`);
+  }
+}
+
 let summaries = 0;
 
 /** Steps: a read of file N until `steps` reads were asked for; summaries when asked. */
@@ -103,6 +117,7 @@ function sessionResponder(steps: number, summary: (n: number) => Script = summar
     reads++;
     return {
       blocks: [
+        { kind: "thinking", text: `Next is file ${reads}.`, signature: `sig-${reads}` },
         { kind: "text", text: `Reading file ${reads}.` },
         { kind: "tool", id: `toolu_${reads}`, name: "read", input: { path: `f${reads % 20}.txt` } },
       ],
@@ -156,6 +171,7 @@ describe("codewhale exec: context compaction", () => {
     assert.equal(steps.length, 61);
     for (const request of mock.requests) {
       assertNoOrphans(request);
+      assertSignedThinking(request);
       assert.ok(countTokens(JSON.stringify(messagesOf(request))) < WINDOW * 1.05);
     }
     // After each compaction the next step carries its summary first, then the prompt it kept.
@@ -188,7 +204,7 @@ describe("codewhale exec: context compaction", () => {
   it("kill -9 during the summarising request leaves a log that resumes and compacts again", async () => {
     const setup = compactEnv();
     writeFiles(setup);
-    mock.respondWith(sessionResponder(30, () => slow(summaryScript(0), 2_000)));
+    mock.respondWith(sessionResponder(20, () => slow(summaryScript(0), 2_000)));
     const child = spawnCli(["exec", ...STREAM, "--max-steps", "80", "read every file"], setup);
     await waitFor(() => mock.requests.some(isSummaryRequest), 30_000);
     await waitFor(() => child.stdout().includes('"session_id"'));
@@ -209,7 +225,7 @@ describe("codewhale exec: context compaction", () => {
   it("a summarising request that keeps failing ends the turn with one line; nothing is lost", async () => {
     const setup = compactEnv();
     writeFiles(setup);
-    const steps = sessionResponder(40);
+    const steps = sessionResponder(20);
     mock.respondWith((request) => (isSummaryRequest(request) ? serverError() : steps(request)));
     const run = await runExec([...STREAM, "--max-steps", "80", "read every file"], setup);
     assert.equal(run.status, 1);

@@ -28,6 +28,8 @@ export interface CompactionRequest {
   noteTurn: number;
   /** What the summary should focus on (`/compact <focus>`). */
   focus?: string;
+  /** The request's tokens as the caller counted them (the provider's count); else estimated. */
+  tokensBefore?: number;
   signal: AbortSignal;
 }
 
@@ -61,7 +63,7 @@ export async function compactHistory(
   if (!plan) return { ok: false, reason: "nothing", error: "there is nothing to compact yet" };
   const summarizer = ctx.summarizer ?? { provider: ctx.provider, model: ctx.model };
   const specs = ctx.tools.specs();
-  const before = ctx.tokens.tokens(ctx.system, specs);
+  const before = request.tokensBefore ?? ctx.tokens.tokens(ctx.system, specs);
   ctx.writer.append({
     type: "compaction/start",
     ...(request.turn === undefined ? {} : { turn: request.turn }),

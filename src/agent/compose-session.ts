@@ -5,7 +5,12 @@
 import type { Env, LoadedConfig } from "../config/index.ts";
 import { configFingerprint } from "../config/index.ts";
 import { readGateFor } from "../permissions/index.ts";
-import { stream as providerStream, type StreamFunction } from "../providers/index.ts";
+import {
+  type CountFunction,
+  countFor,
+  stream as providerStream,
+  type StreamFunction,
+} from "../providers/index.ts";
 import { MessageDeriver } from "../session/derive.ts";
 import type { JsonValue, SessionEvent } from "../session/events.ts";
 import { SessionWriter } from "../session/writer.ts";
@@ -68,6 +73,11 @@ export interface AgentOptions {
   terminal?: TerminalHost;
   /** Replaces the provider adapters (tests use a scripted stream function). */
   stream?: StreamFunction;
+  /**
+   * Replaces the provider's token-counting endpoint (null: none). Default: the provider's own
+   * (`countFor`), or none with a scripted `stream`, so such tests stay off the network.
+   */
+  countTokens?: CountFunction | null;
   sleep?: Sleep;
   random?: () => number;
   now?: () => number;
@@ -144,6 +154,12 @@ export async function composeSession(options: AgentOptions): Promise<ComposedSes
     provider: resolved.provider,
     model: resolved.model,
     stream: options.stream ?? providerStream,
+    count:
+      options.countTokens !== undefined
+        ? options.countTokens
+        : options.stream
+          ? null
+          : countFor(resolved.provider.kind),
     system,
     tokens,
     ...summarizerOf(options),

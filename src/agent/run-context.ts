@@ -3,7 +3,7 @@
 // clock, sleep and random source. Built by compose-session.ts; read by turn.ts, step.ts and
 // tool-calls.ts.
 import type { Config } from "../config/index.ts";
-import type { ProviderConfig, StreamFunction } from "../providers/index.ts";
+import type { CountFunction, ProviderConfig, StreamFunction } from "../providers/index.ts";
 import type { MessageDeriver } from "../session/derive.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
@@ -22,6 +22,8 @@ export interface RunContext {
   /** The model id without the provider prefix. */
   readonly model: string;
   readonly stream: StreamFunction;
+  /** The provider's token-counting endpoint, or null where none exists (or in tests). */
+  readonly count: CountFunction | null;
   readonly system: string;
   /** The running estimate of the next request's tokens, fed every appended event. */
   readonly tokens: TokenEstimate;

@@ -163,33 +163,34 @@ export function repairEvents(history: readonly SessionEvent[]): EventInput[] {
   return out;
 }
 
+type BlockKind = "text" | "thinking" | "tool_input";
+
 interface OpenStep {
   turn: number;
   step: number;
-  blocks: Map<number, { kind: "text" | "thinking" | "tool_input"; text: string }>;
+  blocks: Map<number, { kind: BlockKind; text: string }>;
 }
 
 /** The step whose request was streaming at this point of the log, if any. */
 function trackStep(current: OpenStep | null, event: SessionEvent): OpenStep | null {
   if (event.type === "step/start") return { turn: event.turn, step: event.step, blocks: new Map() };
   if (event.type === "assistant/message" || event.type === "step/failed") return null;
-  if (event.type === "assistant/chunk" && current) {
-    const block = current.blocks.get(event.block);
-    if (block) block.text += event.delta;
-    else current.blocks.set(event.block, { kind: event.kind, text: event.delta });
-  }
+  if (event.type === "assistant/chunk" && current) addChunk(current, event);
   return current;
+}
+
+/** Adds a streamed chunk to the open request's blocks. */
+function addChunk(open: OpenStep, chunk: { block: number; kind: BlockKind; delta: string }): void {
+  const block = open.blocks.get(chunk.block);
+  if (block) block.text += chunk.delta;
+  else open.blocks.set(chunk.block, { kind: chunk.kind, text: chunk.delta });
 }
 
 /** The summarising request streaming at this point of the log, if any (turn and step unused). */
 function trackCompaction(current: OpenStep | null, event: SessionEvent): OpenStep | null {
   if (event.type === "compaction/start") return { turn: 0, step: 0, blocks: new Map() };
   if (event.type === "context/compaction" || event.type === "compaction/failed") return null;
-  if (event.type === "compaction/chunk" && current) {
-    const block = current.blocks.get(event.block);
-    if (block) block.text += event.delta;
-    else current.blocks.set(event.block, { kind: event.kind, text: event.delta });
-  }
+  if (event.type === "compaction/chunk" && current) addChunk(current, event);
   return current;
 }
 

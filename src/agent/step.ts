@@ -100,16 +100,21 @@ export async function streamRequest(
   return { ok: false, failure: failureOf(message, requestId, blocks.size > 0), partial: partial() };
 }
 
-function buildRequest(ctx: RunContext, signal: AbortSignal, onDelta: DeltaSink): ProviderRequest {
+/** The next step's request (the compaction check counts it with the provider, turn.ts). */
+export function buildRequest(
+  ctx: RunContext,
+  signal: AbortSignal,
+  onDelta?: DeltaSink,
+): ProviderRequest {
   const request: ProviderRequest = {
     model: ctx.model,
     system: ctx.system,
     messages: ctx.deriver.messages(),
     tools: ctx.tools.specs(),
     signal,
-    onDelta,
     idleTimeoutMs: ctx.config.retry.stream_idle_timeout_ms,
   };
+  if (onDelta) request.onDelta = onDelta;
   const budget = ctx.config.thinking.budget_tokens;
   if (budget !== undefined) request.thinking = { budgetTokens: budget };
   return request;

@@ -12,7 +12,7 @@ import { withRetries } from "./request-retry.ts";
 import { describeFailure } from "./retry.ts";
 import type { RunContext } from "./run-context.ts";
 import { applyToolChanges } from "./session-tools.ts";
-import { type AttemptOutcome, streamAttempt } from "./step.ts";
+import { type AttemptOutcome, buildRequest, streamAttempt } from "./step.ts";
 import { executeToolCalls, recordToolCalls, type TurnStop } from "./tool-calls.ts";
 
 export type TurnReason = Payload<"turn/end">["reason"];
@@ -111,6 +111,9 @@ function dollars(usd: number): string {
   return `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
 }
 
+/** Within this share of the compaction limit the request is counted (by the provider if it can). */
+const NEAR_LIMIT = 0.85;
+
 /** The budget, checked before each request. */
 function checkBudget(ctx: RunContext, control: TurnControl): Omit<TurnOutcome, "turn"> | null {
   if (control.signal.aborted) return cancelled();
@@ -141,24 +144,36 @@ async function fitWindow(
   const specs = ctx.tools.specs();
   const share = compactionThresholdOf(ctx.model, lookup) ?? ctx.config.compaction.threshold;
   const model = `${ctx.provider.name}/${ctx.model}`;
-  if (!ctx.tokens.exceeds(Math.floor(window * share), ctx.system, specs)) return null;
+  const limit = Math.floor(window * share);
+  // Near the limit the provider counts the request exactly where it can; the estimate else.
+  if (!ctx.tokens.exceeds(Math.floor(limit * NEAR_LIMIT), ctx.system, specs)) return null;
+  const counted = ctx.count ? await ctx.count(ctx.provider, buildRequest(ctx, signal)) : null;
+  if (signal.aborted) return cancelled();
+  const tokens = counted ?? ctx.tokens.tokens(ctx.system, specs);
+  if (tokens <= limit) return null;
+  let now = tokens;
   if (ctx.config.compaction.enabled) {
-    const outcome = await compactHistory(ctx, { trigger: "auto", turn, noteTurn: turn, signal });
+    const outcome = await compactHistory(ctx, {
+      trigger: "auto",
+      turn,
+      noteTurn: turn,
+      tokensBefore: tokens,
+      signal,
+    });
     if (!outcome.ok && outcome.reason === "cancelled") return cancelled();
     if (!outcome.ok && outcome.reason === "failed") {
-      const tokens = ctx.tokens.tokens(ctx.system, specs);
       return {
         reason: "error",
         error: `the context is full (about ${tokens} of ${window} tokens of ${model}) and compacting it failed: ${outcome.error}; nothing was lost: run /compact (or codewhale exec --resume ${ctx.sessionId} --compact) to try again, or start a new session`,
       };
     }
     if (!outcome.ok && outcome.reason === "blocked") notify(ctx, "hook", [outcome.error]);
+    if (outcome.ok) now = outcome.event.tokens_after;
   }
-  if (!ctx.tokens.exceeds(window, ctx.system, ctx.tools.specs())) return null;
-  const tokens = ctx.tokens.tokens(ctx.system, ctx.tools.specs());
+  if (now <= window) return null;
   return {
     reason: "error",
-    error: `the request of about ${tokens} tokens exceeds the context window of ${window} tokens of ${model}`,
+    error: `the request of about ${now} tokens exceeds the context window of ${window} tokens of ${model}`,
   };
 }
 

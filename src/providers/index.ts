@@ -2,6 +2,7 @@
 // adapter imports its SDK lazily inside its stream function, so startup stays fast.
 // The loop calls `streamFor(config.kind)` or `stream(config, request)`.
 import { streamAnthropic } from "./anthropic.ts";
+import { countAnthropicTokens } from "./anthropic-count.ts";
 import { streamOpenAIChat } from "./openai-chat.ts";
 import { streamOpenAIResponses } from "./openai-responses.ts";
 import type {
@@ -28,6 +29,20 @@ export function stream(
   request: ProviderRequest,
 ): AsyncIterable<StreamPart> {
   return streamFunctions[config.kind](config, request);
+}
+
+/** Exact input tokens of a request from the provider, or null (see `countFor`). */
+export type CountFunction = (
+  config: ProviderConfig,
+  request: ProviderRequest,
+) => Promise<number | null>;
+
+/**
+ * The provider's token-counting endpoint for a wire format, or null where none exists (Chat
+ * Completions servers have none; the Responses adapter does not use one). Never throws.
+ */
+export function countFor(kind: ProviderApi): CountFunction | null {
+  return kind === "anthropic" ? countAnthropicTokens : null;
 }
 
 export { CANCELLED_MESSAGE } from "./failure.ts";

@@ -53,6 +53,32 @@ export const toolKindSchema = z.enum([
 ]);
 export type ToolKind = z.infer<typeof toolKindSchema>;
 
+/** A failed request attempt (`step/failed`, `compaction/failed`): what arrived, and what next. */
+const failedAttempt = {
+  error: z.string(),
+  status: z.number().int().nullable().optional(),
+  request_id: z.string().nullable().optional(),
+  partial: z.array(
+    z.object({
+      block: z.number().int().nonnegative(),
+      kind: z.enum(["text", "thinking", "tool_input"]),
+      text: z.string(),
+    }),
+  ),
+  will_retry: z.boolean(),
+  /**
+   * Set when `will_retry`: the wait before the next attempt, that attempt's number (1-based,
+   * the first request being attempt 1) and how many attempts `[retry]` allows in all.
+   */
+  retry: z
+    .object({
+      delay_ms: z.number().int().nonnegative(),
+      next_attempt: z.number().int().positive(),
+      max_attempts: z.number().int().positive(),
+    })
+    .optional(),
+};
+
 /** The payload of each event type, keyed by `type`. One doc comment per type. */
 export const payloadSchemas = {
   /** First event of every session: where, with what, and (for a fork) from where. */
@@ -116,31 +142,7 @@ export const payloadSchemas = {
     content: z.array(json),
   }),
   /** A request failed mid-way; the partial content is kept here and never replayed. */
-  "step/failed": z.object({
-    ...turnStep,
-    error: z.string(),
-    status: z.number().int().nullable().optional(),
-    request_id: z.string().nullable().optional(),
-    partial: z.array(
-      z.object({
-        block: z.number().int().nonnegative(),
-        kind: z.enum(["text", "thinking", "tool_input"]),
-        text: z.string(),
-      }),
-    ),
-    will_retry: z.boolean(),
-    /**
-     * Set when `will_retry`: the wait before the next attempt, that attempt's number (1-based,
-     * the first request being attempt 1) and how many attempts `[retry]` allows in all.
-     */
-    retry: z
-      .object({
-        delay_ms: z.number().int().nonnegative(),
-        next_attempt: z.number().int().positive(),
-        max_attempts: z.number().int().positive(),
-      })
-      .optional(),
-  }),
+  "step/failed": z.object({ ...turnStep, ...failedAttempt }),
   /** A request completed: its usage and cost in USD (null when the model's prices are unknown). */
   "step/end": z.object({ ...turnStep, usage: usageSchema, cost: z.number().nullable() }),
   /**
@@ -229,26 +231,7 @@ export const payloadSchemas = {
     parts: z.array(z.number().int().nonnegative()).optional(),
   }),
   /** An attempt at the summarising request failed (as `step/failed` for a step). Never replayed. */
-  "compaction/failed": z.object({
-    error: z.string(),
-    status: z.number().int().nullable().optional(),
-    request_id: z.string().nullable().optional(),
-    partial: z.array(
-      z.object({
-        block: z.number().int().nonnegative(),
-        kind: z.enum(["text", "thinking", "tool_input"]),
-        text: z.string(),
-      }),
-    ),
-    will_retry: z.boolean(),
-    retry: z
-      .object({
-        delay_ms: z.number().int().nonnegative(),
-        next_attempt: z.number().int().positive(),
-        max_attempts: z.number().int().positive(),
-      })
-      .optional(),
-  }),
+  "compaction/failed": z.object(failedAttempt),
   /**
    * The history was compacted: from here on, replay puts `summary` (a user-role message) in
    * place of the derived messages from `first_seq` through `last_seq`, then the last user

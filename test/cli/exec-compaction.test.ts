@@ -201,6 +201,30 @@ describe("codewhale exec: context compaction", () => {
     );
   });
 
+  it("near the limit the provider's token count decides, not the tokenizer", async () => {
+    const setup = compactEnv();
+    writeFiles(setup);
+    // The provider counts far fewer tokens than the tokenizer: no compaction in 18 steps.
+    mock.countWith(() => 1_000);
+    mock.respondWith(sessionResponder(18));
+    const run = await runExec([...STREAM, "read every file"], setup);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(ofType(logOf(run.stdout).events, "context/compaction").length, 0);
+    const counts = mock.requests.filter((r) => r.path === "/v1/messages/count_tokens");
+    assert.ok(counts.length > 0, "the count endpoint was asked near the limit");
+    const body = counts[0]!.body as Record<string, unknown>;
+    assert.equal(body.stream, undefined);
+    assert.equal(body.max_tokens, undefined);
+    assert.ok(Array.isArray(body.messages) && Array.isArray(body.tools));
+    // The provider counts more than the limit: the next request compacts first.
+    mock.countWith(() => 19_000);
+    mock.respondWith(sessionResponder(1));
+    const next = await runExec([...STREAM, "--resume", sessionIdOf(run.stdout), "one more"], setup);
+    assert.equal(next.status, 0, next.stderr);
+    const [event] = ofType(logOf(run.stdout).events, "context/compaction");
+    assert.equal(event?.tokens_before, 19_000);
+  });
+
   it("kill -9 during the summarising request leaves a log that resumes and compacts again", async () => {
     const setup = compactEnv();
     writeFiles(setup);

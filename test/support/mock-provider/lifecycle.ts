@@ -32,6 +32,7 @@ export function useMockProvider(options: { each?: boolean } = {}): MockProvider 
     },
     enqueue: (...items) => server().enqueue(...items),
     respondWith: (responder) => server().respondWith(responder),
+    countWith: (counter) => server().countWith(counter),
     close: () => server().close(),
   };
 }

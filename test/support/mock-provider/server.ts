@@ -44,6 +44,11 @@ export interface MockProvider {
    * sessions whose order of requests a test cannot script ahead (compaction).
    */
   respondWith(responder: ((request: RecordedRequest) => Enqueued) | null): void;
+  /**
+   * Answers Anthropic's `POST /v1/messages/count_tokens` with `{ input_tokens }` from the
+   * request (null: the route answers 404, as a proxy without it would).
+   */
+  countWith(counter: ((request: RecordedRequest) => number) | null): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +58,9 @@ const ROUTES: Record<string, WireApi> = {
   "/v1/responses": "openai-responses",
 };
 
+/** Anthropic's token-counting endpoint. */
+const COUNT_PATH = "/v1/messages/count_tokens";
+
 /** Anthropic's and OpenAI's model list paths (the OpenAI base ends in /v1). */
 const MODEL_LISTS = new Set(["/v1/models"]);
 
@@ -60,6 +68,7 @@ export async function startMockProvider(): Promise<MockProvider> {
   const requests: RecordedRequest[] = [];
   const queue: Enqueued[] = [];
   let responder: ((request: RecordedRequest) => Enqueued) | null = null;
+  let countAnswer: ((request: RecordedRequest) => number) | null = null;
   let counter = 0;
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -76,6 +85,9 @@ export async function startMockProvider(): Promise<MockProvider> {
       if (record.auth === null)
         return sendJson(res, 401, { error: { message: "missing API key" } }, {});
       return sendJson(res, 200, { data: [{ id: "claude-mock-1" }, { id: "gpt-5" }] }, {});
+    }
+    if (req.method === "POST" && path === COUNT_PATH && countAnswer) {
+      return sendJson(res, 200, { input_tokens: countAnswer(record) }, {});
     }
     if (api === null) return sendJson(res, 404, { error: { message: `no route ${path}` } }, {});
     const idHeader = { [api === "anthropic" ? "request-id" : "x-request-id"]: `req_${id}` };
@@ -108,6 +120,9 @@ export async function startMockProvider(): Promise<MockProvider> {
     enqueue: (...items) => queue.push(...items),
     respondWith: (next) => {
       responder = next;
+    },
+    countWith: (next) => {
+      countAnswer = next;
     },
     close: async () => {
       server.closeAllConnections();

@@ -74,10 +74,13 @@ export async function compactHistory(
   });
   const instructions = hooks.context;
   const prompt = summaryPrompt(request.focus, instructions);
+  // A history that would not fit the window itself is summarised from shortened tool results.
+  const input =
+    window !== null && before > window * FIT_SHARE ? shortened(plan.replaced) : plan.replaced;
   const outcome = await withRetries(
     ctx,
     signal,
-    () => summaryAttempt(ctx, summarizer, plan.replaced, prompt, signal),
+    () => summaryAttempt(ctx, summarizer, input, prompt, signal),
     (failed) => ctx.writer.append({ type: "compaction/failed", ...failed }),
   );
   if (!outcome.ok) {
@@ -110,6 +113,23 @@ export async function compactHistory(
   const notes = await ctx.guard.hooks.sessionStart("compact");
   applyHookNotes(ctx, request.noteTurn, "SessionStart", notes);
   return { ok: true, event };
+}
+
+/** Past this share of the window the summarising request shortens tool results. */
+const FIT_SHARE = 0.9;
+/** What a shortened tool result keeps of its text, from the start. */
+const SHORT_RESULT_CHARS = 2_000;
+
+/** The messages with every tool result cut to its first SHORT_RESULT_CHARS characters. */
+function shortened(messages: HistoryMessage[]): HistoryMessage[] {
+  return messages.map((message) =>
+    message.role === "tool" && message.content.length > SHORT_RESULT_CHARS
+      ? {
+          ...message,
+          content: `${message.content.slice(0, SHORT_RESULT_CHARS)}\n[… ${message.content.length - SHORT_RESULT_CHARS} more characters cut for the summary]`,
+        }
+      : message,
+  );
 }
 
 /** The estimated history after: the summary, the prompt kept with it, the kept messages. */

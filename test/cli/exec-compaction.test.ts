@@ -225,6 +225,39 @@ describe("codewhale exec: context compaction", () => {
     assert.equal(event?.tokens_before, 19_000);
   });
 
+  it("a history past the window after one large result is summarised from shortened results", async () => {
+    const setup = compactEnv();
+    writeFiles(setup);
+    const lines = Array.from({ length: 400 }, (_, l) =>
+      Array.from({ length: 8 }, (_, w) => `big${l}x${w}`).join(" "),
+    );
+    writeFileSync(join(setup.workspace, "big.txt"), `${lines.join("\n")}\n`.slice(0, 29_000));
+    const steps = sessionResponder(10);
+    let bigRead = false;
+    mock.respondWith((request) => {
+      const reply = steps(request);
+      if (
+        isSummaryRequest(request) ||
+        bigRead ||
+        !JSON.stringify(reply).includes("all files read")
+      ) {
+        return reply;
+      }
+      bigRead = true;
+      const input = { path: "big.txt" };
+      return { blocks: [{ kind: "tool", id: "toolu_big", name: "read", input }] };
+    });
+    const run = await runExec([...STREAM, "read every file"], setup);
+    assert.equal(run.status, 0, run.stderr);
+    const summarising = mock.requests.filter(isSummaryRequest);
+    assert.equal(summarising.length, 1);
+    const body = JSON.stringify(messagesOf(summarising[0]!));
+    assert.match(body, /more characters cut for the summary/);
+    assert.ok(countTokens(body) < WINDOW, "the summarising request fits the window");
+    const [event] = ofType(logOf(run.stdout).events, "context/compaction");
+    assert.ok(event && event.tokens_before > WINDOW * 0.9);
+  });
+
   it("kill -9 during the summarising request leaves a log that resumes and compacts again", async () => {
     const setup = compactEnv();
     writeFiles(setup);

@@ -73,5 +73,4 @@ Exit codes:
 Examples:
   $ codewhale exec "fix the failing test in src/math.test.js" --allow 'edit(src/math.js)'
   $ git diff | codewhale exec --output-format json "review this change" | jq -r .result
-  $ codewhale exec --resume 4f2a --compact "keep the API decisions"
 `;

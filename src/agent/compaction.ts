@@ -15,7 +15,7 @@ import { applyHookNotes, notify } from "./notes.ts";
 import { withRetries } from "./request-retry.ts";
 import { describeFailure } from "./retry.ts";
 import type { RunContext } from "./run-context.ts";
-import { type MessagePart, streamRequest } from "./step.ts";
+import { buildRequest, type MessagePart, streamRequest } from "./step.ts";
 
 /** The share of the window kept verbatim after the summary (the newest messages). */
 export const KEEP_SHARE = 0.25;
@@ -183,18 +183,8 @@ function summaryRequest(
   onDelta: ProviderRequest["onDelta"],
 ): ProviderRequest {
   const last = replaced.at(-1)?.seq ?? 0;
-  const request: ProviderRequest = {
-    model,
-    system: ctx.system,
-    messages: [...replaced, { role: "user", text: prompt, seq: last + 1 }],
-    tools: ctx.tools.specs(),
-    signal,
-    idleTimeoutMs: ctx.config.retry.stream_idle_timeout_ms,
-  };
-  if (onDelta) request.onDelta = onDelta;
-  const budget = ctx.config.thinking.budget_tokens;
-  if (budget !== undefined) request.thinking = { budgetTokens: budget };
-  return request;
+  const messages = [...replaced, { role: "user" as const, text: prompt, seq: last + 1 }];
+  return buildRequest(ctx, signal, onDelta, { model, messages });
 }
 
 /** The summary: the answer's text blocks (thinking and any tool call left out). */

@@ -100,16 +100,20 @@ export async function streamRequest(
   return { ok: false, failure: failureOf(message, requestId, blocks.size > 0), partial: partial() };
 }
 
-/** The next step's request (the compaction check counts it with the provider, turn.ts). */
+/**
+ * The next step's request (the compaction check counts it with the provider, turn.ts); with
+ * `other`, the same request for another model and history (the summarising one, compaction.ts).
+ */
 export function buildRequest(
   ctx: RunContext,
   signal: AbortSignal,
   onDelta?: DeltaSink,
+  other?: { model: string; messages: ProviderRequest["messages"] },
 ): ProviderRequest {
   const request: ProviderRequest = {
-    model: ctx.model,
+    model: other?.model ?? ctx.model,
     system: ctx.system,
-    messages: ctx.deriver.messages(),
+    messages: other?.messages ?? ctx.deriver.messages(),
     tools: ctx.tools.specs(),
     signal,
     idleTimeoutMs: ctx.config.retry.stream_idle_timeout_ms,

@@ -16,7 +16,8 @@ export async function countAnthropicTokens(
   request: ProviderRequest,
 ): Promise<number | null> {
   try {
-    const [{ default: Anthropic }, fetch] = await Promise.all([
+    // Named, not default: the SDK is a chunk of its own in the bundle (scripts/build.mjs).
+    const [{ Anthropic }, fetch] = await Promise.all([
       import("@anthropic-ai/sdk"),
       providerFetch(),
     ]);

@@ -86,6 +86,16 @@ export class ControlStripper {
     return this.fastPath(text);
   }
 
+  /**
+   * The whole lines held back for a possible switch to the emulator, cleaned as they would be
+   * emitted if none comes; consumes nothing (a live view of a running command). Empty once the
+   * emulator runs or is awaited.
+   */
+  preview(): ByteString {
+    if (this.waiting !== null || this.screen || this.held === "") return "";
+    return cleanLines(this.held);
+  }
+
   /** Flushes the last line (without adding a newline). */
   end(): ByteString {
     const tail = this.pushText(this.sanitizer.end());

@@ -9,6 +9,7 @@ import { ControlStripper } from "./control-stripper.ts";
 import { HeadTailBounder } from "./head-tail-bounder.ts";
 import type { KnownSecrets } from "./known-secrets.ts";
 import { truncationMarker } from "./marker.ts";
+import { OutputTail } from "./output-tail.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { Redactor, safeCut } from "./redactor.ts";
 import { RowWrapper } from "./row-wrapper.ts";
@@ -54,6 +55,14 @@ export interface PipelineOptions {
    * set); otherwise the policy's `terminal` (the `[output]` defaults) applies.
    */
   terminal?: TerminalSize;
+  /**
+   * Receives the newest processed output while the command runs (stripped and redacted, the
+   * last TAIL_BYTES from a line start; a line once it has ended), at most once every
+   * `tailIntervalMs` (default 100 ms), for a live view (the bash tool's ToolContext.progress).
+   * A failed redaction stops it: unredacted text never reaches it.
+   */
+  tail?: ((text: string) => void) | null;
+  tailIntervalMs?: number;
 }
 
 export interface OutputPipeline {
@@ -106,6 +115,9 @@ class Pipeline implements OutputPipeline {
   private held: ByteString = "";
   private originalBytes = 0;
   private lastChar = "";
+  private readonly live: LiveTail | null;
+  /** push, end and the live tail's timed flush run one at a time, in order. */
+  private lock: Promise<unknown> = Promise.resolve();
 
   constructor(policy: OutputPolicy, options: PipelineOptions) {
     this.redactor = policy.redactSecrets
@@ -121,9 +133,28 @@ class Pipeline implements OutputPipeline {
       // A live log shows each line when it ends, so nothing is held back for the emulator.
       live: this.sink !== null,
     });
+    this.live = options.tail
+      ? new LiveTail(options.tail, options.tailIntervalMs ?? 100, () =>
+          this.exclusive(() => this.reportTail()),
+        )
+      : null;
   }
 
-  async push(chunk: Uint8Array): Promise<void> {
+  push(chunk: Uint8Array): Promise<void> {
+    return this.exclusive(() => this.pushNow(chunk));
+  }
+
+  end(): Promise<PolicyResult> {
+    return this.exclusive(() => this.endNow());
+  }
+
+  private exclusive<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.lock.then(run);
+    this.lock = next.catch(() => undefined);
+    return next;
+  }
+
+  private async pushNow(chunk: Uint8Array): Promise<void> {
     this.originalBytes += chunk.length;
     this.queue(this.strip(() => this.stripper.push(chunk)));
     await this.loadEmulatorIfWanted();
@@ -132,9 +163,38 @@ class Pipeline implements OutputPipeline {
       !this.bounder.truncated && this.bounder.bytes + this.pendingBytes > this.bounder.maxBytes;
     // A sink (a live log) gets each read as soon as it is processed.
     if (this.pendingBytes >= BLOCK_BYTES || overBudget || this.sink) await this.flush();
+    if (this.live) await this.reportTail();
   }
 
-  async end(): Promise<PolicyResult> {
+  /**
+   * Reports the newest output when the interval has passed (else later): what is flushed, and
+   * the lines the stripper holds back, redacted by a copy of the redactor (its counts and
+   * state untouched), so the report is what the model would be shown of them.
+   */
+  private async reportTail(): Promise<void> {
+    const live = this.live;
+    if (!live || live.stopped) return;
+    if (!live.due()) return live.later();
+    await this.flush();
+    if (live.stopped) return;
+    let held = this.strip(() => this.stripper.preview());
+    if (held !== "" && this.redactor) {
+      const copy = new Redactor(null, this.redactor.state, this.redactor.known);
+      held = copy.redactOwn(held);
+    }
+    const text = live.tail.with(held);
+    live.last = Date.now();
+    if (text === live.reported) return;
+    live.reported = text;
+    try {
+      live.report(text);
+    } catch {
+      live.stop();
+    }
+  }
+
+  private async endNow(): Promise<PolicyResult> {
+    this.live?.stop();
     await this.loadEmulatorIfWanted();
     this.queue(this.strip(() => this.stripper.end()));
     await this.flush(true);
@@ -185,6 +245,8 @@ class Pipeline implements OutputPipeline {
     }
     const redacted = this.toRows(await this.redact(block));
     await this.toSink(redacted);
+    if (this.redactFailed) this.live?.stop();
+    else if (!final) this.live?.tail.push(redacted);
     const overflow = this.bounder.push(redacted);
     if (overflow !== null) await this.spill(overflow, true);
     else if (this.bounder.truncated) await this.spill(redacted, false);
@@ -283,5 +345,41 @@ class Pipeline implements OutputPipeline {
       redactions: { ...(this.redactor?.counts ?? {}) },
       policyErrors: [...this.errors],
     };
+  }
+}
+
+/** The live tail's throttle: one report per interval, and a timer for the last lines. */
+class LiveTail {
+  readonly tail = new OutputTail();
+  last = 0;
+  reported: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  stopped = false;
+
+  constructor(
+    readonly report: (text: string) => void,
+    private readonly intervalMs: number,
+    private readonly wake: () => Promise<void>,
+  ) {}
+
+  due(): boolean {
+    return !this.stopped && Date.now() - this.last >= this.intervalMs;
+  }
+
+  /** Reports once the interval has passed, so a quiet command's last lines show. */
+  later(): void {
+    if (this.stopped || this.timer) return;
+    const wait = Math.max(0, this.intervalMs - (Date.now() - this.last));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.wake().catch(() => undefined);
+    }, wait);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

@@ -2,6 +2,7 @@
 // process group; timeout and cancellation kill the tree; output interleaved and policed), or,
 // with `background: true`, a long-running process handed to the background manager. A surface
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
+// While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
 import type { RunResult } from "../../runner/index.ts";
 import { runCommand } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
@@ -49,7 +50,11 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
             signal: ctx.signal,
           },
           context.policy("bash"),
-          { spill: context.spill },
+          {
+            spill: context.spill,
+            // The running command's last lines, already stripped and redacted, for a live view.
+            ...(ctx.progress ? { tail: (tail: string) => ctx.progress?.({ tail }) } : {}),
+          },
         );
         return toToolResult(run, { trailer: statusLine(run, timeoutMs), isError: failed(run) });
       },

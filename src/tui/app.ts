@@ -2,7 +2,8 @@
 // permission prompt, the status line and the input editor, in that order, in the terminal's
 // own scrollback (no alternate screen). Renders from the agent's bus only (`session/event`,
 // plus `agent/status`, `agent/queued`, `agent/ask`, `agent/notice` for lifecycle), drives it
-// through submit, answer and cancel, and runs the slash commands. Started by index.ts.
+// through submit, answer and cancel, and runs the slash commands; Ctrl-O expands the newest
+// tool card. Started by index.ts.
 import {
   type Component,
   Container,
@@ -179,6 +180,11 @@ export class App {
         this.renderQueued();
       }),
       bus.on("agent/ask", (ask) => this.enqueueAsk(ask)),
+      bus.on("tool/progress", ({ callId, tail }) => {
+        if (tail === undefined) return;
+        this.transcript.progress(callId, tail);
+        this.tui.requestRender();
+      }),
       bus.on("agent/notice", ({ message }) => {
         this.transcript.notice(this.theme.dim(safe(message)));
         this.tui.requestRender();
@@ -249,6 +255,10 @@ export class App {
       return { consume: true };
     }
     if (matchesKey(data, "ctrl+c")) return this.onCtrlC();
+    if (matchesKey(data, "ctrl+o")) {
+      if (this.transcript.toggleLastCard()) this.tui.requestRender(true);
+      return { consume: true };
+    }
     if (this.panel) return undefined;
     if (matchesKey(data, "shift+tab")) {
       this.setMode(nextMode(this.options.views.modes, this.mode, this.options.mode));

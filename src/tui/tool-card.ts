@@ -1,8 +1,9 @@
-// One tool call as a compact card in the transcript: the presenter's title (the effective
+// One tool call as a card in the transcript. Collapsed: the presenter's title (the effective
 // arguments), a mark when a hook or plugin rewrote the call (with the model's original), the
-// decision when it was refused, then the result's one-line summary (bash: its exit code),
-// truncation and a coloured diff for edits. Built by transcript.ts from `tool/call` and
-// `tool/result` through present/tool-presentations.ts; a pi-tui Component.
+// decision when it was refused; while it runs, the last lines of its output (`tool/progress`,
+// already through the output policy); then the result's summary (bash: its exit code),
+// truncation, redactions and a coloured diff for edits. Expanded (Ctrl-O, tool-card-detail.ts):
+// everything the model was given and sent. Built by transcript.ts; a pi-tui Component.
 import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
@@ -10,9 +11,21 @@ import { callLabel } from "./call-label.ts";
 import { diffLines } from "./diff-lines.ts";
 import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
+import { cardDetail, compactJson, redactionNote } from "./tool-card-detail.ts";
+
+/** How many lines of a running call's output tail the card shows. */
+export const TAIL_LINES = 5;
+
+export interface CardResult {
+  event: EventOf<"tool/result">;
+  presentation: ResultPresentation;
+}
 
 export class ToolCard implements Component {
-  private result: { event: EventOf<"tool/result">; presentation: ResultPresentation } | undefined;
+  private result: CardResult | undefined;
+  private tail: string[] = [];
+  private expanded = false;
+  private cache: { width: number; lines: string[] } | undefined;
 
   constructor(
     private readonly call: EventOf<"tool/call">,
@@ -24,29 +37,57 @@ export class ToolCard implements Component {
     return this.call.call_id;
   }
 
-  finish(event: EventOf<"tool/result">, presentation: ResultPresentation): void {
-    this.result = { event, presentation };
+  get isExpanded(): boolean {
+    return this.expanded;
   }
 
-  invalidate(): void {}
+  finish(event: EventOf<"tool/result">, presentation: ResultPresentation): void {
+    this.result = { event, presentation };
+    this.tail = [];
+    this.invalidate();
+  }
+
+  /** The newest output of the running call (policy-processed); ignored once it has ended. */
+  progress(tail: string): void {
+    if (this.result) return;
+    const lines = tail.replace(/\n$/, "").split("\n");
+    this.tail = lines.slice(-TAIL_LINES).map((line) => safe(line));
+    this.invalidate();
+  }
+
+  /** Ctrl-O: shows everything, or the compact card again. */
+  toggle(): void {
+    this.expanded = !this.expanded;
+    this.invalidate();
+  }
+
+  invalidate(): void {
+    this.cache = undefined;
+  }
 
   render(width: number): string[] {
+    if (this.cache?.width === width) return this.cache.lines;
+    const lines = this.expanded ? this.renderExpanded(width) : this.renderCompact(width);
+    this.cache = { width, lines };
+    return lines;
+  }
+
+  private renderCompact(width: number): string[] {
     const { theme, call } = this;
     const fit = (line: string) => truncateToWidth(line, Math.max(1, width));
-    const lines = [
-      fit(`${this.bullet()} ${callLabel(safe(call.name), safe(this.presentation.title), theme)}`),
-    ];
+    const lines = [fit(this.header())];
     if (call.original_arguments !== undefined) {
-      const by = safe(call.rewritten_by ?? "a hook");
-      const why = call.rewrite_reason ? `: ${safe(call.rewrite_reason)}` : "";
-      lines.push(fit(theme.warn(`  ↻ rewritten by ${by}${why}`)));
+      lines.push(fit(theme.warn(`  ↻ rewritten by ${this.rewriter()}`)));
       lines.push(fit(theme.dim(`    model asked: ${compactJson(call.original_arguments)}`)));
     }
     if (call.decision.outcome === "deny") {
       const reason = call.decision.reason ? `: ${safe(call.decision.reason)}` : "";
       lines.push(fit(theme.bad(`  ✗ denied (${call.decision.by}${reason})`)));
     }
-    if (!this.result) return lines;
+    if (!this.result) {
+      for (const line of this.tail) lines.push(fit(theme.dim(`  │ ${line}`)));
+      return lines;
+    }
     const { event, presentation } = this.result;
     const summary = safe(presentation.summary || "(no output)");
     lines.push(fit(`  └ ${event.is_error ? theme.bad(summary) : theme.dim(summary)}`));
@@ -54,11 +95,32 @@ export class ToolCard implements Component {
       const where = event.spill_path ? `; full output in ${safe(event.spill_path)}` : "";
       lines.push(fit(theme.dim(`    output truncated for the model${where}`)));
     }
+    const redacted = redactionNote(event.content);
+    if (redacted) lines.push(fit(theme.dim(`    ${redacted}`)));
     if (event.interrupted) lines.push(fit(theme.warn("    interrupted")));
     if (presentation.diff && !event.is_error) {
       for (const line of diffLines(presentation.diff, theme)) lines.push(fit(`    ${line}`));
     }
     return lines;
+  }
+
+  private renderExpanded(width: number): string[] {
+    const detail = cardDetail(
+      { call: this.call, result: this.result, tail: this.tail },
+      this.theme,
+      width,
+    );
+    return [truncateToWidth(this.header(), Math.max(1, width)), ...detail];
+  }
+
+  private header(): string {
+    const { call, theme } = this;
+    return `${this.bullet()} ${callLabel(safe(call.name), safe(this.presentation.title), theme)}`;
+  }
+
+  private rewriter(): string {
+    const by = safe(this.call.rewritten_by ?? "a hook");
+    return `${by}${this.call.rewrite_reason ? `: ${safe(this.call.rewrite_reason)}` : ""}`;
   }
 
   private bullet(): string {
@@ -67,9 +129,4 @@ export class ToolCard implements Component {
     if (!this.result) return theme.accent("●");
     return this.result.event.is_error ? theme.bad("●") : theme.good("●");
   }
-}
-
-function compactJson(value: unknown): string {
-  const text = safe(JSON.stringify(value) ?? "null");
-  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }

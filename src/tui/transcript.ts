@@ -1,6 +1,7 @@
 // The transcript of a session as pi-tui components, built from `session/event` alone: the user's
 // prompts, the answer streaming as Markdown, thinking (dimmed, or hidden by the display state),
-// tool cards, and one line for each failed request, refused prompt and turn that did not
+// tool cards (a running one's output tail; Ctrl-O expands the newest), and one line for each
+// failed request, refused prompt and turn that did not
 // complete. A live session and a resumed one's history go through the same `observe`, so a
 // replay shows what was shown live. Owned by app.ts; notices the log lacks come via `notice`.
 import { Container, Markdown, Spacer, Text } from "@mariozechner/pi-tui";
@@ -26,6 +27,8 @@ export class Transcript {
   readonly root = new Container();
   private readonly streams = new Map<string, Streamed>();
   private readonly cards = new Map<string, ToolCard>();
+  /** The newest card, the one Ctrl-O expands. */
+  private lastCard: ToolCard | undefined;
 
   /** `presentations`: how calls are shown (present/tool-presentations.ts), made by the caller. */
   constructor(
@@ -95,6 +98,18 @@ export class Transcript {
     }
   }
 
+  /** A running call's output tail (`tool/progress`, already through the output policy). */
+  progress(callId: string, tail: string): void {
+    this.cards.get(callId)?.progress(tail);
+  }
+
+  /** Ctrl-O: expands the newest tool card, or collapses it; false when there is none. */
+  toggleLastCard(): boolean {
+    if (!this.lastCard) return false;
+    this.lastCard.toggle();
+    return true;
+  }
+
   /** A line the log does not carry (agent notices, slash command output). */
   notice(text: string): void {
     this.line(text);
@@ -151,6 +166,7 @@ export class Transcript {
     if (!presentation || !("title" in presentation)) return;
     const card = new ToolCard(event, presentation, this.theme);
     this.cards.set(event.call_id, card);
+    this.lastCard = card;
     this.root.addChild(new Spacer(1));
     this.root.addChild(card);
   }

@@ -1,8 +1,8 @@
 // The interactive terminal's end-to-end harness: `codewhale` (the built CLI) in tmux against a
-// loopback mock provider of its own, waiting at the prompt; typing helpers; the session logs
-// it wrote. Used by test/tui/interactive.test.ts and test/tui/input.test.ts.
+// loopback mock provider of its own, waiting at the prompt; typing helpers, scripts of one
+// answer or one tool call; the session logs it wrote. Used by the tests in test/tui/.
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
@@ -12,6 +12,7 @@ import { type MockProvider, startMockProvider } from "./mock-provider/index.ts";
 import { startTmux, type TmuxScreen } from "./tmux.ts";
 
 export const MODEL = MODEL_OF.anthropic;
+export const CHAT_MODEL = MODEL;
 
 export interface Started {
   screen: TmuxScreen;
@@ -19,14 +20,29 @@ export interface Started {
   mock: MockProvider;
 }
 
+export interface StartOptions {
+  columns?: number;
+  rows?: number;
+  setup?: ExecEnv;
+  mock?: MockProvider;
+  /** More config TOML for the temp home, after its last table (execEnv's `extraToml`). */
+  toml?: string;
+  /** Top-level config keys for the temp home, before its first table. */
+  topToml?: string;
+}
+
 /** A mock provider, a temp home and workspace, and `codewhale <args>` in tmux at the prompt. */
 export async function start(
   t: TestContext,
   args: string[] = [],
-  options: { columns?: number; rows?: number; setup?: ExecEnv; mock?: MockProvider } = {},
+  options: StartOptions = {},
 ): Promise<Started> {
   const mock = options.mock ?? (await startMockProvider());
-  const setup = options.setup ?? execEnv(mock);
+  const setup = options.setup ?? execEnv(mock, options.toml);
+  if (options.topToml) {
+    const file = join(setup.home, "config.toml");
+    writeFileSync(file, `${options.topToml}\n${readFileSync(file, "utf8")}`);
+  }
   const screen = startTmux(["--model", MODEL, ...args], {
     env: setup.env,
     cwd: setup.workspace,
@@ -40,6 +56,9 @@ export async function start(
   await screen.waitFor("/help");
   return { screen, setup, mock };
 }
+
+/** The same as `start` (the name the tool-card, permission and steering tests use). */
+export const startChat = start;
 
 export function say(screen: TmuxScreen, text: string): void {
   screen.type(text);
@@ -66,4 +85,27 @@ export function ofType<T extends SessionEvent["type"]>(
   type: T,
 ): Array<EventOf<T>> {
   return events.filter((e): e is EventOf<T> => e.type === type);
+}
+
+/** A script of one text answer. */
+export const answer = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
+
+/** A script of one tool call. */
+export const toolCall = (id: string, name: string, input: Record<string, unknown>) => ({
+  blocks: [{ kind: "tool" as const, id, name, input }],
+});
+
+/** Polls the screen until `done(screen)` holds; throws with the last screen after 20 s. */
+export async function waitUntil(
+  screen: TmuxScreen,
+  done: (text: string) => boolean,
+  timeoutMs = 20_000,
+): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const now = screen.screen();
+    if (done(now)) return now;
+    if (Date.now() > until) throw new Error(`timed out; the screen:\n${now}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

@@ -1,0 +1,132 @@
+// The tool card against a virtual terminal: a running call's output tail (the last lines,
+// escaped, gone once the result arrives), and the expanded card (Ctrl-O): full arguments, the
+// model's own beside a rewrite, the whole result with its truncation marker, the redaction
+// count, the full diff.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ToolPresentations } from "../../src/present/tool-presentations.ts";
+import type { EventInput, SessionEvent } from "../../src/session/events.ts";
+import { createTheme } from "../../src/tui/theme.ts";
+import { TAIL_LINES } from "../../src/tui/tool-card.ts";
+import { redactionNote } from "../../src/tui/tool-card-detail.ts";
+import { Transcript } from "../../src/tui/transcript.ts";
+
+let seq = 0;
+const event = (input: EventInput) =>
+  ({ v: 1, seq: seq++, ts: "2026-12-01T00:00:00.000Z", h: "0", ...input }) as SessionEvent;
+const step = { turn: 0, step: 0 };
+const allow = { outcome: "allow", by: "mode" } as const;
+
+function transcript(inputs: EventInput[]): Transcript {
+  const view = new Transcript(createTheme(false), { showThinking: false }, new ToolPresentations());
+  for (const input of inputs) view.observe(event(input));
+  return view;
+}
+const text = (view: Transcript, width = 100) => view.root.render(width).join("\n");
+
+function call(name: string, args: Record<string, unknown>, extra = {}): EventInput {
+  return {
+    type: "tool/call",
+    ...step,
+    call_id: "c1",
+    name,
+    arguments: args,
+    decision: allow,
+    ...extra,
+  } as EventInput;
+}
+function result(content: string, extra = {}): EventInput {
+  const bytes = Buffer.byteLength(content);
+  return {
+    type: "tool/result",
+    call_id: "c1",
+    content,
+    is_error: false,
+    original_bytes: bytes,
+    delivered_bytes: bytes,
+    truncated: false,
+    spill_path: null,
+    policy_errors: [],
+    ...extra,
+  } as EventInput;
+}
+
+describe("tool card", () => {
+  it("shows the last lines of a running call's output, escaped, until its result", () => {
+    const view = transcript([call("bash", { command: "make" })]);
+    const lines = Array.from({ length: 9 }, (_, i) => `line ${i + 1}`);
+    view.progress("c1", `${lines.join("\n")}\n\u001b[31mred\n`);
+    const running = text(view);
+    assert.doesNotMatch(running, /│ line 4$/m, `only the last ${TAIL_LINES} lines`);
+    assert.match(running, /│ line 6$/m);
+    assert.match(running, /│ \\x1b\[31mred/, "a control sequence is shown, not obeyed");
+    view.observe(event(result("done\n[exit code 0]")));
+    assert.doesNotMatch(text(view), /│ line/);
+    assert.match(text(view), /exit code 0/);
+  });
+
+  it("expands to the full arguments and whole result, truncation and redactions, and collapses", () => {
+    const content = `head\n[... 500 lines omitted ...]\ntoken [REDACTED:github_token] and [REDACTED:github_token]\n[exit code 0]`;
+    const view = transcript([
+      call("bash", { command: "cat log\necho two" }),
+      result(content, { truncated: true, original_bytes: 90000 }),
+    ]);
+    assert.match(text(view), /2 secrets redacted \(github_token ×2\)/);
+    assert.doesNotMatch(text(view), /500 lines omitted/);
+    assert.ok(view.toggleLastCard());
+    const open = text(view);
+    assert.match(open, /^\s+command:\n\s+cat log\n\s+echo two$/m);
+    assert.match(open, /result as the model received it/);
+    assert.match(open, /^\s+\[\.\.\. 500 lines omitted \.\.\.\]$/m);
+    assert.match(open, /90000 bytes from the tool, \d+ to the model/);
+    assert.match(open, /truncated/);
+    view.toggleLastCard();
+    assert.doesNotMatch(text(view), /result as the model/);
+  });
+
+  it("an expanded rewritten call shows the arguments run and the model's own", () => {
+    const view = transcript([
+      call(
+        "bash",
+        { command: "npm test" },
+        {
+          original_arguments: { command: "npm test --force" },
+          rewritten_by: "hook:PreToolUse",
+          rewrite_reason: "no --force",
+        },
+      ),
+      result("ok\n[exit code 0]"),
+    ]);
+    view.toggleLastCard();
+    const open = text(view);
+    assert.match(open, /arguments \(as run\)\n\s+command: npm test$/m);
+    assert.match(
+      open,
+      /↻ rewritten by hook:PreToolUse: no --force; the model asked\n\s+command: npm test --force$/m,
+    );
+  });
+
+  it("an expanded edit shows the whole diff, not the first lines only", () => {
+    const old = Array.from({ length: 40 }, (_, i) => `old ${i}`).join("\n");
+    const next = Array.from({ length: 40 }, (_, i) => `new ${i}`).join("\n");
+    const view = transcript([
+      call("edit", { path: "a.txt", old_string: old, new_string: next }),
+      result("Edited a.txt: 1 replacement at line 1."),
+    ]);
+    assert.match(text(view), /more diff lines/, "the compact card cuts the diff");
+    assert.doesNotMatch(text(view), /^\s+\+new 39$/m);
+    view.toggleLastCard();
+    const open = text(view, 120);
+    assert.match(open, /^\s+\+new 39$/m);
+    assert.match(open, /^\s+-old 39$/m);
+    assert.doesNotMatch(open, /more diff lines/);
+  });
+
+  it("counts redactions by kind from the placeholders the model was given", () => {
+    assert.equal(redactionNote("nothing here"), undefined);
+    assert.equal(
+      redactionNote("[REDACTED:aws_access_key_id] [REDACTED:private_key] [REDACTED:private_key]"),
+      "3 secrets redacted (aws_access_key_id, private_key ×2)",
+    );
+  });
+});

@@ -4,7 +4,7 @@
 // denial the model reads. Created by compose-session.ts; the agent's `answer` and `cancel` call it.
 import { randomUUID } from "node:crypto";
 import type { AskCall, PermissionContext, ToolTraits } from "../permissions/index.ts";
-import { sessionGrantRule } from "../permissions/index.ts";
+import { editsProtected, sessionGrantRule } from "../permissions/index.ts";
 import type { JsonValue } from "../session/events.ts";
 import type { CallPresentation } from "../tools/presentation.ts";
 import type { AgentBus } from "./bus-events.ts";
@@ -38,6 +38,8 @@ export interface AgentAsk {
   options: readonly AskOption[];
   /** With `allow_session`: the allow rule it adds for the rest of the session. */
   sessionRule?: string;
+  /** Set when the call edits a protected file: a surface shows all it will write. */
+  protectedFile?: true;
 }
 
 /** A surface's answer. `by` is "user" when a person answered (the default). */
@@ -184,6 +186,9 @@ export class PendingAsks {
       reason: request.reason,
       options,
       ...(sessionRule === undefined ? {} : { sessionRule }),
+      ...(editsProtected(request, this.session.permissions)
+        ? { protectedFile: true as const }
+        : {}),
     };
   }
 }

@@ -7,6 +7,8 @@ import { Agent } from "../agent/agent.ts";
 import type { BusEvents } from "../agent/bus-events.ts";
 import { createBus } from "../bus/bus.ts";
 import {
+  addAllowRule,
+  allowRuleTargets,
   configFlagsFromOptions,
   loadConfig,
   PERMISSION_MODES,
@@ -106,6 +108,7 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
       modes: PERMISSION_MODES,
       redact: (text) => redactText(text, known),
       sessions: chatSessions({ cwd, sessionsDir: dir, project }),
+      rules: { targets: allowRuleTargets(loaded), add: addAllowRule },
     },
     cwd,
     home: loaded.home,

@@ -20,6 +20,8 @@ export type { IgnoredSetting, TrustRule } from "./project-trust.ts";
 export { gateProjectLayer, PROJECT_KEY_RULES, trustedSettings } from "./project-trust.ts";
 export type { PromptPlace } from "./prompt-paths.ts";
 export { isWithin, promptFilePlace, realOrResolved } from "./prompt-paths.ts";
+export type { RuleTarget } from "./rule-file.ts";
+export { addAllowRule, allowRuleTargets } from "./rule-file.ts";
 export * from "./schema.ts";
 export type { TrustRecord } from "./trust-file.ts";
 export { readTrustedProjects, replaceTrustedProjects, writeTrustedProjects } from "./trust-file.ts";

@@ -50,7 +50,8 @@ export function sessionGrantRule(call: AskCall, ctx: PermissionContext): string 
   return suggestRule(call, ctx);
 }
 
-function editsProtected(call: AskCall, ctx: PermissionContext): boolean {
+/** Whether the call edits a protected file (protected.ts): it asks in every mode but bypass. */
+export function editsProtected(call: AskCall, ctx: PermissionContext): boolean {
   if (call.tool.kind !== "edit") return false;
   const path = pathOf(call.name, call.arguments, ctx.cwd, ctx.home);
   return path !== undefined && protectedEdit({ paths: withResolved(path) }, ctx) !== undefined;

@@ -3,7 +3,7 @@
 // The agent's pre-execute composer calls `evaluatePermission` on every (effective) tool call.
 
 export type { AskCall } from "./ask.ts";
-export { execDenialMessage, sessionGrantRule, suggestRule } from "./ask.ts";
+export { editsProtected, execDenialMessage, sessionGrantRule, suggestRule } from "./ask.ts";
 export { prepareBashRules } from "./bash-prepare.ts";
 export type {
   PermissionCall,

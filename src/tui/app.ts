@@ -14,13 +14,13 @@ import {
 } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
-import type { PermissionMode } from "../config/index.ts";
+import type { PermissionMode, RuleTarget } from "../config/index.ts";
 import { formatCost, formatDuration, formatTokens, plural } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { FiguresFold } from "../session/figures.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
-import { AskPanel } from "./ask-panel.ts";
+import { type AlwaysAllow, AskPanel } from "./ask-panel.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
@@ -54,6 +54,12 @@ export interface SessionViews {
   redact(text: string): string;
   /** `/sessions`, `/resume`, `/export`, `/stats`, `/verify`: the CLI's own code. */
   sessions: SessionCommands;
+  /** "Always allow": where a rule can be written, and the writer (config/rule-file.ts). */
+  rules?: {
+    targets: readonly RuleTarget[];
+    /** Adds the rule; false when it was there already; throws a ConfigError. */
+    add(file: string, rule: string): boolean;
+  };
 }
 
 export interface AppOptions {
@@ -325,13 +331,33 @@ export class App {
       return;
     }
     const agent = this.agent;
-    const panel = new AskPanel(ask, this.theme, (decision) => {
-      agent.answer(ask.id, decision);
-      this.showNextAsk();
-    });
+    const rules = this.options.views.rules;
+    const panel = new AskPanel(
+      ask,
+      this.theme,
+      (decision, always) => {
+        if (always) this.writeRule(always);
+        agent.answer(ask.id, decision);
+        this.showNextAsk();
+      },
+      rules?.targets,
+    );
     this.panel = panel;
     this.askArea.addChild(panel);
     this.tui.setFocus(panel);
+    this.tui.requestRender();
+  }
+
+  /** Writes an "always allow" rule; the call is allowed for the session either way. */
+  private writeRule({ target, rule }: AlwaysAllow): void {
+    const { theme } = this;
+    try {
+      const added = this.options.views.rules?.add(target.path, rule);
+      const where = `${added ? "added to" : "already in"} ${target.path}`;
+      this.transcript.notice(theme.dim(safe(`always allow ${rule}: ${where}`)));
+    } catch (error) {
+      this.transcript.notice(theme.bad(safe(`the rule was not written: ${messageOf(error)}`)));
+    }
     this.tui.requestRender();
   }
 

@@ -1,8 +1,10 @@
 // The permission prompt for one `agent/ask`: what the call will do (the presenter's title, a
-// rewritten call marked with the model's original), why it asks, and the answers the ask
-// offers: allow once, allow for this session (naming the rule it adds), deny, or deny with a
-// reason typed for the model. Keys 1-4 pick directly, Esc denies. Shown and focused by app.ts,
-// which passes the decision to `agent.answer`.
+// rewritten call marked with the model's original, what an edit will write: ask-preview.ts),
+// why it asks, and the answers the ask offers: allow once, allow for this session (naming the
+// rule it adds), always allow (the same rule written to the user or the project config, the
+// file chosen and the write confirmed, saying when a project rule takes effect), deny, or
+// deny with a reason typed for the model. Digits pick directly, Esc denies (or goes back).
+// Shown and focused by app.ts, which writes the rule and passes the decision to `agent.answer`.
 import {
   type Component,
   type Focusable,
@@ -13,30 +15,54 @@ import {
   wrapTextWithAnsi,
 } from "@mariozechner/pi-tui";
 import type { AgentAsk, AskDecision } from "../agent/pending-asks.ts";
+import type { RuleTarget } from "../config/index.ts";
+import { writePreview } from "./ask-preview.ts";
 import { callLabel } from "./call-label.ts";
 import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 
-type Choice = "once" | "session" | "deny" | "reason";
+type Choice = "once" | "session" | "always" | "deny" | "reason";
+
+/** An "always allow" the user confirmed: app.ts writes `rule` to `target` before answering. */
+export interface AlwaysAllow {
+  target: RuleTarget;
+  rule: string;
+}
+
+type Stage =
+  | { kind: "choose" }
+  | { kind: "where"; list: SelectList }
+  | { kind: "confirm"; target: RuleTarget }
+  | { kind: "reason"; input: Input };
 
 export class AskPanel implements Component, Focusable {
   focused = false;
   private readonly list: SelectList;
   private readonly choices: Choice[];
-  private reasonInput: Input | undefined;
+  private stage: Stage = { kind: "choose" };
   private done = false;
 
   constructor(
     readonly ask: AgentAsk,
     private readonly theme: Theme,
-    private readonly decide: (decision: AskDecision) => void,
+    private readonly decide: (decision: AskDecision, always?: AlwaysAllow) => void,
+    /** Where "always allow" can write its rule; none: it is not offered. */
+    private readonly targets: readonly RuleTarget[] = [],
   ) {
     const items: Array<{ value: Choice; label: string; description?: string }> = [
       { value: "once", label: "1. Allow once" },
     ];
+    const rule = ask.options.includes("allow_session") ? ask.sessionRule : undefined;
     if (ask.options.includes("allow_session")) {
-      const rule = ask.sessionRule ? `adds ${safe(ask.sessionRule)}` : "";
-      items.push({ value: "session", label: "2. Allow for this session", description: rule });
+      const adds = rule ? `adds ${safe(rule)}` : "";
+      items.push({ value: "session", label: "2. Allow for this session", description: adds });
+    }
+    if (rule && targets.length > 0) {
+      items.push({
+        value: "always",
+        label: `${items.length + 1}. Always allow…`,
+        description: "writes the rule to a config file",
+      });
     }
     items.push({ value: "deny", label: `${items.length + 1}. Deny` });
     items.push({ value: "reason", label: `${items.length + 1}. Deny, and tell the model why…` });
@@ -48,21 +74,28 @@ export class AskPanel implements Component, Focusable {
 
   handleInput(data: string): void {
     if (this.done) return;
-    if (this.reasonInput) {
-      if (matchesKey(data, "escape")) {
-        this.reasonInput = undefined;
-        return;
+    const { stage } = this;
+    const back = () => {
+      this.stage = { kind: "choose" };
+    };
+    if (stage.kind === "reason") {
+      if (matchesKey(data, "escape")) back();
+      else stage.input.handleInput(data);
+    } else if (stage.kind === "where") {
+      const target = /^[1-9]$/.test(data) ? this.targets[Number(data) - 1] : undefined;
+      if (target) this.stage = { kind: "confirm", target };
+      else if (!/^[1-9]$/.test(data)) stage.list.handleInput(data);
+    } else if (stage.kind === "confirm") {
+      if (matchesKey(data, "escape")) back();
+      else if (matchesKey(data, "enter") || data === "y") {
+        const always = { target: stage.target, rule: this.ask.sessionRule ?? "" };
+        this.finish({ outcome: "allow", scope: "session" }, always);
       }
-      this.reasonInput.handleInput(data);
-      return;
+    } else {
+      const picked = /^[1-9]$/.test(data) ? this.choices[Number(data) - 1] : undefined;
+      if (picked) this.pick(picked);
+      else this.list.handleInput(data);
     }
-    const index = Number(data) - 1;
-    const picked = /^[1-9]$/.test(data) ? this.choices[index] : undefined;
-    if (picked) {
-      this.pick(picked);
-      return;
-    }
-    this.list.handleInput(data);
   }
 
   invalidate(): void {
@@ -70,7 +103,7 @@ export class AskPanel implements Component, Focusable {
   }
 
   render(width: number): string[] {
-    const { theme, ask } = this;
+    const { theme, ask, stage } = this;
     const wrap = (text: string) =>
       wrapTextWithAnsi(text, Math.max(1, width - 2)).map((l) => `  ${l}`);
     const lines = [
@@ -83,24 +116,38 @@ export class AskPanel implements Component, Focusable {
     ];
     if (ask.originalArguments !== undefined) {
       const by = safe(ask.rewrittenBy ?? "a hook");
-      lines.push(
-        ...wrap(
-          theme.warn(
-            `↻ rewritten by ${by}${ask.rewriteReason ? `: ${safe(ask.rewriteReason)}` : ""}`,
-          ),
-        ),
-      );
+      const why = ask.rewriteReason ? `: ${safe(ask.rewriteReason)}` : "";
+      lines.push(...wrap(theme.warn(`↻ rewritten by ${by}${why}`)));
       lines.push(...wrap(theme.dim(`model asked: ${safe(JSON.stringify(ask.originalArguments))}`)));
       lines.push(...wrap(theme.dim(`will run: ${safe(JSON.stringify(ask.arguments))}`)));
     }
-    if (this.reasonInput) {
-      this.reasonInput.focused = this.focused;
-      lines.push(truncateToWidth("  Why deny? (Enter sends, Esc goes back)", width));
-      lines.push(...this.reasonInput.render(width - 2).map((line) => `  ${line}`));
-      return lines;
+    for (const line of writePreview(ask, theme)) lines.push(...wrap(line));
+    const indent = (rows: string[]) => rows.map((line) => `  ${line}`);
+    switch (stage.kind) {
+      case "reason":
+        stage.input.focused = this.focused;
+        lines.push(truncateToWidth("  Why deny? (Enter sends, Esc goes back)", width));
+        lines.push(...indent(stage.input.render(width - 2)));
+        return lines;
+      case "where":
+        lines.push(...wrap(`Always allow ${theme.bold(safe(ask.sessionRule ?? ""))}: write it to`));
+        lines.push(...indent(stage.list.render(width - 2)));
+        return lines;
+      case "confirm": {
+        const { target } = stage;
+        lines.push(
+          ...wrap(
+            `Add ${theme.bold(safe(JSON.stringify(ask.sessionRule ?? "")))} to [permissions] allow in ${safe(target.path)}?`,
+          ),
+        );
+        lines.push(...wrap(theme.dim(safe(target.note))));
+        lines.push(truncateToWidth("  Enter writes it and allows the call · Esc goes back", width));
+        return lines;
+      }
+      case "choose":
+        lines.push(...indent(this.list.render(width - 2)));
+        return lines;
     }
-    lines.push(...this.list.render(width - 2).map((line) => `  ${line}`));
-    return lines;
   }
 
   private pick(choice: Choice): void {
@@ -108,23 +155,38 @@ export class AskPanel implements Component, Focusable {
       const input = new Input();
       input.onSubmit = (value) =>
         this.finish({ outcome: "deny", reason: value.trim() || undefined });
-      this.reasonInput = input;
-      return;
-    }
-    if (choice === "once") {
+      this.stage = { kind: "reason", input };
+    } else if (choice === "always") {
+      this.stage = { kind: "where", list: this.whereList() };
+    } else if (choice === "once") {
       this.finish({ outcome: "allow", scope: "once" });
-      return;
-    }
-    if (choice === "session") {
+    } else if (choice === "session") {
       this.finish({ outcome: "allow", scope: "session" });
-      return;
+    } else {
+      this.finish({ outcome: "deny" });
     }
-    this.finish({ outcome: "deny" });
   }
 
-  private finish(decision: AskDecision): void {
+  private whereList(): SelectList {
+    const items = this.targets.map((target, index) => ({
+      value: String(index),
+      label: `${index + 1}. ${target.kind === "user" ? "Your user config" : "This project's config"} ${safe(target.path)}`,
+      description: safe(target.note),
+    }));
+    const list = new SelectList(items, items.length, this.theme.selectList);
+    list.onSelect = (item) => {
+      const target = this.targets[Number(item.value)];
+      if (target) this.stage = { kind: "confirm", target };
+    };
+    list.onCancel = () => {
+      this.stage = { kind: "choose" };
+    };
+    return list;
+  }
+
+  private finish(decision: AskDecision, always?: AlwaysAllow): void {
     if (this.done) return;
     this.done = true;
-    this.decide(decision);
+    this.decide(decision, always);
   }
 }

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { AgentAsk, AskDecision } from "../../src/agent/pending-asks.ts";
-import { AskPanel } from "../../src/tui/ask-panel.ts";
+import type { RuleTarget } from "../../src/config/index.ts";
+import { type AlwaysAllow, AskPanel } from "../../src/tui/ask-panel.ts";
 import { createTheme } from "../../src/tui/theme.ts";
 
 function ask(extra: Partial<AgentAsk> = {}): AgentAsk {
@@ -25,10 +26,24 @@ function ask(extra: Partial<AgentAsk> = {}): AgentAsk {
   };
 }
 
-function panelWith(request: AgentAsk) {
+const targets: RuleTarget[] = [
+  { kind: "user", path: "/home/u/.codewhale/config.toml", note: "applies in every project" },
+  { kind: "project", path: "/p/.codewhale/config.toml", note: "the project is not trusted" },
+];
+
+function panelWith(request: AgentAsk, offered: RuleTarget[] = []) {
   const decisions: AskDecision[] = [];
-  const panel = new AskPanel(request, createTheme(false), (decision) => decisions.push(decision));
-  return { panel, decisions, text: () => panel.render(80).join("\n") };
+  const always: AlwaysAllow[] = [];
+  const panel = new AskPanel(
+    request,
+    createTheme(false),
+    (decision, chosen) => {
+      decisions.push(decision);
+      if (chosen) always.push(chosen);
+    },
+    offered,
+  );
+  return { panel, decisions, always, text: () => panel.render(80).join("\n") };
 }
 
 describe("permission prompt", () => {
@@ -85,5 +100,62 @@ describe("permission prompt", () => {
     assert.match(text(), /↻ rewritten by hook:PreToolUse: no --force/);
     assert.match(text(), /model asked: \{"command":"npm test --force"\}/);
     assert.match(text(), /will run: \{"command":"npm test"\}/);
+  });
+
+  it("always allow: picks the file, shows what trust means, writes only once confirmed", () => {
+    const { panel, decisions, always, text } = panelWith(ask(), targets);
+    assert.match(text(), /3\. Always allow…/);
+    assert.match(text(), /5\. Deny, and tell the model why/);
+    panel.handleInput("3");
+    assert.match(text(), /Always allow bash\(npm test\): write it to/);
+    panel.handleInput("2");
+    assert.match(
+      text(),
+      /Add "bash\(npm test\)" to \[permissions\] allow in \/p\/\.codewhale\/config\.toml\?/,
+    );
+    assert.match(text(), /the project is not trusted/);
+    assert.deepEqual(decisions, [], "nothing decided before confirming");
+    panel.handleInput("\r");
+    assert.deepEqual(decisions, [{ outcome: "allow", scope: "session" }]);
+    assert.deepEqual(always, [{ target: targets[1], rule: "bash(npm test)" }]);
+  });
+
+  it("offers no always allow where no allow rule would hold", () => {
+    const { text } = panelWith(
+      ask({ options: ["allow_once", "deny"], sessionRule: undefined }),
+      targets,
+    );
+    assert.doesNotMatch(text(), /Always allow/);
+  });
+
+  it("an edit shows what it writes, cut; a protected file's is shown whole", () => {
+    const content = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
+    const write = {
+      name: "write",
+      arguments: { path: "notes.txt", content },
+      tool: { kind: "edit" } as AgentAsk["tool"],
+      presentation: { title: "write notes.txt", kind: "edit" as const, locations: [] },
+    };
+    const plain = panelWith(ask(write)).text();
+    assert.match(plain, /it will write notes\.txt:/);
+    assert.match(plain, /line 20$/m);
+    assert.doesNotMatch(plain, /line 21$/m);
+    assert.match(plain, /… 20 more lines/);
+    const guarded = panelWith(
+      ask({ ...write, arguments: { path: ".git/config", content }, protectedFile: true }),
+    ).text();
+    assert.match(guarded, /protected file \.git\/config: all it will write is shown/);
+    assert.match(guarded, /line 40$/m);
+    assert.doesNotMatch(guarded, /more lines/);
+    const edit = panelWith(
+      ask({
+        ...write,
+        name: "edit",
+        arguments: { path: ".git/config", old_string: "a = 1", new_string: "a = 2" },
+        protectedFile: true,
+      }),
+    ).text();
+    assert.match(edit, /^\s+-a = 1$/m);
+    assert.match(edit, /^\s+\+a = 2$/m);
   });
 });

@@ -112,7 +112,7 @@ describe("codewhale in a terminal", {
     );
     say(screen, "clean up");
     await screen.waitFor("Deny, and tell the model why");
-    screen.keys("4");
+    screen.keys("5");
     await screen.waitFor("Why deny?");
     say(screen, "keep the build folder");
     const shown = await screen.waitFor("understood");

@@ -1,0 +1,149 @@
+// The one TOML writer: sets an array value in a config file's text with the smallest possible
+// change. The existing assignment is replaced in place (comments elsewhere, and one after the
+// array on its last line, are kept); a missing one is inserted (top level: before the first
+// table header; in a table: after its header; a missing table is appended). The caller
+// parses the result again and checks it (trust-file.ts, rule-file.ts) before writing it.
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+
+/**
+ * `text` with `key` in `table` (null: top level) set to the array of the already formatted
+ * TOML `items`, one per line. Pure.
+ */
+export function setArray(
+  text: string,
+  table: string | null,
+  key: string,
+  items: readonly string[],
+): string {
+  const assignment =
+    items.length === 0
+      ? `${key} = []`
+      : `${key} = [\n${items.map((item) => `  ${item},\n`).join("")}]`;
+  const section = table === null ? { start: 0 } : findTable(text, table);
+  if (section === undefined) {
+    const separator = text === "" ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+    return `${text}${separator}[${table}]\n${assignment}\n`;
+  }
+  const layout = scanSection(text, section.start, key);
+  if (layout.existing) {
+    const { start, end } = layout.existing;
+    return text.slice(0, start) + assignment + text.slice(end);
+  }
+  if (table !== null) {
+    const at = section.start;
+    const separator = at > 0 && text[at - 1] !== "\n" ? "\n" : "";
+    return `${text.slice(0, at)}${separator}${assignment}\n${text.slice(at)}`;
+  }
+  if (layout.nextHeader === undefined) {
+    const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+    return `${text}${separator}${assignment}\n`;
+  }
+  const at = layout.nextHeader;
+  return `${text.slice(0, at)}${assignment}\n\n${text.slice(at)}`;
+}
+
+/** Writes `text` to `file` whole or not at all (a temp file renamed over it), keeping its mode. */
+export function writeConfigText(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o644;
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text, { mode });
+  renameSync(temp, file);
+}
+
+/** The file's text, or "" when it does not exist. */
+export function readConfigText(file: string): string {
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
+}
+
+interface Section {
+  /** Offset of the first line after the table's header (0 for the top level). */
+  start: number;
+}
+
+interface SectionLayout {
+  /** Offsets of `key = […]`, from the key to the closing bracket. */
+  existing?: { start: number; end: number };
+  /** Offset of the next line starting a table (`[x]` or `[[x]]`). */
+  nextHeader?: number;
+}
+
+/** The line after the `[table]` header, or undefined when the file has none. */
+function findTable(text: string, table: string): Section | undefined {
+  const header = new RegExp(`^\\[\\s*${table.replaceAll(".", "\\.")}\\s*\\][ \\t]*(?:#.*)?$`);
+  for (let i = 0; i < text.length; ) {
+    const lineEnd = lineEndOf(text, i);
+    const line = text.slice(i, lineEnd).replace(/\r?\n$/, "");
+    if (header.test(line.trim())) return { start: lineEnd };
+    i = Math.max(skipValue(text, i + indentOf(line), true), lineEnd);
+  }
+  return undefined;
+}
+
+/** Finds `key` and the next header from `from`, skipping strings and comments. */
+function scanSection(text: string, from: number, key: string): SectionLayout {
+  const assignment = new RegExp(`^${key}\\s*=\\s*`);
+  let i = from;
+  while (i < text.length) {
+    const lineEnd = lineEndOf(text, i);
+    const line = text.slice(i, lineEnd);
+    const indent = indentOf(line);
+    if (line.slice(indent).startsWith("[")) return { nextHeader: i };
+    const found = assignment.exec(line.slice(indent));
+    if (found) {
+      const valueStart = i + indent + found[0].length;
+      return { existing: { start: i + indent, end: skipValue(text, valueStart) } };
+    }
+    i = Math.max(skipValue(text, i + indent, true), lineEnd);
+  }
+  return {};
+}
+
+function lineEndOf(text: string, from: number): number {
+  const newline = text.indexOf("\n", from);
+  return newline === -1 ? text.length : newline + 1;
+}
+
+function indentOf(line: string): number {
+  return /^[ \t]*/.exec(line)?.[0].length ?? 0;
+}
+
+/**
+ * The offset just after the value (or, with `toLineEnd`, the line) starting at `from`:
+ * brackets nest, strings (basic, literal, multi-line) and comments are skipped.
+ */
+function skipValue(text: string, from: number, toLineEnd = false): number {
+  let depth = 0;
+  let i = from;
+  while (i < text.length) {
+    const char = text[i];
+    if (text.startsWith('"""', i) || text.startsWith("'''", i)) {
+      const close = text.indexOf(text.slice(i, i + 3), i + 3);
+      i = close === -1 ? text.length : close + 3;
+    } else if (char === '"' || char === "'") {
+      i = skipString(text, i, char);
+    } else if (char === "#") {
+      const newline = text.indexOf("\n", i);
+      i = newline === -1 ? text.length : newline;
+    } else if (char === "[" || char === "{") {
+      depth++;
+      i++;
+    } else if (char === "]" || char === "}") {
+      depth--;
+      i++;
+      if (depth === 0 && !toLineEnd) return i;
+    } else if (char === "\n" && depth === 0) {
+      return toLineEnd ? i + 1 : i;
+    } else i++;
+  }
+  return i;
+}
+
+function skipString(text: string, start: number, quote: string): number {
+  let i = start + 1;
+  while (i < text.length && text[i] !== quote && text[i] !== "\n") {
+    i += quote === '"' && text[i] === "\\" ? 2 : 1;
+  }
+  return i + 1;
+}

@@ -31,6 +31,7 @@ import { runSessionCommand, type SessionCommands } from "./session-commands.ts";
 import { ShellCommands, shellCommandOf } from "./shell-command.ts";
 import { completionCommands, helpLines, nextMode, parseSlash } from "./slash-commands.ts";
 import { StatusLine } from "./status-line.ts";
+import { steerQueued } from "./steer.ts";
 import type { Theme } from "./theme.ts";
 import { type DisplayState, Transcript } from "./transcript.ts";
 import { expandCommand, type LoadedCommands, UserCommandSet } from "./user-commands.ts";
@@ -223,7 +224,15 @@ export class App {
 
   private submit(raw: string): void {
     const text = raw.trim();
-    if (!text) return;
+    if (!text) {
+      // Enter on an empty prompt while a turn runs: the queued messages go in as steering.
+      if (this.queued.length > 0 && this.agent.running) {
+        this.queued = [];
+        steerQueued(this.agent);
+        this.renderQueued();
+      }
+      return;
+    }
     this.editor.addToHistory(raw);
     this.options.history.record(raw);
     if (text.startsWith("/")) {
@@ -372,6 +381,10 @@ export class App {
     for (const text of this.queued) {
       const first = text.split("\n", 1)[0] ?? "";
       this.queuedView.addChild(new Text(this.theme.dim(`  queued: ${safe(first)}`), 0, 0));
+    }
+    if (this.queued.length > 0) {
+      const hint = "  Enter on an empty prompt sends the queued now, as steering";
+      this.queuedView.addChild(new Text(this.theme.dim(hint), 0, 0));
     }
     this.tui.requestRender();
   }

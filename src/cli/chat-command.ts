@@ -18,6 +18,7 @@ import { UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import { knownSecretsFrom, redactText } from "../runner/index.ts";
+import { modelInfo } from "../providers/index.ts";
 import { FiguresFold } from "../session/figures.ts";
 import type { OpenRequest } from "../tui/index.ts";
 import { chatSessions } from "./chat-sessions.ts";
@@ -109,6 +110,8 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
       redact: (text) => redactText(text, known),
       sessions: chatSessions({ cwd, sessionsDir: dir, project }),
       rules: { targets: allowRuleTargets(loaded), add: addAllowRule },
+      outputPrice: (provider, model) =>
+        modelInfo(model, { provider, overrides: loaded.config.models })?.price?.output ?? null,
     },
     cwd,
     home: loaded.home,

@@ -55,6 +55,8 @@ export interface SessionViews {
   redact(text: string): string;
   /** `/sessions`, `/resume`, `/export`, `/stats`, `/verify`: the CLI's own code. */
   sessions: SessionCommands;
+  /** USD per million output tokens of a model, when known (the status line's live cost). */
+  outputPrice?(provider: string, model: string): number | null;
   /** "Always allow": where a rule can be written, and the writer (config/rule-file.ts). */
   rules?: {
     targets: readonly RuleTarget[];
@@ -197,6 +199,7 @@ export class App {
         this.tui.requestRender();
       }),
     ];
+    this.status.outputPrice = this.options.views.outputPrice?.(agent.provider, agent.model) ?? null;
     this.updateIdle();
     this.tui.requestRender();
   }

@@ -1,10 +1,13 @@
 // The line under the transcript while a turn runs: a spinner, the elapsed time, the turn's
-// tokens and cost so far (from `step/end`, through present/format.ts) and how to cancel; when
-// idle, the session's model, mode and cost. Fed by app.ts from `session/event` and
+// tokens and cost so far (from `step/end`, through present/format.ts; while a request streams,
+// its output is estimated live at four characters a token, priced when the model's prices are
+// known, and marked `~`), a retry waiting, and how to cancel; when idle, the session's model,
+// mode and cost. Fed by app.ts from `session/event` and
 // `agent/status`; a pi-tui Component animated by its own timer while a turn runs.
 import type { Component, TUI } from "@mariozechner/pi-tui";
 import { truncateToWidth } from "@mariozechner/pi-tui";
 import { formatCost, formatDuration, formatTokens } from "../present/format.ts";
+import { retryLine } from "../present/tool-line.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { Theme } from "./theme.ts";
 
@@ -18,8 +21,11 @@ export class StatusLine implements Component {
   private frame = 0;
   private timer: NodeJS.Timeout | undefined;
   private cancelling = false;
+  private retrying: string | undefined;
   /** The idle line: model, mode, session cost. */
   idle = "";
+  /** USD per million output tokens of the session's model, when known (the live estimate). */
+  outputPrice: number | null = null;
 
   constructor(
     private readonly tui: TUI,
@@ -35,6 +41,12 @@ export class StatusLine implements Component {
       this.streamedChars = 0;
     } else if (event.type === "assistant/chunk") {
       this.streamedChars += event.delta.length;
+      this.retrying = undefined;
+    } else if (event.type === "step/failed") {
+      this.retrying = event.will_retry ? retryLine(event, { color: false }) : undefined;
+      this.streamedChars = 0;
+    } else if (event.type === "step/start") {
+      this.retrying = undefined;
     } else if (event.type === "step/end") {
       const { usage } = event;
       this.tokens += usage.input + usage.cache_read + usage.cache_write + usage.output;
@@ -76,12 +88,17 @@ export class StatusLine implements Component {
     if (!this.timer) return this.idle ? [truncateToWidth(theme.dim(this.idle), width)] : [];
     const elapsed = formatDuration(this.now() - (this.turnStarted ?? this.now()));
     // Until a step ends its tokens are not counted: about four characters a token meanwhile.
-    const live = this.tokens + Math.round(this.streamedChars / 4);
-    const figures = [elapsed, `${formatTokens(live)} tokens`];
-    if (this.cost !== null) figures.push(formatCost(this.cost));
+    const streaming = Math.round(this.streamedChars / 4);
+    const mark = streaming > 0 ? "~" : "";
+    const figures = [elapsed, `${mark}${formatTokens(this.tokens + streaming)} tokens`];
+    const estimate = this.outputPrice === null ? 0 : (streaming * this.outputPrice) / 1_000_000;
+    if (this.cost !== null || (this.outputPrice !== null && streaming > 0)) {
+      figures.push(`${mark}${formatCost((this.cost ?? 0) + estimate)}`);
+    }
     const what = this.cancelling ? "Cancelling" : "Working";
     const hint = this.cancelling ? "" : " · Esc to cancel";
-    const line = `${theme.accent(FRAMES[this.frame] ?? "")} ${what}… ${theme.dim(`${figures.join(" · ")}${hint}`)}`;
+    const retry = this.retrying ? ` · ${theme.warn(this.retrying)}` : "";
+    const line = `${theme.accent(FRAMES[this.frame] ?? "")} ${what}… ${theme.dim(figures.join(" · "))}${retry}${theme.dim(hint)}`;
     return [truncateToWidth(line, width)];
   }
 }

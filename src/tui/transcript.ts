@@ -1,10 +1,11 @@
 // The transcript of a session as pi-tui components, built from `session/event` alone: the user's
 // prompts, the answer streaming as Markdown, thinking (dimmed, or hidden by the display state),
-// tool cards (a running one's output tail; Ctrl-O expands the newest), and one line for each
-// failed request, refused prompt and turn that did not
-// complete. A live session and a resumed one's history go through the same `observe`, so a
-// replay shows what was shown live. Owned by app.ts; notices the log lacks come via `notice`.
+// tool cards (a running one's output tail; Ctrl-O expands the newest), one line for a refused
+// prompt, and one line for a turn that did not complete (a failed request, the budget, the
+// context window: retries wait on the status line). A live session and a resumed one's history
+// go through the same `observe`, so a replay shows what was shown live. Owned by app.ts; notices the log lacks come via `notice`.
 import { Container, Markdown, Spacer, Text } from "@mariozechner/pi-tui";
+import { oneLine } from "../present/tool-line.ts";
 import type { ToolPresentations } from "../present/tool-presentations.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { ResultPresentation } from "../tools/presentation.ts";
@@ -27,6 +28,8 @@ export class Transcript {
   readonly root = new Container();
   private readonly streams = new Map<string, Streamed>();
   private readonly cards = new Map<string, ToolCard>();
+  /** The turn whose request failed for good (its turn/end says so). */
+  private failedTurn: number | undefined;
   /** The newest card, the one Ctrl-O expands. */
   private lastCard: ToolCard | undefined;
 
@@ -62,9 +65,9 @@ export class Transcript {
         this.chunk(event);
         return;
       case "step/failed":
-        this.line(
-          theme.warn(safe(`request failed: ${event.error}${event.will_retry ? "; retrying" : ""}`)),
-        );
+        // A retry waits on the status line; a request that failed for good ends the turn,
+        // whose one line (turnEnd) says so.
+        if (!event.will_retry) this.failedTurn = event.turn;
         return;
       case "tool/call":
         this.toolCall(event);
@@ -179,24 +182,29 @@ export class Transcript {
     this.cards.delete(event.call_id);
   }
 
+  /** One line for a turn that did not complete; the session goes on either way. */
   private turnEnd(event: EventOf<"turn/end">): void {
     const { theme } = this;
+    const failedRequest = this.failedTurn === event.turn;
+    this.failedTurn = undefined;
     if (event.reason === "completed") return;
-    const why = event.error ? `: ${safe(event.error)}` : "";
     if (event.reason === "cancelled") {
       this.line(theme.warn("cancelled"));
       return;
     }
+    const error = event.error ? oneLine(event.error, 400) : undefined;
     if (event.reason === "error") {
-      this.line(theme.bad(`error${why}`));
+      const what = error ?? "the turn ended with an error";
+      this.line(theme.bad(`✗ ${failedRequest ? `the request failed: ${what}` : what}`));
       return;
     }
     if (event.reason === "max_steps") {
-      this.line(theme.warn(`stopped: the step limit${why}`));
+      this.line(theme.warn(`■ ${error ?? "stopped: the step limit (max_steps)"}`));
       return;
     }
-    this.line(theme.warn(`stopped: the budget${why}`));
-    return;
+    this.line(
+      theme.bad(`✗ ${error ?? "stopped: the session reached its budget (max_budget_usd)"}`),
+    );
   }
 
   private todos(event: EventOf<"todo/update">): void {

@@ -160,22 +160,29 @@ describe("terminal UI renderers", () => {
     for (const line of lines) assert.ok(!line.includes(ESC), `plain: ${JSON.stringify(line)}`);
   });
 
-  it("shows a turn that did not complete as one line", async () => {
+  it("shows a turn that did not complete as one line, its retries not kept", async () => {
+    const failed = (will_retry: boolean) =>
+      ({
+        type: "step/failed",
+        ...step,
+        error: "HTTP 529 overloaded",
+        partial: [],
+        will_retry,
+      }) as const;
     const { text } = await screenOf(
       transcriptOf([
-        {
-          type: "step/failed",
-          ...step,
-          error: "HTTP 529 overloaded",
-          partial: [],
-          will_retry: true,
-        },
-        { type: "turn/end", turn: 0, reason: "error", error: "the provider is down" },
+        failed(true),
+        failed(false),
+        { type: "turn/end", turn: 0, reason: "error", error: "the provider is\ndown" },
+        { type: "turn/end", turn: 1, reason: "error", error: "a hook failed" },
+        { type: "turn/end", turn: 2, reason: "max_budget" },
       ]),
       80,
     );
-    assert.match(text, /request failed: HTTP 529 overloaded; retrying/);
-    assert.match(text, /^error: the provider is down$/m);
+    assert.doesNotMatch(text, /retrying|HTTP 529/, "a retry waits on the status line");
+    assert.match(text, /^✗ the request failed: the provider is down$/m);
+    assert.match(text, /^✗ a hook failed$/m);
+    assert.match(text, /^✗ stopped: the session reached its budget \(max_budget_usd\)$/m);
   });
 
   it("shows control sequences from the model, tools and files as text, never sends them", async () => {

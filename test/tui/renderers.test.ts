@@ -161,14 +161,13 @@ describe("terminal UI renderers", () => {
   });
 
   it("shows a turn that did not complete as one line, its retries not kept", async () => {
-    const failed = (will_retry: boolean) =>
-      ({
-        type: "step/failed",
-        ...step,
-        error: "HTTP 529 overloaded",
-        partial: [],
-        will_retry,
-      }) as const;
+    const failed = (will_retry: boolean): EventInput => ({
+      type: "step/failed",
+      ...step,
+      error: "HTTP 529 overloaded",
+      partial: [],
+      will_retry,
+    });
     const { text } = await screenOf(
       transcriptOf([
         failed(true),

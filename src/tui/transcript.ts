@@ -4,7 +4,7 @@
 // prompt, and one line for a turn that did not complete (a failed request, the budget, the
 // context window: retries wait on the status line). A live session and a resumed one's history
 // go through the same `observe`, so a replay shows what was shown live. Owned by app.ts; notices the log lacks come via `notice`.
-import { Container, Markdown, Spacer, Text } from "@mariozechner/pi-tui";
+import { Container, Spacer, Text } from "@mariozechner/pi-tui";
 import { oneLine } from "../present/tool-line.ts";
 import type { ToolPresentations } from "../present/tool-presentations.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
@@ -14,6 +14,7 @@ import { shellNoteText, USER_SHELL_SOURCE } from "./shell-command.ts";
 import type { Theme } from "./theme.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
 import { ToolCard } from "./tool-card.ts";
+import { StreamedMarkdown } from "./transcript-stream.ts";
 
 /** What only changes how the transcript looks (`/thinking`, `[display] show_thinking`). */
 export interface DisplayState {
@@ -21,7 +22,7 @@ export interface DisplayState {
 }
 
 type Streamed =
-  | { kind: "text"; view: Markdown; text: string }
+  | { kind: "text"; view: StreamedMarkdown }
   | { kind: "thinking"; view: ThinkingBlock };
 
 export class Transcript {
@@ -149,7 +150,7 @@ export class Transcript {
       // A hidden thinking block takes no line at all, so it brings its own blank line.
       if (event.kind === "text") this.root.addChild(new Spacer(1));
       if (event.kind === "text") {
-        stream = { kind: "text", view: new Markdown("", 0, 0, this.theme.markdown), text: "" };
+        stream = { kind: "text", view: new StreamedMarkdown(this.theme.markdown) };
       } else {
         stream = { kind: "thinking", view: new ThinkingBlock(this.theme, this.display) };
       }
@@ -157,8 +158,7 @@ export class Transcript {
       this.root.addChild(stream.view);
     }
     if (stream.kind === "text") {
-      stream.text += safe(event.delta);
-      stream.view.setText(stream.text);
+      stream.view.append(safe(event.delta));
     } else {
       stream.view.append(safe(event.delta));
     }

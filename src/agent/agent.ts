@@ -5,6 +5,8 @@
 // Every agent has its own session, bus, tools and asks: several can run in one process.
 import type { PermissionMode } from "../config/index.ts";
 import type { PermissionContext } from "../permissions/index.ts";
+import { loadBashParser } from "../permissions/index.ts";
+import { preloadProvider } from "../providers/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
@@ -222,6 +224,18 @@ export class Agent {
   setTitle(title: string): void {
     if (this.disposed || this.closing) throw new Error("agent is closed");
     this.session.ctx.writer.append({ type: "session/title", title });
+  }
+
+  /**
+   * Loads what the first request and the first bash call need (the provider's SDK and HTTP
+   * client, the bash parser) ahead of time: an interactive surface calls it while the user
+   * types. Failures are left for the request itself to report.
+   */
+  async preload(): Promise<void> {
+    await Promise.all([
+      preloadProvider(this.session.ctx.provider.kind).catch(() => undefined),
+      loadBashParser().catch(() => undefined),
+    ]);
   }
 
   /** Takes every queued prompt back (their `submit` resolves `withdrawn`); returns their text. */

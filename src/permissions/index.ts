@@ -4,6 +4,7 @@
 
 export type { AskCall } from "./ask.ts";
 export { editsProtected, execDenialMessage, sessionGrantRule, suggestRule } from "./ask.ts";
+export { loadBashParser } from "./bash-parser.ts";
 export { prepareBashRules } from "./bash-prepare.ts";
 export type {
   PermissionCall,

@@ -54,4 +54,5 @@ export {
   MODEL_TABLE_DATE,
   modelInfo,
 } from "./models.ts";
+export { preloadProvider } from "./preload.ts";
 export type * from "./types.ts";

@@ -83,6 +83,9 @@ export interface AppOptions {
   onExit: () => void;
 }
 
+/** How long after the first frame the first request's code is loaded (Agent.preload). */
+const PRELOAD_AFTER_MS = 150;
+
 /** A second Ctrl-C within this long of the first, on an empty prompt, exits. */
 const DOUBLE_CTRL_C_MS = 1500;
 
@@ -160,6 +163,8 @@ export class App {
   start(firstPrompt?: string): void {
     this.attach(this.agent);
     if (firstPrompt?.trim()) this.submit(firstPrompt);
+    // While the user types the first prompt: load what its request needs, after the first frame.
+    setTimeout(() => void this.agent.preload(), PRELOAD_AFTER_MS).unref();
   }
 
   dispose(): void {

@@ -2,13 +2,15 @@
 // from starting the tmux session to the screen showing the input editor and the status line
 // and not changing for 50 ms, beside a tmux session running `node -e` that prints one word
 // (tmux and node alone), and `node -e 0` and `codewhale --version` spawned directly, all in
-// the same run, alternating, median of BENCH_RUNS (default 9). And loading dist/tui.cjs.
+// the same run, alternating, median of BENCH_RUNS (default 9). And loading dist/tui.cjs. Then
+// the terminal at work (tui-render.ts): prompt to answer, long outputs, keystroke latency.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliPath } from "../test/support/cli.ts";
 import { startTmux, type TmuxScreen, tmuxAvailable } from "../test/support/tmux.ts";
+import { benchTuiRender } from "./tui-render.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? (process.env.BENCH_QUICK === "1" ? 3 : 9));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
@@ -98,5 +100,6 @@ export async function benchTui(): Promise<string[]> {
     `  tmux + node printing a word ${ms(rows.tmuxNode)}  (baseline: tmux and node alone)`,
     `  codewhale adds              ${(median(rows.frame) - median(rows.tmuxNode)).toFixed(0)} ms over that baseline`,
     `  node -e 0 ${ms(rows.node)}; codewhale --version ${ms(rows.version)}; node -e "require('dist/tui.cjs')" ${ms(rows.load)}`,
+    ...(await benchTuiRender()),
   ];
 }

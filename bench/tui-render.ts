@@ -23,6 +23,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 3 : 7));
 const ANSWER_LINES = QUICK ? 2_000 : 10_000;
 const TOOL_BYTES = QUICK ? 1_000_000 : 5_000_000;
 const KEYSTROKES = QUICK ? 15 : 60;
+const STREAM_LINES = 2_000;
 const MODEL = MODEL_OF.anthropic;
 
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
@@ -88,14 +89,14 @@ const bashTask = (name: string): Script[] => [
   { blocks: [{ kind: "text", text: `${name} done` }] },
 ];
 
-/** ANSWER_LINES lines of Markdown: a heading and a 49-item list per section, as an answer has. */
-const longAnswer = (): Script => {
+/** `count` lines of Markdown: a heading and a 49-item list per section, as an answer has. */
+const longAnswer = (count = ANSWER_LINES): Script => {
   const lines: string[] = [];
-  for (let i = 0; lines.length < ANSWER_LINES; i++) {
+  for (let i = 0; lines.length < count; i++) {
     if (i % 50 === 0) lines.push("", `### Section ${i / 50 + 1}`, "");
     else lines.push(`- line ${i} of the long answer, with \`code\` and **bold** words`);
   }
-  lines.length = ANSWER_LINES;
+  lines.length = count;
   return {
     blocks: [{ kind: "text", text: `${lines.join("\n")}\n\nEND-OF-ANSWER` }],
     chunkSize: 16,
@@ -203,11 +204,39 @@ const editorRow = (text: string) => {
   return lines[border + 1] ?? "";
 };
 
-export async function benchTuiRender(): Promise<string[]> {
+/** Adds lines to the benchmark's output. */
+type Report = (...lines: string[]) => void;
+
+/** Runs `section` against a mock provider and a temp home of its own. */
+async function withMock(
+  section: (mock: MockProvider, setup: ExecEnv, out: Report) => Promise<void>,
+  out: Report,
+): Promise<void> {
   const mock = await startMockProvider();
-  const setup = execEnv(mock);
   try {
-    const out: string[] = [];
+    await section(mock, execEnv(mock), out);
+  } finally {
+    await mock.close();
+  }
+}
+
+export async function benchTuiRender(): Promise<string[]> {
+  const out: string[] = [];
+  const report: Report = (...lines) => {
+    out.push(...lines);
+    if (process.env.BENCH_PROGRESS === "1") process.stderr.write(`${lines.join("\n")}\n`);
+  };
+  // BENCH_TUI=prompt,outputs,keys runs only those sections.
+  const only = process.env.BENCH_TUI?.split(",");
+  const sections = { prompt: promptToAnswer, outputs: longOutputs, keys: keystrokeLatency };
+  for (const [name, section] of Object.entries(sections)) {
+    if (!only || only.includes(name)) await withMock(section, report);
+  }
+  return out;
+}
+
+async function promptToAnswer(mock: MockProvider, setup: ExecEnv, out: Report): Promise<void> {
+  {
     // (1) Prompt sent to answer shown: a session's first prompt (typed a second after the
     // first frame, as a person would), then a second prompt in the same session.
     const first: number[] = [];
@@ -239,32 +268,41 @@ export async function benchTuiRender(): Promise<string[]> {
       );
       plain.kill();
     }
-    out.push(
+    out(
       `prompt sent to answer shown, the bench task (one bash call, then "done"; median of ${RUNS}): a session's first prompt ${ms(median(first))}, a later prompt ${ms(median(later))} (target <= 200 ms)`,
       `  baseline: a line typed into a plain node program under tmux, Enter to echo: ${ms(median(echo))}`,
     );
-    // (2) and (3): streamed answer and big tool output, beside exec.
-    for (const [name, scripts, marker] of [
-      [`a ${ANSWER_LINES}-line streamed answer`, () => [longAnswer()], "END-OF-ANSWER"],
-      [`a ${(TOOL_BYTES / 1e6).toFixed(0)} MB tool output`, bigTool, "TOOL-DONE"],
-    ] as const) {
-      const tui = { ms: [] as number[], rss: [] as number[] };
-      const exec = { ms: [] as number[], rss: [] as number[] };
-      for (let i = 0; i < Math.max(1, RUNS >> 1); i++) {
-        const a = await inChat(mock, setup, scripts(), marker);
-        tui.ms.push(a.ms);
-        tui.rss.push(a.rss);
-        const b = await inExec(mock, setup, scripts(), marker);
-        exec.ms.push(b.ms);
-        exec.rss.push(b.rss);
-      }
-      out.push(
-        `${name}, request to last line shown (median of ${tui.ms.length}, alternating): interactive ${ms(median(tui.ms))}, peak RSS ${mb(median(tui.rss))}; exec --output-format text ${ms(median(exec.ms))}, peak RSS ${mb(median(exec.rss))}`,
-      );
+  }
+}
+
+async function longOutputs(mock: MockProvider, setup: ExecEnv, out: Report): Promise<void> {
+  // (2) and (3): streamed answer and big tool output, beside exec.
+  for (const [name, scripts, marker] of [
+    [`a ${ANSWER_LINES}-line streamed answer`, () => [longAnswer()], "END-OF-ANSWER"],
+    [`a ${(TOOL_BYTES / 1e6).toFixed(0)} MB tool output`, bigTool, "TOOL-DONE"],
+  ] as const) {
+    const tui = { ms: [] as number[], rss: [] as number[] };
+    const exec = { ms: [] as number[], rss: [] as number[] };
+    for (let i = 0; i < Math.max(1, RUNS >> 1); i++) {
+      const a = await inChat(mock, setup, scripts(), marker);
+      tui.ms.push(a.ms);
+      tui.rss.push(a.rss);
+      const b = await inExec(mock, setup, scripts(), marker);
+      exec.ms.push(b.ms);
+      exec.rss.push(b.rss);
     }
+    out(
+      `${name}, request to last line shown (median of ${tui.ms.length}, alternating): interactive ${ms(median(tui.ms))}, peak RSS ${mb(median(tui.rss))}; exec --output-format text ${ms(median(exec.ms))}, peak RSS ${mb(median(exec.rss))}`,
+    );
+  }
+}
+
+async function keystrokeLatency(mock: MockProvider, setup: ExecEnv, out: Report): Promise<void> {
+  {
     // (4) Keystroke to echo while a long answer streams.
     const streaming = await chat(setup);
-    const slow: Script = { ...longAnswer(), chunkSize: 4, delayMs: 1 };
+    // About 30 s of streaming at 4 characters an event: longer than the keystrokes take.
+    const slow: Script = { ...longAnswer(STREAM_LINES), chunkSize: 4, delayMs: 1 };
     mock.enqueue(slow);
     say(streaming, "stream");
     await seen(streaming, (text) => text.includes("line 101 of"));
@@ -278,13 +316,10 @@ export async function benchTuiRender(): Promise<string[]> {
     const base = await keystrokes(plain, KEYSTROKES, (text) => text);
     plain.kill();
     const stat = (values: number[]) => `median ${ms(median(values))}, p99 ${ms(p99(values))}`;
-    out.push(
+    out(
       `keystroke to echo while a long answer streams (${KEYSTROKES} keys${stillStreaming ? "" : "; the stream ended before the last key"}): ${stat(busy)} (target median <= 16 ms, p99 <= 50 ms)`,
       `  baselines: the idle editor ${stat(idle)}; a plain node program echoing keys under tmux ${stat(base)}`,
     );
-    return out;
-  } finally {
-    await mock.close();
   }
 }
 

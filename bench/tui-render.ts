@@ -1,11 +1,7 @@
-// Benchmarks of the interactive terminal at work, under tmux against the loopback mock provider,
-// each beside a baseline from the same run: (1) prompt sent to answer shown for the bench task
-// (one bash call, then "done"), beside tmux echoing a line typed into a plain node program;
-// (2) a 10,000-line streamed answer and (3) a 5 MB tool output, from the request reaching the
-// provider to the last line on screen, and the process's peak RSS, beside the same content
-// through `codewhale exec --output-format text` in the same tmux size; (4) keystroke to echo
-// while a long answer streams, beside the idle editor and the plain node program. Called by
-// tui.ts (`npm run bench -- interactive`).
+// The interactive terminal at work, under tmux against the loopback mock provider, each beside
+// a same-run baseline: prompt sent to answer shown (the bench task), a 10,000-line answer and
+// a 5 MB tool output beside `codewhale exec --output-format text` (time, peak RSS), keystroke
+// to echo while an answer streams. Method: docs/benchmarks.md. Called by tui.ts.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

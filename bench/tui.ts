@@ -1,9 +1,8 @@
 // Benchmarks of the interactive terminal. Start-up to the first settled frame under tmux:
 // from starting the tmux session to the screen showing the input editor and the status line
 // and not changing for 50 ms, beside a tmux session running `node -e` that prints one word
-// (tmux and node alone), and `node -e 0` and `codewhale --version` spawned directly, all in
-// the same run, alternating, median of BENCH_RUNS (default 9). And loading dist/tui.cjs. Then
-// the terminal at work (tui-render.ts): prompt to answer, long outputs, keystroke latency.
+// (tmux and node alone), `node -e 0` and `codewhale --version`, alternating, median of
+// BENCH_RUNS (default 9); loading dist/tui.cjs; then the terminal at work (tui-render.ts).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -2,8 +2,7 @@
 // permission prompt, the status line and the input editor, in that order, in the terminal's
 // own scrollback (no alternate screen). Renders from the agent's bus only (`session/event`,
 // plus `agent/status`, `agent/queued`, `agent/ask`, `agent/notice` for lifecycle), drives it
-// through submit, answer and cancel, and runs the slash commands; Ctrl-O expands the newest
-// tool card. Started by index.ts.
+// through submit, answer and cancel, runs the slash commands, Ctrl-O. Started by index.ts.
 import {
   type Component,
   Container,

@@ -1,10 +1,8 @@
-// The permission prompt for one `agent/ask`: what the call will do (the presenter's title, a
-// rewritten call marked with the model's original, what an edit will write: ask-preview.ts),
-// why it asks, and the answers the ask offers: allow once, allow for this session (naming the
-// rule it adds), always allow (the same rule written to the user or the project config, the
-// file chosen and the write confirmed, saying when a project rule takes effect), deny, or
-// deny with a reason typed for the model. Digits pick directly, Esc denies (or goes back).
-// Shown and focused by app.ts, which writes the rule and passes the decision to `agent.answer`.
+// The permission prompt for one `agent/ask`: the call (a rewrite marked, what an edit writes:
+// ask-preview.ts), why it asks, and the answers it offers: allow once, for this session (the
+// rule named), always (that rule written to the user or project config, chosen, confirmed,
+// trust explained), deny, deny with a reason for the model. Digits pick, Esc denies or goes
+// back. Shown by app.ts, which writes the rule and passes the decision to `agent.answer`.
 import {
   type Component,
   type Focusable,

@@ -1,9 +1,7 @@
 // The line under the transcript while a turn runs: a spinner, the elapsed time, the turn's
-// tokens and cost so far (from `step/end`, through present/format.ts; while a request streams,
-// its output is estimated live at four characters a token, priced when the model's prices are
-// known, and marked `~`), a retry waiting, and how to cancel; when idle, the session's model,
-// mode and cost. Fed by app.ts from `session/event` and
-// `agent/status`; a pi-tui Component animated by its own timer while a turn runs.
+// tokens and cost (from `step/end`; a streaming request's output estimated live at four
+// characters a token, priced at the model's output price, marked `~`), a waiting retry, how
+// to cancel; when idle, the model, mode and cost. Fed by app.ts; its own timer animates it.
 import type { Component, TUI } from "@mariozechner/pi-tui";
 import { truncateToWidth } from "@mariozechner/pi-tui";
 import { formatCost, formatDuration, formatTokens } from "../present/format.ts";

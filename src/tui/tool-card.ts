@@ -1,9 +1,8 @@
-// One tool call as a card in the transcript. Collapsed: the presenter's title (the effective
-// arguments), a mark when a hook or plugin rewrote the call (with the model's original), the
-// decision when it was refused; while it runs, the last lines of its output (`tool/progress`,
+// One tool call as a card in the transcript: the title (effective arguments), a rewrite mark
+// with the model's original, a refusal; while it runs, its last output lines (`tool/progress`,
 // already through the output policy); then the result's summary (bash: its exit code),
-// truncation, redactions and a coloured diff for edits. Expanded (Ctrl-O, tool-card-detail.ts):
-// everything the model was given and sent. Built by transcript.ts; a pi-tui Component.
+// truncation, redactions and a coloured diff. Expanded (Ctrl-O, tool-card-detail.ts): all the
+// model was given and sent. Built by transcript.ts; a pi-tui Component.
 import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";

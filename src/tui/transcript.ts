@@ -1,9 +1,8 @@
-// The transcript of a session as pi-tui components, built from `session/event` alone: the user's
-// prompts, the answer streaming as Markdown, thinking (dimmed, or hidden by the display state),
-// tool cards (a running one's output tail; Ctrl-O expands the newest), one line for a refused
-// prompt, and one line for a turn that did not complete (a failed request, the budget, the
-// context window: retries wait on the status line). A live session and a resumed one's history
-// go through the same `observe`, so a replay shows what was shown live. Owned by app.ts; notices the log lacks come via `notice`.
+// A session's transcript as pi-tui components, from `session/event` alone: prompts, the answer
+// as Markdown (transcript-stream.ts), thinking (dimmed or hidden), tool cards (a running one's
+// output tail; Ctrl-O expands the newest), one line for a refused prompt or a turn that did not
+// complete (retries wait on the status line). Live and replayed events go through `observe`,
+// so a resumed session shows what was shown live. Owned by app.ts; other lines via `notice`.
 import { Container, Spacer, Text } from "@mariozechner/pi-tui";
 import { oneLine } from "../present/tool-line.ts";
 import type { ToolPresentations } from "../present/tool-presentations.ts";

@@ -48,10 +48,7 @@ describe("turn errors in a terminal", {
     const stopped = await screen.waitFor(/✗ /);
     const lines = after(stopped, "more");
     assert.equal(lines.length, 1, `one line:\n${lines.join("\n")}`);
-    assert.match(
-      lines[0]!,
-      /^✗ stopped: the session reached its budget \(max_budget_usd\)$/,
-    );
+    assert.match(lines[0]!, /^✗ stopped: the session reached its budget \(max_budget_usd\)$/);
     say(screen, "/cost");
     await screen.waitFor(/cost \$/);
   });

@@ -17,8 +17,8 @@ import {
 import { UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
-import { knownSecretsFrom, redactText } from "../runner/index.ts";
 import { modelInfo } from "../providers/index.ts";
+import { knownSecretsFrom, redactText } from "../runner/index.ts";
 import { FiguresFold } from "../session/figures.ts";
 import type { OpenRequest } from "../tui/index.ts";
 import { chatSessions } from "./chat-sessions.ts";

@@ -10,6 +10,7 @@ import { createTheme } from "../../src/tui/theme.ts";
 import { TAIL_LINES } from "../../src/tui/tool-card.ts";
 import { redactionNote } from "../../src/tui/tool-card-detail.ts";
 import { Transcript } from "../../src/tui/transcript.ts";
+import { resultEvent } from "../support/session-fixtures.ts";
 
 let seq = 0;
 const event = (input: EventInput) =>
@@ -35,20 +36,11 @@ function call(name: string, args: Record<string, unknown>, extra = {}): EventInp
     ...extra,
   } as EventInput;
 }
-function result(content: string, extra = {}): EventInput {
-  const bytes = Buffer.byteLength(content);
-  return {
-    type: "tool/result",
-    call_id: "c1",
-    content,
-    is_error: false,
-    original_bytes: bytes,
-    delivered_bytes: bytes,
-    truncated: false,
-    spill_path: null,
-    policy_errors: [],
-    ...extra,
-  } as EventInput;
+function result(
+  content: string,
+  extra: Partial<Extract<EventInput, { type: "tool/result" }>> = {},
+): EventInput {
+  return resultEvent("c1", content, extra);
 }
 
 describe("tool card", () => {

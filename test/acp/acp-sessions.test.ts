@@ -24,8 +24,16 @@ function prompt(client: AcpClient, sessionId: string, text: string) {
 }
 
 /** The updates without the slash commands' announcement (sent once per opened session). */
+/**
+ * The updates a replay repeats: without the command list, and without a running call's
+ * progress reports (a tool_call_update with no status: `tool/progress` is never logged).
+ */
 function withoutCommands(updates: acp.SessionUpdate[]): acp.SessionUpdate[] {
-  return updates.filter((update) => update.sessionUpdate !== "available_commands_update");
+  return updates.filter(
+    (update) =>
+      update.sessionUpdate !== "available_commands_update" &&
+      !(update.sessionUpdate === "tool_call_update" && update.status === undefined),
+  );
 }
 
 describe("codewhale acp: load, list, resume, close, modes", () => {

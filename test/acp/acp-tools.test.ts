@@ -48,7 +48,9 @@ function sequence(sessionId: string): string[] {
     if (item.kind !== "update" || item.sessionId !== sessionId) return [];
     const update = item.update;
     if (update.sessionUpdate === "tool_call") return [`tool_call:${update.status}`];
-    if (update.sessionUpdate === "tool_call_update") return [`update:${update.status}`];
+    // A running call's progress (no status) comes as often as its output does: not counted.
+    if (update.sessionUpdate === "tool_call_update")
+      return update.status === undefined ? [] : [`update:${update.status}`];
     return [];
   });
 }

@@ -4,7 +4,7 @@
 // scope; commands the model runs never see codewhale's provider credentials. Opened by
 // compose-session.ts; turn.ts applies a changed list at a turn boundary (`tools/changed`).
 import type { Config, Env } from "../config/index.ts";
-import { providerKeyVars, withoutProviderKeys } from "../hooks/env.ts";
+import { providerKeyVars, withoutCredentials, withoutProviderKeys } from "../hooks/env.ts";
 import {
   createSpillScope,
   knownSecretsFrom,
@@ -57,13 +57,26 @@ export interface SessionToolsOptions {
   onNotice(notice: ToolNotice): void;
 }
 
-/** The default sources, in the order their tools are offered (built-ins first). */
-export function defaultToolSources(options: SessionToolsOptions): ToolSource[] {
+/** The default sources, in the order their tools are offered (built-ins first, MCP last). */
+export async function defaultToolSources(options: SessionToolsOptions): Promise<ToolSource[]> {
   return [
     builtinToolSource(),
     externalToolSource(options.externalTools),
     codeGraphSource({ gcf: gcfEnabled(options.config.output) }),
+    ...(await mcpSources(options)),
   ];
+}
+
+/**
+ * A source per enabled `[mcp_servers.NAME]` (trusted config only: the loader gates a
+ * project's), loaded only when one is configured: the MCP code is its own bundle.
+ */
+async function mcpSources(options: SessionToolsOptions): Promise<ToolSource[]> {
+  const servers = options.config.mcp_servers;
+  if (!Object.values(servers).some((server) => server.enabled)) return [];
+  const { mcpToolSources } = await import("../tools/mcp/index.ts");
+  const env = withoutCredentials(options.env, providerKeyVars(options.config.providers));
+  return mcpToolSources(servers, { env, vars: options.env });
 }
 
 export async function createSessionTools(options: SessionToolsOptions): Promise<SessionTools> {
@@ -85,7 +98,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     await workspace.background.dispose();
     spill.dispose();
   };
-  const defaults = options.defaultSources === false ? [] : defaultToolSources(options);
+  const defaults = options.defaultSources === false ? [] : await defaultToolSources(options);
   let toolbox: Toolbox;
   try {
     toolbox = await Toolbox.open({

@@ -17,6 +17,7 @@ import {
 } from "./files.ts";
 import type { KeySegment } from "./key-path.ts";
 import { formatKeyPath } from "./key-path.ts";
+import { readMcpJson, withMcpJsonServers } from "./mcp-json.ts";
 import type { ConfigLayer, ConfigSource, Table } from "./merge.ts";
 import { mergeLayers } from "./merge.ts";
 import { pathKeyProblems, sessionDirProblem } from "./path-checks.ts";
@@ -104,7 +105,14 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
   if (problems.length > 0) return { files, problems };
 
   const builtins = builtinLayers(env);
-  const { layers, trust } = gateProject(read, fileLayers, builtins, options.trust === true, env);
+  const { layers, trust, problem } = gateProject(
+    read,
+    fileLayers,
+    builtins,
+    options.trust === true,
+    env,
+  );
+  if (problem) return { files, problems: [problem] };
   const merged = validateMerged([...builtins, ...layers, flagLayer], read);
   if ("problems" in merged) return { files, problems: merged.problems };
   const project = read.find((file) => file.kind === "project");
@@ -115,7 +123,10 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
 
 /**
  * The file layers with the project's cut to what applies (project-trust.ts), and its trust:
- * `--trust`, or a `trusted_projects` record of its root whose fingerprint matches.
+ * `--trust`, or a `trusted_projects` record of its root whose fingerprint matches. A
+ * `.mcp.json` beside the project's `.codewhale/` is one more project layer, below the project
+ * file, gated the same way and covered by the same fingerprint; a broken one is a problem only
+ * when the project is trusted (otherwise it is never read as config).
  */
 function gateProject(
   read: readonly ReadFile[],
@@ -123,7 +134,7 @@ function gateProject(
   builtins: readonly ConfigLayer[],
   trustFlag: boolean,
   env: Env,
-): { layers: ConfigLayer[]; trust: ProjectTrust } {
+): { layers: ConfigLayer[]; trust: ProjectTrust; problem?: ConfigError } {
   const index = read.findIndex((file) => file.kind === "project");
   const project = read[index];
   const layer = fileLayers[index];
@@ -132,24 +143,31 @@ function gateProject(
   }
   const below = fileLayers.filter((_, i) => i !== index);
   const projectRoot = canonicalPath(dirname(dirname(project.path)), env.HOME);
-  const settings = trustedSettings(project.data);
+  const mcpJson = readMcpJson(dirname(dirname(project.path)));
+  const mcpServers = mcpJson?.servers ?? {};
+  const settings = trustedSettings(withMcpJsonServers(project.data, mcpServers));
   const fingerprint = trustFingerprint(settings);
   const user = below[0]?.data ?? {};
   const state = trustStateOf(trustEntries(user), projectRoot, fingerprint, trustFlag, env.HOME);
   const trusted = state === "trusted" || state === "flag";
   let baseline: { config: Config | undefined } | undefined;
-  const { kept, ignored } = gateProjectLayer({
-    data: layer.data,
-    trusted,
-    baseline: () => {
-      baseline ??= {
-        config: configSchema.safeParse(mergeLayers([...builtins, ...below]).data).data,
-      };
-      return baseline.config;
-    },
-    projectRoot,
-    allowedPromptDirs: stringsOf(user.allowed_prompt_dirs),
-  });
+  const gate = (data: Table) =>
+    gateProjectLayer({
+      data,
+      trusted,
+      baseline: () => {
+        baseline ??= {
+          config: configSchema.safeParse(mergeLayers([...builtins, ...below]).data).data,
+        };
+        return baseline.config;
+      },
+      projectRoot,
+      allowedPromptDirs: stringsOf(user.allowed_prompt_dirs),
+    });
+  const fromMcpJson = gate(Object.keys(mcpServers).length > 0 ? { mcp_servers: mcpServers } : {});
+  const { kept, ignored: ownIgnored } = gate(layer.data);
+  const ownKeys = new Set(ownIgnored.map(({ key }) => key));
+  const ignored = [...ownIgnored, ...fromMcpJson.ignored.filter(({ key }) => !ownKeys.has(key))];
   const notice = trustNotice(state, project.path, ignored);
   const trust: ProjectTrust = {
     state,
@@ -161,7 +179,16 @@ function gateProject(
     ignored,
     ...(notice ? { notice } : {}),
   };
-  return { layers: [...below, { source: layer.source, data: kept }], trust };
+  const mcpLayers =
+    mcpJson && Object.keys(fromMcpJson.kept).length > 0
+      ? [{ source: mcpJson.path, data: fromMcpJson.kept }]
+      : [];
+  const layers = [...below, ...mcpLayers, { source: layer.source, data: kept }];
+  const problem =
+    trusted && mcpJson?.problem
+      ? new ConfigError(`${mcpJson.path}: ${mcpJson.problem}`, mcpJson.path)
+      : undefined;
+  return { layers, trust, ...(problem ? { problem } : {}) };
 }
 
 /** The user file's `trusted_projects`, already checked by the schema. */

@@ -47,6 +47,7 @@ export const PROJECT_KEY_RULES: readonly { key: string; rule: TrustRule }[] = [
   { key: "permissions.*", rule: "trust" },
   { key: "hooks.*", rule: "trust" },
   { key: "tools.external", rule: "trust" },
+  { key: "mcp_servers.*", rule: "trust" },
 ];
 
 const PATTERNS = PROJECT_KEY_RULES.map(({ key, rule }) => ({ segments: key.split("."), rule }));

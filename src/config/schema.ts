@@ -126,6 +126,35 @@ const externalToolSchema = z.strictObject({
   env: stringMap.default({}),
 });
 
+/**
+ * A server name: letters, digits, `-` and single `_` (never `__`, which separates the parts of
+ * an MCP tool's name `mcp__SERVER__TOOL`, so `mcp__a__*` can never reach server `a__b`).
+ */
+export const MCP_SERVER_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
+
+/**
+ * One MCP server: stdio (`command`, `args`, `env`, `cwd`) or streamable HTTP (`url`,
+ * `headers`); `${VAR}` in env values, the url and header values is taken from the environment.
+ */
+const mcpServerSchema = z
+  .strictObject({
+    command: z.string().min(1).optional(),
+    args: stringList.default([]),
+    env: stringMap.default({}),
+    cwd: z.string().min(1).optional(),
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    headers: stringMap.default({}),
+    enabled: z.boolean().default(true),
+    startup_timeout_ms: positiveInt.default(30000),
+    tool_timeout_ms: positiveInt.default(600000),
+    /** Only these tools (their MCP names) are offered; absent: all. */
+    include_tools: stringList.optional(),
+    exclude_tools: stringList.default([]),
+  })
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), {
+    error: "set exactly one of command (a stdio server) or url (a streamable HTTP server)",
+  });
+
 /** A trust record: the project root and the fingerprint of the settings the user trusted. */
 const trustEntrySchema = z.strictObject({
   path: z.string().min(1),
@@ -166,6 +195,15 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     hooks: hooksSchema.prefault({}),
     compaction: compactionSchema.prefault({}),
     tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),
+    /** MCP servers whose tools the session offers as `mcp__SERVER__TOOL` (docs/mcp.md). */
+    mcp_servers: z
+      .record(
+        z.string().regex(MCP_SERVER_NAME, {
+          error: "expected letters, digits, - or single _ (no __)",
+        }),
+        mcpServerSchema,
+      )
+      .default({}),
     /**
      * Projects whose `.codewhale/config.toml` settings that need trust apply, each with the
      * fingerprint of what was trusted; a bare path is an entry from before fingerprints, which
@@ -197,6 +235,7 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 export type HookConfig = z.output<typeof hookSchema>;
 export type ExternalToolConfig = z.output<typeof externalToolSchema>;
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
 export type TrustEntry = z.output<typeof trustEntrySchema>;
 export type ModelInfoOverride = z.output<typeof modelInfoSchema>;
 export type ToolOutputOverride = z.output<typeof toolOutputSchema>;

@@ -1,6 +1,7 @@
 // The environment a hook process gets: the session's, minus every provider credential, plus
 // the project directory under both codewhale's and Claude Code's names (called once per hook);
-// and the one tools and doctor's probes get: the session's minus the provider keys.
+// the one tools and doctor's probes get: the session's minus the provider keys; and the one
+// MCP servers start from: the session's minus every credential-looking variable.
 import { BUILTIN_BASE_URL_VARS, type Env } from "../config/index.ts";
 
 /** Variables that look like credentials: `*_API_KEY`, `*_TOKEN`, and all `ANTHROPIC_*`/`OPENAI_*`. */
@@ -13,15 +14,27 @@ export interface HookEnvOptions {
 }
 
 export function hookEnvironment(base: Env, options: HookEnvOptions): NodeJS.ProcessEnv {
-  const drop = new Set(options.providerKeyVars);
+  const env = withoutCredentials(base, options.providerKeyVars);
+  env.CODEWHALE_PROJECT_DIR = options.projectDir;
+  env.CLAUDE_PROJECT_DIR = options.projectDir;
+  return env;
+}
+
+/**
+ * `base` without any variable that looks like a credential and without `providerKeyVars`:
+ * what hooks and MCP servers start from (a server gets a token only through its own `env`).
+ */
+export function withoutCredentials(
+  base: Env,
+  providerKeyVars: readonly string[],
+): NodeJS.ProcessEnv {
+  const drop = new Set(providerKeyVars);
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined || drop.has(name)) continue;
     if (CREDENTIAL_PATTERNS.some((pattern) => pattern.test(name))) continue;
     env[name] = value;
   }
-  env.CODEWHALE_PROJECT_DIR = options.projectDir;
-  env.CLAUDE_PROJECT_DIR = options.projectDir;
   return env;
 }
 

@@ -27,12 +27,17 @@ export interface PermissionRule {
 
 export type ParsedRule = { ok: true; rule: PermissionRule } | { ok: false; message: string };
 
-const RULE_SHAPE = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s;
+const RULE_SHAPE = /^([A-Za-z0-9_-]+\*?)(?:\((.*)\))?$/s;
+/** The one wildcard a tool name may hold: every tool of one MCP server, `mcp__server__*`. */
+const MCP_SERVER_WILDCARD = /^mcp__[a-z0-9-]+(?:_[a-z0-9-]+)*__\*$/;
 
 export function parseRule(text: string): ParsedRule {
   const match = RULE_SHAPE.exec(text.trim());
   if (!match) return fail(text, 'expected "tool" or "tool(specifier)", e.g. "bash(npm test)"');
   const tool = (match[1] ?? "").toLowerCase();
+  if (tool.endsWith("*") && !MCP_SERVER_WILDCARD.test(tool)) {
+    return fail(text, '"*" is allowed only as every tool of an MCP server, "mcp__server__*"');
+  }
   const specifier = match[2];
   if (specifier === undefined) return { ok: true, rule: { text, tool, matcher: { kind: "any" } } };
   if (specifier.trim() === "") return fail(text, `empty specifier; write just "${tool}"`);

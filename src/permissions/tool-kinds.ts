@@ -60,12 +60,31 @@ export function ruleSubjectKind(tool: string): SubjectKind | undefined {
 
 /** True when a rule written for `ruleTool` applies to a call of `callTool`. */
 export function ruleCovers(ruleTool: string, callTool: string): boolean {
-  return (RULE_COVERS[ruleTool] ?? [ruleTool]).includes(callTool);
+  return (
+    mcpRuleCovers(ruleTool, callTool) ?? (RULE_COVERS[ruleTool] ?? [ruleTool]).includes(callTool)
+  );
 }
 
 /** True when a deny or ask rule written for `ruleTool` applies to a call of `callTool`. */
 export function restrictionCovers(ruleTool: string, callTool: string): boolean {
-  return (RESTRICTION_COVERS[ruleTool] ?? [ruleTool]).includes(callTool);
+  return (
+    mcpRuleCovers(ruleTool, callTool) ??
+    (RESTRICTION_COVERS[ruleTool] ?? [ruleTool]).includes(callTool)
+  );
+}
+
+/**
+ * Rules for MCP tools (Claude Code's forms): `mcp__server__tool` names one tool, and
+ * `mcp__server__*` or `mcp__server` every tool of one server; compared without case, as rule
+ * names are lower-cased. Undefined for a rule that is not about an MCP tool.
+ */
+function mcpRuleCovers(ruleTool: string, callTool: string): boolean | undefined {
+  if (!ruleTool.startsWith("mcp__")) return undefined;
+  const call = callTool.toLowerCase();
+  if (ruleTool.endsWith("__*")) return call.startsWith(ruleTool.slice(0, -1));
+  const server = ruleTool.slice("mcp__".length);
+  if (!server.includes("__")) return call.startsWith(`${ruleTool}__`);
+  return call === ruleTool;
 }
 
 /** The command of a bash-like call, or undefined. */

@@ -6,7 +6,9 @@
 // there (src/permissions/bash-parser.ts) the first time a bash rule is evaluated.
 // The interactive terminal (src/tui/) is a second bundle, dist/tui.cjs, with its rendering
 // library and highlighter: cli.cjs loads it only when `codewhale` opens an interactive session
-// (src/cli/chat-command.ts), so `exec` and `--version` never parse it.
+// (src/cli/chat-command.ts), so `exec` and `--version` never parse it. The MCP client
+// (src/tools/mcp/, with the MCP SDK) is a third bundle, dist/mcp.cjs, loaded only when a
+// session or `codewhale mcp` has a server configured.
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
@@ -31,13 +33,18 @@ const PACKAGE_CHUNKS = {
 
 /**
  * Imports that become `require("./<chunk>.cjs")` beside cli.cjs: chat-command.ts's
- * `import("../tui/index.ts")` and the packages of PACKAGE_CHUNKS.
+ * `import("../tui/index.ts")`, the MCP client's `import("../tools/mcp/index.ts")` (from
+ * agent/session-tools.ts and cli/mcp-command.ts) and the packages of PACKAGE_CHUNKS.
  */
 const chunks = {
   name: "chunks",
   setup(on) {
     on.onResolve({ filter: /^\.\.\/tui\/index\.ts$/ }, () => ({
       path: "./tui.cjs",
+      external: true,
+    }));
+    on.onResolve({ filter: /^\.\.\/tools\/mcp\/index\.ts$/ }, () => ({
+      path: "./mcp.cjs",
       external: true,
     }));
     const names = Object.keys(PACKAGE_CHUNKS).map((name) => name.replace(/[/.]/g, "\\$&"));
@@ -81,7 +88,7 @@ const piTuiLazy = {
   },
 };
 
-/** Both bundles: minified (names kept) to halve what V8 must parse; sourcemaps map it back. */
+/** Every bundle: minified (names kept) to halve what V8 must parse; sourcemaps map it back. */
 const common = {
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
@@ -113,6 +120,14 @@ await build({
   entryPoints: Object.fromEntries(
     Object.entries(PACKAGE_CHUNKS).map(([name, chunk]) => [chunk, name]),
   ),
+});
+
+await build({
+  ...common,
+  entryPoints: { mcp: "src/tools/mcp/index.ts" },
+  supported: { "dynamic-import": false },
+  logOverride: { "empty-import-meta": "silent" },
+  external: ["@xterm/headless", "gpt-tokenizer", "markdown-it"],
 });
 
 await build({

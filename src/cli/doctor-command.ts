@@ -1,7 +1,7 @@
 // `codewhale doctor [--json]`: checks the environment codewhale runs in (node version, config
 // files and their validity, sessions dir writable, provider keys present (never their
 // values), whether the configured model can run and its endpoint answers (doctor-endpoint.ts),
-// rg, the `cgc` code-graph CLI) and prints one line per check. Exits 1 when a check fails.
+// rg, the `cgc` code-graph CLI, each configured MCP server) and prints one line per check. Exits 1 when a check fails.
 // Subprocess checks run through the shared runner. Registered by cli/main.ts.
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -17,6 +17,7 @@ import { findExecutable } from "../tools/which.ts";
 import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { modelChecks } from "./doctor-endpoint.ts";
+import { probeServers } from "./mcp-command.ts";
 
 export type CheckStatus = "ok" | "info" | "warn" | "fail";
 
@@ -78,7 +79,26 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
   const probeEnv = loaded ? withoutProviderKeys(env, loaded.config.providers) : env;
   checks.push(await rgCheck(cwd, probeEnv, policy));
   checks.push(await cgcCheck(cwd, probeEnv, policy, output));
+  if (loaded) checks.push(...(await mcpChecks(loaded, env)));
   return checks;
+}
+
+/** One check per configured MCP server: started as a session would start it, then stopped. */
+async function mcpChecks(loaded: LoadedConfig, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
+  const reports = await probeServers(loaded, env);
+  return reports.map(({ name, probe }): DoctorCheck => {
+    const check = `mcp:${name}`;
+    if (!probe) return { name: check, status: "info", detail: "disabled (enabled = false)" };
+    if (!probe.ok) return { name: check, status: "fail", detail: `did not start: ${probe.reason}` };
+    const offered = probe.tools.filter((tool) => tool.offered).length;
+    const server = probe.server ? `${probe.server.name} ${probe.server.version}, ` : "";
+    const refused = probe.refused.length > 0 ? `, ${probe.refused.length} refused` : "";
+    return {
+      name: check,
+      status: "ok",
+      detail: `${server}${offered} tools${refused} (${probe.ms} ms)`,
+    };
+  });
 }
 
 export function formatDoctor(checks: readonly DoctorCheck[]): string {

@@ -14,6 +14,7 @@ import { registerExecCommand } from "./exec-command.ts";
 import { registerExportCommand } from "./export-command.ts";
 import { reportError } from "./fail.ts";
 import { registerKeyCommand } from "./key-command.ts";
+import { registerMcpCommand } from "./mcp-command.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
 import { watchStdout } from "./stdout-reader.ts";
 import { registerTrustCommand } from "./trust-command.ts";
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerExecCommand(program);
   registerExportCommand(program);
   registerKeyCommand(program);
+  registerMcpCommand(program);
   registerSessionsCommand(program);
   registerTrustCommand(program);
   forEachCommand(program, (command) => command.exitOverride(usageErrorOf(command)));

@@ -2,7 +2,12 @@
 // hook environment, the hooks and permissions in effect (`effectivePolicy`), and the output
 // policy every hook text goes through (`policedText`).
 export type { HookEnvOptions } from "./env.ts";
-export { hookEnvironment, providerKeyVars, withoutProviderKeys } from "./env.ts";
+export {
+  hookEnvironment,
+  providerKeyVars,
+  withoutCredentials,
+  withoutProviderKeys,
+} from "./env.ts";
 export type { HookSession } from "./input.ts";
 export type { HookListener, HookToolCall, HookVerdict } from "./pre-tool-use.ts";
 export { createPreToolUseListeners } from "./pre-tool-use.ts";

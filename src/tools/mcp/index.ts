@@ -1,8 +1,10 @@
 // MCP servers as a tool source (docs/mcp.md): the entry the agent and `codewhale mcp` import
 // lazily (`await import("../tools/mcp/index.ts")`), built as its own bundle, dist/mcp.cjs, so
 // the SDK is loaded only when a server is configured.
-export type { CallOptions, ConnectionEvents, StartResult } from "./connection.ts";
+export type { CallOptions, ConnectionEvents, RefusedTool, StartResult } from "./connection.ts";
 export { McpConnection } from "./connection.ts";
 export { createMcpTool, mcpToolKind, mcpToolName } from "./mcp-tool.ts";
+export type { ProbedTool, ServerProbe } from "./probe.ts";
+export { probeServer } from "./probe.ts";
 export type { McpSourceOptions } from "./source.ts";
 export { mcpServerSource, mcpToolSources, offersTool } from "./source.ts";

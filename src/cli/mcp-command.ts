@@ -1,0 +1,122 @@
+// `codewhale mcp list [--json]` (each configured server: started, its state, tool count or why
+// it failed) and `codewhale mcp get NAME [--json]` (its tools, their kinds and input schemas),
+// like `claude mcp list/get`. Servers start as a session would start them (trust-gated config,
+// the environment without credentials) and are stopped at once. The MCP code (dist/mcp.cjs)
+// is loaded only when a server is configured. Registered by cli/main.ts; doctor reuses the probe.
+import type { Command } from "commander";
+import type { Env, LoadedConfig, McpServerConfig } from "../config/index.ts";
+import { loadConfig, maskSecretText } from "../config/index.ts";
+import { UsageError } from "../errors.ts";
+import { providerKeyVars, withoutCredentials } from "../hooks/index.ts";
+import { terminalSafe } from "../runner/index.ts";
+import type { ServerProbe } from "../tools/mcp/index.ts";
+import { cwdOption } from "./cwd-option.ts";
+
+export interface McpServerReport {
+  name: string;
+  transport: "stdio" | "http";
+  target: string;
+  enabled: boolean;
+  probe?: ServerProbe;
+}
+
+export function registerMcpCommand(program: Command): void {
+  const mcp = program.command("mcp").description("list and inspect the configured MCP servers");
+  mcp
+    .command("list")
+    .description("start each configured MCP server and show its state and tool count")
+    .option("--json", "print the servers as JSON")
+    .option("--cwd <dir>", "directory to find the project config from")
+    .action(async (options: { json?: boolean; cwd?: string }) => {
+      const loaded = loadFor(options.cwd);
+      const reports = await probeServers(loaded, process.env);
+      if (options.json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+      else process.stdout.write(formatList(reports, loaded));
+    });
+  mcp
+    .command("get")
+    .description("start one MCP server and show its tools and their input schemas")
+    .argument("<name>", "the server's name in [mcp_servers]")
+    .option("--json", "print the server and its tools as JSON")
+    .option("--cwd <dir>", "directory to find the project config from")
+    .action(async (name: string, options: { json?: boolean; cwd?: string }) => {
+      const loaded = loadFor(options.cwd);
+      const server = loaded.config.mcp_servers[name];
+      if (!server) {
+        const known = Object.keys(loaded.config.mcp_servers).join(", ") || "none";
+        throw new UsageError(`no MCP server "${name}" is configured (configured: ${known})`);
+      }
+      const [report] = await probeServers(loaded, process.env, [
+        [name, { ...server, enabled: true }],
+      ]);
+      if (!report) return;
+      if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else process.stdout.write(formatGet(report));
+    });
+}
+
+function loadFor(cwd: string | undefined): LoadedConfig {
+  return loadConfig({ cwd: cwd === undefined ? process.cwd() : cwdOption(cwd), env: process.env });
+}
+
+/** Every server (or `only`), the enabled ones started concurrently and stopped again. */
+export async function probeServers(
+  loaded: LoadedConfig,
+  env: Env,
+  only?: Array<[string, McpServerConfig]>,
+): Promise<McpServerReport[]> {
+  const servers = only ?? Object.entries(loaded.config.mcp_servers);
+  if (servers.length === 0) return [];
+  const { probeServer } = await import("../tools/mcp/index.ts");
+  const options = {
+    env: withoutCredentials(env, providerKeyVars(loaded.config.providers)),
+    vars: env,
+    cwd: loaded.cwd,
+  };
+  return Promise.all(
+    servers.map(async ([name, server]) => {
+      const report: McpServerReport = {
+        name,
+        transport: server.url === undefined ? "stdio" : "http",
+        target: maskSecretText(server.url ?? [server.command, ...server.args].join(" ")),
+        enabled: server.enabled,
+      };
+      if (server.enabled) report.probe = await probeServer(name, server, options);
+      return report;
+    }),
+  );
+}
+
+function formatList(reports: readonly McpServerReport[], loaded: LoadedConfig): string {
+  if (reports.length === 0) {
+    const hint = loaded.trust.notice ? " (an untrusted project's servers are ignored)" : "";
+    return `no MCP servers configured${hint}\n`;
+  }
+  return reports.map((report) => `${terminalSafe(listLine(report))}\n`).join("");
+}
+
+function listLine(report: McpServerReport): string {
+  const head = `${report.name}  ${report.transport}  ${report.target}`;
+  const probe = report.probe;
+  if (!probe) return `${head}  disabled`;
+  if (!probe.ok) return `${head}  failed: ${probe.reason}`;
+  const offered = probe.tools.filter((tool) => tool.offered).length;
+  const server = probe.server ? ` (${probe.server.name} ${probe.server.version})` : "";
+  return `${head}  connected${server}, ${offered} tool${offered === 1 ? "" : "s"}`;
+}
+
+function formatGet(report: McpServerReport): string {
+  const lines = [listLine(report)];
+  const probe = report.probe;
+  if (probe?.ok) {
+    for (const tool of probe.tools) {
+      const off = tool.offered ? "" : " (not offered: include_tools/exclude_tools)";
+      lines.push("", `${tool.name} [${tool.kind}]${off}`);
+      if (tool.description) lines.push(`  ${tool.description.split("\n")[0]}`);
+      lines.push(`  input: ${JSON.stringify(tool.inputSchema)}`);
+    }
+    for (const refused of probe.refused)
+      lines.push("", `${refused.name}: not offered: ${refused.problem}`);
+  }
+  return `${lines.map(terminalSafe).join("\n")}\n`;
+}

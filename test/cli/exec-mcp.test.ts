@@ -46,7 +46,7 @@ describe("codewhale exec with MCP servers", () => {
     const first = mock.requests.length;
     const run = await runExec([...ARGS, "--output-format", "stream-json", "go"], setup);
     assert.equal(run.status, 0, run.stderr);
-    const tools = (mock.requests[first]?.body as { tools: Array<{ name: string }> }).tools;
+    const tools = (mock.requests[first]!.body as { tools: Array<{ name: string }> }).tools;
     assert.ok(tools.some((tool) => tool.name === "mcp__t__echo"));
     const result = jsonLines(run.stdout).find((line) => line.type === "tool/result");
     const content = String(result?.content);
@@ -76,7 +76,7 @@ describe("codewhale exec with MCP servers", () => {
     const first = mock.requests.length;
     const run = await runExec([...ARGS, "go"], setup);
     assert.equal(run.status, 0, run.stderr);
-    const tools = (mock.requests[first]?.body as { tools: Array<{ name: string }> }).tools;
+    const tools = (mock.requests[first]!.body as { tools: Array<{ name: string }> }).tools;
     assert.ok(!tools.some((tool) => tool.name.startsWith("mcp__")));
     assert.equal(existsSync(marker), false);
     assert.match(

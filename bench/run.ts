@@ -8,6 +8,7 @@ import { benchExecEndToEnd } from "./exec-e2e.ts";
 import { benchExecText } from "./exec-text.ts";
 import { benchExport } from "./export.ts";
 import { benchLoop } from "./loop.ts";
+import { benchMcp } from "./mcp.ts";
 import { benchRunner } from "./runner.ts";
 import { benchSecretCorpus } from "./secret-corpus.ts";
 import { benchSessionLog } from "./session-log.ts";
@@ -34,6 +35,7 @@ const benches: Bench[] = [
   { name: "terminal input", run: benchTuiInput },
   { name: "acp latency", run: benchAcp },
   { name: "compaction", run: benchCompaction },
+  { name: "mcp", run: benchMcp },
 ];
 
 const filters = process.argv.slice(2);

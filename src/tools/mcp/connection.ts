@@ -108,12 +108,18 @@ export class McpConnection {
     const live = this.live ?? (await this.restarting);
     if (!live) throw new Error(`MCP server "${this.name}" is not running`);
     const { CallToolResultSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    // A signal of this call only: the SDK never removes the listener it adds to the one it is
+    // given, and a turn's signal serves many calls.
+    const call = new AbortController();
+    const abort = () => call.abort(options.signal.reason);
+    if (options.signal.aborted) abort();
+    else options.signal.addEventListener("abort", abort, { once: true });
     try {
       const result = await live.client.callTool(
         { name: tool, arguments: args },
         CallToolResultSchema,
         {
-          signal: options.signal,
+          signal: call.signal,
           timeout: this.server.tool_timeout_ms,
           maxTotalTimeout: this.server.tool_timeout_ms,
           ...(options.onProgress ? { onprogress: options.onProgress } : {}),
@@ -122,6 +128,8 @@ export class McpConnection {
       return result as CallToolResult;
     } catch (error) {
       throw new Error(this.failure(live, error));
+    } finally {
+      options.signal.removeEventListener("abort", abort);
     }
   }
 

@@ -332,4 +332,25 @@ describe("MCP servers as a tool source", () => {
     assert.deepEqual(input.tool_input, { text: "y" });
     await h.agent.close();
   });
+
+  it("many calls in one turn leave no abort listener behind (no MaxListenersExceededWarning)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.name);
+    process.on("warning", onWarning);
+    const calls = Array.from({ length: 15 }, (_, i) => ({
+      id: `c${i}`,
+      name: "mcp__t__echo",
+      args: { text: `n${i}` },
+    }));
+    const { h } = await session({ t: testServerConfig() }, [{ calls }, { text: "done" }]);
+    await h.agent.run("go");
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off("warning", onWarning);
+    assert.equal(results(h.events).c14?.content, "echo: n14");
+    assert.deepEqual(
+      warnings.filter((name) => name === "MaxListenersExceededWarning"),
+      [],
+    );
+    await h.agent.close();
+  });
 });

@@ -8,6 +8,7 @@ import type { PermissionContext } from "../permissions/index.ts";
 import { loadBashParser } from "../permissions/index.ts";
 import { preloadProvider } from "../providers/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
+import type { McpCatalog } from "../tools/mcp-catalog.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
 import { compactHistory } from "./compaction.ts";
@@ -95,6 +96,13 @@ export class Agent {
   /** The tools this session offers the model (surfaces read their presenters). */
   get tools(): Toolbox {
     return this.session.ctx.tools;
+  }
+  /**
+   * The prompts (slash commands `/mcp__server__prompt`) and resources (`@server:uri`) of the
+   * session's MCP servers, for a surface to offer; empty without servers.
+   */
+  get mcp(): McpCatalog {
+    return this.session.sessionTools.mcp;
   }
   /** The system prompt every request of this run carries. */
   get systemPrompt(): string {

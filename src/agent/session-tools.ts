@@ -8,6 +8,8 @@ import { providerKeyVars, withoutCredentials, withoutProviderKeys } from "../hoo
 import {
   createSpillScope,
   knownSecretsFrom,
+  type OutputPolicy,
+  outputPolicyFor,
   type SpillScope,
   sweepStaleSpillDirs,
 } from "../runner/index.ts";
@@ -19,12 +21,15 @@ import type {
 } from "../tools/builtin/index.ts";
 import { builtinToolSource, createToolContext } from "../tools/builtin/index.ts";
 import { codeGraphSource, externalToolSource, gcfEnabled } from "../tools/external/index.ts";
+import { EMPTY_MCP_CATALOG, type McpCatalog } from "../tools/mcp-catalog.ts";
 import type { ToolNotice, ToolSource } from "../tools/source.ts";
 import { Toolbox } from "../tools/toolbox.ts";
 import type { RunContext } from "./run-context.ts";
 
 export interface SessionTools {
   toolbox: Toolbox;
+  /** The prompts and resources of the session's MCP servers (empty without servers). */
+  mcp: McpCatalog;
   /** The session's spill directory (read, grep and ls may read it). */
   spillDir: string;
   /** The built-in tools' shared context (the user's own `!command` runs in it too). */
@@ -58,25 +63,37 @@ export interface SessionToolsOptions {
 }
 
 /** The default sources, in the order their tools are offered (built-ins first, MCP last). */
-export async function defaultToolSources(options: SessionToolsOptions): Promise<ToolSource[]> {
+export async function defaultToolSources(
+  options: SessionToolsOptions,
+  catalog: CatalogSink = { policy: () => outputPolicyFor(options.config.output), set: () => {} },
+): Promise<ToolSource[]> {
   return [
     builtinToolSource(),
     externalToolSource(options.externalTools),
     codeGraphSource({ gcf: gcfEnabled(options.config.output) }),
-    ...(await mcpSources(options)),
+    ...(await mcpSources(options, catalog)),
   ];
+}
+
+/** Where the MCP sources put the session's catalog of prompts and resources. */
+interface CatalogSink {
+  /** The session's output policy of one tool name (known secrets included). */
+  policy(name: string): OutputPolicy;
+  set(catalog: McpCatalog): void;
 }
 
 /**
  * A source per enabled `[mcp_servers.NAME]` (trusted config only: the loader gates a
  * project's), loaded only when one is configured: the MCP code is its own bundle.
  */
-async function mcpSources(options: SessionToolsOptions): Promise<ToolSource[]> {
+async function mcpSources(options: SessionToolsOptions, sink: CatalogSink): Promise<ToolSource[]> {
   const servers = options.config.mcp_servers;
   if (!Object.values(servers).some((server) => server.enabled)) return [];
-  const { mcpToolSources } = await import("../tools/mcp/index.ts");
+  const { createCatalogRegistry, mcpToolSources } = await import("../tools/mcp/index.ts");
   const env = withoutCredentials(options.env, providerKeyVars(options.config.providers));
-  return mcpToolSources(servers, { env, vars: options.env });
+  const registry = createCatalogRegistry(sink.policy);
+  sink.set(registry.catalog);
+  return mcpToolSources(servers, { env, vars: options.env, onConnected: registry.add });
 }
 
 export async function createSessionTools(options: SessionToolsOptions): Promise<SessionTools> {
@@ -98,7 +115,14 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     await workspace.background.dispose();
     spill.dispose();
   };
-  const defaults = options.defaultSources === false ? [] : await defaultToolSources(options);
+  let mcp: McpCatalog = EMPTY_MCP_CATALOG;
+  const sink: CatalogSink = {
+    policy: workspace.policy,
+    set: (catalog) => {
+      mcp = catalog;
+    },
+  };
+  const defaults = options.defaultSources === false ? [] : await defaultToolSources(options, sink);
   let toolbox: Toolbox;
   try {
     toolbox = await Toolbox.open({
@@ -113,6 +137,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
   }
   return {
     toolbox,
+    mcp,
     spillDir: spill.dir,
     workspace,
     async dispose() {

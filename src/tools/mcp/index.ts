@@ -1,6 +1,9 @@
 // MCP servers as a tool source (docs/mcp.md): the entry the agent and `codewhale mcp` import
 // lazily (`await import("../tools/mcp/index.ts")`), built as its own bundle, dist/mcp.cjs, so
 // the SDK is loaded only when a server is configured.
+
+export type { CatalogRegistry } from "./catalog.ts";
+export { createCatalogRegistry } from "./catalog.ts";
 export type { CallOptions, ConnectionEvents, RefusedTool, StartResult } from "./connection.ts";
 export { McpConnection } from "./connection.ts";
 export { createMcpTool, mcpToolKind, mcpToolName } from "./mcp-tool.ts";

@@ -15,6 +15,8 @@ export interface McpSourceOptions {
   env: NodeJS.ProcessEnv;
   /** Where `${VAR}` values come from: the session's environment. */
   vars: Readonly<Record<string, string | undefined>>;
+  /** Receives each connected server, for the prompts and resources catalog. */
+  onConnected?: (server: string, connection: McpConnection) => void;
 }
 
 /** A source per enabled server, in config order. */
@@ -60,6 +62,7 @@ export function mcpServerSource(
         return { tools: () => [], notices: [{ message, level: "tools" }], dispose: async () => {} };
       }
       const connection = started.connection;
+      options.onConnected?.(name, connection);
       const notices: ToolNotice[] = [];
       const rebuild = async (into: ToolNotice[] | null = null) => {
         const say = (message: string) =>

@@ -195,7 +195,7 @@ describe("MCP servers as a tool source", () => {
   it("list_changed takes effect at the next turn boundary, recorded as tools/changed; progress reaches tool/progress stripped", async () => {
     const { h, script, progress } = await session({ t: testServerConfig() }, [
       { calls: [{ id: "g", name: "mcp__t__grow", args: {} }] },
-      { calls: [{ id: "s", name: "mcp__t__slow", args: { ms: 150 } }] },
+      { calls: [{ id: "s", name: "mcp__t__slow", args: { ms: 600 } }] },
       { text: "turn one done" },
       { calls: [{ id: "l", name: "mcp__t__late", args: {} }] },
       { text: "turn two done" },
@@ -350,6 +350,36 @@ describe("MCP servers as a tool source", () => {
     assert.deepEqual(
       warnings.filter((name) => name === "MaxListenersExceededWarning"),
       [],
+    );
+    await h.agent.close();
+  });
+
+  it("agent.mcp lists server prompts as /mcp__server__prompt and resources as @server:uri, and gets them", async () => {
+    const { h } = await session({ t: testServerConfig() }, []);
+    assert.deepEqual(h.agent.mcp.servers(), ["t"]);
+    const prompts = await h.agent.mcp.prompts();
+    assert.deepEqual(prompts, [
+      {
+        server: "t",
+        name: "review",
+        command: "/mcp__t__review",
+        description: "Review a file.",
+        arguments: [{ name: "file", required: true }],
+      },
+    ]);
+    assert.equal(
+      await h.agent.mcp.getPrompt("t", "review", { file: "a.ts" }),
+      "Review a.ts carefully.",
+    );
+    const resources = await h.agent.mcp.resources();
+    assert.equal(resources[0]?.mention, "@t:test://notes/a.txt");
+    assert.equal(
+      await h.agent.mcp.readResource("t", "test://notes/a.txt"),
+      "contents of test://notes/a.txt",
+    );
+    await assert.rejects(
+      h.agent.mcp.readResource("nope", "x"),
+      /MCP server "nope" is not connected/,
     );
     await h.agent.close();
   });

@@ -36,6 +36,10 @@ const object = (properties: Record<string, unknown> = {}, required: string[] = [
   ...(required.length > 0 ? { required } : {}),
 });
 
+function nested(levels: number): Record<string, unknown> {
+  return levels === 0 ? { type: "string" } : { type: "array", items: nested(levels - 1) };
+}
+
 function huge(): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (let i = 0; i < 4000; i++)
@@ -101,6 +105,11 @@ const BASE_TOOLS = [
     name: "not_object",
     description: "A schema that is not an object.",
     inputSchema: { type: "string" },
+  },
+  {
+    name: "\u001b[31mevil\u001b]0;owned\u0007",
+    description: "A name with escapes and a schema nested too deep.",
+    inputSchema: object({ deep: nested(40) }),
   },
 ];
 

@@ -5,6 +5,7 @@
 // a list_changed (or a restart) rebuilds them and takes effect at the next turn boundary.
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../../config/index.ts";
+import { stripControls } from "../../runner/index.ts";
 import type { PresentedTool } from "../presentation.ts";
 import type { ToolNotice, ToolSource, ToolSourceContext } from "../source.ts";
 import { McpConnection } from "./connection.ts";
@@ -48,7 +49,7 @@ export function mcpServerSource(
         toolsChanged: () => {
           void rebuild().then(() => context.listChanged());
         },
-        notice: (message: string) => context.notice({ message, level: "tools" }),
+        notice: (message: string) => context.notice({ message: shown(message), level: "tools" }),
       };
       const started = await McpConnection.start(
         name,
@@ -58,7 +59,7 @@ export function mcpServerSource(
         context.signal,
       );
       if (!started.ok) {
-        const message = `MCP server "${name}" did not start: ${started.reason}`;
+        const message = shown(`MCP server "${name}" did not start: ${started.reason}`);
         return { tools: () => [], notices: [{ message, level: "tools" }], dispose: async () => {} };
       }
       const connection = started.connection;
@@ -66,7 +67,7 @@ export function mcpServerSource(
       const notices: ToolNotice[] = [];
       const rebuild = async (into: ToolNotice[] | null = null) => {
         const say = (message: string) =>
-          into ? into.push({ message, level: "tools" }) : events.notice(message);
+          into ? into.push({ message: shown(message), level: "tools" }) : events.notice(message);
         for (const { name: tool, problem } of connection.refused()) {
           say(`MCP server "${name}": tool ${tool} is not offered: ${problem}`);
         }
@@ -106,6 +107,11 @@ async function buildTools(
     }
   }
   return tools;
+}
+
+/** A notice holds what a server sent (names, reasons): no control characters reach a terminal. */
+function shown(message: string): string {
+  return stripControls(message).replace(/[\r\n]+/g, " ");
 }
 
 /** The server stops when the session closes, even before the toolbox disposes it. */

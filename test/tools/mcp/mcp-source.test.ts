@@ -88,6 +88,18 @@ describe("MCP servers as a tool source", () => {
           'MCP server "t": tool not_object is not offered: inputSchema.type: Invalid input: expected "object"',
       ),
     );
+    assert.ok(
+      notices.some((n) =>
+        /^MCP server "t": tool evil is not offered: the input schema nests deeper than 32 levels$/.test(
+          n,
+        ),
+      ),
+      notices.join("\n"),
+    );
+    assert.ok(
+      !notices.some((n) => /[\u0000-\u0008\u000b-\u001f]/.test(n)),
+      "no control characters reach a notice",
+    );
     await h.agent.close();
   });
 

@@ -5,6 +5,7 @@
 // (bounded, stripped, redacted). source.ts registers each connected server; the agent exposes
 // the catalog (`agent.mcp`).
 
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { OutputPolicy } from "../../runner/index.ts";
 import { applyOutputPolicy, stripControls } from "../../runner/index.ts";
 import type { McpCatalog, McpPromptInfo, McpResourceInfo } from "../mcp-catalog.ts";
@@ -29,14 +30,27 @@ export function createCatalogRegistry(policy: (name: string) => OutputPolicy): C
   const policed = async (name: string, text: string) =>
     (await applyOutputPolicy(text, { ...policy(name), spillToTemp: false }, { spill: null }))
       .output;
+  /** What each connected server with `capability` lists; a server that fails lists nothing. */
+  const fromEach = async <T>(
+    capability: "prompts" | "resources",
+    list: (server: string, client: Client) => Promise<T[]>,
+  ): Promise<T[]> => {
+    const lists = await Promise.all(
+      [...servers].map(([server, connection]) => {
+        const client = connection.client;
+        if (!client?.getServerCapabilities()?.[capability]) return [];
+        return list(server, client).catch((): T[] => []);
+      }),
+    );
+    return lists.flat();
+  };
   const catalog: McpCatalog = {
     servers: () => [...servers.keys()],
-    async prompts() {
-      const lists = await Promise.all(
-        [...servers].map(async ([server, connection]): Promise<McpPromptInfo[]> => {
-          if (!connection.client?.getServerCapabilities()?.prompts) return [];
-          const listed = await connection.client.listPrompts({}, { timeout: REQUEST_TIMEOUT_MS });
-          return listed.prompts.map((prompt) => ({
+    prompts: () =>
+      fromEach("prompts", async (server, client) => {
+        const listed = await client.listPrompts({}, { timeout: REQUEST_TIMEOUT_MS });
+        return listed.prompts.map(
+          (prompt): McpPromptInfo => ({
             server,
             name: prompt.name,
             command: `/${mcpToolName(server, prompt.name)}`,
@@ -46,11 +60,9 @@ export function createCatalogRegistry(policy: (name: string) => OutputPolicy): C
               required: arg.required === true,
               ...(arg.description ? { description: stripControls(arg.description) } : {}),
             })),
-          }));
-        }),
-      );
-      return lists.flat();
-    },
+          }),
+        );
+      }),
     async getPrompt(server, name, args) {
       const got = await clientOf(server).getPrompt(
         { name, arguments: args },
@@ -65,22 +77,19 @@ export function createCatalogRegistry(policy: (name: string) => OutputPolicy): C
         .join("\n\n");
       return policed(mcpToolName(server, name), text);
     },
-    async resources() {
-      const lists = await Promise.all(
-        [...servers].map(async ([server, connection]): Promise<McpResourceInfo[]> => {
-          if (!connection.client?.getServerCapabilities()?.resources) return [];
-          const listed = await connection.client.listResources({}, { timeout: REQUEST_TIMEOUT_MS });
-          return listed.resources.map((resource) => ({
+    resources: () =>
+      fromEach("resources", async (server, client) => {
+        const listed = await client.listResources({}, { timeout: REQUEST_TIMEOUT_MS });
+        return listed.resources.map(
+          (resource): McpResourceInfo => ({
             server,
             uri: resource.uri,
             name: stripControls(resource.name),
             mention: `@${server}:${resource.uri}`,
             ...(resource.mimeType ? { mimeType: resource.mimeType } : {}),
-          }));
-        }),
-      );
-      return lists.flat();
-    },
+          }),
+        );
+      }),
     async readResource(server, uri) {
       const read = await clientOf(server).readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS });
       const text = read.contents

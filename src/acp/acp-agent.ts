@@ -1,13 +1,12 @@
 // The ACP agent app: one handler per protocol method, each a thin call into the sessions
 // (acp-sessions.ts) and their agents, every failure turned into a JSON-RPC error with one
 // line (protocol-error.ts) so that no request can crash the process. The editor's MCP servers
-// reach `mcpServersFor` (mcp-servers.ts). Built by serve.ts.
+// go to the session they open (acp-sessions.ts, mcp-servers.ts). Built by serve.ts.
 import * as acp from "@agentclientprotocol/sdk";
 import { VERSION } from "../version.ts";
 import type { AcpSession } from "./acp-session.ts";
 import type { AcpOptions } from "./acp-sessions.ts";
 import { AcpSessions } from "./acp-sessions.ts";
-import { mcpServersFor } from "./mcp-servers.ts";
 import { protocolError } from "./protocol-error.ts";
 import { authMethods } from "./provider-key.ts";
 
@@ -38,16 +37,20 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
     )
     .onRequest(methods.agent.session.new, ({ params, client }) =>
       guarded(async () => {
-        const session = await sessions.start(client, params.cwd, { kind: "new" });
-        mcpServersFor(session, params.mcpServers, options.diagnostic);
+        const session = await sessions.start(
+          client,
+          params.cwd,
+          { kind: "new" },
+          params.mcpServers,
+        );
         return { sessionId: session.id, ...opened(session) };
       }),
     )
     .onRequest(methods.agent.session.load, ({ params, client }) =>
       guarded(async () => {
         const { sessionId, cwd } = params;
-        const session = await sessions.start(client, cwd, { kind: "load", sessionId });
-        mcpServersFor(session, params.mcpServers, options.diagnostic);
+        const opening = { kind: "load", sessionId } as const;
+        const session = await sessions.start(client, cwd, opening, params.mcpServers);
         // The replay comes before the answer, as the protocol has it.
         await session.flushed();
         return opened(session);
@@ -56,8 +59,8 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
     .onRequest(methods.agent.session.resume, ({ params, client }) =>
       guarded(async () => {
         const { sessionId, cwd } = params;
-        const session = await sessions.start(client, cwd, { kind: "resume", sessionId });
-        mcpServersFor(session, params.mcpServers, options.diagnostic);
+        const opening = { kind: "resume", sessionId } as const;
+        const session = await sessions.start(client, cwd, opening, params.mcpServers);
         return opened(session);
       }),
     )

@@ -5,7 +5,12 @@
 // session/list, closing one or all (when the client goes away). Called by acp-agent.ts.
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import type { AgentContext, ClientCapabilities, SessionInfo } from "@agentclientprotocol/sdk";
+import type {
+  AgentContext,
+  ClientCapabilities,
+  McpServer,
+  SessionInfo,
+} from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { Agent } from "../agent/agent.ts";
 import type { BusEvents } from "../agent/bus-events.ts";
@@ -21,6 +26,7 @@ import { AcpSession, type OpenedAgent, type Overrides } from "./acp-session.ts";
 import { clientFiles } from "./client-files.ts";
 import { clientTerminals } from "./client-terminals.ts";
 import { contextWindowFrom } from "./event-updates.ts";
+import { type EditorMcpServers, mcpServersFor } from "./mcp-servers.ts";
 import { missingKeyVariable, PROVIDER_KEY_METHOD } from "./provider-key.ts";
 import { titleOf } from "./session-title.ts";
 
@@ -83,7 +89,13 @@ export class AcpSessions {
     return session;
   }
 
-  async start(client: AgentContext, cwd: string, opening: Opening): Promise<AcpSession> {
+  /** Opens a session; `servers` are the editor's MCP servers, connected beside the config's. */
+  async start(
+    client: AgentContext,
+    cwd: string,
+    opening: Opening,
+    servers?: readonly McpServer[],
+  ): Promise<AcpSession> {
     const key = opening.kind === "new" ? undefined : opening.sessionId;
     if (key !== undefined && (this.open.has(key) || this.opening.has(key))) {
       throw RequestError.invalidRequest({ sessionId: key }, "the session is already open here");
@@ -91,13 +103,21 @@ export class AcpSessions {
     if (key !== undefined) this.opening.add(key);
     try {
       const directory = checkedCwd(cwd);
+      const configured = Object.keys(this.config(directory).config.mcp_servers);
+      const editors = mcpServersFor(servers, configured, this.options.diagnostic);
       const session: AcpSession = new AcpSession({
         client,
         env: this.options.env,
         reopen: (overrides) =>
-          this.openAgent(session, directory, { kind: "resume", sessionId: session.id }, overrides),
+          this.openAgent(
+            session,
+            directory,
+            { kind: "resume", sessionId: session.id },
+            overrides,
+            editors,
+          ),
       });
-      const opened = await this.openAgent(session, directory, opening, {});
+      const opened = await this.openAgent(session, directory, opening, {}, editors);
       this.open.set(opened.agent.sessionId, session);
       session.use(opened, opening.kind === "load");
       return session;
@@ -147,8 +167,9 @@ export class AcpSessions {
     cwd: string,
     opening: Opening,
     overrides: Overrides,
+    editors: EditorMcpServers,
   ): Promise<OpenedAgent> {
-    const loaded = withThinking(this.config(cwd), overrides);
+    const loaded = withEditorServers(withThinking(this.config(cwd), overrides), editors);
     const keyVariables = providerKeyVars(loaded.config.providers);
     this.options.hideCredentials(keyVariables);
     const dir = sessionsDir(loaded, this.options.sessionDir);
@@ -186,6 +207,13 @@ export class AcpSessions {
   private config(cwd: string): LoadedConfig {
     return loadConfig({ cwd, env: this.options.env });
   }
+}
+
+/** The config with the editor's MCP servers beside its own (an editor's wins a shared name). */
+function withEditorServers(loaded: LoadedConfig, editors: EditorMcpServers): LoadedConfig {
+  if (Object.keys(editors).length === 0) return loaded;
+  const mcp_servers = { ...loaded.config.mcp_servers, ...editors };
+  return { ...loaded, config: { ...loaded.config, mcp_servers } };
 }
 
 /** The stored log of an exact session id, with its model; an unknown id is "not found". */

@@ -241,3 +241,17 @@ export type ModelInfoOverride = z.output<typeof modelInfoSchema>;
 export type ToolOutputOverride = z.output<typeof toolOutputSchema>;
 /** A partial config as written in a file or passed as flags. */
 export type ConfigInput = z.input<typeof configFileSchema>;
+
+/**
+ * One MCP server from outside the config files (an editor's `mcpServers` over ACP), checked
+ * and given its defaults as `[mcp_servers.NAME]` would be: the server, or the first problem.
+ */
+export function parseMcpServer(
+  input: unknown,
+): { ok: true; server: McpServerConfig } | { ok: false; problem: string } {
+  const parsed = mcpServerSchema.safeParse(input);
+  if (parsed.success) return { ok: true, server: parsed.data };
+  const issue = parsed.error.issues[0];
+  const at = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+  return { ok: false, problem: `${at}${issue?.message ?? "invalid"}` };
+}

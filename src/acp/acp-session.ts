@@ -16,6 +16,7 @@ import { RequestError } from "@agentclientprotocol/sdk";
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
 import type { Config, Env } from "../config/index.ts";
+import { formatCount } from "../present/format.ts";
 import { escapeAllControls, escapeControls } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
@@ -114,8 +115,8 @@ export class AcpSession {
     await this.switching;
     const command = commandOf(prompt.text);
     if (command) {
-      await this.runCommand(command.name, command.argument);
-      return { stopReason: "end_turn" };
+      const cancelled = await this.runCommand(command.name, command.argument);
+      return { stopReason: cancelled ? "cancelled" : "end_turn" };
     }
     const running = this.agent.submit(prompt.text);
     this.prompts.add(running);
@@ -230,8 +231,12 @@ export class AcpSession {
     this.agent.setPermissionMode(mode);
   }
 
-  /** Runs a slash command of the bridge; its answer is one message to the client. */
-  private async runCommand(name: string, argument: string): Promise<void> {
+  /**
+   * Runs a slash command of the bridge; its answer is one message to the client. True when it
+   * was cancelled (session/cancel during /compact).
+   */
+  private async runCommand(name: string, argument: string): Promise<boolean> {
+    let cancelled = false;
     const say = (text: string) =>
       this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
     try {
@@ -249,11 +254,25 @@ export class AcpSession {
         if (argument === "") throw RequestError.invalidParams({}, "/title needs a title");
         this.agent.setTitle(argument);
         say(`Title: ${escapeAllControls(argument)}.`);
+      } else if (name === "compact") {
+        const outcome = await this.agent.compact(argument || undefined);
+        cancelled = outcome.reason === "cancelled" || outcome.reason === "withdrawn";
+        if (outcome.reason === "compacted") {
+          const { tokens_before, tokens_after } = outcome.event;
+          say(
+            `Compacted: about ${formatCount(tokens_before)} → ${formatCount(tokens_after)} tokens.`,
+          );
+        } else {
+          say(
+            `/compact: ${outcome.reason === "withdrawn" ? "withdrawn" : escapeAllControls(outcome.error)}`,
+          );
+        }
       }
     } catch (error) {
       say(`/${name}: ${error instanceof Error ? escapeAllControls(error.message) : "failed"}`);
     }
     await this.written;
+    return cancelled;
   }
 
   private observe(event: SessionEvent, send: boolean, replaying = false): void {

@@ -1,7 +1,7 @@
 // The slash commands the bridge runs itself, the one list of them: sent to the client as
 // `available_commands_update` when a session opens (editors offer them on "/"), and matched in
 // a prompt by `commandOf`; acp-session.ts runs them. A prompt starting with "/" that names none
-// of them goes to the model as written. Commands that other work adds (/compact) go here.
+// of them goes to the model as written.
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 
 export const ACP_COMMANDS = [
@@ -21,6 +21,11 @@ export const ACP_COMMANDS = [
     input: { hint: "mode" },
   },
   { name: "title", description: "name this session", input: { hint: "title" } },
+  {
+    name: "compact",
+    description: "summarise the conversation so far to free the context (the log keeps it all)",
+    input: { hint: "what the summary should keep (optional)" },
+  },
 ] as const satisfies readonly AvailableCommand[];
 
 export type AcpCommandName = (typeof ACP_COMMANDS)[number]["name"];

@@ -26,7 +26,7 @@ import { AcpSession, type OpenedAgent, type Overrides } from "./acp-session.ts";
 import { clientFiles } from "./client-files.ts";
 import { clientTerminals } from "./client-terminals.ts";
 import { contextWindowFrom } from "./event-updates.ts";
-import { type EditorMcpServers, mcpServersFor } from "./mcp-servers.ts";
+import { type EditorMcpServers, mcpServersFor, withEditorServers } from "./mcp-servers.ts";
 import { missingKeyVariable, PROVIDER_KEY_METHOD } from "./provider-key.ts";
 import { titleOf } from "./session-title.ts";
 
@@ -103,8 +103,7 @@ export class AcpSessions {
     if (key !== undefined) this.opening.add(key);
     try {
       const directory = checkedCwd(cwd);
-      const configured = Object.keys(this.config(directory).config.mcp_servers);
-      const editors = mcpServersFor(servers, configured, this.options.diagnostic);
+      const editors = mcpServersFor(servers, this.options.diagnostic);
       const session: AcpSession = new AcpSession({
         client,
         env: this.options.env,
@@ -117,7 +116,7 @@ export class AcpSessions {
             editors,
           ),
       });
-      const opened = await this.openAgent(session, directory, opening, {}, editors);
+      const opened = await this.openAgent(session, directory, opening, {}, editors, true);
       this.open.set(opened.agent.sessionId, session);
       session.use(opened, opening.kind === "load");
       return session;
@@ -168,8 +167,10 @@ export class AcpSessions {
     opening: Opening,
     overrides: Overrides,
     editors: EditorMcpServers,
+    announce = false,
   ): Promise<OpenedAgent> {
-    const loaded = withEditorServers(withThinking(this.config(cwd), overrides), editors);
+    const replaced = announce ? this.options.diagnostic : undefined;
+    const loaded = withEditorServers(withThinking(this.config(cwd), overrides), editors, replaced);
     const keyVariables = providerKeyVars(loaded.config.providers);
     this.options.hideCredentials(keyVariables);
     const dir = sessionsDir(loaded, this.options.sessionDir);
@@ -207,13 +208,6 @@ export class AcpSessions {
   private config(cwd: string): LoadedConfig {
     return loadConfig({ cwd, env: this.options.env });
   }
-}
-
-/** The config with the editor's MCP servers beside its own (an editor's wins a shared name). */
-function withEditorServers(loaded: LoadedConfig, editors: EditorMcpServers): LoadedConfig {
-  if (Object.keys(editors).length === 0) return loaded;
-  const mcp_servers = { ...loaded.config.mcp_servers, ...editors };
-  return { ...loaded, config: { ...loaded.config, mcp_servers } };
 }
 
 /** The stored log of an exact session id, with its model; an unknown id is "not found". */

@@ -4,7 +4,12 @@
 // a tool-name part or a server that fails its check is one diagnostic line naming it, never a
 // value of its env or headers. Called by acp-sessions.ts when it opens the session.
 import type { McpServer } from "@agentclientprotocol/sdk";
-import { MCP_SERVER_NAME, type McpServerConfig, parseMcpServer } from "../config/index.ts";
+import {
+  type LoadedConfig,
+  MCP_SERVER_NAME,
+  type McpServerConfig,
+  parseMcpServer,
+} from "../config/index.ts";
 import { escapeControls } from "../runner/index.ts";
 
 export type EditorMcpServers = Record<string, McpServerConfig>;
@@ -12,13 +17,9 @@ export type EditorMcpServers = Record<string, McpServerConfig>;
 const pairs = (list: ReadonlyArray<{ name: string; value: string }>) =>
   Object.fromEntries(list.map(({ name, value }) => [name, value]));
 
-/**
- * The editor's servers by name; `configured` (the config's names) lets a diagnostic say when
- * an editor's server takes the place of a configured one of the same name.
- */
+/** The editor's servers by name, each checked as a `[mcp_servers.NAME]` entry. */
 export function mcpServersFor(
   servers: readonly McpServer[] | undefined,
-  configured: readonly string[],
   diagnostic: (line: string) => void,
 ): EditorMcpServers {
   const chosen: EditorMcpServers = {};
@@ -48,10 +49,27 @@ export function mcpServersFor(
       diagnostic(`the editor's MCP server "${name}" is not connected: ${why}`);
       continue;
     }
-    if (configured.includes(server.name)) {
-      diagnostic(`the editor's MCP server "${name}" is used in place of the configured one`);
-    }
     chosen[server.name] = parsed.server;
   }
   return chosen;
+}
+
+/**
+ * The config with the editor's servers beside its own; an editor's server wins a shared name,
+ * and `replaced` hears each such name (the first open says so, a reopen does not repeat it).
+ */
+export function withEditorServers(
+  loaded: LoadedConfig,
+  editors: EditorMcpServers,
+  replaced?: (line: string) => void,
+): LoadedConfig {
+  const names = Object.keys(editors);
+  if (names.length === 0) return loaded;
+  for (const name of names) {
+    if (name in loaded.config.mcp_servers) {
+      replaced?.(`the editor's MCP server "${name}" is used in place of the configured one`);
+    }
+  }
+  const mcp_servers = { ...loaded.config.mcp_servers, ...editors };
+  return { ...loaded, config: { ...loaded.config, mcp_servers } };
 }

@@ -19,7 +19,8 @@ const mock = useMockProvider();
 describe("codewhale acp: the editor's MCP servers", () => {
   it("connects a stdio server from session/new; its tool runs policed; SSE and bad names are one line each", async () => {
     const secret = fakeGithubToken();
-    const setup = execEnv(mock);
+    // A configured server of the same name is replaced by the editor's, said once.
+    const setup = execEnv(mock, '[mcp_servers.t]\ncommand = "/nonexistent/server"\n');
     const client = spawnAcp(setup, ["--model", MODEL_OF.anthropic]);
     try {
       await client.initialize();
@@ -65,6 +66,8 @@ describe("codewhale acp: the editor's MCP servers", () => {
       const lines = client.stderr().split("\n");
       assert.equal(lines.filter((line) => line.includes('"old"') && /SSE/.test(line)).length, 1);
       assert.equal(lines.filter((line) => line.includes('"bad__name"')).length, 1);
+      assert.equal(lines.filter((line) => line.includes('"t" is used in place')).length, 1);
+      assert.ok(!client.stderr().includes("did not start"), "the configured one is not started");
       assert.ok(!client.stderr().includes(secret));
     } finally {
       await client.close();

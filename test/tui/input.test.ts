@@ -201,7 +201,13 @@ describe("codewhale's input editor in a terminal", {
     screen.type("/expl");
     await screen.waitFor("Explain some code (project)");
     screen.keys("C-u");
-    say(screen, "/help");
+    screen.type("/help");
+    // The completion menu follows the typing; an Enter before it drops /explain takes that pick.
+    for (const until = Date.now() + 10_000; screen.screen().includes("Explain some code"); ) {
+      if (Date.now() > until) throw new Error(`the completion menu stayed:\n${screen.screen()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    screen.keys("Enter");
     await screen.waitFor("/explain <what>  Explain some code (project)");
     mock.enqueue(text("explained"));
     say(screen, "/explain the parser");

@@ -5,6 +5,7 @@ import { streamAnthropic } from "./anthropic.ts";
 import { countAnthropicTokens } from "./anthropic-count.ts";
 import { streamOpenAIChat } from "./openai-chat.ts";
 import { streamOpenAIResponses } from "./openai-responses.ts";
+import { countResponsesTokens } from "./openai-responses-count.ts";
 import type {
   ProviderApi,
   ProviderConfig,
@@ -39,10 +40,12 @@ export type CountFunction = (
 
 /**
  * The provider's token-counting endpoint for a wire format, or null where none exists (Chat
- * Completions servers have none; the Responses adapter does not use one). Never throws.
+ * Completions servers have none). Never throws.
  */
 export function countFor(kind: ProviderApi): CountFunction | null {
-  return kind === "anthropic" ? countAnthropicTokens : null;
+  if (kind === "anthropic") return countAnthropicTokens;
+  if (kind === "openai-responses") return countResponsesTokens;
+  return null;
 }
 
 export { CANCELLED_MESSAGE } from "./failure.ts";

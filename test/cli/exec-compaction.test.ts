@@ -53,8 +53,10 @@ function compactEnv(extra = "", window = WINDOW): ExecEnv {
 type Block = Record<string, unknown>;
 type Message = { role: string; content: string | Block[] };
 
+/** The history a request carries: Messages' `messages` or the Responses API's `input`. */
 function messagesOf(request: RecordedRequest): Message[] {
-  return (request.body as { messages: Message[] }).messages;
+  const body = request.body as { messages?: Message[]; input?: Message[] };
+  return body.messages ?? body.input ?? [];
 }
 
 function blocksOf(message: Message): Block[] {
@@ -223,6 +225,46 @@ describe("codewhale exec: context compaction", () => {
     assert.equal(next.status, 0, next.stderr);
     const [event] = ofType(logOf(run.stdout).events, "context/compaction");
     assert.equal(event?.tokens_before, 19_000);
+  });
+
+  it("a Responses model near the limit is counted by the Responses input_tokens endpoint", async () => {
+    const model = "openai/gpt-compact-1";
+    const setup = compactEnv(`[models."${model}"]\ncontext_window = 6000`);
+    writeFiles(setup);
+    const args = [
+      "--model",
+      model,
+      "--output-format",
+      "stream-json",
+      "--permission-mode",
+      "bypass",
+    ];
+    // The provider counts far fewer tokens than the tokenizer: no compaction in 4 steps.
+    mock.countWith(() => 1_000);
+    mock.respondWith(sessionResponder(4));
+    const run = await runExec([...args, "read every file"], setup);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(ofType(logOf(run.stdout).events, "context/compaction").length, 0);
+    const counts = mock.requests.filter((r) => r.path === "/v1/responses/input_tokens");
+    assert.ok(counts.length > 0, "the count endpoint was asked near the limit");
+    assert.equal(counts[0]!.auth, "bearer");
+    const body = counts[0]!.body as Record<string, unknown>;
+    for (const field of ["stream", "store", "include", "max_output_tokens"])
+      assert.equal(body[field], undefined, `${field} is not sent to the count`);
+    assert.equal(body.model, "gpt-compact-1");
+    assert.ok(Array.isArray(body.input) && Array.isArray(body.tools));
+    // The provider counts more than the limit (4,800): the next request compacts first.
+    mock.countWith(() => 5_500);
+    mock.respondWith(sessionResponder(1));
+    const next = await runExec([...args, "--resume", sessionIdOf(run.stdout), "one more"], setup);
+    assert.equal(next.status, 0, next.stderr);
+    const [event] = ofType(logOf(run.stdout).events, "context/compaction");
+    assert.equal(event?.tokens_before, 5_500);
+    // Without the route (a proxy answering 404) the local estimate decides and nothing fails.
+    mock.countWith(null);
+    mock.respondWith(sessionResponder(1));
+    const last = await runExec([...args, "--resume", sessionIdOf(run.stdout), "and one"], setup);
+    assert.equal(last.status, 0, last.stderr);
   });
 
   it("a history past the window after one large result is summarised from shortened results", async () => {

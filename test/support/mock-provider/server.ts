@@ -45,8 +45,9 @@ export interface MockProvider {
    */
   respondWith(responder: ((request: RecordedRequest) => Enqueued) | null): void;
   /**
-   * Answers Anthropic's `POST /v1/messages/count_tokens` with `{ input_tokens }` from the
-   * request (null: the route answers 404, as a proxy without it would).
+   * Answers Anthropic's `POST /v1/messages/count_tokens` and OpenAI's `POST
+   * /v1/responses/input_tokens` with `{ input_tokens }` from the request (null: the routes
+   * answer 404, as a proxy without them would).
    */
   countWith(counter: ((request: RecordedRequest) => number) | null): void;
   close(): Promise<void>;
@@ -58,8 +59,11 @@ const ROUTES: Record<string, WireApi> = {
   "/v1/responses": "openai-responses",
 };
 
-/** Anthropic's token-counting endpoint. */
-const COUNT_PATH = "/v1/messages/count_tokens";
+/** The token-counting endpoints: Anthropic's and the Responses API's. */
+const COUNT_PATHS: Record<string, object> = {
+  "/v1/messages/count_tokens": {},
+  "/v1/responses/input_tokens": { object: "response.input_tokens" },
+};
 
 /** Anthropic's and OpenAI's model list paths (the OpenAI base ends in /v1). */
 const MODEL_LISTS = new Set(["/v1/models"]);
@@ -86,8 +90,11 @@ export async function startMockProvider(): Promise<MockProvider> {
         return sendJson(res, 401, { error: { message: "missing API key" } }, {});
       return sendJson(res, 200, { data: [{ id: "claude-mock-1" }, { id: "gpt-5" }] }, {});
     }
-    if (req.method === "POST" && path === COUNT_PATH && countAnswer) {
-      return sendJson(res, 200, { input_tokens: countAnswer(record) }, {});
+    const countShape = COUNT_PATHS[path];
+    if (req.method === "POST" && countShape && countAnswer) {
+      if (record.auth === null)
+        return sendJson(res, 401, { error: { message: "missing API key" } }, {});
+      return sendJson(res, 200, { ...countShape, input_tokens: countAnswer(record) }, {});
     }
     if (api === null) return sendJson(res, 404, { error: { message: `no route ${path}` } }, {});
     const idHeader = { [api === "anthropic" ? "request-id" : "x-request-id"]: `req_${id}` };

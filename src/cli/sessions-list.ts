@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { isAbsolute, relative, resolve } from "node:path";
 import { isWithin, loadConfig, projectRootOf } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
+import { displayWidth, padToWidth, truncateToWidth } from "../present/display-width.ts";
 import { formatCost, plural } from "../present/format.ts";
 import { escapeAllControls, terminalSafe } from "../runner/index.ts";
 import { listSessionFiles } from "../session/paths.ts";
@@ -114,7 +115,10 @@ function renderTable(rows: readonly SessionSummary[], base: string): string[] {
     sessionTitle(s),
   ]);
   const widths = HEADER.map((head, i) =>
-    Math.max(head.length, ...cells.map((row) => (i === HEADER.length - 1 ? 0 : row[i]!.length))),
+    Math.max(
+      head.length,
+      ...cells.map((row) => (i === HEADER.length - 1 ? 0 : displayWidth(row[i]!))),
+    ),
   );
   const fixed = widths.slice(0, -1).reduce((sum, width) => sum + width + 2, 0);
   const titleWidth = Math.max(
@@ -124,8 +128,8 @@ function renderTable(rows: readonly SessionSummary[], base: string): string[] {
   const line = (row: string[]) =>
     row
       .map((cell, i) => {
-        if (i === row.length - 1) return truncate(cell, titleWidth);
-        return RIGHT.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!);
+        if (i === row.length - 1) return truncateToWidth(cell, titleWidth);
+        return padToWidth(cell, widths[i]!, RIGHT.has(i));
       })
       .join("  ")
       .trimEnd();
@@ -138,15 +142,16 @@ function costCell(summary: SessionSummary): string {
   return summary.tokens === 0 ? "-" : "?";
 }
 
-/** The first prompt on one line, controls and bidi overrides escaped; a damaged head says so. */
+/**
+ * The session's title (`/title`), else its first prompt, on one line, controls and bidi
+ * overrides escaped; a damaged head says so.
+ */
 export function sessionTitle(summary: SessionSummary): string {
-  const text = summary.firstPrompt ?? (summary.damaged ? `(${summary.damaged})` : "(no prompt)");
+  const text =
+    summary.title ??
+    summary.firstPrompt ??
+    (summary.damaged ? `(${summary.damaged})` : "(no prompt)");
   return terminalSafe(escapeAllControls(text.replace(/\s+/g, " ").trim()));
-}
-
-function truncate(text: string, width: number): string {
-  const chars = [...text];
-  return chars.length <= width ? text : `${chars.slice(0, width - 1).join("")}…`;
 }
 
 /** "YYYY-MM-DD HH:MM" in the local time zone; "?" for a missing or unreadable time. */

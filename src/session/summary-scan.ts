@@ -26,10 +26,6 @@ const NEEDLES: ReadonlyArray<[Buffer, EventType]> = [
 /** Reused by every scan: a listing scans hundreds of logs, one after another. */
 let readBuffer: Buffer | null = null;
 
-export function scanFigures(path: string): Figures {
-  return scanLog(path).figures;
-}
-
 /** The figures and the newest `session/title` (null when the session was never named). */
 export function scanLog(path: string): { figures: Figures; title: string | null } {
   const fold = new FiguresFold();

@@ -1,11 +1,11 @@
 // A cheap summary of one session log for listings: id and short id, start, last activity, cwd,
-// model, first prompt, event count, size, turns and cost. It reads the head of the file, takes
+// model, first prompt, title, event count, size, turns and cost. It reads the head of the file, takes
 // the count and the last activity from the last line (counting lines only when the tail is no
 // help), and the turns and cost from a byte scan (summary-scan.ts), never a replay; `sessions
 // verify` is the full check. A log whose head cannot be read is summarised as damaged.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { sessionIdOfPath, shortSessionId } from "./paths.ts";
-import { scanFigures } from "./summary-scan.ts";
+import { scanLog } from "./summary-scan.ts";
 
 export interface SessionSummary {
   id: string;
@@ -18,6 +18,8 @@ export interface SessionSummary {
   cwd: string | null;
   model: string | null;
   firstPrompt: string | null;
+  /** The newest `session/title` (`/title`, an editor's name); set by `withFigures`. */
+  title?: string | null;
   events: number;
   bytes: number;
   /** `turn/start` events. */
@@ -70,12 +72,12 @@ export function summarizeHead(path: string): SessionSummary {
   return summary;
 }
 
-/** Adds the turns, tokens and cost of the log (a byte scan, summary-scan.ts). */
+/** Adds the turns, tokens, cost and title of the log (a byte scan, summary-scan.ts). */
 export function withFigures(summary: SessionSummary): SessionSummary {
-  const figures = scanFigures(summary.path);
+  const { figures, title } = scanLog(summary.path);
   const { input, cache_read, cache_write, output } = figures.usage;
   const tokens = input + cache_read + cache_write + output;
-  return { ...summary, turns: figures.turns, tokens, cost: figures.cost };
+  return { ...summary, turns: figures.turns, tokens, cost: figures.cost, title };
 }
 
 /** Folds one head line into the summary; false stops the scan. */

@@ -91,6 +91,40 @@ describe("sessions list as a table", () => {
     assert.ok(row.includes("deploy \\u202egnp.exe\\u202c now"), row);
   });
 
+  it("shows a session's /title in place of its first prompt, and --json carries it", () => {
+    const { path } = session(project, "the first prompt");
+    const { writer } = SessionWriter.resume(path);
+    writer.append({ type: "session/title", title: "Release checklist" });
+    writer.close();
+    const row = cli(["sessions", "list"], project).stdout.split("\n")[1]!;
+    assert.ok(row.endsWith("  Release checklist"), row);
+    const [listed] = JSON.parse(cli(["sessions", "list", "--json"], project).stdout);
+    assert.equal(listed.title, "Release checklist");
+    assert.equal(listed.firstPrompt, "the first prompt");
+  });
+
+  it("aligns columns and bounds titles by terminal columns, wide characters counted twice", () => {
+    const wide = join(project, "文档");
+    mkdirSync(wide);
+    session(wide, "修复".repeat(40));
+    session(project, "plain title");
+    const lines = cli(["sessions", "list"], project).stdout.split("\n");
+    const [cjk, plain] = [
+      lines.find((l) => l.includes("修复"))!,
+      lines.find((l) => l.includes("plain"))!,
+    ];
+    // "文档" takes four columns: the title column starts at the same column in both rows.
+    const columns = (text: string) => [...text].reduce((n, c) => n + (c >= "\u2e80" ? 2 : 1), 0);
+    assert.equal(
+      columns(cjk.slice(0, cjk.indexOf("修"))),
+      columns(plain.slice(0, plain.indexOf("plain"))),
+    );
+    // The 160-column title is cut to the 60 columns a pipe gets, ending in "…".
+    const title = cjk.slice(cjk.indexOf("修"));
+    assert.ok(title.endsWith("…"), title);
+    assert.ok(columns(title) <= 60 && columns(title) >= 59, String(columns(title)));
+  });
+
   it("--json keeps its fields and adds short id, last activity, turns, tokens and cost", () => {
     const { id } = session(project);
     const [listed] = JSON.parse(cli(["sessions", "list", "--json"], project).stdout);

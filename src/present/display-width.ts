@@ -4,20 +4,20 @@
 // counts each of its pictographs), which is what a table of titles and paths needs.
 import { eastAsianWidth } from "get-east-asian-width";
 
-const ZERO_WIDTH = /[\p{Mn}\p{Me}\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f]/u;
+/** Combining marks (variation selectors among them) and format characters (joiners, marks). */
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
 const EMOJI = /\p{Extended_Pictographic}/u;
 
 function codePointWidth(char: string): number {
   const code = char.codePointAt(0) ?? 0;
   if (code < 0x7f) return code < 0x20 ? 0 : 1;
-  if (ZERO_WIDTH.test(char)) return 0;
+  if (code !== 0xad && ZERO_WIDTH.test(char)) return 0;
   if (code >= 0x1f000 && EMOJI.test(char)) return 2;
   return eastAsianWidth(code);
 }
 
 /** The columns `text` takes (text without control characters: escape them first). */
 export function displayWidth(text: string): number {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: printable ASCII is the fast path.
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
   for (const char of text) width += codePointWidth(char);

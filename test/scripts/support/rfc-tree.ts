@@ -1,11 +1,14 @@
 // Helpers for the RFC script tests: copy the good fixture tree to a temp dir, edit one file,
-// and run a real script against it as a child process with `--root`.
+// and run a real script against it as a child process with `--root`. Each script is bundled
+// once with esbuild (as `npm run docs:check` runs it, minus tsx's start-up of about half a
+// second per child), its `import.meta.url` kept as the source's so its default root holds.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { buildSync } from "esbuild";
 
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 export const GOOD_TREE = join(repo, "test/scripts/fixtures/rfc-good");
@@ -48,9 +51,34 @@ export interface ScriptRun {
 
 export type ScriptName = "gen-rfc-index" | "verify-rfc-format" | "verify-rfc-classification";
 
+const bundles = new Map<ScriptName, string>();
+
+/** The script bundled into one ESM file in a temp dir (once per test process). */
+function bundled(name: ScriptName): string {
+  const known = bundles.get(name);
+  if (known) return known;
+  const dir = mkdtempSync(join(tmpdir(), "rfc-script-"));
+  temps.push(dir);
+  const outfile = join(dir, `${name}.mjs`);
+  buildSync({
+    entryPoints: [join(repo, "scripts", `${name}.ts`)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    // Every script module sits in scripts/: the source's URL keeps `new URL("..")` the repo.
+    define: {
+      "import.meta.url": JSON.stringify(pathToFileURL(join(repo, "scripts", "x.ts")).href),
+    },
+    logLevel: "silent",
+  });
+  bundles.set(name, outfile);
+  return outfile;
+}
+
 export function runScript(name: ScriptName, args: readonly string[]): ScriptRun {
-  const script = join(repo, "scripts", `${name}.ts`);
-  const result = spawnSync(process.execPath, ["--import", "tsx", script, ...args], {
+  const result = spawnSync(process.execPath, [bundled(name), ...args], {
     cwd: repo,
     encoding: "utf8",
   });

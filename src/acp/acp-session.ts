@@ -252,8 +252,7 @@ export class AcpSession {
         );
       } else if (name === "title") {
         if (argument === "") throw RequestError.invalidParams({}, "/title needs a title");
-        this.agent.setTitle(argument);
-        say(`Title: ${escapeAllControls(argument)}.`);
+        say(`Title: ${escapeAllControls(this.agent.setTitle(argument))}.`);
       } else if (name === "compact") {
         const outcome = await this.agent.compact(argument || undefined);
         cancelled = outcome.reason === "cancelled" || outcome.reason === "withdrawn";

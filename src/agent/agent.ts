@@ -50,6 +50,9 @@ interface QueuedItem {
   withdraw(): void;
 }
 
+/** The longest session name `setTitle` records, in characters. */
+const MAX_TITLE = 200;
+
 export class Agent {
   private status: AgentStatus = "idle";
   private controller: AbortController | null = null;
@@ -228,10 +231,17 @@ export class Agent {
     return run;
   }
 
-  /** Names the session (`session/title`, durable): listings show it in place of the first prompt. */
-  setTitle(title: string): void {
+  /**
+   * Names the session (`session/title`, durable): listings show it in place of the first
+   * prompt. The name is kept on one line, at most 200 characters; returns what was recorded.
+   */
+  setTitle(title: string): string {
     if (this.disposed || this.closing) throw new Error("agent is closed");
-    this.session.ctx.writer.append({ type: "session/title", title });
+    const line = [...title.replace(/\s+/g, " ").trim()];
+    const named =
+      line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1).join("")}…` : line.join("");
+    this.session.ctx.writer.append({ type: "session/title", title: named });
+    return named;
   }
 
   /**

@@ -451,6 +451,12 @@ export class App {
         const { tokens_before, tokens_after } = outcome.event;
         return say(this.theme.dim(`compacted: about ${tokens_before} → ${tokens_after} tokens`));
       }
+      case "title": {
+        if (!parsed.argument)
+          return say(this.theme.warn("/title needs a name, e.g. /title fix the login bug"));
+        const named = this.agent.setTitle(parsed.argument);
+        return say(this.theme.dim(`session named: ${safe(named)}`));
+      }
       case "quit":
         return this.options.onExit();
       case "new":

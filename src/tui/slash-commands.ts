@@ -34,6 +34,11 @@ export const SLASH_COMMANDS = [
     description: "summarise the conversation so far to free context",
     argumentHint: "[focus]",
   },
+  {
+    name: "title",
+    description: "name this session (listings show the name)",
+    argumentHint: "<name>",
+  },
   { name: "new", description: "start a new session" },
   { name: "quit", description: "leave (also Ctrl-D)" },
 ] as const satisfies readonly SlashCommand[];

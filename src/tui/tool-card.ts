@@ -14,6 +14,10 @@ import { cardDetail, compactJson, redactionNote } from "./tool-card-detail.ts";
 
 /** How many lines of a running call's output tail the card shows. */
 export const TAIL_LINES = 5;
+/** How many of a result's first lines the collapsed card previews. */
+export const PREVIEW_LINES = 3;
+/** Tools whose result is a file's text, which the summary ("N lines") says enough about. */
+const NO_PREVIEW = new Set(["read"]);
 
 export interface CardResult {
   event: EventOf<"tool/result">;
@@ -94,6 +98,9 @@ export class ToolCard implements Component {
       const where = event.spill_path ? `; full output in ${safe(event.spill_path)}` : "";
       lines.push(fit(theme.dim(`    output truncated for the model${where}`)));
     }
+    if (!presentation.diff && !NO_PREVIEW.has(call.name)) {
+      for (const line of previewLines(event.content)) lines.push(fit(theme.dim(`    ${line}`)));
+    }
     const redacted = redactionNote(event.content);
     if (redacted) lines.push(fit(theme.dim(`    ${redacted}`)));
     if (event.interrupted) lines.push(fit(theme.warn("    interrupted")));
@@ -128,4 +135,21 @@ export class ToolCard implements Component {
     if (!this.result) return theme.accent("●");
     return this.result.event.is_error ? theme.bad("●") : theme.good("●");
   }
+}
+
+/**
+ * The first lines of a result as the model received it (the output policy's markers
+ * included), without bash's closing `[exit code N]` (the summary says it), escaped, and how
+ * many more lines Ctrl-O shows.
+ */
+export function previewLines(content: string): string[] {
+  const lines = content
+    .replace(/\n?\[exit code -?\d+\]\s*$/, "")
+    .replace(/\s+$/, "")
+    .split("\n");
+  if (lines.length === 1 && lines[0] === "") return [];
+  const shown = lines.slice(0, PREVIEW_LINES).map((line) => safe(line));
+  const more = lines.length - shown.length;
+  if (more > 0) shown.push(`… +${more} line${more === 1 ? "" : "s"} (Ctrl-O expands)`);
+  return shown;
 }

@@ -218,14 +218,21 @@ describe("codewhale's input editor in a terminal", {
     assert.equal(ofType(loggedEvents(setup.home), "context/note").length, 0);
   });
 
-  it("/sessions, /stats, /verify and /export speak for the stored sessions", async (t) => {
+  it("/title, /sessions, /stats, /verify and /export speak for the stored sessions", async (t) => {
     const { screen, mock, setup } = await start(t);
     mock.enqueue(text("answered"));
     say(screen, "a prompt worth exporting");
     await screen.waitFor("answered");
+    say(screen, "/title  the   walrus papers ");
+    await screen.waitFor("session named: the walrus papers");
     say(screen, "/sessions");
     await screen.waitFor(/ID\s+LAST ACTIVE\s+TURNS/);
-    assert.match(screen.screen(), /a prompt worth exporting/);
+    assert.match(screen.screen(), /\s{2}the walrus papers$/m);
+    const titles = ofType(loggedEvents(setup.home), "session/title");
+    assert.deepEqual(
+      titles.map((e) => e.title),
+      ["the walrus papers"],
+    );
     say(screen, "/stats");
     await screen.waitFor(/TURN\s+REQUESTS\s+COST/);
     say(screen, "/verify");

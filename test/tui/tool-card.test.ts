@@ -57,6 +57,24 @@ describe("tool card", () => {
     assert.match(text(view), /exit code 0/);
   });
 
+  it("previews a result's first lines, its truncation marker and how many more Ctrl-O shows", () => {
+    const output = Array.from({ length: 10 }, (_, i) => `out ${i + 1}`);
+    const content = `${output[0]}\n[... 500 lines omitted ...]\n${output.slice(1).join("\n")}\n[exit code 0]`;
+    const view = transcript([call("bash", { command: "make" }), result(content)]);
+    const card = text(view);
+    assert.match(
+      card,
+      /^ {4}out 1\n {4}\[\.\.\. 500 lines omitted \.\.\.\]\n {4}out 2\n {4}… \+8 lines \(Ctrl-O expands\)$/m,
+    );
+    assert.doesNotMatch(card, /out 3|\[exit code 0\]/);
+    // A short result is shown whole, with no "more" line; a read's file text is not previewed.
+    const short = transcript([call("bash", { command: "pwd" }), result("/tmp/ws\n[exit code 0]")]);
+    assert.match(text(short), /^ {4}\/tmp\/ws$/m);
+    assert.doesNotMatch(text(short), /Ctrl-O expands/);
+    const read = transcript([call("read", { path: "a.txt" }), result("     1\tsecret plan\n")]);
+    assert.doesNotMatch(text(read), /secret plan/);
+  });
+
   it("expands to the full arguments and whole result, truncation and redactions, and collapses", () => {
     const content = `head\n[... 500 lines omitted ...]\ntoken [REDACTED:github_token] and [REDACTED:github_token]\n[exit code 0]`;
     const view = transcript([
@@ -64,7 +82,7 @@ describe("tool card", () => {
       result(content, { truncated: true, original_bytes: 90000 }),
     ]);
     assert.match(text(view), /2 secrets redacted \(github_token ×2\)/);
-    assert.doesNotMatch(text(view), /500 lines omitted/);
+    assert.doesNotMatch(text(view), /result as the model received it/);
     assert.ok(view.toggleLastCard());
     const open = text(view);
     assert.match(open, /^\s+command:\n\s+cat log\n\s+echo two$/m);

@@ -98,8 +98,9 @@ export class ToolCard implements Component {
       const where = event.spill_path ? `; full output in ${safe(event.spill_path)}` : "";
       lines.push(fit(theme.dim(`    output truncated for the model${where}`)));
     }
-    if (!presentation.diff && !NO_PREVIEW.has(call.name)) {
-      for (const line of previewLines(event.content)) lines.push(fit(theme.dim(`    ${line}`)));
+    if (!presentation.diff && !NO_PREVIEW.has(call.name) && call.decision.outcome !== "deny") {
+      for (const line of previewLines(event.content, event.is_error ? summary : ""))
+        lines.push(fit(theme.dim(`    ${line}`)));
     }
     const redacted = redactionNote(event.content);
     if (redacted) lines.push(fit(theme.dim(`    ${redacted}`)));
@@ -139,15 +140,17 @@ export class ToolCard implements Component {
 
 /**
  * The first lines of a result as the model received it (the output policy's markers
- * included), without bash's closing `[exit code N]` (the summary says it), escaped, and how
- * many more lines Ctrl-O shows.
+ * included), without bash's closing `[exit code N]` or a first line the summary already
+ * shows (an error's message), escaped, and how many more lines Ctrl-O shows.
  */
-export function previewLines(content: string): string[] {
-  const lines = content
+export function previewLines(content: string, summary = ""): string[] {
+  const all = content
     .replace(/\n?\[exit code -?\d+\]\s*$/, "")
     .replace(/\s+$/, "")
     .split("\n");
-  if (lines.length === 1 && lines[0] === "") return [];
+  const lines =
+    all[0] !== undefined && all[0] !== "" && summary.includes(safe(all[0])) ? all.slice(1) : all;
+  if (lines.length === 0 || (lines.length === 1 && lines[0] === "")) return [];
   const shown = lines.slice(0, PREVIEW_LINES).map((line) => safe(line));
   const more = lines.length - shown.length;
   if (more > 0) shown.push(`… +${more} line${more === 1 ? "" : "s"} (Ctrl-O expands)`);

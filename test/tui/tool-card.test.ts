@@ -73,6 +73,25 @@ describe("tool card", () => {
     assert.doesNotMatch(text(short), /Ctrl-O expands/);
     const read = transcript([call("read", { path: "a.txt" }), result("     1\tsecret plan\n")]);
     assert.doesNotMatch(text(read), /secret plan/);
+    // A one-line output that the summary happens to contain is still shown.
+    const one = transcript([call("bash", { command: "echo 1" }), result("1\n[exit code 0]")]);
+    assert.match(text(one), /^ {4}1$/m);
+    // An error's message is in the summary: the preview does not repeat it; a denial has none.
+    const failed = transcript([
+      call("edit", { path: "a.txt" }),
+      result("old_string not found\nhint: read it first", { is_error: true }),
+    ]);
+    assert.equal(text(failed).match(/old_string not found/g)?.length, 1);
+    assert.match(text(failed), /^ {4}hint: read it first$/m);
+    const denied = transcript([
+      call(
+        "edit",
+        { path: "a.txt" },
+        { decision: { outcome: "deny", by: "user", reason: "use sed" } },
+      ),
+      result("use sed", { is_error: true }),
+    ]);
+    assert.equal(text(denied).match(/use sed/g)?.length, 2, "the denial line and the summary");
   });
 
   it("expands to the full arguments and whole result, truncation and redactions, and collapses", () => {

@@ -12,6 +12,7 @@ import { formatCost, plural } from "../present/format.ts";
 import { escapeAllControls, terminalSafe } from "../runner/index.ts";
 import { listSessionFiles } from "../session/paths.ts";
 import { type SessionSummary, summarizeHead, withFigures } from "../session/summary.ts";
+import { scanLog } from "../session/summary-scan.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { positiveInteger } from "./flag-values.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
@@ -46,8 +47,13 @@ export function sessionListLines(options: ListOptions): string[] {
 export function sessionsForPicker(sessionsDir: string, project: string): SessionSummary[] {
   const all = listSessionFiles(sessionsDir).map(summarizeHead).sort(byLastActivity);
   const own = all.filter((s) => s.cwd !== null && isAtOrBelow(s.cwd, project));
-  return [...own, ...all.filter((s) => !own.includes(s))];
+  return [...own, ...all.filter((s) => !own.includes(s))].map((summary, index) =>
+    index < PICKER_TITLES ? { ...summary, title: scanLog(summary.path).title } : summary,
+  );
 }
+
+/** The picker's first rows whose logs are scanned for a `/title` (a byte scan each). */
+const PICKER_TITLES = 100;
 
 interface Listed {
   base: string;

@@ -259,6 +259,8 @@ describe("codewhale's input editor in a terminal", {
     mock.enqueue(text("first answer"));
     say(first.screen, "the walrus question");
     await first.screen.waitFor("first answer");
+    say(first.screen, "/title tusk research");
+    await first.screen.waitFor("session named: tusk research");
     first.screen.keys("C-d");
     await first.screen.waitFor("EXITED 0");
     const second = await start(t, [], { mock, setup });
@@ -267,8 +269,9 @@ describe("codewhale's input editor in a terminal", {
     await second.screen.waitFor("second answer");
     say(second.screen, "/resume");
     await second.screen.waitFor("resume a session");
-    second.screen.type("walrus");
-    await second.screen.waitFor(/→.*the walrus question/);
+    // The picker shows a named session by its name, and finds it by it.
+    second.screen.type("tusk");
+    await second.screen.waitFor(/→.*tusk research/);
     second.screen.keys("Enter");
     const shown = await second.screen.waitFor("resumed session");
     assert.match(shown, /› the walrus question/);

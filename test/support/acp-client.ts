@@ -11,11 +11,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { after, before } from "node:test";
-import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
 import type { SessionEvent } from "../../src/session/events.ts";
 import { sessionPath } from "../../src/session/paths.ts";
 import { readSession } from "../../src/session/reader.ts";
+import { bundleEntry } from "./bundle-child.ts";
 import { cliPath } from "./cli.ts";
 import { type ExecEnv, execEnv } from "./exec-harness.ts";
 import type { MockProvider } from "./mock-provider/index.ts";
@@ -61,19 +61,15 @@ export interface AcpClient {
   exited: Promise<number | null>;
 }
 
-/** acp-tools-cli.ts: `codewhale acp` with the test tools, run from source through tsx. */
-const toolsCli = [
-  "--import",
-  import.meta.resolve("tsx"),
-  fileURLToPath(new URL("./acp-tools-cli.ts", import.meta.url)),
-];
+/** acp-tools-cli.ts: `codewhale acp` with the test tools, bundled once (bundle-child.ts). */
+const toolsCli = () => [bundleEntry(new URL("./acp-tools-cli.ts", import.meta.url))];
 
 export function spawnAcp(
   setup: ExecEnv,
   args: string[] = [],
   options: { testTools?: boolean } = {},
 ): AcpClient {
-  const entry = options.testTools ? toolsCli : [cliPath];
+  const entry = options.testTools ? toolsCli() : [cliPath];
   const child = spawn(process.execPath, [...entry, "acp", ...args], {
     cwd: setup.workspace,
     env: setup.env,

@@ -6,8 +6,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ProviderApi } from "../../src/providers/index.ts";
+import { bundleEntry } from "./bundle-child.ts";
 import { cliPath } from "./cli.ts";
 import type { MockProvider } from "./mock-provider/index.ts";
 
@@ -77,12 +77,8 @@ export interface Spawned {
   done: Promise<ExecRun>;
 }
 
-/** exec-tools-cli.ts: `codewhale exec` with the test tools, run from source through tsx. */
-const toolsCli = [
-  "--import",
-  import.meta.resolve("tsx"),
-  fileURLToPath(new URL("./exec-tools-cli.ts", import.meta.url)),
-];
+/** exec-tools-cli.ts: `codewhale exec` with the test tools, bundled once (bundle-child.ts). */
+const toolsCli = () => [bundleEntry(new URL("./exec-tools-cli.ts", import.meta.url))];
 
 export function spawnCli(
   args: string[],
@@ -128,7 +124,7 @@ export function runExecWithTools(
   input = "",
 ): Promise<ExecRun> {
   const env = toolLog ? { ...setup.env, CODEWHALE_TEST_TOOL_LOG: toolLog } : setup.env;
-  return spawnCli(["exec", ...args], { ...setup, env }, input, toolsCli).done;
+  return spawnCli(["exec", ...args], { ...setup, env }, input, toolsCli()).done;
 }
 
 export function jsonLines(text: string): Array<Record<string, unknown>> {

@@ -15,33 +15,71 @@ interface WorkerInput {
   maxLines: number;
 }
 
-/** Runs inside the worker: reads the file in chunks and checks every complete line's hash. */
+/**
+ * Runs inside the worker: reads the file in large chunks and checks every complete line's hash
+ * over its raw bytes, in place: the hash input (the previous `h`, the line up to its `h`
+ * member, then `}`) is laid out over the bytes just before the line, which are no longer
+ * needed, and the line's `,` before `"h"`. No per-line string or copy is made but the hex of
+ * the hash. A line that is not valid UTF-8 is hashed as the reader hashes it, decoded and
+ * re-encoded, so the outcome is the sequential reader's for every input.
+ */
 function checkChain(require: NodeJS.Require, input: WorkerInput): ChainCheck {
   const { openSync, readSync, closeSync } = require("node:fs") as typeof import("node:fs");
   const { hash } = require("node:crypto") as typeof import("node:crypto");
+  const { isUtf8 } = require("node:buffer") as typeof import("node:buffer");
   const SUFFIX = 72; // `,"h":"` + 64 hex digits + `"}`
+  const ROOM = 64; // bytes kept free before the data, for the first line's previous h
   const fd = openSync(input.path, "r");
-  const buffer = Buffer.allocUnsafe(4 << 20);
-  let carry = Buffer.alloc(0);
-  let previous = "";
+  let buffer = Buffer.allocUnsafe(4 << 20);
+  let previous = ""; // the h of the line before, "" before the first line
+  let carried = 0; // bytes of an unfinished line kept at buffer[ROOM]
   let lines = 0;
+  /** Whether the line at [start, end) of `buffer` carries the chained hash of its body. */
+  const verifies = (start: number, end: number, first: boolean): boolean => {
+    const at = end - start - SUFFIX;
+    if (at < 1) return false;
+    const hAt = start + at + 6;
+    if (previous !== "") {
+      // The line before ends with its h, `"}` and a newline; the first line of a chunk has
+      // its previous h written into the room before it.
+      if (first) buffer.write(previous, start - 64, "latin1");
+      else buffer.copyWithin(start - 64, start - 67, start - 3);
+    }
+    const comma = buffer[start + at];
+    buffer[start + at] = 0x7d; // }
+    const from = previous === "" ? start : start - 64;
+    let h = hash("sha256", buffer.subarray(from, start + at + 1), "hex");
+    buffer[start + at] = comma as number;
+    if (!sameHex(h, hAt) && !isUtf8(buffer.subarray(start, end))) {
+      h = hash("sha256", `${previous}${buffer.toString("utf8", start, start + at)}}`, "hex");
+    }
+    if (!sameHex(h, hAt)) return false;
+    previous = h;
+    return true;
+  };
+  const sameHex = (h: string, at: number): boolean => {
+    for (let i = 0; i < 64; i++) if (buffer[at + i] !== h.charCodeAt(i)) return false;
+    return buffer[at + 64] === 0x22; // the closing quote: h is exactly 64 digits
+  };
   try {
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
-      const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, read)]) : buffer;
-      const end = carry.length > 0 ? data.length : read;
-      const last = data.lastIndexOf(10, end - 1);
-      carry = Buffer.from(data.subarray(last + 1, end));
-      if (last < 0) continue;
-      for (const line of data.toString("utf8", 0, last).split("\n")) {
+    for (;;) {
+      if (ROOM + carried === buffer.length) {
+        const larger = Buffer.allocUnsafe(buffer.length * 2); // a line longer than the buffer
+        buffer.copy(larger, ROOM, ROOM, ROOM + carried);
+        buffer = larger;
+      }
+      const read = readSync(fd, buffer, ROOM + carried, buffer.length - ROOM - carried, null);
+      if (read === 0) break;
+      const end = ROOM + carried + read;
+      let from = ROOM;
+      for (let newline = buffer.indexOf(10, from); newline >= 0 && newline < end; ) {
         if (lines >= input.maxLines) return { lines, brokenLine: null };
         lines++;
-        const at = line.length - SUFFIX;
-        const h = line.slice(at + 6, line.length - 2);
-        if (at < 1 || hash("sha256", `${previous}${line.slice(0, at)}}`, "hex") !== h) {
-          return { lines, brokenLine: lines };
-        }
-        previous = h;
+        if (!verifies(from, newline, from === ROOM)) return { lines, brokenLine: lines };
+        from = newline + 1;
+        newline = from < end ? buffer.indexOf(10, from) : -1;
       }
+      carried = buffer.copy(buffer, ROOM, from, end);
     }
   } finally {
     closeSync(fd);

@@ -380,8 +380,11 @@ export function sessionEventSchema(): z.ZodType<SessionEvent> {
   return unionSchema;
 }
 
+const EVENT_TYPE_SET: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+/** Whether a value names an event type (a Set: replay asks it of every line). */
 export function isEventType(value: unknown): value is EventType {
-  return typeof value === "string" && Object.hasOwn(payloadSchemas, value);
+  return typeof value === "string" && EVENT_TYPE_SET.has(value);
 }
 
 /** Event types after which the writer syncs to disk before returning (the durability contract). */

@@ -12,8 +12,8 @@ import {
   SESSION_SCHEMA_VERSION,
   type SessionEvent,
 } from "./events.ts";
-import { compileFlatValidator, type FlatValidator } from "./flat-validator.ts";
 import { bodyOf, chainHash, hMemberAt, hOf } from "./hash-chain.ts";
+import { compileLineValidator, type LineValidator } from "./line-validator.ts";
 
 export interface ReadOptions {
   /** Stop after the event with this seq (a snapshot as the session stood then). */
@@ -235,16 +235,19 @@ export class SessionReader {
   }
 }
 
-const flatValidators = new Map<EventType, FlatValidator | null>();
+const compiledValidators = new Map<EventType, LineValidator | null>();
 
-/** Validates a line against its type's schema: the compiled flat check where there is one. */
+/**
+ * Validates a line against its type's schema: the compiled check first (line-validator.ts),
+ * zod when there is none or it rejects the line, so zod's verdict is the one that holds.
+ */
 function isValidLine(type: EventType, raw: Record<string, unknown>): boolean {
-  let fast = flatValidators.get(type);
+  let fast = compiledValidators.get(type);
   if (fast === undefined) {
-    fast = compileFlatValidator(lineSchemas[type]);
-    flatValidators.set(type, fast);
+    fast = compileLineValidator(lineSchemas[type]);
+    compiledValidators.set(type, fast);
   }
-  return fast ? fast(raw) : lineSchemas[type].safeParse(raw).success;
+  return fast?.(raw) === true || lineSchemas[type].safeParse(raw).success;
 }
 
 /** Reads and verifies a whole log; throws SessionCorruptError on damage. */

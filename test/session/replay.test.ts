@@ -1,6 +1,7 @@
 // Replay of large logs hashes on a worker thread while the main thread parses; the outcome
 // must be the same as the sequential reader's: same events, same first problem.
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { SessionCorruptError } from "../../src/errors.ts";
 import { checkChainInWorker } from "../../src/session/chain-worker.ts";
@@ -8,7 +9,13 @@ import { deriveMessages } from "../../src/session/derive.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { deriveFromLog, replaySession } from "../../src/session/replay.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
-import { editLine, sampleTurn, startPayload, tempDir } from "../support/session-fixtures.ts";
+import {
+  editLine,
+  resultEvent,
+  sampleTurn,
+  startPayload,
+  tempDir,
+} from "../support/session-fixtures.ts";
 
 /** A log above the parallel threshold (8 MB): 3,000 turns of the sample. */
 function bigLog(): string {
@@ -76,5 +83,41 @@ describe("parallel replay", () => {
       replaySession(copy, () => undefined),
       { line: 20_001 },
     );
+  });
+
+  it("checks multibyte, over-long and undecodable lines as the sequential reader does", async () => {
+    const writer = SessionWriter.create(tempDir(), startPayload);
+    // One line longer than the worker's 4 MiB read buffer, then enough to pass 8 MB.
+    writer.append(resultEvent("t", "é🙂 ".repeat(700_000)));
+    for (let i = 0; i < 40_000; i++) {
+      writer.append({
+        type: "assistant/chunk",
+        turn: 0,
+        step: 0,
+        block: 0,
+        kind: "text",
+        delta: `ü${i}`,
+      });
+    }
+    writer.append({ type: "user/message", text: "bad \uFFFD byte" });
+    writer.close();
+    // The last line's U+FFFD becomes a raw 0xFF byte: its h is what the reader computes after
+    // decoding, so both paths must accept it.
+    const bytes = readFileSync(writer.path);
+    const at = bytes.lastIndexOf(Buffer.from("\uFFFD", "utf8"));
+    writeFileSync(
+      writer.path,
+      Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at + 3)]),
+    );
+    const sequential = readSession(writer.path);
+    assert.equal(sequential.events.at(-1)?.type, "user/message");
+    const lines = sequential.events.length;
+    assert.deepEqual(await checkChainInWorker(writer.path), { lines, brokenLine: null });
+    assert.equal((await replaySession(writer.path, () => undefined)).events, lines);
+    // One byte of a multibyte character changed inside the long line breaks that line.
+    const edited = readFileSync(writer.path);
+    edited[edited.indexOf(Buffer.from("é", "utf8")) + 1] = 0xa8; // é -> è
+    writeFileSync(writer.path, edited);
+    assert.deepEqual(await checkChainInWorker(writer.path), { lines: 2, brokenLine: 2 });
   });
 });

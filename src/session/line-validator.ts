@@ -137,8 +137,11 @@ class Compiler {
       if (check === null) return null;
       const missing = required.includes(key) ? "return false;" : "";
       const at = JSON.stringify(key);
+      // A name Object.prototype has must be an own member; others are read directly.
+      const read =
+        key in Object.prototype ? `Object.hasOwn(v, ${at}) ? v[${at}] : undefined` : `v[${at}]`;
       lines.push(
-        `x = Object.hasOwn(v, ${at}) ? v[${at}] : undefined;`,
+        `x = ${read};`,
         `if (x === undefined) { ${missing} } else { if (!${check}(x)) return false; n++; }`,
       );
     }

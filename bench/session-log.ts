@@ -3,7 +3,17 @@
 // verify, derive) of a 1,000,000-event log beside merely reading and JSON.parse-ing it. With
 // checkpoints on, the writer signs at each turn end and close, and replay checks signatures.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { hash } from "node:crypto";
+import {
+  appendFileSync,
+  closeSync,
+  fdatasyncSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
@@ -85,12 +95,40 @@ function benchAppend(dir: string, home: string): string[] {
   for (let i = 0; i < APPEND_EVENTS; i += 1000) appendFileSync(plainPath, batch);
   const plainMs = performance.now() - plainBegan;
   const plainRate = (APPEND_EVENTS / plainMs) * 1000;
+  const floors = appendFloors(dir, lines);
   return [
     `append: ${fmt(rate)} events/s through the writer (${APPEND_EVENTS} chunk events, ${mb(bytes)} MB; target ≥ 300,000)`,
     `append with checkpoints on: ${fmt(signed.rate)} events/s (the same events and a turn end every ${fmt(TURN_EVERY)}, each synced, signed and recorded in the index; median of ${APPEND_PAIRS}, runs ${range(onRates)}; target ≥ 500,000)`,
     `  baseline the same with checkpoints off (each turn end synced): ${fmt(turns.rate)} events/s (runs ${range(offRates)}; on/off ${(signed.rate / turns.rate).toFixed(2)}×)`,
     `  baseline appendFileSync of the same bytes in batches of 1000: ${fmt(plainRate)} events/s (writer/baseline ${(rate / plainRate).toFixed(2)}×)`,
+    `  floor of the disk: the same appends with an fdatasync every ${fmt(TURN_EVERY)} events, as the turn ends need: ${fmt(floors.synced)} events/s`,
+    `  floor of the chain: one sha256 (crypto.hash) of each line alone, no encoding or write: ${fmt(floors.hashed)} events/s`,
   ];
+}
+
+/**
+ * What no writer can beat here: appending the same bytes with the syncs the durability
+ * contract asks for at each turn end, and hashing each line once (the chain needs one hash per
+ * event, over the previous h and the body).
+ */
+function appendFloors(dir: string, line: Buffer): { synced: number; hashed: number } {
+  const path = join(dir, "synced.jsonl");
+  const fd = openSync(path, "a");
+  const batch = Buffer.concat(Array.from({ length: 1000 }, () => line));
+  const syncBegan = performance.now();
+  for (let i = 0; i < APPEND_EVENTS; i += 1000) {
+    writeSync(fd, batch);
+    if ((i + 1000) % TURN_EVERY === 0) fdatasyncSync(fd);
+  }
+  fdatasyncSync(fd);
+  const synced = (APPEND_EVENTS / (performance.now() - syncBegan)) * 1000;
+  closeSync(fd);
+  const text = line.toString("utf8");
+  let previous = "";
+  const hashBegan = performance.now();
+  for (let i = 0; i < APPEND_EVENTS; i++) previous = hash("sha256", previous + text, "hex");
+  const hashed = (APPEND_EVENTS / (performance.now() - hashBegan)) * 1000;
+  return { synced, hashed };
 }
 
 /**
@@ -200,16 +238,19 @@ function benchReplay(dir: string, home: string): string[] {
   const audits: Measured[] = [];
   const unchecked: Measured[] = [];
   const parses: Measured[] = [];
+  const hashes: Measured[] = [];
   for (let i = 0; i < REPLAY_RUNS; i++) {
     replays.push(runChild(script, "replay", path, home));
     audits.push(runChild(script, "replay-audit", path, home));
     unchecked.push(runChild(script, "replay-unsigned", path, home));
     parses.push(runChild(script, "parse", path, home));
+    hashes.push(runChild(script, "hash", path, home));
   }
   const replay = medianRun(replays);
   const audit = medianRun(audits);
   const plain = medianRun(unchecked);
   const parse = medianRun(parses);
+  const hashed = medianRun(hashes);
   const spread = (runs: Measured[]) =>
     `${fmtS(Math.min(...runs.map((r) => r.ms)))}–${fmtS(Math.max(...runs.map((r) => r.ms)))} s`;
   return [
@@ -217,6 +258,7 @@ function benchReplay(dir: string, home: string): string[] {
     `  the same checking every signature (as sessions verify does): ${fmtS(audit.ms)} s, peak RSS ${audit.rssMb} MB (runs ${spread(audits)})`,
     `  baseline the same replay without checking checkpoints (derive skips them): ${fmtS(plain.ms)} s, peak RSS ${plain.rssMb} MB (runs ${spread(unchecked)})`,
     `  baseline read + JSON.parse of every line: ${fmtS(parse.ms)} s, peak RSS ${parse.rssMb} MB (runs ${spread(parses)}; replay/baseline ${(replay.ms / parse.ms).toFixed(2)}×)`,
+    `  baseline read + one sha256 (crypto.hash) of every line's bytes, as the chain needs: ${fmtS(hashed.ms)} s (runs ${spread(hashes)}); replay's floor is the larger of the two baselines on two free cores, their sum on one`,
   ];
 }
 

@@ -14,6 +14,7 @@ import { costOf } from "../providers/index.ts";
 import type { BlockKind, DeltaSink } from "../providers/types.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { JsonValue } from "../session/events.ts";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../session/json-depth.ts";
 import { safeFailure } from "./failure-text.ts";
 import type { RunContext } from "./run-context.ts";
 
@@ -58,6 +59,9 @@ export type StreamOutcome =
   | { ok: true; message: MessagePart }
   | { ok: false; failure: ProviderFailure; partial: PartialBlock[] };
 
+/** The levels an assistant/message event adds above its content array (the event object). */
+const MESSAGE_NESTING = 1;
+
 /**
  * Streams one request built by `build` (handed the delta sink), recording each delta the
  * moment it arrives (`record`); shared by steps and the summarising request (compaction.ts).
@@ -85,8 +89,16 @@ export async function streamRequest(
     for await (const part of ctx.stream(provider, build(onDelta))) {
       if (part.type === "start") requestId = part.requestId;
       else if (part.type === "delta") onDelta(part.block, part.kind, part.delta);
-      else if (part.type === "message") return { ok: true, message: part };
-      else return { ok: false, failure: safe(part.error), partial: partial() };
+      else if (part.type === "message") {
+        // Recorded as it came, a response nested thousands of levels deep could not be read
+        // back (session/json-depth.ts): the step fails instead, and the session goes on.
+        if (!exceedsJsonDepth(part.content, MAX_JSON_DEPTH - MESSAGE_NESTING)) {
+          return { ok: true, message: part };
+        }
+        const message = `the response nests JSON more than ${MAX_JSON_DEPTH} levels deep; it was not recorded`;
+        // Not a cut stream (which is retried): the same request would answer the same.
+        return { ok: false, failure: failureOf(message, requestId, false), partial: partial() };
+      } else return { ok: false, failure: safe(part.error), partial: partial() };
     }
   } catch (error) {
     // Stream functions never throw by contract; a scripted one in a test might.

@@ -13,6 +13,7 @@ import {
   type SessionEvent,
 } from "./events.ts";
 import { bodyOf, chainHash, hMemberAt, hOf } from "./hash-chain.ts";
+import { MAX_JSON_DEPTH } from "./json-depth.ts";
 import { compileLineValidator, type LineValidator } from "./line-validator.ts";
 
 export interface ReadOptions {
@@ -217,7 +218,7 @@ export class SessionReader {
     if (seq === 0 && type !== "session/start") {
       throw this.corrupt("first event is not session/start");
     }
-    if (this.options.validatePayloads !== false && !isValidLine(type, raw)) {
+    if (this.options.validatePayloads !== false && !this.isValid(type, raw)) {
       const issue = lineSchemas[type].safeParse(raw).error?.issues[0];
       const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
       throw this.corrupt(`invalid ${type}: ${where}${issue?.message ?? "schema mismatch"}`);
@@ -227,6 +228,21 @@ export class SessionReader {
       if (canonicalJson(rest) !== bodyOf(line, at)) {
         throw this.corrupt("line is not in canonical JSON form");
       }
+    }
+  }
+
+  /**
+   * The line's schema check; a value nested too deep for the recursive checks (thousands of
+   * levels, which the agent never records: session/json-depth.ts) is damage, said so.
+   */
+  private isValid(type: EventType, raw: Record<string, unknown>): boolean {
+    try {
+      return isValidLine(type, raw);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw this.corrupt(
+        `invalid ${type}: JSON nested too deeply to check (the agent records at most ${MAX_JSON_DEPTH} levels)`,
+      );
     }
   }
 

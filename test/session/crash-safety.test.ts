@@ -70,7 +70,10 @@ describe("session log crash safety", () => {
     const recovered = events.filter((e) => e.type === "session/recovered").length;
     process.stdout.write(`# ${synced} runs reached a sync point; ${recovered} torn tails cut\n`);
     assert.ok(synced >= KILLS / 2, `only ${synced} runs reached a sync point`);
-    assert.ok(events.length > KILLS * 100);
+    // Every run that reached a sync point had appended at least one prompt that survived
+    // (how many events a run writes before its kill depends on the machine's load).
+    const prompts = events.filter((e) => e.type === "user/message").length;
+    assert.ok(prompts >= synced, `${prompts} prompts for ${synced} synced runs`);
     assert.equal(summary.events, events.length);
   });
 });

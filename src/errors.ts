@@ -37,6 +37,15 @@ export class ConfigError extends CodewhaleError {
   }
 }
 
+/**
+ * A config edit refused for what the file holds, not for how it is written: `mcp add` of a
+ * name that exists (without --force), `mcp remove` of one that does not.
+ */
+export class ConfigEditError extends CodewhaleError {
+  readonly exitCode = ExitCode.failure;
+  override readonly name = "ConfigEditError";
+}
+
 /** The command line was used wrongly (unknown session id, bad option value). */
 export class UsageError extends CodewhaleError {
   readonly exitCode = ExitCode.usage;

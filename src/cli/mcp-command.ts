@@ -5,23 +5,29 @@
 // is loaded only when a server is configured. Registered by cli/main.ts; doctor reuses the probe.
 import type { Command } from "commander";
 import type { Env, LoadedConfig, McpServerConfig } from "../config/index.ts";
-import { loadConfig, maskSecretText } from "../config/index.ts";
+import { loadConfig, MASK, maskSecretText } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { providerKeyVars, withoutCredentials } from "../hooks/index.ts";
 import { terminalSafe } from "../runner/index.ts";
 import type { ServerProbe } from "../tools/mcp/index.ts";
 import { cwdOption } from "./cwd-option.ts";
+import { registerMcpEditCommands } from "./mcp-edit-command.ts";
 
 export interface McpServerReport {
   name: string;
   transport: "stdio" | "http";
   target: string;
   enabled: boolean;
+  /** Header (http) or env (stdio) values, each masked unless it is only `${VAR}` references. */
+  headers?: Record<string, string>;
+  env?: Record<string, string>;
   probe?: ServerProbe;
 }
 
 export function registerMcpCommand(program: Command): void {
-  const mcp = program.command("mcp").description("list and inspect the configured MCP servers");
+  const mcp = program
+    .command("mcp")
+    .description("list, inspect, add, remove and sign in to the configured MCP servers");
   mcp
     .command("list")
     .description("start each configured MCP server and show its state and tool count")
@@ -53,6 +59,7 @@ export function registerMcpCommand(program: Command): void {
       if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else process.stdout.write(formatGet(report));
     });
+  registerMcpEditCommands(mcp);
 }
 
 function loadFor(cwd: string | undefined): LoadedConfig {
@@ -81,10 +88,24 @@ export async function probeServers(
         target: maskSecretText(server.url ?? [server.command, ...server.args].join(" ")),
         enabled: server.enabled,
       };
+      if (Object.keys(server.headers).length > 0) report.headers = masked(server.headers);
+      if (Object.keys(server.env).length > 0) report.env = masked(server.env);
       if (server.enabled) report.probe = await probeServer(name, server, options);
       return report;
     }),
   );
+}
+
+/**
+ * Values as shown: a literal value is masked whole (it may be a token given on the command
+ * line); one that takes its secret from `${VAR}` is shown, secret-shaped parts masked.
+ */
+function masked(table: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(table)) {
+    out[name] = value.includes("${") ? maskSecretText(value) : MASK;
+  }
+  return out;
 }
 
 function formatList(reports: readonly McpServerReport[], loaded: LoadedConfig): string {
@@ -107,6 +128,13 @@ function listLine(report: McpServerReport): string {
 
 function formatGet(report: McpServerReport): string {
   const lines = [listLine(report)];
+  for (const [what, table] of [
+    ["header", report.headers],
+    ["env", report.env],
+  ] as const) {
+    for (const [name, value] of Object.entries(table ?? {}))
+      lines.push(`${what} ${name}: ${value}`);
+  }
   const probe = report.probe;
   if (probe?.ok) {
     for (const tool of probe.tools) {

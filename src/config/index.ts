@@ -3,7 +3,7 @@
 // and edit the user's trust records. Other layers import from here, not the files behind it.
 export { BUILTIN_BASE_URL_VARS } from "./builtins.ts";
 export type { ConfigFile, Env } from "./files.ts";
-export { resolveHome } from "./files.ts";
+export { findProjectConfig, resolveHome } from "./files.ts";
 export { configFingerprint } from "./fingerprint.ts";
 export type { ConfigFlagOptions } from "./flags.ts";
 export { configFlagsFromOptions } from "./flags.ts";
@@ -11,6 +11,8 @@ export { formatKeyPath } from "./key-path.ts";
 export type { ConfigReport, LayerCheck, LoadedConfig, LoadOptions } from "./load.ts";
 export { inspectConfig, loadConfig, sessionsDir } from "./load.ts";
 export { containsSecret, isSecretKey, MASK, maskSecrets, maskSecretText } from "./mask.ts";
+export type { McpEntry } from "./mcp-file.ts";
+export { addMcpServer, readMcpServerTables, removeMcpServer } from "./mcp-file.ts";
 export type { ConfigLayer, ConfigSource } from "./merge.ts";
 export { walkLeaves } from "./merge.ts";
 export type { PromptFileRead } from "./path-checks.ts";

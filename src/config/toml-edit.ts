@@ -1,8 +1,8 @@
 // The one TOML writer: sets an array value in a config file's text with the smallest possible
-// change. The existing assignment is replaced in place (comments elsewhere, and one after the
-// array on its last line, are kept); a missing one is inserted (top level: before the first
-// table header; in a table: after its header; a missing table is appended). The caller
-// parses the result again and checks it (trust-file.ts, rule-file.ts) before writing it.
+// change (the existing assignment replaced in place, comments kept; a missing one inserted:
+// top level before the first table header, in a table after its header, a missing table
+// appended), appends a whole table, or removes one with its sub-tables. The caller parses the
+// result again and checks it (trust-file.ts, rule-file.ts, mcp-file.ts) before writing it.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
@@ -43,10 +43,48 @@ export function setArray(
   return `${text.slice(0, at)}${assignment}\n\n${text.slice(at)}`;
 }
 
+/**
+ * `text` with a `[table]` holding `assignments` (already formatted `key = value` lines)
+ * appended at its end, after one blank line. Pure.
+ */
+export function appendTable(text: string, table: string, assignments: readonly string[]): string {
+  if (text.trim() === "") return `[${table}]\n${assignments.map((line) => `${line}\n`).join("")}`;
+  const separator = text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n";
+  const body = assignments.map((line) => `${line}\n`).join("");
+  return `${text}${separator}[${table}]\n${body}`;
+}
+
+/**
+ * `text` without the `[table]` section and its `[table.sub]` sections: each from its header
+ * to the next header, less the comment and blank lines directly above that header (they
+ * belong to it). Every other comment is kept. Unchanged when there is none. Pure.
+ */
+export function removeTable(text: string, table: string): string {
+  const lines = splitLines(text);
+  const own = (line: string) => {
+    const name = headerName(line);
+    return name !== undefined && (name === table || name.startsWith(`${table}.`));
+  };
+  const drop = new Set<number>();
+  for (let i = 0; i < lines.length; i++) {
+    if (!own(lines[i] ?? "")) continue;
+    let end = i + 1;
+    while (end < lines.length && headerName(lines[end] ?? "") === undefined) end++;
+    let keep = end;
+    while (keep > i + 1 && (isComment(lines[keep - 1] ?? "") || isBlank(lines[keep - 1] ?? "")))
+      keep--;
+    for (let at = i; at < keep; at++) drop.add(at);
+    i = end - 1;
+  }
+  if (drop.size === 0) return text;
+  const kept = lines.filter((_, index) => !drop.has(index)).join("");
+  return kept.replace(/\n{3,}/g, "\n\n").replace(/^\n+/, "");
+}
+
 /** Writes `text` to `file` whole or not at all (a temp file renamed over it), keeping its mode. */
-export function writeConfigText(file: string, text: string): void {
+export function writeConfigText(file: string, text: string, newFileMode = 0o644): void {
   mkdirSync(dirname(file), { recursive: true });
-  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o644;
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : newFileMode;
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, text, { mode });
   renameSync(temp, file);
@@ -98,6 +136,32 @@ function scanSection(text: string, from: number, key: string): SectionLayout {
     i = Math.max(skipValue(text, i + indent, true), lineEnd);
   }
   return {};
+}
+
+/** The lines of `text`, each with its newline; a multi-line string or array is one line. */
+function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    const lineEnd = lineEndOf(text, i);
+    const end = Math.max(skipValue(text, i + indentOf(text.slice(i, lineEnd)), true), lineEnd);
+    lines.push(text.slice(i, end));
+    i = end;
+  }
+  return lines;
+}
+
+/** The table a `[name]` / `[[name]]` header line names (spaces around dots removed). */
+function headerName(line: string): string | undefined {
+  const found = /^\s*\[\[?\s*([^\][#]+?)\s*\]\]?\s*(?:#.*)?\r?\n?$/.exec(line);
+  return found?.[1]?.replace(/\s*\.\s*/g, ".");
+}
+
+function isComment(line: string): boolean {
+  return /^\s*#/.test(line);
+}
+
+function isBlank(line: string): boolean {
+  return line.trim() === "";
 }
 
 function lineEndOf(text: string, from: number): number {

@@ -46,6 +46,12 @@ export class ConfigEditError extends CodewhaleError {
   override readonly name = "ConfigEditError";
 }
 
+/** Signing in to (or out of) a remote MCP server failed: the one line says why. */
+export class McpAuthError extends CodewhaleError {
+  readonly exitCode = ExitCode.failure;
+  override readonly name = "McpAuthError";
+}
+
 /** The command line was used wrongly (unknown session id, bad option value). */
 export class UsageError extends CodewhaleError {
   readonly exitCode = ExitCode.usage;

@@ -4,6 +4,7 @@
 // scope; commands the model runs never see codewhale's provider credentials. Opened by
 // compose-session.ts; turn.ts applies a changed list at a turn boundary (`tools/changed`).
 import type { Config, Env } from "../config/index.ts";
+import { resolveHome } from "../config/index.ts";
 import { providerKeyVars, withoutCredentials, withoutProviderKeys } from "../hooks/env.ts";
 import {
   createSpillScope,
@@ -89,11 +90,18 @@ interface CatalogSink {
 async function mcpSources(options: SessionToolsOptions, sink: CatalogSink): Promise<ToolSource[]> {
   const servers = options.config.mcp_servers;
   if (!Object.values(servers).some((server) => server.enabled)) return [];
-  const { createCatalogRegistry, mcpToolSources } = await import("../tools/mcp/index.ts");
+  const { authDirOf, createCatalogRegistry, mcpToolSources } = await import(
+    "../tools/mcp/index.ts"
+  );
   const env = withoutCredentials(options.env, providerKeyVars(options.config.providers));
   const registry = createCatalogRegistry(sink.policy);
   sink.set(registry.catalog);
-  return mcpToolSources(servers, { env, vars: options.env, onConnected: registry.add });
+  return mcpToolSources(servers, {
+    env,
+    vars: options.env,
+    authDir: authDirOf(resolveHome(options.env)),
+    onConnected: registry.add,
+  });
 }
 
 export async function createSessionTools(options: SessionToolsOptions): Promise<SessionTools> {

@@ -11,6 +11,7 @@ import { providerKeyVars, withoutCredentials } from "../hooks/index.ts";
 import { terminalSafe } from "../runner/index.ts";
 import type { ServerProbe } from "../tools/mcp/index.ts";
 import { cwdOption } from "./cwd-option.ts";
+import { registerMcpAuthCommands } from "./mcp-auth-command.ts";
 import { registerMcpEditCommands } from "./mcp-edit-command.ts";
 
 export interface McpServerReport {
@@ -60,6 +61,7 @@ export function registerMcpCommand(program: Command): void {
       else process.stdout.write(formatGet(report));
     });
   registerMcpEditCommands(mcp);
+  registerMcpAuthCommands(mcp);
 }
 
 function loadFor(cwd: string | undefined): LoadedConfig {
@@ -74,11 +76,12 @@ export async function probeServers(
 ): Promise<McpServerReport[]> {
   const servers = only ?? Object.entries(loaded.config.mcp_servers);
   if (servers.length === 0) return [];
-  const { probeServer } = await import("../tools/mcp/index.ts");
+  const { authDirOf, probeServer } = await import("../tools/mcp/index.ts");
   const options = {
     env: withoutCredentials(env, providerKeyVars(loaded.config.providers)),
     vars: env,
     cwd: loaded.cwd,
+    authDir: authDirOf(loaded.home),
   };
   return Promise.all(
     servers.map(async ([name, server]) => {

@@ -27,7 +27,14 @@ export interface ConnectionEvents {
   notice(message: string): void;
 }
 
-export type StartResult = { ok: true; connection: McpConnection } | { ok: false; reason: string };
+export type StartResult =
+  | { ok: true; connection: McpConnection }
+  | { ok: false; reason: string; needsLogin?: boolean };
+
+/** Why a server that needs the user to sign in did not start (or a call failed). */
+export function needsLoginReason(name: string): string {
+  return `needs authorization: run \`codewhale mcp login ${name}\``;
+}
 
 /** A tool the server listed in a shape MCP does not allow. */
 export interface RefusedTool {
@@ -146,6 +153,7 @@ export class McpConnection {
     if ((error as { code?: unknown }).code === -32001) {
       return `MCP server "${this.name}" did not answer within ${this.server.tool_timeout_ms} ms (tool_timeout_ms)`;
     }
+    if (live.built.needsLogin()) return `MCP server "${this.name}" ${needsLoginReason(this.name)}`;
     const detail = errorMessage(error).replace(/^MCP error -?\d+: /, "");
     if (this.live === live && !/Connection closed/i.test(detail)) return detail;
     const last = lastLine(live.built.stderrTail());
@@ -197,8 +205,8 @@ async function startLive(
   options: TransportOptions,
   events: ConnectionEvents,
   signal?: AbortSignal,
-): Promise<{ ok: true; live: Live } | { ok: false; reason: string }> {
-  const built = await buildTransport(server, options);
+): Promise<{ ok: true; live: Live } | { ok: false; reason: string; needsLogin?: boolean }> {
+  const built = await buildTransport(name, server, options);
   if (!built.ok) return { ok: false, reason: built.problem };
   const [{ Client }, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
@@ -216,6 +224,8 @@ async function startLive(
     Object.assign(live, await listAllTools(client, timer.signal, timeout));
   } catch (error) {
     await client.close().catch(() => {});
+    if (built.built.needsLogin())
+      return { ok: false, reason: needsLoginReason(name), needsLogin: true };
     const last = lastLine(built.built.stderrTail());
     const reason = timer.signal.aborted
       ? signal?.aborted

@@ -16,6 +16,8 @@ export interface McpSourceOptions {
   env: NodeJS.ProcessEnv;
   /** Where `${VAR}` values come from: the session's environment. */
   vars: Readonly<Record<string, string | undefined>>;
+  /** `$CODEWHALE_HOME/mcp-auth`, where `mcp login` stored remote servers' OAuth tokens. */
+  authDir?: string;
   /** Receives each connected server, for the prompts and resources catalog. */
   onConnected?: (server: string, connection: McpConnection) => void;
 }
@@ -54,12 +56,21 @@ export function mcpServerSource(
       const started = await McpConnection.start(
         name,
         server,
-        { env: options.env, vars: options.vars, cwd: context.workspace.cwd },
+        {
+          env: options.env,
+          vars: options.vars,
+          cwd: context.workspace.cwd,
+          ...(options.authDir === undefined ? {} : { authDir: options.authDir }),
+        },
         events,
         context.signal,
       );
       if (!started.ok) {
-        const message = shown(`MCP server "${name}" did not start: ${started.reason}`);
+        const message = shown(
+          started.needsLogin
+            ? `MCP server "${name}" ${started.reason}`
+            : `MCP server "${name}" did not start: ${started.reason}`,
+        );
         return { tools: () => [], notices: [{ message, level: "tools" }], dispose: async () => {} };
       }
       const connection = started.connection;

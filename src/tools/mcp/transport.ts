@@ -1,11 +1,15 @@
 // The SDK transport of one configured MCP server: stdio (the command with the session's
 // environment less every credential-looking variable, plus the entry's own `env`; its stderr
 // kept as a bounded tail for error notices, never printed) or streamable HTTP (the url and
-// headers with `${VAR}` filled in). Called by connection.ts for each start and restart.
+// headers with `${VAR}` filled in; without an Authorization header of its own, OAuth through
+// what `mcp login` stored, never interactive). Called by connection.ts for each (re)start.
 import { isAbsolute, resolve } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "../../config/index.ts";
 import { expandTable, expandVars, unset } from "./expand-vars.ts";
+import { guardedOAuthFetch } from "./oauth-fetch.ts";
+import { SessionAuthProvider } from "./oauth-provider.ts";
+import { authFileFor } from "./oauth-store.ts";
 
 /** The last bytes of a server's stderr kept for notices. */
 const STDERR_TAIL_BYTES = 2048;
@@ -17,6 +21,8 @@ export interface TransportOptions {
   vars: Readonly<Record<string, string | undefined>>;
   /** The session's working directory: a relative `cwd` is under it. */
   cwd: string;
+  /** `$CODEWHALE_HOME/mcp-auth`: OAuth for remote servers; absent, none is tried. */
+  authDir?: string;
 }
 
 export interface BuiltTransport {
@@ -25,15 +31,18 @@ export interface BuiltTransport {
   stderrTail(): string;
   /** Shown in `mcp list`: the command line or the url. */
   target: string;
+  /** True once OAuth found that the user must sign in (`codewhale mcp login NAME`). */
+  needsLogin(): boolean;
 }
 
 export type TransportBuild = { ok: true; built: BuiltTransport } | { ok: false; problem: string };
 
 export async function buildTransport(
+  name: string,
   server: McpServerConfig,
   options: TransportOptions,
 ): Promise<TransportBuild> {
-  if (server.url !== undefined) return httpTransport(server.url, server.headers, options);
+  if (server.url !== undefined) return httpTransport(name, server.url, server.headers, options);
   const command = server.command ?? "";
   const env = expandTable(server.env, options.vars, "env");
   if (!env.ok) return env;
@@ -51,10 +60,14 @@ export async function buildTransport(
     tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
   });
   const target = [command, ...server.args].join(" ");
-  return { ok: true, built: { transport, stderrTail: () => tail, target } };
+  return {
+    ok: true,
+    built: { transport, stderrTail: () => tail, target, needsLogin: () => false },
+  };
 }
 
 async function httpTransport(
+  name: string,
   url: string,
   headers: Record<string, string>,
   options: TransportOptions,
@@ -66,10 +79,21 @@ async function httpTransport(
   const { StreamableHTTPClientTransport } = await import(
     "@modelcontextprotocol/sdk/client/streamableHttp.js"
   );
+  const ownAuth = Object.keys(expandedHeaders.value).some((key) => /^authorization$/i.test(key));
+  const authProvider =
+    options.authDir === undefined || ownAuth
+      ? undefined
+      : new SessionAuthProvider({
+          server: name,
+          url: expandedUrl.value,
+          file: authFileFor(options.authDir, name, expandedUrl.value),
+        });
   const transport = new StreamableHTTPClientTransport(new URL(expandedUrl.value), {
     requestInit: { headers: expandedHeaders.value },
+    ...(authProvider ? { authProvider, fetch: guardedOAuthFetch(expandedUrl.value) } : {}),
   });
-  return { ok: true, built: { transport, stderrTail: () => "", target: url } };
+  const needsLogin = () => authProvider?.needsLogin === true;
+  return { ok: true, built: { transport, stderrTail: () => "", target: url, needsLogin } };
 }
 
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -104,6 +104,14 @@ async function mcpSources(options: SessionToolsOptions, sink: CatalogSink): Prom
   });
 }
 
+/** The OAuth tokens `mcp login` stored, when a remote server is configured: redacted by value. */
+async function mcpAuthSecrets(options: SessionToolsOptions): Promise<string[]> {
+  const servers = Object.values(options.config.mcp_servers);
+  if (!servers.some((server) => server.enabled && server.url !== undefined)) return [];
+  const { authDirOf, storedAuthSecrets } = await import("../tools/mcp/index.ts");
+  return storedAuthSecrets(authDirOf(resolveHome(options.env)));
+}
+
 export async function createSessionTools(options: SessionToolsOptions): Promise<SessionTools> {
   sweepStaleSpillDirs();
   const spill: SpillScope = createSpillScope(options.sessionId);
@@ -112,7 +120,11 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     output: options.config.output,
     spill,
     env: withoutProviderKeys(options.env, options.config.providers),
-    knownSecrets: knownSecretsFrom(options.env, providerKeyVars(options.config.providers)),
+    knownSecrets: knownSecretsFrom(
+      options.env,
+      providerKeyVars(options.config.providers),
+      await mcpAuthSecrets(options),
+    ),
     ...(options.readGate ? { readGate: options.readGate } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.terminal ? { terminal: options.terminal } : {}),

@@ -69,9 +69,10 @@ export class KnownSecrets {
 export function knownSecretsFrom(
   env: Readonly<Record<string, string | undefined>>,
   extraNames: readonly string[] = [],
+  extraValues: readonly string[] = [],
 ): KnownSecrets {
   const extra = new Set(extraNames);
-  const values: string[] = [];
+  const values: string[] = [...extraValues];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || value.length < MIN_KNOWN_SECRET_LENGTH) continue;
     if (!extra.has(name) && keyClass(name) === null) continue;

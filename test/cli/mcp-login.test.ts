@@ -3,7 +3,7 @@
 // ($CODEWHALE_BROWSER records the page, the test follows its redirect to the loopback
 // listener). Covered: without a token a session and `mcp list` say to log in; login stores the
 // tokens 0600 (dir 0700) and a scripted session then calls the tool without the token reaching
-// the model or the log; an expired token is refreshed silently; a failed refresh gives the
+// the model or the log (a server echoing it is redacted); an expired token is refreshed silently; a failed refresh gives the
 // login notice; logout removes the file; a state mismatch, huge metadata and an off-machine
 // authorization page are one line each with nothing stored.
 import assert from "node:assert/strict";
@@ -84,14 +84,18 @@ describe("codewhale mcp login/logout (OAuth)", () => {
       assert.ok(!result.stdout.includes(token) && !result.stderr.includes(token));
 
       mock.enqueue({
-        blocks: [{ kind: "tool", id: "toolu_1", name: "mcp__remote__whoami", input: {} }],
+        blocks: [
+          { kind: "tool", id: "toolu_1", name: "mcp__remote__whoami", input: {} },
+          { kind: "tool", id: "toolu_2", name: "mcp__remote__leak", input: {} },
+        ],
       });
       mock.enqueue({ blocks: [{ kind: "text", text: "Done." }] });
       const first = mock.requests.length;
       const run = await runExec([...ARGS, "--output-format", "stream-json", "who"], setup);
       assert.equal(run.status, 0, run.stderr);
-      const tool = jsonLines(run.stdout).find((line) => line.type === "tool/result");
+      const [tool, leak] = jsonLines(run.stdout).filter((line) => line.type === "tool/result");
       assert.match(String(tool?.content), /^signed in as client [0-9a-f-]{36}$/);
+      assert.match(String(leak?.content), /^your token is \[REDACTED[^\]]*\]$/);
       assert.deepEqual(server.presented.at(-1), token);
       const sessions = join(setup.home, "sessions");
       const logs = readdirSync(sessions, { recursive: true })
@@ -105,7 +109,7 @@ describe("codewhale mcp login/logout (OAuth)", () => {
       const refreshed = await cli(["mcp", "get", "remote"], setup);
       assert.match(
         refreshed.stdout,
-        /^remote {2}http .*connected \(oauth-test-server 1\.0\.0\), 1 tool$/m,
+        /^remote {2}http .*connected \(oauth-test-server 1\.0\.0\), 2 tools$/m,
       );
       assert.equal(server.refreshes, 1);
       const newToken = server.issued.at(-1) ?? "";

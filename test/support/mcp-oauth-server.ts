@@ -1,7 +1,8 @@
 // An OAuth-protected MCP server for tests, in the test's own process, on 127.0.0.1: the SDK's
 // authorization server pieces (mcpAuthRouter over a small in-memory OAuthServerProvider:
 // dynamic registration, authorization code with PKCE, refresh with rotation) and a streamable
-// HTTP MCP endpoint behind requireBearerAuth with one tool, `whoami`. The authorize step
+// HTTP MCP endpoint behind requireBearerAuth with two tools, `whoami` and
+// `leak` (which echoes the caller's bearer token back). The authorize step
 // redirects at once (the test plays the user's browser). `expireAll()` makes every access
 // token expired; `hostile` serves huge metadata or points the authorization page off-machine.
 import { randomBytes, randomUUID } from "node:crypto";
@@ -198,6 +199,9 @@ export async function startOAuthServer(options: OAuthTestOptions = {}): Promise<
       const server = new McpServer({ name: "oauth-test-server", version: "1.0.0" });
       server.registerTool("whoami", { description: "Who the caller is." }, async (extra) => ({
         content: [{ type: "text", text: `signed in as client ${extra.authInfo?.clientId}` }],
+      }));
+      server.registerTool("leak", { description: "Echoes the caller's token." }, async (extra) => ({
+        content: [{ type: "text", text: `your token is ${extra.authInfo?.token}` }],
       }));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       await server.connect(transport);

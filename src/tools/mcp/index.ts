@@ -9,7 +9,7 @@ export { McpConnection } from "./connection.ts";
 export { createMcpTool, mcpToolKind, mcpToolName } from "./mcp-tool.ts";
 export type { LoginOptions, LoginOutcome } from "./oauth-login.ts";
 export { loginServer, logoutServer } from "./oauth-login.ts";
-export { authDirOf } from "./oauth-store.ts";
+export { authDirOf, storedAuthSecrets } from "./oauth-store.ts";
 export type { ProbedTool, ServerProbe } from "./probe.ts";
 export { probeServer } from "./probe.ts";
 export type { McpSourceOptions } from "./source.ts";

@@ -9,6 +9,7 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -71,6 +72,28 @@ export function readAuth(file: string): StoredAuth | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Every token and client secret stored for any server: a session redacts them wherever they
+ * appear in tool output (a server echoing its bearer token, a shell printing the file).
+ */
+export function storedAuthSecrets(dir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).filter((entry) => entry.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  const values: string[] = [];
+  for (const entry of entries) {
+    const auth = readAuth(join(dir, entry));
+    const secret = (auth?.client as { client_secret?: unknown } | undefined)?.client_secret;
+    for (const value of [auth?.tokens?.access_token, auth?.tokens?.refresh_token, secret]) {
+      if (typeof value === "string") values.push(value);
+    }
+  }
+  return values;
 }
 
 /** Writes `auth` whole or not at all: the directory 0700, the file 0600. */

@@ -59,11 +59,16 @@ export function originOf(url: string): string {
   }
 }
 
-/** The stored state, or undefined when there is none (or it is unreadable: as if absent). */
+/**
+ * The stored state, or undefined when there is none, it is unreadable, or someone else could
+ * have written it (not a regular file, another owner, group- or world-writable): as if absent.
+ */
 export function readAuth(file: string): StoredAuth | undefined {
   try {
     const stat = lstatSync(file);
     if (!stat.isFile() || stat.size > MAX_AUTH_FILE_BYTES) return undefined;
+    if ((stat.mode & 0o022) !== 0 || stat.uid !== (process.getuid?.() ?? stat.uid))
+      return undefined;
     const data = JSON.parse(readFileSync(file, "utf8")) as unknown;
     if (typeof data !== "object" || data === null) return undefined;
     const stored = data as Partial<StoredAuth>;

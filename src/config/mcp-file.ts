@@ -4,10 +4,16 @@
 // removed, or nothing is written. A new file is created 0600. Called by `codewhale mcp
 // add/remove` (src/cli/mcp-edit-command.ts).
 import { parse } from "smol-toml";
-import { ConfigEditError, ConfigError, errorMessage } from "../errors.ts";
+import { ConfigEditError, ConfigError } from "../errors.ts";
 import { canonicalJson } from "./fingerprint.ts";
 import { isTable } from "./merge.ts";
-import { appendTable, readConfigText, removeTable, writeConfigText } from "./toml-edit.ts";
+import {
+  appendTable,
+  parseConfigText,
+  readConfigText,
+  removeTable,
+  writeConfigText,
+} from "./toml-edit.ts";
 
 /** A server as it is written: the keys `mcp add` sets, in this order. */
 export interface McpEntry {
@@ -21,7 +27,7 @@ export interface McpEntry {
 
 /** The `mcp_servers` table of `file` ({} when the file or the table is missing). */
 export function readMcpServerTables(file: string): Record<string, unknown> {
-  return serversOf(file, parseFile(file, readConfigText(file)));
+  return serversOf(file, parseConfigText(file, readConfigText(file)));
 }
 
 /**
@@ -35,7 +41,7 @@ export function addMcpServer(
   options: { force: boolean },
 ): { replaced: boolean } {
   const before = readConfigText(file);
-  const data = parseFile(file, before);
+  const data = parseConfigText(file, before);
   const servers = serversOf(file, data);
   const replaced = Object.hasOwn(servers, name);
   if (replaced && !options.force) {
@@ -53,7 +59,7 @@ export function addMcpServer(
 /** Removes `[mcp_servers.NAME]` from `file`; false (nothing written) when it has none. */
 export function removeMcpServer(file: string, name: string): boolean {
   const before = readConfigText(file);
-  const data = parseFile(file, before);
+  const data = parseConfigText(file, before);
   const servers = serversOf(file, data);
   if (!Object.hasOwn(servers, name)) return false;
   const { [name]: _removed, ...rest } = servers;
@@ -89,15 +95,6 @@ function withoutEmptyServers(data: Record<string, unknown>): Record<string, unkn
   if (!isTable(servers) || Object.keys(servers).length > 0) return data;
   const { mcp_servers: _empty, ...rest } = data;
   return rest;
-}
-
-function parseFile(file: string, text: string): Record<string, unknown> {
-  try {
-    return parse(text) as Record<string, unknown>;
-  } catch (error) {
-    const first = errorMessage(error).split("\n", 1)[0] ?? "";
-    throw new ConfigError(`${file}: invalid TOML: ${first}`, file);
-  }
 }
 
 function serversOf(file: string, data: Record<string, unknown>): Record<string, unknown> {

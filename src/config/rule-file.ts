@@ -5,12 +5,12 @@
 // the interactive terminal (src/cli/chat-command.ts hands `allowRuleTargets` to it).
 import { join } from "node:path";
 import { parse } from "smol-toml";
-import { ConfigError, errorMessage } from "../errors.ts";
+import { ConfigError } from "../errors.ts";
 import { canonicalJson } from "./fingerprint.ts";
 import type { LoadedConfig } from "./load.ts";
 import { isTable } from "./merge.ts";
 import { repositoryRoot } from "./project-root.ts";
-import { readConfigText, setArray, writeConfigText } from "./toml-edit.ts";
+import { parseConfigText, readConfigText, setArray, writeConfigText } from "./toml-edit.ts";
 
 /** A config file an allow rule can go to, and what the rule there will mean. */
 export interface RuleTarget {
@@ -51,7 +51,7 @@ function projectNote(loaded: LoadedConfig, existing: string | undefined): string
 /** Adds `rule` to `permissions.allow` of `file` (created if missing); false if already there. */
 export function addAllowRule(file: string, rule: string): boolean {
   const before = readConfigText(file);
-  const data = parseFile(file, before);
+  const data = parseConfigText(file, before);
   const permissions = data.permissions;
   if (permissions !== undefined && !isTable(permissions)) {
     throw new ConfigError(`${file}: permissions is not a table; add the rule by hand`, file);
@@ -83,13 +83,4 @@ export function addAllowRule(file: string, rule: string): boolean {
   }
   writeConfigText(file, after);
   return true;
-}
-
-function parseFile(file: string, text: string): Record<string, unknown> {
-  try {
-    return parse(text) as Record<string, unknown>;
-  } catch (error) {
-    const first = errorMessage(error).split("\n", 1)[0] ?? "";
-    throw new ConfigError(`${file}: invalid TOML: ${first}`, file);
-  }
 }

@@ -2,9 +2,12 @@
 // change (the existing assignment replaced in place, comments kept; a missing one inserted:
 // top level before the first table header, in a table after its header, a missing table
 // appended), appends a whole table, or removes one with its sub-tables. The caller parses the
-// result again and checks it (trust-file.ts, rule-file.ts, mcp-file.ts) before writing it.
+// result again (parseConfigText) and checks it (trust-file.ts, rule-file.ts, mcp-file.ts)
+// before writing it.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { parse } from "smol-toml";
+import { ConfigError, errorMessage } from "../errors.ts";
 
 /**
  * `text` with `key` in `table` (null: top level) set to the array of the already formatted
@@ -88,6 +91,16 @@ export function writeConfigText(file: string, text: string, newFileMode = 0o644)
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, text, { mode });
   renameSync(temp, file);
+}
+
+/** `text` (the contents of `file`) parsed; a syntax error is a ConfigError naming the file. */
+export function parseConfigText(file: string, text: string): Record<string, unknown> {
+  try {
+    return parse(text) as Record<string, unknown>;
+  } catch (error) {
+    const first = errorMessage(error).split("\n", 1)[0] ?? "";
+    throw new ConfigError(`${file}: invalid TOML: ${first}`, file);
+  }
 }
 
 /** The file's text, or "" when it does not exist. */

@@ -1,9 +1,8 @@
-// The one TOML writer: sets an array value in a config file's text with the smallest possible
-// change (the existing assignment replaced in place, comments kept; a missing one inserted:
-// top level before the first table header, in a table after its header, a missing table
-// appended), appends a whole table, or removes one with its sub-tables. The caller parses the
-// result again (parseConfigText) and checks it (trust-file.ts, rule-file.ts, mcp-file.ts)
-// before writing it.
+// The one TOML writer: sets an array value with the smallest possible change (replaced in
+// place, comments kept; a missing one inserted before the first header, after its table's
+// header, or in an appended table), appends a whole table, or removes one with its sub-tables.
+// Callers parse the result again (parseConfigText) and check it before writing it
+// (trust-file.ts, rule-file.ts, mcp-file.ts).
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parse } from "smol-toml";

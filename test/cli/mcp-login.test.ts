@@ -5,7 +5,8 @@
 // tokens 0600 (dir 0700) and a scripted session then calls the tool without the token reaching
 // the model or the log (a server echoing it is redacted); an expired token is refreshed silently; a failed refresh gives the
 // login notice; logout removes the file; a state mismatch, huge metadata and an off-machine
-// authorization page are one line each with nothing stored.
+// authorization page are one line each with nothing stored; a plain 401 server (a static
+// token, no OAuth) says so instead of asking for a login.
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +21,7 @@ import {
   waitFor,
 } from "../support/exec-harness.ts";
 import { type OAuthTestOptions, startOAuthServer } from "../support/mcp-oauth-server.ts";
+import { startHttpTestServer } from "../support/mcp-servers.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -67,6 +69,7 @@ describe("codewhale mcp login/logout (OAuth)", () => {
         before.stdout,
         /^remote {2}http {2}\S+ {2}failed: needs authorization: run `codewhale mcp login remote`$/m,
       );
+      assert.deepEqual(authFiles(setup), [], "nothing is written for a server never signed in to");
 
       const { page, result } = await login(setup, pages);
       assert.equal(result.status, 0, result.stderr);
@@ -157,6 +160,18 @@ describe("codewhale mcp login/logout (OAuth)", () => {
       assert.deepEqual(authFiles(setup), []);
     } finally {
       await server.stop();
+    }
+    const plain = await startHttpTestServer({ MCP_TEST_TOKEN: "not-oauth-token" });
+    try {
+      const setup = execEnv(mock, `[mcp_servers.plain]\nurl = ${JSON.stringify(plain.url)}\n`);
+      const list = await cli(["mcp", "list"], setup);
+      assert.match(
+        list.stdout,
+        /^plain .* failed: it answered 401 and offers no OAuth sign-in .*; give it a token in headers$/m,
+      );
+      assert.deepEqual(authFiles(setup), []);
+    } finally {
+      plain.stop();
     }
     for (const [hostile, line] of [
       [

@@ -55,15 +55,30 @@ function clientMetadataFor(redirectUrl: string): OAuthClientMetadata {
   };
 }
 
+/** The line for a server that answered 401 but whose discovery found no OAuth metadata. */
+export const NO_OAUTH =
+  "it answered 401 and offers no OAuth sign-in (no authorization server metadata); give it a token in headers";
+
+/** Discovery found no OAuth metadata at all: the 401 is not an OAuth challenge. */
+function offersNoOAuth(discovery: OAuthDiscoveryState): boolean {
+  return (
+    discovery.authorizationServerMetadata === undefined && discovery.resourceMetadata === undefined
+  );
+}
+
 /** The redirect URI a stored client was registered with, if any. */
 export function registeredRedirect(stored: StoredAuth | undefined): string | undefined {
   const uris = (stored?.client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
   return Array.isArray(uris) && typeof uris[0] === "string" ? uris[0] : undefined;
 }
 
-/** A session's provider: stored state only; `needsLogin` once the browser would be needed. */
+/**
+ * A session's provider: stored state only; `needsLogin` once the browser would be needed.
+ * Nothing is written for a server `mcp login` never signed in to.
+ */
 export class SessionAuthProvider implements OAuthClientProvider {
   needsLogin = false;
+  private discovered: OAuthDiscoveryState | undefined;
 
   constructor(private readonly options: ProviderOptions) {}
 
@@ -77,7 +92,8 @@ export class SessionAuthProvider implements OAuthClientProvider {
   }
 
   private save(change: (auth: StoredAuth) => StoredAuth): void {
-    writeAuth(this.options.file, change(this.load()));
+    const stored = readAuth(this.options.file);
+    if (stored) writeAuth(this.options.file, change(stored));
   }
 
   get redirectUrl(): string {
@@ -138,11 +154,13 @@ export class SessionAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(discovery: OAuthDiscoveryState): void {
+    if (offersNoOAuth(discovery)) throw new OAuthRequestProblem(NO_OAUTH);
+    this.discovered = discovery;
     this.save((auth) => ({ ...auth, discovery }));
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
-    return this.load().discovery;
+    return this.load().discovery ?? this.discovered;
   }
 
   private needLogin(): never {
@@ -221,6 +239,7 @@ export class LoginAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(discovery: OAuthDiscoveryState): void {
+    if (offersNoOAuth(discovery)) throw new OAuthRequestProblem(NO_OAUTH);
     this.discovery = discovery;
   }
 

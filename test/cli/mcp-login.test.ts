@@ -1,12 +1,8 @@
 // OAuth for a remote MCP server through the built CLI, against the SDK-built authorization and
-// MCP server of test/support/mcp-oauth-server.ts on 127.0.0.1; the test plays the browser
-// ($CODEWHALE_BROWSER records the page, the test follows its redirect to the loopback
-// listener). Covered: without a token a session and `mcp list` say to log in; login stores the
-// tokens 0600 (dir 0700) and a scripted session then calls the tool without the token reaching
-// the model or the log (a server echoing it is redacted); an expired token is refreshed silently; a failed refresh gives the
-// login notice; logout removes the file; a state mismatch, huge metadata and an off-machine
-// authorization page are one line each with nothing stored; a plain 401 server (a static
-// token, no OAuth) says so instead of asking for a login.
+// MCP server of test/support/mcp-oauth-server.ts (the test plays the browser): login stores
+// tokens 0600, a session calls the tool with the token kept from the model and the log, silent
+// refresh, a failed refresh's notice, logout; a state mismatch, huge metadata, an off-machine
+// page and a plain (non-OAuth) 401 server are one line each, nothing stored.
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

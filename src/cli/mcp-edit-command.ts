@@ -3,7 +3,7 @@
 // config, or the project's `.codewhale/config.toml` with `--project` (src/config/mcp-file.ts
 // does the edit). A project edit says what trust means for it; a literal secret-looking
 // header or env value is stored as given, with a hint to use `${VAR}`. Registered by mcp-command.ts.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import type { McpEntry } from "../config/index.ts";
 import {
@@ -15,6 +15,7 @@ import {
   MCP_SERVER_NAME,
   maskSecretText,
   parseMcpServer,
+  readMcpJson,
   readMcpServerTables,
   removeMcpServer,
   repositoryRoot,
@@ -203,6 +204,11 @@ function elsewhere(name: string, kind: Target["kind"]): string {
     }
   } catch {
     // The other file does not parse: nothing to point at.
+  }
+  const project = kind === "project" ? targetFile(true) : other;
+  const mcpJson = readMcpJson(dirname(dirname(project.path)));
+  if (mcpJson && Object.hasOwn(mcpJson.servers, name)) {
+    return ` (it is in ${mcpJson.path}, which codewhale does not edit: remove it there by hand)`;
   }
   return "";
 }

@@ -13,6 +13,7 @@ export { inspectConfig, loadConfig, sessionsDir } from "./load.ts";
 export { containsSecret, isSecretKey, MASK, maskSecrets, maskSecretText } from "./mask.ts";
 export type { McpEntry } from "./mcp-file.ts";
 export { addMcpServer, readMcpServerTables, removeMcpServer } from "./mcp-file.ts";
+export { readMcpJson } from "./mcp-json.ts";
 export type { ConfigLayer, ConfigSource } from "./merge.ts";
 export { walkLeaves } from "./merge.ts";
 export type { PromptFileRead } from "./path-checks.ts";

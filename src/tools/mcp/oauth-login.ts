@@ -106,6 +106,11 @@ function serverUrl(
   if (server.url === undefined) {
     throw new McpAuthError(`mcp login ${name}: it is a stdio server; only a url server signs in`);
   }
+  if (Object.keys(server.headers).some((key) => /^authorization$/i.test(key))) {
+    throw new McpAuthError(
+      `mcp login ${name}: its headers set Authorization, so it is never sent OAuth tokens; remove that header to sign in`,
+    );
+  }
   const expanded = expandVars(server.url, vars);
   if (!expanded.ok) throw new McpAuthError(`mcp login ${name}: ${unset(expanded.missing, "url")}`);
   return expanded.value;

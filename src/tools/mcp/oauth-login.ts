@@ -93,7 +93,11 @@ export function logoutServer(name: string, authDir: string): number {
   }
   const own = new RegExp(`^${name.replace(/[-]/g, "\\-")}-[0-9a-f]{16}\\.json$`);
   for (const entry of entries) {
-    if (own.test(entry) && removeAuth(join(authDir, entry))) removed += 1;
+    if (!own.test(entry)) continue;
+    const file = join(authDir, entry);
+    const stored = readAuth(file);
+    if (stored && stored.server !== name) continue;
+    if (removeAuth(file)) removed += 1;
   }
   return removed;
 }

@@ -48,7 +48,7 @@ export function authDirOf(home: string): string {
 export function authFileFor(dir: string, name: string, url: string): string {
   const origin = originOf(url);
   const key = createHash("sha256").update(`${name}\0${origin}`).digest("hex").slice(0, 16);
-  return join(dir, `${name}-${key}.json`);
+  return join(dir, `${name.replace(/[^A-Za-z0-9_-]/g, "_")}-${key}.json`);
 }
 
 export function originOf(url: string): string {

@@ -89,6 +89,7 @@ async function mcpChecks(loaded: LoadedConfig, env: NodeJS.ProcessEnv): Promise<
   return reports.map(({ name, probe }): DoctorCheck => {
     const check = `mcp:${name}`;
     if (!probe) return { name: check, status: "info", detail: "disabled (enabled = false)" };
+    if (!probe.ok && probe.needsLogin) return { name: check, status: "warn", detail: probe.reason };
     if (!probe.ok) return { name: check, status: "fail", detail: `did not start: ${probe.reason}` };
     const offered = probe.tools.filter((tool) => tool.offered).length;
     const server = probe.server ? `${probe.server.name} ${probe.server.version}, ` : "";

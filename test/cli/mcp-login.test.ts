@@ -66,6 +66,11 @@ describe("codewhale mcp login/logout (OAuth)", () => {
         /^remote {2}http {2}\S+ {2}failed: needs authorization: run `codewhale mcp login remote`$/m,
       );
       assert.deepEqual(authFiles(setup), [], "nothing is written for a server never signed in to");
+      const doctor = await cli(["doctor"], setup);
+      assert.match(
+        doctor.stdout,
+        /^warn +mcp:remote +needs authorization: run `codewhale mcp login remote`$/m,
+      );
 
       const { page, result } = await login(setup, pages);
       assert.equal(result.status, 0, result.stderr);

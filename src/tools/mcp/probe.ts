@@ -28,7 +28,7 @@ export type ServerProbe =
       refused: RefusedTool[];
       ms: number;
     }
-  | { ok: false; reason: string; ms: number };
+  | { ok: false; reason: string; ms: number; needsLogin?: boolean };
 
 export async function probeServer(
   name: string,
@@ -39,7 +39,15 @@ export async function probeServer(
   const notices: string[] = [];
   const events = { toolsChanged: () => {}, notice: (line: string) => void notices.push(line) };
   const result = await McpConnection.start(name, server, options, events);
-  if (!result.ok) return { ok: false, reason: result.reason, ms: Date.now() - started };
+  if (!result.ok) {
+    const ms = Date.now() - started;
+    return {
+      ok: false,
+      reason: result.reason,
+      ms,
+      ...(result.needsLogin ? { needsLogin: true } : {}),
+    };
+  }
   const connection = result.connection;
   const tools = connection.tools().map((tool) => ({
     name: mcpToolName(name, tool.name),

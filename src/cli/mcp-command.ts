@@ -22,6 +22,8 @@ export interface McpServerReport {
   /** Header (http) or env (stdio) values, each masked unless it is only `${VAR}` references. */
   headers?: Record<string, string>;
   env?: Record<string, string>;
+  /** Where `mcp login` stored its tokens and when the access token expires (ISO time). */
+  oauth?: { file: string; expires?: string };
   probe?: ServerProbe;
 }
 
@@ -76,7 +78,7 @@ export async function probeServers(
 ): Promise<McpServerReport[]> {
   const servers = only ?? Object.entries(loaded.config.mcp_servers);
   if (servers.length === 0) return [];
-  const { authDirOf, probeServer } = await import("../tools/mcp/index.ts");
+  const { authDirOf, probeServer, storedLogin } = await import("../tools/mcp/index.ts");
   const options = {
     env: withoutCredentials(env, providerKeyVars(loaded.config.providers)),
     vars: env,
@@ -94,6 +96,12 @@ export async function probeServers(
       if (Object.keys(server.headers).length > 0) report.headers = masked(server.headers);
       if (Object.keys(server.env).length > 0) report.env = masked(server.env);
       if (server.enabled) report.probe = await probeServer(name, server, options);
+      // After the probe: a start may have refreshed the tokens.
+      const login = storedLogin(name, server, options.authDir, env);
+      if (login) {
+        const expires = login.expiresAt ? { expires: new Date(login.expiresAt).toISOString() } : {};
+        report.oauth = { file: login.file, ...expires };
+      }
       return report;
     }),
   );
@@ -137,6 +145,10 @@ function formatGet(report: McpServerReport): string {
   ] as const) {
     for (const [name, value] of Object.entries(table ?? {}))
       lines.push(`${what} ${name}: ${value}`);
+  }
+  if (report.oauth) {
+    const expires = report.oauth.expires ? `, access token expires ${report.oauth.expires}` : "";
+    lines.push(`oauth: signed in (${report.oauth.file}${expires})`);
   }
   const probe = report.probe;
   if (probe?.ok) {

@@ -116,6 +116,10 @@ describe("codewhale mcp login/logout (OAuth)", () => {
         /^remote {2}http .*connected \(oauth-test-server 1\.0\.0\), 2 tools$/m,
       );
       assert.equal(server.refreshes, 1);
+      assert.match(
+        refreshed.stdout,
+        /^oauth: signed in \(.*mcp-auth\/remote-[0-9a-f]{16}\.json, access token expires \d{4}-/m,
+      );
       const newToken = server.issued.at(-1) ?? "";
       assert.notEqual(newToken, token);
       assert.ok(readFileSync(file, "utf8").includes(newToken), "the refreshed token is stored");

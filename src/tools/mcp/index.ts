@@ -8,7 +8,7 @@ export type { CallOptions, ConnectionEvents, RefusedTool, StartResult } from "./
 export { McpConnection } from "./connection.ts";
 export { createMcpTool, mcpToolKind, mcpToolName } from "./mcp-tool.ts";
 export type { LoginOptions, LoginOutcome } from "./oauth-login.ts";
-export { loginServer, logoutServer } from "./oauth-login.ts";
+export { loginServer, logoutServer, storedLogin } from "./oauth-login.ts";
 export { authDirOf, storedAuthSecrets } from "./oauth-store.ts";
 export type { ProbedTool, ServerProbe } from "./probe.ts";
 export { probeServer } from "./probe.ts";

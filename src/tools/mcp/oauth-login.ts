@@ -82,6 +82,22 @@ export async function loginServer(
   }
 }
 
+/** The sign-in `mcp login` stored for the server, for `mcp get`: its file and token expiry. */
+export function storedLogin(
+  name: string,
+  server: McpServerConfig,
+  authDir: string,
+  vars: Readonly<Record<string, string | undefined>>,
+): { file: string; expiresAt?: number } | undefined {
+  if (server.url === undefined) return undefined;
+  const url = expandVars(server.url, vars);
+  if (!url.ok) return undefined;
+  const file = authFileFor(authDir, name, url.value);
+  const stored = readAuth(file);
+  if (!stored?.tokens) return undefined;
+  return { file, ...(stored.expiresAt ? { expiresAt: stored.expiresAt } : {}) };
+}
+
 /** Removes every stored auth file of server `name` (any origin); how many there were. */
 export function logoutServer(name: string, authDir: string): number {
   let removed = 0;

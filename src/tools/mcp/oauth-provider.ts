@@ -144,12 +144,14 @@ export class SessionAuthProvider implements OAuthClientProvider {
       return;
     }
     this.save((auth) => {
-      const { client, tokens, expiresAt, discovery, ...rest } = auth;
-      if (scope === "client")
-        return { ...rest, ...(tokens ? { tokens } : {}), ...(discovery ? { discovery } : {}) };
-      if (scope === "tokens")
-        return { ...rest, ...(client ? { client } : {}), ...(discovery ? { discovery } : {}) };
-      return { ...rest, ...(client ? { client } : {}), ...(tokens ? { tokens, expiresAt } : {}) };
+      const next = { ...auth };
+      if (scope === "client") delete next.client;
+      if (scope === "discovery") delete next.discovery;
+      if (scope === "tokens") {
+        delete next.tokens;
+        delete next.expiresAt;
+      }
+      return next;
     });
   }
 

@@ -15,7 +15,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
   OAuthClientInformationMixed,
@@ -103,7 +103,7 @@ export function storedAuthSecrets(dir: string): string[] {
 
 /** Writes `auth` whole or not at all: the directory 0700, the file 0600. */
 export function writeAuth(file: string, auth: StoredAuth): void {
-  const dir = join(file, "..");
+  const dir = dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;

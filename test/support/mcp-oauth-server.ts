@@ -1,10 +1,8 @@
-// An OAuth-protected MCP server for tests, in the test's own process, on 127.0.0.1: the SDK's
-// authorization server pieces (mcpAuthRouter over a small in-memory OAuthServerProvider:
-// dynamic registration, authorization code with PKCE, refresh with rotation) and a streamable
-// HTTP MCP endpoint behind requireBearerAuth with two tools, `whoami` and
-// `leak` (which echoes the caller's bearer token back). The authorize step
-// redirects at once (the test plays the user's browser). `expireAll()` makes every access
-// token expired; `hostile` serves huge metadata or points the authorization page off-machine.
+// An OAuth-protected MCP server for tests, in the test's process on 127.0.0.1: the SDK's
+// mcpAuthRouter over a small in-memory OAuthServerProvider (registration, PKCE codes that
+// redirect at once, refresh with rotation) and a streamable HTTP endpoint behind
+// requireBearerAuth with tools `whoami` and `leak` (echoes the bearer token). `expireAll()`,
+// `revokeRefresh()` and `hostile` (huge metadata, an off-machine authorization page) for tests.
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";

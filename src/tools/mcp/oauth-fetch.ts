@@ -1,9 +1,7 @@
-// The fetch an MCP server's OAuth requests go through (discovery, registration, token and
-// refresh requests: every request but those to the MCP endpoint itself): one that would send
-// credentials in plain text off this machine is refused before it is made, and a response
-// body is read to at most 256 KiB (a hostile server's endless metadata is one line, not a
-// hang). Also the check of the authorization page a browser is sent to. Used by
-// oauth-provider.ts (sessions) and oauth-login.ts (`mcp login`).
+// The fetch for an MCP server's OAuth requests (all but those to the MCP endpoint itself): a
+// request that would carry credentials in plain text off this machine is refused before it is
+// made, and an answer is read to at most 256 KiB (endless metadata is one line, not a hang);
+// also the check of the page a browser is sent to. Used by oauth-provider.ts and oauth-login.ts.
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 
 /** The largest OAuth response read (metadata, registration, tokens). */

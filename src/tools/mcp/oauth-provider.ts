@@ -1,9 +1,8 @@
-// The SDK's OAuthClientProvider for one remote MCP server, over its auth file (oauth-store.ts).
-// In a session ("session" mode) it only uses what `mcp login` stored: the SDK sends the access
-// token, refreshes it when the server answers 401 (the new tokens saved), and where it would
-// need the browser this provider records that the server needs a login instead (never opening
-// one). In `mcp login` ("login" mode) it registers a client for the loopback redirect, keeps
-// the PKCE verifier in memory and hands the authorization URL to the caller.
+// The SDK's OAuthClientProvider for one remote MCP server over its auth file (oauth-store.ts).
+// Session mode uses only what `mcp login` stored (the SDK sends and, on a 401, refreshes the
+// token) and records "needs login" where the browser would be needed, never opening one.
+// Login mode registers a client for the loopback redirect and keeps the PKCE verifier in
+// memory. Used by transport.ts (sessions, `mcp list/get`, doctor) and oauth-login.ts.
 import { randomBytes } from "node:crypto";
 import type {
   OAuthClientProvider,

@@ -1,8 +1,8 @@
-// `codewhale mcp list [--json]` (each configured server: started, its state, tool count or why
-// it failed) and `codewhale mcp get NAME [--json]` (its tools, their kinds and input schemas),
-// like `claude mcp list/get`. Servers start as a session would start them (trust-gated config,
-// the environment without credentials) and are stopped at once. The MCP code (dist/mcp.cjs)
-// is loaded only when a server is configured. Registered by cli/main.ts; doctor reuses the probe.
+// `codewhale mcp list [--json]` (each server started: its state, tool count or why it failed)
+// and `mcp get NAME [--json]` (its tools, kinds, schemas, masked headers/env, OAuth sign-in),
+// like `claude mcp list/get`; add/remove and login/logout are in mcp-edit-command.ts and
+// mcp-auth-command.ts. Servers start as a session's would, then stop; dist/mcp.cjs is loaded
+// only when one is configured. Registered by cli/main.ts; doctor reuses the probe.
 import type { Command } from "commander";
 import type { Env, LoadedConfig, McpServerConfig } from "../config/index.ts";
 import { loadConfig, MASK, maskSecretText } from "../config/index.ts";

@@ -1,7 +1,7 @@
-// OAuth for a remote MCP server through the built CLI, against the SDK-built authorization and
-// MCP server of test/support/mcp-oauth-server.ts (the test plays the browser): login stores
-// tokens 0600, a session calls the tool with the token kept from the model and the log, silent
-// refresh, a failed refresh's notice, logout; a state mismatch, huge metadata, an off-machine
+// OAuth for a remote MCP server through the built CLI against the SDK-built servers of
+// test/support/mcp-oauth-server.ts (the test plays the browser): doctor warns before a login;
+// login stores tokens 0600; a session calls the tool, the token kept from model and log; silent
+// refresh; a failed refresh's notice; logout; a state mismatch, huge metadata, an off-machine
 // page and a plain (non-OAuth) 401 server are one line each, nothing stored.
 import assert from "node:assert/strict";
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -60,17 +60,12 @@ describe("codewhale mcp login/logout (OAuth)", () => {
   it("login, a session calling the tool, silent refresh, a failed refresh, logout", async () => {
     const { server, setup, pages } = await setupWith();
     try {
-      const before = await cli(["mcp", "list"], setup);
-      assert.match(
-        before.stdout,
-        /^remote {2}http {2}\S+ {2}failed: needs authorization: run `codewhale mcp login remote`$/m,
-      );
-      assert.deepEqual(authFiles(setup), [], "nothing is written for a server never signed in to");
       const doctor = await cli(["doctor"], setup);
       assert.match(
         doctor.stdout,
         /^warn +mcp:remote +needs authorization: run `codewhale mcp login remote`$/m,
       );
+      assert.deepEqual(authFiles(setup), [], "nothing is written for a server never signed in to");
 
       const { page, result } = await login(setup, pages);
       assert.equal(result.status, 0, result.stderr);

@@ -10,7 +10,7 @@ import type {
   ProviderRequest,
   StreamPart,
 } from "../providers/index.ts";
-import { costOf } from "../providers/index.ts";
+import { costOf, takesImages } from "../providers/index.ts";
 import type { BlockKind, DeltaSink } from "../providers/types.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { JsonValue } from "../session/events.ts";
@@ -122,10 +122,13 @@ export function buildRequest(
   onDelta?: DeltaSink,
   other?: { model: string; messages: ProviderRequest["messages"] },
 ): ProviderRequest {
+  const lookup = { provider: ctx.provider.name, overrides: ctx.config.models };
+  const images = other === undefined && takesImages(ctx.model, ctx.provider.kind, lookup);
+  const messages = other?.messages ?? ctx.deriver.messages();
   const request: ProviderRequest = {
     model: other?.model ?? ctx.model,
     system: ctx.system,
-    messages: other?.messages ?? ctx.deriver.messages(),
+    messages: images ? messages : withoutImages(messages),
     tools: ctx.tools.specs(),
     signal,
     idleTimeoutMs: ctx.config.retry.stream_idle_timeout_ms,
@@ -134,6 +137,19 @@ export function buildRequest(
   const budget = ctx.config.thinking.budget_tokens;
   if (budget !== undefined) request.thinking = { budgetTokens: budget };
   return request;
+}
+
+/**
+ * The history for a model that takes no images (or the summarising request): each result's
+ * images dropped, their descriptions in its text kept.
+ */
+function withoutImages(messages: ProviderRequest["messages"]): ProviderRequest["messages"] {
+  if (!messages.some((message) => message.role === "tool" && message.images)) return messages;
+  return messages.map((message) => {
+    if (message.role !== "tool" || !message.images) return message;
+    const { images: _images, ...text } = message;
+    return text;
+  });
 }
 
 function recordMessage(ctx: RunContext, turn: number, step: number, part: MessagePart): void {

@@ -336,5 +336,15 @@ function resultEvent(callId: string, result: ToolResult, interrupted = false): E
     spill_path: result.spillPath ?? null,
     policy_errors: result.policyErrors ?? [],
     ...(interrupted ? { interrupted } : {}),
+    ...(result.images && result.images.length > 0
+      ? {
+          blocks: result.images.map((image) => ({
+            type: "image" as const,
+            mime_type: image.mimeType,
+            data: image.data,
+            bytes: image.bytes,
+          })),
+        }
+      : {}),
   };
 }

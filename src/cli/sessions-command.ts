@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
 import type { ExportView } from "../present/export-view.ts";
 import { plural } from "../present/format.ts";
+import type { SessionEvent } from "../session/events.ts";
 import { findSession, isRegularFile } from "../session/paths.ts";
 import { SessionReader } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
@@ -96,10 +97,23 @@ async function showSession(id: string, options: ShowOptions): Promise<void> {
   if (view !== "canonical") return showView(shown.events, view, lastSeq);
   if (options.json) {
     const { summary, torn, damaged, events, figures } = shown;
-    process.stdout.write(`${JSON.stringify({ summary, torn, damaged, events, figures })}\n`);
+    const shownEvents = events.map(withoutImageData);
+    process.stdout.write(
+      `${JSON.stringify({ summary, torn, damaged, events: shownEvents, figures })}\n`,
+    );
     return;
   }
   process.stdout.write(showText(shown));
+}
+
+/** An event as `--json` prints it: an image block's base64 left out (`data_omitted`). */
+function withoutImageData(event: SessionEvent): SessionEvent | Record<string, unknown> {
+  if (event.type !== "tool/result" || !event.blocks) return event;
+  const blocks = event.blocks.map(({ data: _data, ...block }) => ({
+    ...block,
+    data_omitted: true,
+  }));
+  return { ...event, blocks };
 }
 
 function verifySession(target: string, options: VerifyOptions): void {

@@ -47,6 +47,8 @@ const modelInfoSchema = z.strictObject({
   cache_write_price: price.optional(),
   /** This model's `[compaction] threshold`. */
   compaction_threshold: z.number().min(0.1).max(1).optional(),
+  /** Whether the model takes images (MCP tool results' image blocks). */
+  images: z.boolean().optional(),
 });
 
 const retrySchema = z.strictObject({

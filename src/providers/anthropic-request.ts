@@ -1,5 +1,6 @@
 // Builds the Anthropic Messages request body from the neutral history. Native assistant
-// content replays verbatim; tool results and any user text after them share one user message;
+// content replays verbatim; tool results (with their images as image blocks, when the loop
+// kept them for this model) and any user text after them share one user message;
 // cache_control breakpoints sit on the system prompt, the last tool and the newest message.
 import type { HistoryMessage } from "../session/derive.ts";
 import type { JsonValue } from "../session/events.ts";
@@ -65,11 +66,23 @@ export function toWireMessages(
   return out;
 }
 
+/** A tool result; one with images carries its text, then each image, as content blocks. */
 function toolResult(message: Extract<HistoryMessage, { role: "tool" }>): JsonObject {
+  const images = message.images ?? [];
+  const content: JsonValue =
+    images.length === 0
+      ? message.content
+      : [
+          { type: "text", text: message.content },
+          ...images.map((image) => ({
+            type: "image",
+            source: { type: "base64", media_type: image.mimeType, data: image.data },
+          })),
+        ];
   return {
     type: "tool_result",
     tool_use_id: anthropicToolId(message.call_id),
-    content: message.content,
+    content,
     ...(message.is_error ? { is_error: true } : {}),
   };
 }

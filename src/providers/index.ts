@@ -56,6 +56,7 @@ export {
   costOf,
   MODEL_TABLE_DATE,
   modelInfo,
+  takesImages,
 } from "./models.ts";
 export { preloadProvider } from "./preload.ts";
 export type * from "./types.ts";

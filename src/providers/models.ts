@@ -27,6 +27,8 @@ export interface ModelOverride {
   cache_read_price?: number;
   cache_write_price?: number;
   compaction_threshold?: number;
+  /** Whether the model takes images (tool results' image blocks); see takesImages. */
+  images?: boolean;
 }
 
 export interface ModelLookup {
@@ -141,6 +143,24 @@ export function costOf(model: string, usage: Usage, lookup: ModelLookup = {}): n
 export function compactionThresholdOf(model: string, lookup: ModelLookup = {}): number | null {
   const keyed = lookup.provider ? lookup.overrides?.[`${lookup.provider}/${model}`] : undefined;
   return (keyed ?? lookup.overrides?.[model])?.compaction_threshold ?? null;
+}
+
+/** OpenAI models of the table that take no image input. */
+const TEXT_ONLY = /^(o1-mini|o1-preview|o3-mini)\b/;
+
+/**
+ * Whether a model takes images in tool results: a `[models."provider/model"] images` setting
+ * first; else every Claude model (Anthropic's API), an OpenAI model of the table but the
+ * text-only reasoning ones; any other model (a local or unknown one over Chat Completions or
+ * Responses) is taken to read text only, so it gets each image's description.
+ */
+export function takesImages(model: string, api: string, lookup: ModelLookup = {}): boolean {
+  const keyed = lookup.provider ? lookup.overrides?.[`${lookup.provider}/${model}`] : undefined;
+  const set = (keyed ?? lookup.overrides?.[model])?.images;
+  if (set !== undefined) return set;
+  if (api === "anthropic") return true;
+  const bare = candidates(model)[2] ?? model;
+  return TABLE[bare] !== undefined && !TEXT_ONLY.test(bare);
 }
 
 /** The context window in tokens, or null when unknown. */

@@ -1,6 +1,8 @@
 // Builds the Chat Completions request body from the neutral history: one `system` message,
 // user messages, the native assistant message verbatim (or converted when foreign), and
-// role "tool" messages answering each tool_call_id.
+// role "tool" messages answering each tool_call_id. A tool message holds text only, so the
+// images of a run of tool results (when the loop kept them for this model) follow that run as
+// one user message of `image_url` parts, each named by its call.
 import type { HistoryMessage } from "../session/derive.ts";
 import type { JsonValue } from "../session/events.ts";
 import { isNative, isObject, readNative, toChatMessage } from "./neutral.ts";
@@ -12,7 +14,16 @@ export function buildChatBody(config: ProviderConfig, request: ProviderRequest):
   const target = { api: "openai-chat" as const, provider: config.name, model: request.model };
   const messages: JsonValue[] = [];
   if (request.system !== "") messages.push({ role: "system", content: request.system });
-  for (const message of request.messages) messages.push(...toChatMessages(message, target));
+  let images: JsonObject[] = [];
+  for (const message of request.messages) {
+    if (message.role !== "tool" && images.length > 0) {
+      messages.push({ role: "user", content: images });
+      images = [];
+    }
+    messages.push(...toChatMessages(message, target));
+    if (message.role === "tool") images.push(...imageParts(message));
+  }
+  if (images.length > 0) messages.push({ role: "user", content: images });
   const body: JsonObject = {
     model: request.model,
     messages,
@@ -41,6 +52,19 @@ function toChatMessages(
   if (isNative(message, target)) return message.content.filter(isObject);
   const converted = toChatMessage(readNative(message.content));
   return converted.content === null && converted.tool_calls === undefined ? [] : [converted];
+}
+
+/** A tool result's images as Chat Completions content parts, after a line naming the call. */
+function imageParts(message: Extract<HistoryMessage, { role: "tool" }>): JsonObject[] {
+  const images = message.images ?? [];
+  if (images.length === 0) return [];
+  return [
+    { type: "text", text: `The images of tool result ${message.call_id}:` },
+    ...images.map((image) => ({
+      type: "image_url",
+      image_url: { url: `data:${image.mimeType};base64,${image.data}` },
+    })),
+  ];
 }
 
 /** OpenAI's reasoning models take an effort level, not a token budget. */

@@ -1,6 +1,8 @@
 // Builds the Responses API request body from the neutral history. Stateless on purpose
 // (`store: false`): reasoning items come back with `encrypted_content` and are replayed
 // verbatim, with function calls and their `function_call_output` items, to the same model.
+// An output with images (kept by the loop for this model) is a list of input_text and
+// input_image parts.
 import type { HistoryMessage } from "../session/derive.ts";
 import type { JsonValue } from "../session/events.ts";
 import { isNative, isObject, readNative, toResponsesItems } from "./neutral.ts";
@@ -40,7 +42,18 @@ function toInputItems(
 ): JsonValue[] {
   if (message.role === "user") return [{ role: "user", content: message.text }];
   if (message.role === "tool") {
-    return [{ type: "function_call_output", call_id: message.call_id, output: message.content }];
+    const images = message.images ?? [];
+    const output: JsonValue =
+      images.length === 0
+        ? message.content
+        : [
+            { type: "input_text", text: message.content },
+            ...images.map((image) => ({
+              type: "input_image",
+              image_url: `data:${image.mimeType};base64,${image.data}`,
+            })),
+          ];
+    return [{ type: "function_call_output", call_id: message.call_id, output }];
   }
   if (isNative(message, target)) return message.content.filter(isObject);
   return toResponsesItems(readNative(message.content));

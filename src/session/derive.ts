@@ -32,6 +32,8 @@ export type HistoryMessage =
       seq: number;
       /** True when synthesized for a call whose result was never recorded (a crash). */
       interrupted?: boolean;
+      /** The result's images (its `blocks`), for models that take them. */
+      images?: Array<{ mimeType: string; data: string }>;
     };
 
 /** The text the model receives for a tool call that was recorded but never returned. */
@@ -174,6 +176,14 @@ export class MessageDeriver {
       is_error: event.is_error,
       seq: event.seq,
       ...(event.interrupted ? { interrupted: true } : {}),
+      ...(event.blocks && event.blocks.length > 0
+        ? {
+            images: event.blocks.map((block) => ({
+              mimeType: block.mime_type,
+              data: block.data,
+            })),
+          }
+        : {}),
     });
   }
 

@@ -171,6 +171,23 @@ export const payloadSchemas = {
     policy_errors: z.array(z.string()),
     /** Set when the call was never run to completion (cancelled, or interrupted by a crash). */
     interrupted: z.boolean().optional(),
+    /**
+     * Content blocks besides the text, in order (added within v1; absent when there are
+     * none): images of an MCP result, base64 `data`, PNG, JPEG, GIF or WebP, each at most
+     * 1 MiB decoded and at most four per result. `content` describes each one too
+     * (`[image image/png, 12.0 KiB]`), which is what a model without image input reads and
+     * what every view of the log shows; only requests to models that take images carry them.
+     */
+    blocks: z
+      .array(
+        z.object({
+          type: z.literal("image"),
+          mime_type: z.string(),
+          data: z.string(),
+          bytes: z.number().int().nonnegative(),
+        }),
+      )
+      .optional(),
   }),
   /**
    * A note for the model from outside the conversation: a hook's `additionalContext`, a

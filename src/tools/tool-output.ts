@@ -38,6 +38,7 @@ export async function deliverResult(
   return {
     content: policed.output,
     ...(result.isError ? { isError: true } : {}),
+    ...(result.images ? { images: result.images } : {}),
     originalBytes: policed.originalBytes,
     deliveredBytes: policed.deliveredBytes,
     truncated: policed.truncated,

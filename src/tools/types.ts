@@ -45,10 +45,25 @@ export interface ToolProgress {
   total?: number;
 }
 
+/** An image a tool result carries besides its text (an MCP image block, checked and bounded). */
+export interface ToolImage {
+  /** image/png, image/jpeg, image/gif or image/webp. */
+  mimeType: string;
+  /** The image as base64. */
+  data: string;
+  /** Its decoded size. */
+  bytes: number;
+}
+
 /** What a tool returns; the output policy fills the byte counts and spill fields. */
 export interface ToolResult {
-  /** Exactly what the model sees. */
+  /** Exactly what the model sees as text (each image is described in it too). */
   content: string;
+  /**
+   * Images passed to models that take them, after the text; the output policy bounds the
+   * text only (the tool bounded these). A model without image input reads the text alone.
+   */
+  images?: ToolImage[];
   isError?: boolean;
   originalBytes?: number;
   deliveredBytes?: number;

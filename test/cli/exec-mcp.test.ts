@@ -2,15 +2,24 @@
 // in the user config and a scripted model on the loopback mock calling an MCP tool: the tool is
 // offered as mcp__SERVER__TOOL, its result (ANSI and a token in it) reaches the model stripped
 // and redacted; a server that fails to start is one notice on stderr and the run goes on; an
-// untrusted project's server never starts.
+// untrusted project's server never starts; an MCP image reaches the Anthropic and OpenAI
+// requests as an image, a text-only model reads its description, and no view of the log
+// shows its base64.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { repoRoot } from "../support/cli.ts";
-import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
+import {
+  type ExecEnv,
+  execEnv,
+  jsonLines,
+  MODEL_OF,
+  runExec,
+  spawnCli,
+} from "../support/exec-harness.ts";
 import { testServerPath } from "../support/mcp-servers.ts";
-import { fakeGithubToken } from "../support/mcp-test-server.ts";
+import { fakeGithubToken, PIXEL } from "../support/mcp-test-server.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -82,6 +91,71 @@ describe("codewhale exec with MCP servers", () => {
     assert.match(
       run.stderr,
       /ignoring these settings of the untrusted project file .*mcp_servers\.evil/,
+    );
+  });
+
+  it("an MCP image reaches Claude and GPT as an image block, a text-only model reads its description, and no view of the log shows its base64", async () => {
+    /** Runs one exec whose model calls mcp__t__image; the request that carries the result. */
+    const imageRun = async (setup: ExecEnv, model: string) => {
+      mock.enqueue(call("mcp__t__image", {}));
+      mock.enqueue({ blocks: [{ kind: "text", text: "A pixel." }] });
+      const first = mock.requests.length;
+      const args = [
+        "--model",
+        model,
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "stream-json",
+      ];
+      const run = await runExec([...args, "look"], setup);
+      assert.equal(run.status, 0, run.stderr);
+      const init = jsonLines(run.stdout)[0];
+      return { body: JSON.stringify(mock.requests[first + 1]?.body), id: String(init?.session_id) };
+    };
+    const setup = execEnv(mock, serverToml("t"));
+    const described = JSON.stringify("[image image/png, 70 B]");
+    const claude = await imageRun(setup, MODEL_OF.anthropic);
+    assert.ok(
+      claude.body.includes(
+        `"content":[{"type":"text","text":${described}},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"${PIXEL}"}}]`,
+      ),
+      claude.body,
+    );
+    const gpt = await imageRun(setup, MODEL_OF["openai-responses"]);
+    assert.ok(
+      gpt.body.includes(
+        `"output":[{"type":"input_text","text":${described}},{"type":"input_image","image_url":"data:image/png;base64,${PIXEL}"}]`,
+      ),
+      gpt.body,
+    );
+    const local = await imageRun(setup, MODEL_OF["openai-chat"]);
+    assert.ok(local.body.includes(`"role":"tool","tool_call_id":"toolu_1","content":${described}`));
+    assert.ok(!local.body.includes(PIXEL), "a text-only model gets the description alone");
+    const told = execEnv(mock, `${serverToml("t")}\n[models."local/llama3"]\nimages = true\n`);
+    const allowed = await imageRun(told, MODEL_OF["openai-chat"]);
+    assert.ok(
+      allowed.body.includes(
+        `{"role":"user","content":[{"type":"text","text":"The images of tool result toolu_1:"},{"type":"image_url","image_url":{"url":"data:image/png;base64,${PIXEL}"}}]}`,
+      ),
+      allowed.body,
+    );
+    // The log keeps the image; what a terminal shows of it is the description.
+    const views = await Promise.all(
+      [
+        ["sessions", "show", claude.id],
+        ["sessions", "show", claude.id, "--json"],
+        ["export", claude.id],
+      ].map((args) => spawnCli(args, setup).done),
+    );
+    for (const view of views) {
+      assert.equal(view.status, 0, view.stderr);
+      assert.ok(view.stdout.includes("[image image/png, 70 B]"), view.stdout);
+      assert.ok(!view.stdout.includes(PIXEL), "never the base64");
+    }
+    assert.match(
+      views[1]?.stdout ?? "",
+      /"blocks":\[\{"bytes":70,"mime_type":"image\/png","type":"image","data_omitted":true\}\]/,
     );
   });
 });

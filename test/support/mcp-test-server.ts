@@ -20,8 +20,33 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 
 /** A 1×1 PNG. */
-const PIXEL =
+export const PIXEL =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+const pixel = (mimeType = "image/png", data = PIXEL) => ({
+  type: "image" as const,
+  data,
+  mimeType,
+});
+
+/**
+ * One good PNG, then one too big (2 MiB behind a PNG signature), an SVG, a "PNG" in unpadded
+ * base64 (the SDK's server lets it pass), a "PNG" that is a JPEG, and five more good ones
+ * (past the per-result cap).
+ */
+function mixedImages() {
+  const header = Buffer.from(PIXEL, "base64").subarray(0, 16);
+  const large = Buffer.concat([header, Buffer.alloc(2 * 1024 * 1024)]).toString("base64");
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0]).toString("base64");
+  return [
+    pixel(),
+    pixel("image/png", large),
+    pixel("image/svg+xml", Buffer.from("<svg/>").toString("base64")),
+    pixel("image/png", "bm90IGFuIGltYWdlIQ"),
+    pixel("image/png", jpeg),
+    ...Array.from({ length: 5 }, () => pixel()),
+  ];
+}
 
 /** A fake GitHub token in the real shape, made at run time. */
 export function fakeGithubToken(): string {
@@ -61,7 +86,11 @@ const BASE_TOOLS = [
     annotations: { readOnlyHint: true },
   },
   { name: "ansi_secret", description: "Coloured text with a token in it.", inputSchema: object() },
-  { name: "image", description: "A tiny image.", inputSchema: object() },
+  {
+    name: "image",
+    description: "A tiny image; with set=mixed, images of every kind the client must refuse.",
+    inputSchema: object({ set: { type: "string" } }),
+  },
   { name: "resources", description: "An embedded resource and a link.", inputSchema: object() },
   { name: "structured", description: "Structured content only.", inputSchema: object() },
   {
@@ -147,7 +176,7 @@ function makeServer(): Server {
           `\u001b[31mred alert\u001b[0m token=${process.env.MCP_TEST_SECRET ?? fakeGithubToken()} done`,
         );
       case "image":
-        return { content: [{ type: "image" as const, data: PIXEL, mimeType: "image/png" }] };
+        return { content: args.set === "mixed" ? mixedImages() : [pixel()] };
       case "resources":
         return {
           content: [

@@ -1,30 +1,41 @@
 // An MCP tool result as the text the model reads (defineTool's `run` then puts it through the
-// output policy: bounded, stripped, redacted): text blocks as they are; images and audio
-// described (codewhale's tool results are text); an embedded resource as its URI and text;
+// output policy: bounded, stripped, redacted) and the images it keeps: text blocks as they
+// are; an image described in the text and, within result-images.ts's limits, kept as an image
+// for models that take them; audio described; an embedded resource as its URI and text;
 // a resource link as its name and URI; `structuredContent` as JSON unless a text block already
 // carries it; `isError` an error result the model can act on. Called by mcp-tool.ts.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolResult } from "../types.ts";
+import type { ToolImage, ToolResult } from "../types.ts";
+import { decodedBytes, imageOf, size } from "./result-images.ts";
 
 type Block = CallToolResult["content"][number];
 
 export function resultText(result: CallToolResult): ToolResult {
-  const parts = (result.content ?? []).map(blockText);
+  const images: ToolImage[] = [];
+  const parts = (result.content ?? []).map((block) => {
+    if (block.type !== "image") return blockText(block);
+    const decided = imageOf(block, images.length);
+    if (decided.image) images.push(decided.image);
+    return decided.text;
+  });
   const structured = result.structuredContent;
   if (structured !== undefined && !carriesJson(result.content ?? [], structured)) {
     parts.push(`structured content:\n${JSON.stringify(structured, null, 2)}`);
   }
   const content = parts.length > 0 ? parts.join("\n") : "(the tool returned no content)";
-  return result.isError === true ? { content, isError: true } : { content };
+  return {
+    content,
+    ...(result.isError === true ? { isError: true } : {}),
+    ...(images.length > 0 ? { images } : {}),
+  };
 }
 
 function blockText(block: Block): string {
   switch (block.type) {
     case "text":
       return block.text;
-    case "image":
     case "audio":
-      return `[${block.type} ${block.mimeType}, ${size(block.data)}: not shown, codewhale passes tool results to the model as text]`;
+      return `[audio ${block.mimeType}, ${size(decodedBytes(block.data))}: not passed to the model]`;
     case "resource": {
       const resource = block.resource;
       const mime = resource.mimeType ? ` (${resource.mimeType})` : "";
@@ -32,7 +43,7 @@ function blockText(block: Block): string {
         return `[resource ${resource.uri}${mime}]\n${resource.text}`;
       }
       const data = "blob" in resource && typeof resource.blob === "string" ? resource.blob : "";
-      return `[resource ${resource.uri}${mime}, ${size(data)} of binary data: not shown]`;
+      return `[resource ${resource.uri}${mime}, ${size(decodedBytes(data))} of binary data: not shown]`;
     }
     case "resource_link": {
       const mime = block.mimeType ? ` (${block.mimeType})` : "";
@@ -55,11 +66,4 @@ function carriesJson(blocks: readonly Block[], structured: unknown): boolean {
       return false;
     }
   });
-}
-
-/** The decoded size of base64 `data`, e.g. `1.2 KiB`. */
-function size(data: string): string {
-  const bytes =
-    Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`;
 }

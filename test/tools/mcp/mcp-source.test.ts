@@ -111,6 +111,7 @@ describe("MCP servers as a tool source", () => {
       { id: "ansi", name: "mcp__t__ansi_secret", args: {} },
       { id: "big", name: "mcp__t__big", args: { bytes: 200_000 } },
       { id: "image", name: "mcp__t__image", args: {} },
+      { id: "images", name: "mcp__t__image", args: { set: "mixed" } },
       { id: "res", name: "mcp__t__resources", args: {} },
       { id: "struct", name: "mcp__t__structured", args: {} },
       { id: "fail", name: "mcp__t__fail", args: {} },
@@ -132,7 +133,26 @@ describe("MCP servers as a tool source", () => {
     assert.match(ansi, /red alert token=\[REDACTED:[^\]]+\] done/);
     assert.equal(byId.big?.truncated, true);
     assert.ok((byId.big?.content.length ?? 0) < 40_000);
-    assert.match(byId.image?.content ?? "", /^\[image image\/png, \d+ B: not shown/);
+    assert.equal(byId.image?.content, "[image image/png, 70 B]");
+    assert.deepEqual(
+      byId.image?.blocks?.map((b) => [b.type, b.mime_type, b.bytes, b.data.slice(0, 8)]),
+      [["image", "image/png", 70, "iVBORw0K"]],
+    );
+    // Kept: the first good one and three more (four per result); the rest are described.
+    assert.equal(byId.images?.blocks?.length, 4, byId.images?.content);
+    const described = (byId.images?.content ?? "").split("\n");
+    assert.deepEqual(described, [
+      "[image image/png, 70 B]",
+      "[image image/png, 2.0 MiB: not passed to the model, larger than the 1.0 MiB limit]",
+      "[image image/svg+xml, 6 B: not passed to the model, only PNG, JPEG, GIF and WebP images are]",
+      "[image image/png, 13 B: not passed to the model, its data is not a valid base64 image of that type]",
+      "[image image/png, 11 B: not passed to the model, its data is not a valid base64 image of that type]",
+      "[image image/png, 70 B]",
+      "[image image/png, 70 B]",
+      "[image image/png, 70 B]",
+      "[image image/png, 70 B: not passed to the model, a result passes at most 4 images]",
+      "[image image/png, 70 B: not passed to the model, a result passes at most 4 images]",
+    ]);
     assert.match(
       byId.res?.content ?? "",
       /\[resource test:\/\/notes\/a\.txt \(text\/plain\)\]\nnote body\n\[resource link b\.txt test:\/\/notes\/b\.txt/,

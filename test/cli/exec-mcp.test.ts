@@ -2,11 +2,12 @@
 // in the user config and a scripted model on the loopback mock calling an MCP tool: the tool is
 // offered as mcp__SERVER__TOOL, its result (ANSI and a token in it) reaches the model stripped
 // and redacted; a server that fails to start is one notice on stderr and the run goes on; an
-// untrusted project's server never starts; an MCP image reaches the Anthropic and OpenAI
+// untrusted project's server never starts; PreToolUse and PostToolUse hooks select MCP calls
+// with Claude Code's matchers (deny, rewrite, see the policed result); an MCP image reaches the Anthropic and OpenAI
 // requests as an image, a text-only model reads its description, and no view of the log
 // shows its base64.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { repoRoot } from "../support/cli.ts";
@@ -157,5 +158,75 @@ describe("codewhale exec with MCP servers", () => {
       views[1]?.stdout ?? "",
       /"blocks":\[\{"bytes":70,"mime_type":"image\/png","type":"image","data_omitted":true\}\]/,
     );
+  });
+
+  it("hooks select MCP calls with Claude Code's matchers: PreToolUse denies (mcp__srv__.*) and rewrites (mcp__srv__echo), PostToolUse sees the policed result", async () => {
+    const secret = fakeGithubToken();
+    const dir = execEnv(mock).home;
+    const hook = (name: string, body: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, `#!/bin/sh\n${body}\n`);
+      chmodSync(path, 0o755);
+      return JSON.stringify(path);
+    };
+    const seen = join(dir, "post.jsonl");
+    const deny = hook(
+      "deny.sh",
+      'input=$(cat)\ncase "$input" in *mcp__srv__crash*) echo "no crashing" >&2; exit 2;; esac',
+    );
+    const rewrite = hook(
+      "rewrite.sh",
+      'cat >/dev/null\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"text":"rewritten"}}}\'',
+    );
+    const post = hook("post.sh", `cat >> ${JSON.stringify(seen)}\necho >> ${JSON.stringify(seen)}`);
+    const hooks = [
+      `[[hooks.PreToolUse]]\nmatcher = "mcp__srv__.*"\ncommand = ${deny}`,
+      `[[hooks.PreToolUse]]\nmatcher = "mcp__srv__echo"\ncommand = ${rewrite}`,
+      `[[hooks.PostToolUse]]\nmatcher = "mcp__srv__.*"\ncommand = ${post}`,
+      `[[hooks.PostToolUse]]\nmatcher = "mcp__other__.*"\ncommand = ${post}`,
+    ].join("\n");
+    const setup = execEnv(
+      mock,
+      `${serverToml("srv", `env = { MCP_TEST_SECRET = ${JSON.stringify(secret)} }`)}\n${hooks}\n`,
+    );
+    const tool = (id: string, name: string, input: Record<string, unknown>) => ({
+      kind: "tool" as const,
+      id,
+      name,
+      input,
+    });
+    mock.enqueue({
+      blocks: [
+        tool("toolu_e", "mcp__srv__echo", { text: "original" }),
+        tool("toolu_a", "mcp__srv__ansi_secret", {}),
+        tool("toolu_c", "mcp__srv__crash", {}),
+      ],
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "Done." }] });
+    const run = await runExec([...ARGS, "--output-format", "stream-json", "go"], setup);
+    assert.equal(run.status, 0, run.stderr);
+    const lines = jsonLines(run.stdout);
+    const resultOf = (id: string) =>
+      String(lines.find((line) => line.type === "tool/result" && line.call_id === id)?.content);
+    const callOf = (id: string) =>
+      lines.find((line) => line.type === "tool/call" && line.call_id === id);
+    assert.match(
+      resultOf("toolu_e"),
+      /rewritten by hook:[^\n]*\nIt ran with: {"text":"rewritten"}\n\necho: rewritten$/,
+    );
+    assert.deepEqual(callOf("toolu_e")?.original_arguments, { text: "original" });
+    assert.equal(resultOf("toolu_c"), "no crashing");
+    const denied = callOf("toolu_c")?.decision as Record<string, unknown>;
+    assert.deepEqual([denied.outcome, denied.by, denied.reason], ["deny", "hook", "no crashing"]);
+    // PostToolUse ran once per call that ran (not for the denied one), under the MCP name.
+    const posted = jsonLines(readFileSync(seen, "utf8"));
+    assert.deepEqual(
+      posted.map((p) => p.tool_name),
+      ["mcp__srv__echo", "mcp__srv__ansi_secret"],
+    );
+    assert.deepEqual(posted[0]?.tool_input, { text: "rewritten" });
+    const response = posted[1]?.tool_response as { content: string };
+    assert.match(response.content, /^red alert token=\[REDACTED:[^\]]+\] done$/);
+    assert.ok(!readFileSync(seen, "utf8").includes(secret), "the hook never sees the token");
   });
 });

@@ -24,6 +24,9 @@ export type { AgentOptions } from "./compose-session.ts";
 export type { UserShellRun } from "./user-shell.ts";
 export { USER_SHELL_SOURCE } from "./user-shell.ts";
 
+/** The `context/note` source of an MCP resource the user attached (`@server:uri`). */
+export const USER_ATTACH_SOURCE = "user:attach";
+
 /** A queued prompt taken back before its turn started (`withdrawQueued`, `dispose`). */
 export interface WithdrawnPrompt {
   reason: "withdrawn";
@@ -229,6 +232,19 @@ export class Agent {
     if (this.disposed) return run;
     recordNotes(ctx, totals.nextTurn, USER_SHELL_SOURCE, [run.note]);
     return run;
+  }
+
+  /**
+   * Reads the resource `uri` of MCP server `server` (its text through the output policy) and
+   * records it as a `context/note` from `user:attach` for the next turn: what the user
+   * attached with `@server:uri`. Rejects with the server's reason; records nothing then.
+   */
+  async attachResource(server: string, uri: string): Promise<string> {
+    if (this.disposed || this.closing) throw new Error("agent is closed");
+    const text = await this.mcp.readResource(server, uri);
+    const note = `@${server}:${uri}\n${text}`;
+    recordNotes(this.session.ctx, this.session.totals.nextTurn, USER_ATTACH_SOURCE, [note]);
+    return note;
   }
 
   /**

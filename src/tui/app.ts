@@ -24,6 +24,7 @@ import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
 import { InputEditor } from "./input-editor.ts";
+import { McpInput } from "./mcp-input.ts";
 import { Picker } from "./picker.ts";
 import { safe } from "./safe-text.ts";
 import { runSessionCommand, type SessionCommands } from "./session-commands.ts";
@@ -99,6 +100,8 @@ export class App {
   private readonly searchArea = new Container();
   private readonly shell: ShellCommands;
   private readonly ownCommands: UserCommandSet;
+  /** The MCP servers' prompts (slash commands) and resources (`@server:uri`). */
+  private readonly mcpInput = new McpInput(() => this.agent);
   /** The history search or the session picker, while one is open above the editor. */
   private overlay: Component | undefined;
   private readonly status: StatusLine;
@@ -137,9 +140,10 @@ export class App {
     this.editor = new InputEditor(this.tui, this.theme.editor, { paddingX: 1 });
     this.editor.setAutocompleteProvider(
       new InputCompletion(
-        () => completionCommands(this.userCommands()),
+        () => completionCommands(this.userCommands(), this.mcpInput.commands()),
         new WorkspaceFiles(options.cwd),
         options.cwd,
+        this.mcpInput,
       ),
     );
     this.editor.onSubmit = (text) => this.submit(text);
@@ -186,7 +190,10 @@ export class App {
       }),
       bus.on("agent/status", ({ status }) => {
         this.status.setRunning(status !== "idle", status === "cancelling");
-        if (status === "idle") this.updateIdle();
+        if (status === "idle") {
+          this.updateIdle();
+          void this.mcpInput.refresh();
+        }
       }),
       bus.on("agent/queued", ({ text }) => {
         this.queued.push(text);
@@ -204,6 +211,7 @@ export class App {
       }),
     ];
     this.status.outputPrice = this.options.views.outputPrice?.(agent.provider, agent.model) ?? null;
+    void this.mcpInput.refresh();
     this.updateIdle();
     this.tui.requestRender();
   }
@@ -251,7 +259,23 @@ export class App {
       void this.shell.run(command);
       return;
     }
-    this.sendPrompt(raw);
+    this.sendTyped(raw);
+  }
+
+  /** A typed prompt: its `@server:uri` mentions are attached first (none: sent at once). */
+  private sendTyped(raw: string): void {
+    if (!this.mcpInput.mentions(raw)) {
+      this.sendPrompt(raw);
+      return;
+    }
+    void this.mcpInput.attach(raw).then((attached) => {
+      if (attached.ok) {
+        this.sendPrompt(raw);
+        return;
+      }
+      this.transcript.notice(this.theme.warn(safe(`${attached.message}; the prompt was not sent`)));
+      this.tui.requestRender();
+    });
   }
 
   /** A prompt to the model as it is: never a slash or shell command, whatever it starts with. */
@@ -410,6 +434,13 @@ export class App {
       this.tui.requestRender();
     };
     if (!parsed.ok) {
+      // A server's prompt first: a repository's own command never shadows it.
+      const prompt = this.mcpInput.find(parsed.given);
+      if (prompt) {
+        const expanded = await this.mcpInput.expand(prompt, parsed.argument);
+        if (!expanded.ok) return say(this.theme.warn(safe(expanded.message)));
+        return this.sendPrompt(expanded.text);
+      }
       const own = this.userCommands().commands.find((command) => command.name === parsed.given);
       if (!own) return say(this.theme.warn(parsed.message));
       // Only prompt text: a body starting with "!" or "/" is sent, never run.
@@ -418,7 +449,7 @@ export class App {
     }
     switch (parsed.name) {
       case "help":
-        return say(helpLines(this.userCommands()).join("\n"));
+        return say(helpLines(this.userCommands(), this.mcpInput.helpLines()).join("\n"));
       case "thinking":
         this.display.showThinking = !this.display.showThinking;
         this.transcript.invalidate();

@@ -3,7 +3,8 @@
 // the .gitignore-aware walk the glob tool uses (tools/builtin/walk.ts: symlinks not followed,
 // `.git` skipped), matched fuzzily, every offer re-checked to resolve inside the workspace.
 // Nothing outside the workspace is ever offered (`@../x`, an absolute path, a symlink out).
-// Made by app.ts.
+// `@server:` offers that MCP server's resources (mcp-input.ts lists them), and a typed `@`
+// that starts a server's name offers `@server:` too. Made by app.ts.
 import { realpathSync } from "node:fs";
 import { join, sep } from "node:path";
 import {
@@ -15,6 +16,14 @@ import {
   type SlashCommand,
 } from "@mariozechner/pi-tui";
 import { walkFiles } from "../tools/builtin/walk.ts";
+import type { McpResourceInfo } from "../tools/mcp-catalog.ts";
+import { safe } from "./safe-text.ts";
+
+/** The MCP resources completion offers after `@server:`. */
+export interface ResourceLister {
+  servers(): string[];
+  resourcesOf(server: string): McpResourceInfo[];
+}
 
 /** At most this many files are indexed (a huge tree stays fast; the rest is not offered). */
 export const MAX_INDEXED = 50_000;
@@ -104,6 +113,7 @@ export class InputCompletion implements AutocompleteProvider {
     private readonly commands: () => readonly SlashCommand[],
     private readonly files: WorkspaceFiles,
     private readonly cwd: string,
+    private readonly resources: ResourceLister = { servers: () => [], resourcesOf: () => [] },
   ) {}
 
   /** Made afresh at each completion: the user-defined commands can change between turns. */
@@ -123,16 +133,45 @@ export class InputCompletion implements AutocompleteProvider {
       return this.base.getSuggestions(lines, cursorLine, cursorCol, options);
     const quoted = prefix.startsWith('@"');
     const query = prefix.slice(quoted ? 2 : 1);
+    const mcp = quoted ? undefined : this.mcpSuggestions(query);
+    if (mcp?.resources) return mcp.items.length > 0 ? { items: mcp.items, prefix } : null;
     const found = await this.files.suggest(query, options.signal);
-    if (options.signal.aborted || found.length === 0) return null;
-    const items: AutocompleteItem[] = found.map((path) => {
+    const servers = mcp?.items ?? [];
+    if (options.signal.aborted || found.length + servers.length === 0) return null;
+    const files: AutocompleteItem[] = found.map((path) => {
       const name = path.endsWith("/")
         ? `${path.slice(0, -1).split("/").pop()}/`
         : (path.split("/").pop() ?? path);
       const value = quoted || path.includes(" ") ? `@"${path}"` : `@${path}`;
       return { value, label: name, description: path };
     });
-    return { items, prefix };
+    return { items: [...servers, ...files], prefix };
+  }
+
+  /**
+   * After `@server:` (a server with resources) its resources, fuzzily matched on URI and
+   * name (`resources` set); before the colon, the servers whose name starts with the query.
+   */
+  private mcpSuggestions(query: string): { resources: boolean; items: AutocompleteItem[] } {
+    const servers = this.resources.servers();
+    const colon = query.indexOf(":");
+    const server = colon > 0 ? query.slice(0, colon) : undefined;
+    if (server !== undefined && servers.includes(server)) {
+      const typed = query.slice(colon + 1);
+      const all = this.resources.resourcesOf(server);
+      const matched = typed ? fuzzyFilter(all, typed, (r) => `${r.uri} ${r.name}`) : all;
+      const items = matched.slice(0, MAX_OFFERED).map((resource) => ({
+        value: resource.mention,
+        label: safe(resource.name || resource.uri),
+        description: safe(resource.mention),
+      }));
+      return { resources: true, items };
+    }
+    if (colon >= 0 || query.includes("/")) return { resources: false, items: [] };
+    const items = servers
+      .filter((name) => name.startsWith(query))
+      .map((name) => ({ value: `@${name}:`, label: `${name}:`, description: "MCP resources" }));
+    return { resources: false, items };
   }
 
   applyCompletion(
@@ -142,6 +181,14 @@ export class InputCompletion implements AutocompleteProvider {
     item: AutocompleteItem,
     prefix: string,
   ): { lines: string[]; cursorLine: number; cursorCol: number } {
+    if (prefix.startsWith("@") && /^@[A-Za-z0-9_-]+:$/.test(item.value)) {
+      // A server: no space after it, so its resources come next.
+      const line = lines[cursorLine] ?? "";
+      const start = cursorCol - prefix.length;
+      const out = [...lines];
+      out[cursorLine] = `${line.slice(0, start)}${item.value}${line.slice(cursorCol)}`;
+      return { lines: out, cursorLine, cursorCol: start + item.value.length };
+    }
     return this.base.applyCompletion(lines, cursorLine, cursorCol, item, prefix);
   }
 

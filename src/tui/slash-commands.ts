@@ -67,10 +67,17 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set([
   "exit",
 ]);
 
-/** What completion offers: the built-ins, then the user-defined commands with their source. */
-export function completionCommands(user: LoadedCommands): SlashCommand[] {
+/**
+ * What completion offers: the built-ins, the MCP servers' prompts (mcp-input.ts), then the
+ * user-defined commands with their source.
+ */
+export function completionCommands(
+  user: LoadedCommands,
+  mcp: readonly SlashCommand[] = [],
+): SlashCommand[] {
   return [
     ...SLASH_COMMANDS,
+    ...mcp,
     ...user.commands.map((command) => ({
       name: command.name,
       description: `${safe(command.description)} (${command.source})`,
@@ -79,7 +86,10 @@ export function completionCommands(user: LoadedCommands): SlashCommand[] {
   ];
 }
 
-export function helpLines(user: LoadedCommands = { commands: [], skipped: [] }): string[] {
+export function helpLines(
+  user: LoadedCommands = { commands: [], skipped: [] },
+  mcp: readonly string[] = [],
+): string[] {
   const keys = [
     "Enter send · Shift+Enter or \\ then Enter: new line · Up/Down: history · Ctrl-R: search it",
     "Esc: cancel the running turn · Ctrl-C: clear, cancel, twice to exit · Ctrl-D: exit",
@@ -95,7 +105,7 @@ export function helpLines(user: LoadedCommands = { commands: [], skipped: [] }):
     return safe(`/${command.name}${hint}  ${command.description} (${command.source})`);
   });
   const skipped = user.skipped.map((line) => safe(`not loaded: ${line}`));
-  return [...keys, ...commands, ...own, ...skipped];
+  return [...keys, ...commands, ...mcp, ...own, ...skipped];
 }
 
 /**

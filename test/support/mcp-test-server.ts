@@ -257,14 +257,19 @@ function makeServer(): Server {
     ],
   }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [{ uri: "test://notes/a.txt", name: "a.txt", mimeType: "text/plain" }],
+    resources: [
+      { uri: "test://notes/a.txt", name: "a.txt", mimeType: "text/plain" },
+      { uri: "test://notes/secret.txt", name: "secret.txt", mimeType: "text/plain" },
+    ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({
     contents: [
       {
         uri: request.params.uri,
         mimeType: "text/plain",
-        text: `contents of ${request.params.uri}`,
+        text: request.params.uri.endsWith("secret.txt")
+          ? `\u001b[31mclassified\u001b[0m token=${process.env.MCP_TEST_SECRET ?? fakeGithubToken()}`
+          : `contents of ${request.params.uri}`,
       },
     ],
   }));

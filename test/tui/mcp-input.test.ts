@@ -1,0 +1,70 @@
+// The MCP servers' prompts and resources in the interactive terminal (tmux, the SDK-built test
+// server over stdio, the loopback mock): `/mcp__t__review` is offered by completion and /help,
+// a missing argument is one line, and it sends the prompt's text as the user's prompt;
+// `@t:` completes the server's resources, and the attached one reaches the model before the
+// prompt, recorded as a `user:attach` note with its escapes stripped and its token redacted.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { testServerPath } from "../support/mcp-servers.ts";
+import { fakeGithubToken } from "../support/mcp-test-server.ts";
+import { tmuxAvailable } from "../support/tmux.ts";
+import { answer, loggedEvents, ofType, say, start, waitUntil } from "../support/tui-session.ts";
+
+describe("the interactive terminal: MCP prompts and resources", {
+  skip: !tmuxAvailable() && "tmux is not installed",
+}, () => {
+  it("/mcp__t__review runs the server's prompt; @t:uri attaches a resource, policed", async (t) => {
+    const secret = fakeGithubToken();
+    const toml = [
+      "[mcp_servers.t]",
+      `command = ${JSON.stringify(process.execPath)}`,
+      `args = [${JSON.stringify(testServerPath())}]`,
+      `env = { MCP_TEST_SECRET = ${JSON.stringify(secret)} }`,
+    ].join("\n");
+    const { screen, mock, setup } = await start(t, [], { toml });
+    screen.type("/mcp__t");
+    await screen.waitFor("Review a file. (mcp t)");
+    screen.keys("C-u");
+    screen.type("/help");
+    await waitUntil(screen, (text) => !text.includes("Review a file. (mcp t)"));
+    screen.keys("Enter");
+    const help = await screen.waitFor("/mcp__t__review <file>  Review a file. (mcp t)");
+    assert.match(help, /@server:uri: attach an MCP resource \(t\)/);
+    say(screen, "/mcp__t__review");
+    await screen.waitFor("/mcp__t__review needs file: /mcp__t__review <file>");
+    mock.enqueue(answer("reviewed it"));
+    say(screen, "/mcp__t__review src/app.ts");
+    await screen.waitFor("reviewed it");
+    // The resources of t after `@t:`, fuzzily matched; Tab takes the one shown first.
+    screen.type("what does @t:secr");
+    await screen.waitFor("@t:test://notes/secret.txt");
+    screen.keys("Tab");
+    await screen.waitFor("what does @t:test://notes/secret.txt");
+    mock.enqueue(answer("it is classified"));
+    screen.type("say?");
+    screen.keys("Enter");
+    await screen.waitFor("it is classified");
+    const events = loggedEvents(setup.home);
+    const prompts = ofType(events, "user/message").map((event) => event.text);
+    assert.deepEqual(prompts, [
+      "Review src/app.ts carefully.",
+      "what does @t:test://notes/secret.txt say?",
+    ]);
+    const notes = ofType(events, "context/note");
+    assert.deepEqual(
+      notes.map((note) => note.source),
+      ["user:attach"],
+    );
+    assert.match(
+      notes[0]?.text ?? "",
+      /^@t:test:\/\/notes\/secret\.txt\nclassified token=\[REDACTED:[^\]]+\]$/,
+    );
+    const sent = JSON.stringify(mock.requests.at(-1)?.body);
+    assert.ok(!sent.includes(secret) && !sent.includes("\\u001b"), "policed for the model too");
+    assert.ok(
+      sent.indexOf("classified token") < sent.indexOf("say?"),
+      "attached before the prompt",
+    );
+    assert.ok(!JSON.stringify(events).includes(secret), "the log holds it redacted");
+  });
+});

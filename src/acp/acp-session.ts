@@ -2,7 +2,8 @@
 // `session/event` as `session/update`s (event-updates.ts), in the order the log has them; turns
 // `agent/ask` into a `tool_call` and then a `session/request_permission`, answered through
 // `agent.answer`; shows a running call's progress (`tool/progress`); runs prompts with
-// `agent.submit` (or the bridge's slash commands) and answers with the turn's stop reason;
+// `agent.submit` (or the bridge's slash commands, or an MCP server's prompt as
+// `/mcp__server__prompt`, mcp-prompts.ts) and answers with the turn's stop reason;
 // switches model and thinking by reopening the same log with them.
 // Created by acp-sessions.ts for session/new, load and resume.
 import type {
@@ -19,10 +20,12 @@ import type { Config, Env } from "../config/index.ts";
 import { formatCount } from "../present/format.ts";
 import { escapeAllControls, escapeControls } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
+import type { McpPromptInfo } from "../tools/mcp-catalog.ts";
 import { isPresentedTool } from "../tools/presentation.ts";
 import type { ToolProgress } from "../tools/types.ts";
 import { configOptions, settingOf } from "./config-options.ts";
 import { type ContextWindow, EventUpdates } from "./event-updates.ts";
+import { promptCommands, usePrompt } from "./mcp-prompts.ts";
 import { decisionOf, permissionOptions } from "./permission-options.ts";
 import { promptText } from "./prompt-text.ts";
 import { modeState, permissionModeOf } from "./session-modes.ts";
@@ -64,6 +67,8 @@ export class AcpSession {
   /** Terminals shown in a call, by call id (its final update shows them again). */
   private readonly terminals = new Map<string, string>();
   private readonly prompts = new Set<Promise<unknown>>();
+  /** The MCP servers' prompts, as last announced (the commands the client was told of). */
+  private mcpPrompts: McpPromptInfo[] = [];
   private detach: Array<() => void> = [];
   /** Settles when a running switch of model or thinking has reopened the session. */
   private switching: Promise<void> = Promise.resolve();
@@ -98,7 +103,7 @@ export class AcpSession {
     this.detach.push(agent.bus.on("tool/progress", (progress) => this.onProgress(progress)));
     for (const event of agent.history()) this.observe(event, replay, replay);
     // After the answer that names the session (as other agents send it): the client knows it.
-    if (announce) setImmediate(() => this.announceCommands());
+    if (announce) setImmediate(() => void this.announceCommands());
   }
 
   /** Settles once every update sent so far is written (a load's replay, before its answer). */
@@ -118,7 +123,16 @@ export class AcpSession {
       const cancelled = await this.runCommand(command.name, command.argument);
       return { stopReason: cancelled ? "cancelled" : "end_turn" };
     }
-    const running = this.agent.submit(prompt.text);
+    const server = await usePrompt(prompt.text, this.mcpPrompts, this.agent.mcp);
+    if (server.use === "refused") {
+      this.send({
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: escapeAllControls(server.message) },
+      });
+      await this.written;
+      return { stopReason: "end_turn" };
+    }
+    const running = this.agent.submit(server.use === "text" ? server.text : prompt.text);
     this.prompts.add(running);
     try {
       const outcome = await running;
@@ -193,8 +207,14 @@ export class AcpSession {
     await this.agent.close();
   }
 
-  private announceCommands(): void {
-    this.send({ sessionUpdate: "available_commands_update", availableCommands: slashCommands() });
+  /** The bridge's commands, then the MCP servers' prompts (a failing server lists none). */
+  private async announceCommands(): Promise<void> {
+    const { mcp } = this.agent;
+    if (mcp.servers().length > 0) {
+      this.mcpPrompts = await mcp.prompts().catch((): McpPromptInfo[] => []);
+    }
+    const availableCommands = [...slashCommands(), ...promptCommands(this.mcpPrompts)];
+    this.send({ sessionUpdate: "available_commands_update", availableCommands });
   }
 
   /** Shows a call's terminal in its tool_call (the editor streams it live). */

@@ -2,14 +2,15 @@
 // the SDK-built test server) are connected beside the config's, their tools offered as
 // mcp__SERVER__TOOL under the same permissions and output policy (a token and ANSI colour in
 // a result reach neither the model nor the editor); an SSE server or a name that cannot be a
-// tool-name part is one stderr line, and the session opens without it.
+// tool-name part is one stderr line, and the session opens without it. The servers' prompts
+// are announced as `mcp__t__review` commands and run on use.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { spawnAcp } from "../support/acp-client.ts";
-import { execEnv, MODEL_OF } from "../support/exec-harness.ts";
+import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { testServerPath } from "../support/mcp-servers.ts";
 import { fakeGithubToken } from "../support/mcp-test-server.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
@@ -69,6 +70,59 @@ describe("codewhale acp: the editor's MCP servers", () => {
       assert.equal(lines.filter((line) => line.includes('"t" is used in place')).length, 1);
       assert.ok(!client.stderr().includes("did not start"), "the configured one is not started");
       assert.ok(!client.stderr().includes(secret));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a server's prompt is announced as mcp__t__review and runs as the user's prompt; a missing argument is one message", async () => {
+    const setup = execEnv(mock);
+    const client = spawnAcp(setup, ["--model", MODEL_OF.anthropic]);
+    try {
+      await client.initialize();
+      const mcpServers: acp.McpServer[] = [
+        { name: "t", command: process.execPath, args: [testServerPath()], env: [] },
+      ];
+      const { sessionId } = await client.agent.request(acp.methods.agent.session.new, {
+        cwd: mkdtempSync(join(setup.workspace, "ws-")),
+        mcpServers,
+      });
+      const offered = () =>
+        client
+          .updates(sessionId)
+          .flatMap((u) =>
+            u.sessionUpdate === "available_commands_update" ? u.availableCommands : [],
+          );
+      await waitFor(() => offered().length > 0);
+      assert.deepEqual(
+        offered().find((command) => command.name.startsWith("mcp__")),
+        {
+          name: "mcp__t__review",
+          description: "Review a file. (MCP server t)",
+          input: { hint: "<file>" },
+        },
+      );
+      assert.ok(
+        offered().some((command) => command.name === "compact"),
+        "beside the bridge's",
+      );
+      const asked = mock.requests.length;
+      assert.equal((await client.prompt(sessionId, "/mcp__t__review")).stopReason, "end_turn");
+      assert.equal(mock.requests.length, asked, "nothing reached the model");
+      const said = client
+        .updates(sessionId)
+        .flatMap((u) =>
+          u.sessionUpdate === "agent_message_chunk" && u.content.type === "text"
+            ? [u.content.text]
+            : [],
+        );
+      assert.equal(said.at(-1), "/mcp__t__review needs file: /mcp__t__review <file>");
+      mock.enqueue({ blocks: [{ kind: "text", text: "reviewed" }] });
+      const used = await client.prompt(sessionId, "/mcp__t__review src/app.ts");
+      assert.equal(used.stopReason, "end_turn");
+      const sent = JSON.stringify(mock.requests.at(-1)?.body);
+      assert.match(sent, /"text":"Review src\/app\.ts carefully\."/);
+      assert.ok(!sent.includes("/mcp__t__review"), "the prompt's text, not the command");
     } finally {
       await client.close();
     }

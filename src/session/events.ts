@@ -194,7 +194,9 @@ export const payloadSchemas = {
    * PostToolUse or Stop hook's block reason, a pre-execute listener's context. `source` names
    * what produced it (`hook:SessionStart`, `hook:UserPromptSubmit`, `hook:PreToolUse`,
    * `hook:PostToolUse`, `hook:Stop`, `plugin:<name>`, `user:shell` for a shell command the user
-   * ran in the terminal with `!`: `$ <command>`, then its policed output and exit status);
+   * ran in the terminal with `!`: `$ <command>`, then its policed output and exit status;
+   * `user:attach` for an MCP resource the user attached with `@server:uri`: that mention, a
+   * newline, then the resource's policed text);
    * `call_id` the tool call it concerns.
    * Replay places it like steering: a user-role text at the next step boundary.
    */

@@ -30,6 +30,8 @@ export const MAX_INDEXED = 50_000;
 /** The index is rebuilt when older than this. */
 const INDEX_TTL_MS = 5_000;
 const MAX_OFFERED = 20;
+/** A resource URI that can be typed into the editor as it is. */
+const TYPABLE = /^[^\s\p{Cc}\p{Cf}]+$/u;
 
 /** `@` with what follows it up to the cursor, when it starts a word: `@src/ap`, `@"my fi`. */
 export function atPrefix(textBeforeCursor: string): string | undefined {
@@ -158,7 +160,9 @@ export class InputCompletion implements AutocompleteProvider {
     const server = colon > 0 ? query.slice(0, colon) : undefined;
     if (server !== undefined && servers.includes(server)) {
       const typed = query.slice(colon + 1);
-      const all = this.resources.resourcesOf(server);
+      // A URI goes into the editor as typed text: one with spaces or control or format
+      // characters (a hostile server's escape sequences) is never offered.
+      const all = this.resources.resourcesOf(server).filter((r) => TYPABLE.test(r.uri));
       const matched = typed ? fuzzyFilter(all, typed, (r) => `${r.uri} ${r.name}`) : all;
       const items = matched.slice(0, MAX_OFFERED).map((resource) => ({
         value: resource.mention,

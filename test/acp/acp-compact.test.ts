@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { logOf, spawnAcp } from "../support/acp-client.ts";
+import { logOf, offeredCommands, spawnAcp } from "../support/acp-client.ts";
 import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
@@ -18,12 +18,7 @@ describe("codewhale acp: /compact", () => {
     try {
       await client.initialize();
       const sessionId = await client.newSession(mkdtempSync(join(setup.workspace, "ws-")));
-      const offered = () =>
-        client
-          .updates(sessionId)
-          .flatMap((u) =>
-            u.sessionUpdate === "available_commands_update" ? u.availableCommands : [],
-          );
+      const offered = () => offeredCommands(client, sessionId);
       await waitFor(() => offered().length > 0);
       assert.ok(offered().some((command) => command.name === "compact"));
       mock.enqueue({ blocks: [{ kind: "text", text: "one" }] });

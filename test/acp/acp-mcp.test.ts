@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { spawnAcp } from "../support/acp-client.ts";
+import { offeredCommands, spawnAcp } from "../support/acp-client.ts";
 import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { testServerPath } from "../support/mcp-servers.ts";
 import { fakeGithubToken } from "../support/mcp-test-server.ts";
@@ -87,12 +87,7 @@ describe("codewhale acp: the editor's MCP servers", () => {
         cwd: mkdtempSync(join(setup.workspace, "ws-")),
         mcpServers,
       });
-      const offered = () =>
-        client
-          .updates(sessionId)
-          .flatMap((u) =>
-            u.sessionUpdate === "available_commands_update" ? u.availableCommands : [],
-          );
+      const offered = () => offeredCommands(client, sessionId);
       await waitFor(() => offered().length > 0);
       assert.deepEqual(
         offered().find((command) => command.name.startsWith("mcp__")),

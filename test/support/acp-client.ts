@@ -259,6 +259,13 @@ export function chunkText(
     .join("");
 }
 
+/** The commands the bridge announced so far (every `available_commands_update`). */
+export function offeredCommands(client: AcpClient, sessionId: string): acp.AvailableCommand[] {
+  return client
+    .updates(sessionId)
+    .flatMap((u) => (u.sessionUpdate === "available_commands_update" ? u.availableCommands : []));
+}
+
 /** The events of a session's log in the test's home. */
 export function logOf(setup: ExecEnv, sessionId: string): SessionEvent[] {
   return readSession(sessionPath(join(setup.home, "sessions"), sessionId)).events;

@@ -1,13 +1,15 @@
 // `@path` completion over the workspace's files and the paste label: the prefix is found only
 // at a word's start, a query that climbs out of the workspace offers nothing, a symlink out is
-// never offered, and a paste marker is relabelled without changing the line's width.
+// never offered, `@server:` offers that MCP server's resources (never a URI with escapes),
+// and a paste marker is relabelled without changing the line's width.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { visibleWidth } from "@mariozechner/pi-tui";
-import { atPrefix, WorkspaceFiles } from "../../src/tui/completion.ts";
+import type { McpResourceInfo } from "../../src/tools/mcp-catalog.ts";
+import { atPrefix, InputCompletion, WorkspaceFiles } from "../../src/tui/completion.ts";
 import { relabelPastes } from "../../src/tui/input-editor.ts";
 
 describe("@path completion", () => {
@@ -32,6 +34,48 @@ describe("@path completion", () => {
     assert.deepEqual(await files.suggest("../"), []);
     assert.deepEqual(await files.suggest(outside), []);
     assert.equal(files.inside("parser-link.ts"), false);
+  });
+});
+
+describe("@server:uri completion", () => {
+  it("offers a server after @, its resources after @server:, never a URI with escapes", async () => {
+    const ws = mkdtempSync(join(tmpdir(), "cw-complete-mcp-"));
+    const resource = (uri: string): McpResourceInfo => ({
+      server: "docs",
+      uri,
+      name: uri.split("/").pop() ?? uri,
+      mention: `@docs:${uri}`,
+    });
+    const resources = [
+      resource("file:///guide.md"),
+      resource("file:///api.md"),
+      resource("file:///\u001b]0;owned\u0007.md"),
+      resource("file:///two words.md"),
+    ];
+    const completion = new InputCompletion(() => [], new WorkspaceFiles(ws), ws, {
+      servers: () => ["docs"],
+      resourcesOf: (server) => (server === "docs" ? resources : []),
+    });
+    const offered = async (line: string) => {
+      const signal = new AbortController().signal;
+      const got = await completion.getSuggestions([line], 0, line.length, { signal });
+      return got?.items.map((item) => item.value) ?? [];
+    };
+    assert.deepEqual(await offered("see @do"), ["@docs:"]);
+    assert.deepEqual(await offered("see @docs:"), [
+      "@docs:file:///guide.md",
+      "@docs:file:///api.md",
+    ]);
+    assert.deepEqual(await offered("see @docs:gui"), ["@docs:file:///guide.md"]);
+    assert.deepEqual(await offered("see @nope:x"), []);
+    const applied = completion.applyCompletion(
+      ["see @do"],
+      0,
+      7,
+      { value: "@docs:", label: "docs:" },
+      "@do",
+    );
+    assert.deepEqual(applied, { lines: ["see @docs:"], cursorLine: 0, cursorCol: 10 });
   });
 });
 

@@ -121,6 +121,13 @@ export class EventUpdates {
       content.push({ type: "diff", path: this.path(path), oldText, newText });
     }
     content.push({ type: "content", content: { type: "text", text: event.content } });
+    // An MCP result's images (checked and bounded when the result was made) follow its text.
+    for (const block of event.blocks ?? []) {
+      content.push({
+        type: "content",
+        content: { type: "image", mimeType: block.mime_type, data: block.data },
+      });
+    }
     return {
       sessionUpdate: "tool_call_update",
       toolCallId: event.call_id,

@@ -3,7 +3,8 @@
 // mcp__SERVER__TOOL under the same permissions and output policy (a token and ANSI colour in
 // a result reach neither the model nor the editor); an SSE server or a name that cannot be a
 // tool-name part is one stderr line, and the session opens without it. The servers' prompts
-// are announced as `mcp__t__review` commands and run on use.
+// are announced as `mcp__t__review` commands and run on use; an image result reaches the
+// editor as an image.
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { offeredCommands, spawnAcp } from "../support/acp-client.ts";
 import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { testServerPath } from "../support/mcp-servers.ts";
-import { fakeGithubToken } from "../support/mcp-test-server.ts";
+import { fakeGithubToken, PIXEL } from "../support/mcp-test-server.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -75,7 +76,7 @@ describe("codewhale acp: the editor's MCP servers", () => {
     }
   });
 
-  it("a server's prompt is announced as mcp__t__review and runs as the user's prompt; a missing argument is one message", async () => {
+  it("a server's prompt is announced as mcp__t__review and runs as the user's prompt; a missing argument is one message; an image result is an image for the editor", async () => {
     const setup = execEnv(mock);
     const client = spawnAcp(setup, ["--model", MODEL_OF.anthropic]);
     try {
@@ -118,6 +119,22 @@ describe("codewhale acp: the editor's MCP servers", () => {
       const sent = JSON.stringify(mock.requests.at(-1)?.body);
       assert.match(sent, /"text":"Review src\/app\.ts carefully\."/);
       assert.ok(!sent.includes("/mcp__t__review"), "the prompt's text, not the command");
+      // An image result reaches the editor as an image after its description.
+      mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_i", name: "mcp__t__image", input: {} }] });
+      mock.enqueue({ blocks: [{ kind: "text", text: "a pixel" }] });
+      await client.prompt(sessionId, "show me");
+      const result = client
+        .updates(sessionId)
+        .find(
+          (u) =>
+            u.sessionUpdate === "tool_call_update" &&
+            u.toolCallId === "toolu_i" &&
+            u.status === "completed",
+        );
+      assert.deepEqual(result?.sessionUpdate === "tool_call_update" ? result.content : null, [
+        { type: "content", content: { type: "text", text: "[image image/png, 70 B]" } },
+        { type: "content", content: { type: "image", mimeType: "image/png", data: PIXEL } },
+      ]);
     } finally {
       await client.close();
     }

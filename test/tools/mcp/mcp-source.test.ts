@@ -11,6 +11,7 @@ import { after, describe, it } from "node:test";
 import type { BusEvents } from "../../../src/agent/bus-events.ts";
 import { createBus } from "../../../src/bus/bus.ts";
 import type { EventOf, SessionEvent } from "../../../src/session/events.ts";
+import { promptArguments } from "../../../src/tools/mcp-prompt-input.ts";
 import { openHarness, type Reply, scripted } from "../../agent/scripted.ts";
 import { createHookDir, echoJson } from "../../hooks/support/fixtures.ts";
 import {
@@ -303,14 +304,41 @@ describe("MCP servers as a tool source", () => {
     await h.agent.close();
   });
 
-  it("the reference server-everything over stdio: its echo tool", async () => {
+  it("the reference server-everything over stdio: its echo tool, its image, its prompt with arguments and its resources", async () => {
+    const calls = [
+      { id: "c1", name: "mcp__everything__echo", args: { message: "ref" } },
+      { id: "img", name: "mcp__everything__get-tiny-image", args: {} },
+    ];
     const { h } = await session({ everything: everythingServerConfig() }, [
-      { calls: [{ id: "c1", name: "mcp__everything__echo", args: { message: "ref" } }] },
+      { calls },
       { text: "done" },
     ]);
     assert.equal(h.agent.tools.get("mcp__everything__echo")?.kind, "read");
     await h.agent.run("go");
-    assert.equal(results(h.events).c1?.content, "Echo: ref");
+    const byId = results(h.events);
+    assert.equal(byId.c1?.content, "Echo: ref");
+    assert.match(
+      byId.img?.content ?? "",
+      /^Here's the image you requested:\n\[image image\/png, [\d.]+ KiB\]\n/,
+    );
+    assert.deepEqual(
+      byId.img?.blocks?.map((block) => [block.mime_type, block.data.slice(0, 12)]),
+      [["image/png", "iVBORw0KGgoA"]],
+    );
+    const prompt = (await h.agent.mcp.prompts()).find((p) => p.name === "args-prompt");
+    assert.equal(prompt?.command, "/mcp__everything__args-prompt");
+    assert.deepEqual(prompt && promptArguments(prompt, "Paris"), {
+      ok: true,
+      args: { city: "Paris" },
+    });
+    assert.equal(
+      await h.agent.mcp.getPrompt("everything", "args-prompt", { city: "Paris", state: "TX" }),
+      "What's weather in Paris, TX?",
+    );
+    const resources = await h.agent.mcp.resources();
+    const doc = resources.find((r) => r.uri.startsWith("demo://resource/static/document/"));
+    assert.ok(doc, JSON.stringify(resources.map((r) => r.uri)));
+    assert.ok((await h.agent.mcp.readResource("everything", doc.uri)).length > 0);
     await h.agent.close();
   });
 

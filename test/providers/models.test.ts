@@ -1,5 +1,6 @@
 // The model table: prices and context windows for known models, dated snapshots and router
-// prefixes resolved, config overrides applied, and null for an unknown model.
+// prefixes resolved, config overrides applied, null for an unknown model, and which models
+// take images.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
@@ -7,6 +8,7 @@ import {
   costOf,
   MODEL_TABLE_DATE,
   modelInfo,
+  takesImages,
 } from "../../src/providers/models.ts";
 import type { Usage } from "../../src/session/events.ts";
 
@@ -51,6 +53,16 @@ describe("model table", () => {
     close(costOf("gpt-4.1-2025-04-14", MILLION), 2);
     close(costOf("anthropic/claude-sonnet-4.5", MILLION), 3);
     close(costOf("openai/gpt-5", MILLION), 1.25);
+  });
+
+  it("knows which models take images: Claude, the OpenAI table but its text-only ones, an override first", () => {
+    assert.equal(takesImages("claude-anything-new", "anthropic"), true);
+    assert.equal(takesImages("gpt-4.1-2025-04-14", "openai-responses"), true);
+    assert.equal(takesImages("o3-mini", "openai-responses"), false);
+    assert.equal(takesImages("llama3", "openai-chat"), false);
+    const overrides = { "local/llama3": { images: true }, "claude-x": { images: false } };
+    assert.equal(takesImages("llama3", "openai-chat", { provider: "local", overrides }), true);
+    assert.equal(takesImages("claude-x", "anthropic", { provider: "anthropic", overrides }), false);
   });
 
   it("gives null for an unknown model", () => {

@@ -2,15 +2,23 @@
 // step re-serialises the history: each model-visible text is counted once (lazily: a history
 // whose bytes stay under a limit never loads the tokenizer, since a token covers a byte or
 // more), and the provider's own figure for the last request (its usage) is used when larger.
-// A compaction resets it from the derived history. Fed by compose-session.ts; read by turn.ts.
+// A compaction resets it from the derived history. An image of a tool result counts as
+// IMAGE_TOKENS (what a large image costs a Claude model). Fed by compose-session.ts; read by
+// turn.ts.
 import { assistantText, countTokens, messageText } from "../providers/token-count.ts";
 import type { HistoryMessage, MessageDeriver } from "../session/derive.ts";
 import { noteText } from "../session/derive.ts";
 import type { SessionEvent } from "../session/events.ts";
 
+/** The tokens one image in a tool result is counted as (about a 1.2-megapixel image's). */
+export const IMAGE_TOKENS = 1600;
+
 export class TokenEstimate {
-  /** Texts since the last reset; `counted[i]` is the tokens of texts[0..i] once counted. */
-  private texts: string[] = [];
+  /**
+   * Texts since the last reset (a number: tokens known without counting, a result's images);
+   * `counted[i]` is the tokens of texts[0..i] once counted.
+   */
+  private texts: Array<string | number> = [];
   private counted: number[] = [];
   private bytes = 0;
   /** The last request's input plus output as the provider reported it, and where it stood. */
@@ -35,6 +43,7 @@ export class TokenEstimate {
         break;
       case "tool/result":
         this.add(event.content);
+        this.addImages(event.blocks?.length ?? 0);
         break;
       case "step/end": {
         const { input, cache_read, cache_write, output } = event.usage;
@@ -83,18 +92,30 @@ export class TokenEstimate {
     this.bytes += Buffer.byteLength(text);
   }
 
+  /** `count` images, as tokens (and as as many bytes: the byte gate stays an upper bound). */
+  private addImages(count: number): void {
+    if (count === 0) return;
+    this.texts.push(count * IMAGE_TOKENS);
+    this.bytes += count * IMAGE_TOKENS;
+  }
+
   private reset(messages: readonly HistoryMessage[]): void {
     this.texts = [];
     this.counted = [];
     this.bytes = 0;
     this.reported = null;
-    for (const message of messages) this.add(messageText(message));
+    for (const message of messages) {
+      this.add(messageText(message));
+      if (message.role === "tool") this.addImages(message.images?.length ?? 0);
+    }
   }
 
   /** Tokens of texts[0..n), counting the ones not counted yet. */
   private countThrough(n: number): number {
     for (let i = this.counted.length; i < n; i++) {
-      this.counted.push((this.counted[i - 1] ?? 0) + countTokens(this.texts[i] ?? ""));
+      const text = this.texts[i] ?? "";
+      const tokens = typeof text === "number" ? text : countTokens(text);
+      this.counted.push((this.counted[i - 1] ?? 0) + tokens);
     }
     return n === 0 ? 0 : (this.counted[n - 1] ?? 0);
   }

@@ -263,13 +263,14 @@ export class Agent {
   /**
    * Loads what the first request and the first bash call need (the provider's SDK and HTTP
    * client, the bash parser) ahead of time: an interactive surface calls it while the user
-   * types. Failures are left for the request itself to report.
+   * types. One piece at a time, with the event loop free between them, so a key typed
+   * meanwhile waits for one piece at most. Failures are left for the request to report.
    */
   async preload(): Promise<void> {
-    await Promise.all([
-      preloadProvider(this.session.ctx.provider.kind).catch(() => undefined),
-      loadBashParser().catch(() => undefined),
-    ]);
+    const yieldToInput = () => new Promise((resolve) => setImmediate(resolve));
+    await preloadProvider(this.session.ctx.provider.kind, yieldToInput).catch(() => undefined);
+    await yieldToInput();
+    await loadBashParser().catch(() => undefined);
   }
 
   /** Takes every queued prompt back (their `submit` resolves `withdrawn`); returns their text. */

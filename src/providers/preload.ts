@@ -4,7 +4,12 @@
 import { providerFetch } from "./http-client.ts";
 import type { ProviderApi } from "./types.ts";
 
-export async function preloadProvider(kind: ProviderApi): Promise<void> {
-  const sdk = kind === "anthropic" ? import("@anthropic-ai/sdk") : import("openai");
-  await Promise.all([sdk, providerFetch()]);
+/** `between` runs after the SDK and before the HTTP client (a surface lets input in). */
+export async function preloadProvider(
+  kind: ProviderApi,
+  between: () => Promise<unknown> = async () => undefined,
+): Promise<void> {
+  await (kind === "anthropic" ? import("@anthropic-ai/sdk") : import("openai"));
+  await between();
+  await providerFetch();
 }

@@ -8,6 +8,7 @@ import type { PermissionMode } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
 import { App, type OpenRequest, type SessionViews } from "./app.ts";
 import { PromptHistory } from "./history.ts";
+import { paceRendering } from "./render-pace.ts";
 import { guardTerminal } from "./terminal-restore.ts";
 import { colorWanted, createTheme } from "./theme.ts";
 
@@ -33,7 +34,9 @@ export interface InteractiveOptions {
 
 export async function runInteractive(options: InteractiveOptions): Promise<number> {
   const theme = createTheme(colorWanted(options.env ?? process.env));
-  const tui = new TUI(options.terminal ?? new ProcessTerminal());
+  const terminal = options.terminal ?? new ProcessTerminal();
+  const tui = new TUI(terminal);
+  paceRendering(tui, terminal);
   let app: App | undefined;
   const guard = guardTerminal({
     stopScreen: () => tui.stop(),

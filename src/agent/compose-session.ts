@@ -61,6 +61,11 @@ export interface AgentOptions {
   /** Resume the newest session of `cwd`. */
   continueLatest?: boolean;
   /**
+   * A new session's id, made ahead (`newSessionId()`) by a surface that shows it before the
+   * session is open; ignored when resuming.
+   */
+  sessionId?: string;
+  /**
    * Tool sources added after the session's own (the built-in, `[[tools.external]]` and cgc
    * tools); on a name clash the earlier source's tool wins, with one notice.
    */
@@ -247,7 +252,11 @@ function openLog(
         model: resolved.model,
         config_fingerprint: configFingerprint(options.loaded.config),
       },
-      { publish: journal.publish, ...(signer ? { signer } : {}) },
+      {
+        publish: journal.publish,
+        ...(signer ? { signer } : {}),
+        ...(options.sessionId ? { id: options.sessionId } : {}),
+      },
     );
   options.bus.emit("agent/session-start", { sessionId: writer.id, logPath: writer.path });
   journal.open(reopened?.history);

@@ -1,10 +1,13 @@
 // `codewhale chat [prompt]` (also `codewhale` alone, and `codewhale "<prompt>"`): an interactive
 // session in the terminal. Only in a TTY: otherwise one line points at `codewhale exec`
-// (exit 2). Opens the agent here, as exec does, then loads the terminal UI (src/tui/, built as
-// dist/tui.cjs) with a dynamic import, so no other command pays for it. Registered by main.ts.
+// (exit 2). Loads the config (its errors, trust and the model's provider and key are checked
+// before any frame), then the terminal UI (src/tui/, built as dist/tui.cjs) with a dynamic
+// import, so no other command pays for it. A new session opens once its first frame is drawn;
+// a resumed one before, its transcript being that frame. Registered by main.ts.
 import type { Command } from "commander";
 import { Agent } from "../agent/agent.ts";
 import type { BusEvents } from "../agent/bus-events.ts";
+import { resolveModel } from "../agent/provider-resolve.ts";
 import { createBus } from "../bus/bus.ts";
 import {
   addAllowRule,
@@ -20,7 +23,8 @@ import { ToolPresentations } from "../present/tool-presentations.ts";
 import { modelInfo } from "../providers/index.ts";
 import { knownSecretsFrom, redactText } from "../runner/index.ts";
 import { FiguresFold } from "../session/figures.ts";
-import type { OpenRequest } from "../tui/index.ts";
+import { newSessionId } from "../session/paths.ts";
+import type { OpenRequest, SessionHeader } from "../tui/index.ts";
 import { chatSessions } from "./chat-sessions.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
@@ -75,11 +79,20 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
   });
   const keyVars = providerKeyVars(loaded.config.providers);
   const credentials = takeCredentials(keyVars);
-  const known = knownSecretsFrom(credentials.env, keyVars);
-  const receipts = execReceipts();
+  // Both on first use, after the first frame: the key file is read when the session opens.
+  let known: ReturnType<typeof knownSecretsFrom> | undefined;
+  let receipts: ReturnType<typeof execReceipts> | undefined;
+  const secrets = () => {
+    known ??= knownSecretsFrom(credentials.env, keyVars);
+    return known;
+  };
+  const receiptsOnce = () => {
+    receipts ??= execReceipts();
+    return receipts;
+  };
   const dir = sessionsDir(loaded, options.sessionDir);
   const project = loaded.projectRoot ?? cwd;
-  const open = (request: OpenRequest & { continueLatest?: boolean }) =>
+  const open = (request: OpenRequest & { continueLatest?: boolean; sessionId?: string }) =>
     Agent.open({
       bus: createBus<BusEvents>(),
       loaded,
@@ -89,16 +102,25 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
       ...(request.model ? { modelOverride: request.model } : {}),
       ...(request.resume ? { resume: request.resume } : {}),
       ...(request.continueLatest ? { continueLatest: true } : {}),
-      receipts,
+      ...(request.sessionId ? { sessionId: request.sessionId } : {}),
+      receipts: receiptsOnce(),
       guard: { ...(request.mode ? { mode: request.mode } : {}), allow: options.allow },
     });
   const mode = flagMode ?? loaded.config.permissions.mode;
-  const agent = await open({
+  const first = {
     ...(options.model ? { model: options.model } : {}),
-    ...(options.resume ? { resume: options.resume } : {}),
-    ...(options.continue ? { continueLatest: true } : {}),
     ...(flagMode ? { mode: flagMode } : {}),
-  });
+  };
+  const resuming = options.resume !== undefined || options.continue === true;
+  const agent = resuming
+    ? await open({
+        ...first,
+        ...(options.resume ? { resume: options.resume } : {}),
+        ...(options.continue ? { continueLatest: true } : {}),
+      })
+    : newSession(options.model ?? loaded.config.model, credentials.env, loaded.config, (id) =>
+        open({ ...first, sessionId: id }),
+      );
   const { runInteractive } = await import("../tui/index.ts");
   return runInteractive({
     agent,
@@ -107,7 +129,7 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
       presentations: (session) => new ToolPresentations(session),
       figures: () => new FiguresFold(),
       modes: PERMISSION_MODES,
-      redact: (text) => redactText(text, known),
+      redact: (text) => redactText(text, secrets()),
       sessions: chatSessions({ cwd, sessionsDir: dir, project }),
       rules: { targets: allowRuleTargets(loaded), add: addAllowRule },
       outputPrice: (provider, model) =>
@@ -120,4 +142,19 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
     showThinking: loaded.config.display.show_thinking,
     ...(prompt ? { firstPrompt: prompt } : {}),
   });
+}
+
+/**
+ * A new session, shown before it is open: its id is made here, and its model resolved (an
+ * unknown provider or a missing key fails now, before any frame, exit 2).
+ */
+function newSession(
+  modelId: string,
+  env: NodeJS.ProcessEnv,
+  config: Parameters<typeof resolveModel>[0],
+  open: (sessionId: string) => Promise<Agent>,
+): { header: SessionHeader; open: () => Promise<Agent> } {
+  const { provider, model } = resolveModel(config, modelId, env);
+  const sessionId = newSessionId();
+  return { header: { sessionId, provider: provider.name, model }, open: () => open(sessionId) };
 }

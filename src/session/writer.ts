@@ -31,7 +31,7 @@ import {
 } from "./events.ts";
 import { chainHash, formatLine } from "./hash-chain.ts";
 import { acquireWriterLock } from "./lock.ts";
-import { newSessionId, sessionIdOfPath, sessionPath } from "./paths.ts";
+import { isSessionId, newSessionId, sessionIdOfPath, sessionPath } from "./paths.ts";
 import { type ReadSummary, SessionReader } from "./reader.ts";
 
 export interface WriterOptions {
@@ -41,6 +41,11 @@ export interface WriterOptions {
   syncIntervalMs?: number;
   /** Signs a checkpoint after every `turn/end` and at close (see checkpoint.ts). */
   signer?: CheckpointSigner;
+  /**
+   * A new session's id, made ahead with `newSessionId()` (a surface that shows it before the
+   * log is open); a fresh one by default. Anything but a session id is a programmer error.
+   */
+  id?: string;
 }
 
 const WRITE_THRESHOLD_BYTES = 1 << 20;
@@ -130,7 +135,9 @@ export class SessionWriter {
     start: Omit<Payload<"session/start">, "session_id">,
     options: WriterOptions = {},
   ): SessionWriter {
-    const id = newSessionId();
+    if (options.id !== undefined && !isSessionId(options.id))
+      throw new Error(`not a session id: ${options.id}`);
+    const id = options.id ?? newSessionId();
     const path = sessionPath(sessionsDir, id);
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const release = acquireWriterLock(path, id);

@@ -36,6 +36,13 @@ import type { Theme } from "./theme.ts";
 import { type DisplayState, Transcript } from "./transcript.ts";
 import { expandCommand, type LoadedCommands, UserCommandSet } from "./user-commands.ts";
 
+/** A new session's first line and status, known before it is open (the first frame). */
+export interface SessionHeader {
+  sessionId: string;
+  provider: string;
+  model: string;
+}
+
 /** What a new agent for this screen is opened with (`/new`, `/model`, `/mode`). */
 export interface OpenRequest {
   resume?: string;
@@ -69,7 +76,12 @@ export interface AppOptions {
   views: SessionViews;
   tui: TUI;
   theme: Theme;
-  agent: Agent;
+  /**
+   * The session, open already (a resumed one); or none yet, for a new session: the screen is
+   * drawn from its `header` and the agent handed over by `adopt` once open.
+   */
+  agent: Agent | undefined;
+  header?: SessionHeader;
   open: (request: OpenRequest) => Promise<Agent>;
   showThinking: boolean;
   mode: PermissionMode;
@@ -92,7 +104,11 @@ const DOUBLE_CTRL_C_MS = 1500;
 export class App {
   private readonly tui: TUI;
   private readonly theme: Theme;
-  private agent: Agent;
+  /** Undefined until a new session is open (`adopt`). */
+  private opened: Agent | undefined;
+  private readonly header: SessionHeader | undefined;
+  /** Prompts sent before the session was open, in order. */
+  private waiting: string[] = [];
   private readonly display: DisplayState;
   private readonly transcript: Transcript;
   private readonly queuedView = new Container();
@@ -120,7 +136,8 @@ export class App {
   constructor(private readonly options: AppOptions) {
     this.tui = options.tui;
     this.theme = options.theme;
-    this.agent = options.agent;
+    this.opened = options.agent;
+    this.header = options.header;
     this.mode = options.mode;
     this.display = { showThinking: options.showThinking };
     this.figures = options.views.figures();
@@ -162,12 +179,33 @@ export class App {
     this.tui.addInputListener((data) => this.onKey(data));
   }
 
-  /** Shows the session so far (a resumed one's transcript) and follows it live. */
+  /**
+   * Shows the session so far (a resumed one's transcript) and follows it live; a new one's
+   * first line and status until `adopt` hands over its agent.
+   */
   start(firstPrompt?: string): void {
-    this.attach(this.agent);
+    if (this.opened) this.attach(this.opened);
+    else if (this.header) {
+      const { sessionId, provider, model } = this.header;
+      this.transcript.announce(sessionId, provider, model);
+      this.updateIdle();
+    }
     if (firstPrompt?.trim()) this.submit(firstPrompt);
     // While the user types the first prompt: load what its request needs, after the first frame.
-    setTimeout(() => void this.agent.preload(), PRELOAD_AFTER_MS).unref();
+    setTimeout(() => void this.opened?.preload(), PRELOAD_AFTER_MS).unref();
+  }
+
+  /** The new session, now open: followed from here; prompts sent meanwhile go in, in order. */
+  adopt(agent: Agent): void {
+    this.opened = agent;
+    if (agent.permissionMode !== this.mode) agent.setPermissionMode(this.mode);
+    this.attach(agent);
+    for (const raw of this.waiting.splice(0)) this.submit(raw);
+  }
+
+  private get agent(): Agent {
+    if (!this.opened) throw new Error("the session is not open yet");
+    return this.opened;
   }
 
   dispose(): void {
@@ -175,8 +213,9 @@ export class App {
     for (const off of this.detach.splice(0)) off();
   }
 
-  get currentAgent(): Agent {
-    return this.agent;
+  /** Undefined only before a new session is open. */
+  get currentAgent(): Agent | undefined {
+    return this.opened;
   }
 
   private attach(agent: Agent): void {
@@ -238,6 +277,11 @@ export class App {
   }
 
   private submit(raw: string): void {
+    if (!this.opened) {
+      // The session opens within a frame or two of the first: the prompt waits for it.
+      if (raw.trim()) this.waiting.push(raw);
+      return;
+    }
     const text = raw.trim();
     if (!text) {
       // Enter on an empty prompt while a turn runs: the queued messages go in as steering.
@@ -314,7 +358,11 @@ export class App {
       this.shell.cancel();
       return { consume: true };
     }
-    if (matchesKey(data, "escape") && this.agent.running && !this.editor.isShowingAutocomplete()) {
+    if (
+      matchesKey(data, "escape") &&
+      this.opened?.running &&
+      !this.editor.isShowingAutocomplete()
+    ) {
       this.agent.cancel();
       return { consume: true };
     }
@@ -342,8 +390,8 @@ export class App {
     const now = Date.now();
     if (this.editor.getText() !== "") {
       this.editor.setText("");
-    } else if (this.agent.running) {
-      this.agent.cancel();
+    } else if (this.opened?.running) {
+      this.opened.cancel();
     } else if (this.shell.running) {
       this.shell.cancel();
     } else if (now - this.lastCtrlC < DOUBLE_CTRL_C_MS) {
@@ -422,7 +470,8 @@ export class App {
 
   private updateIdle(): void {
     const cost = this.figures.figures.cost;
-    const parts = [`${this.agent.provider}/${this.agent.model}`, `mode ${this.mode}`];
+    const { provider, model } = this.opened ?? this.header ?? { provider: "", model: "" };
+    const parts = [`${provider}/${model}`, `mode ${this.mode}`];
     if (cost !== null) parts.push(formatCost(cost));
     this.status.idle = `${parts.join(" · ")} · /help`;
   }
@@ -508,7 +557,7 @@ export class App {
 
   /** `/mode` and Shift+Tab: from the next call decided on, also in a running turn. */
   private setMode(mode: PermissionMode): void {
-    this.agent.setPermissionMode(mode);
+    this.opened?.setPermissionMode(mode);
     this.mode = mode;
     this.updateIdle();
     this.transcript.notice(this.theme.dim(`permission mode: ${mode}`));
@@ -570,7 +619,7 @@ export class App {
       for (const off of this.detach.splice(0)) off();
       await old.close();
       const next = await this.options.open({ ...request, mode });
-      this.agent = next;
+      this.opened = next;
       this.mode = mode;
       if (request.resume !== old.sessionId) {
         this.figures = this.options.views.figures();
@@ -585,7 +634,7 @@ export class App {
       this.transcript.notice(this.theme.bad(safe(messageOf(error))));
       // The old session is closed: reopen it as it was, so the screen still has a session.
       const back = await this.options.open({ resume: old.sessionId, mode: this.mode });
-      this.agent = back;
+      this.opened = back;
       this.attach(back);
     } finally {
       this.switching = false;

@@ -1,22 +1,30 @@
-// The interactive terminal's entry: `runInteractive` puts an opened agent on a pi-tui screen
-// (app.ts) in the terminal's scrollback, guards the terminal (terminal-restore.ts) and resolves
-// with the exit code when the user leaves. Loaded only by src/cli/chat-command.ts, with a
-// dynamic import that the build turns into the separate bundle dist/tui.cjs.
+// The interactive terminal's entry: `runInteractive` puts a session on a pi-tui screen (app.ts)
+// in the terminal's scrollback, guards the terminal (terminal-restore.ts) and resolves with the
+// exit code when the user leaves. A new session's first frame is drawn before it is opened.
+// Loaded only by src/cli/chat-command.ts, with a dynamic import that the build turns into the
+// separate bundle dist/tui.cjs.
 import { ProcessTerminal, type Terminal, TUI } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
 import type { PermissionMode } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
-import { App, type OpenRequest, type SessionViews } from "./app.ts";
+import { App, type OpenRequest, type SessionHeader, type SessionViews } from "./app.ts";
 import { PromptHistory } from "./history.ts";
 import { paceRendering } from "./render-pace.ts";
 import { guardTerminal } from "./terminal-restore.ts";
 import { colorWanted, createTheme } from "./theme.ts";
 
-export type { OpenRequest, SessionViews } from "./app.ts";
+export type { OpenRequest, SessionHeader, SessionViews } from "./app.ts";
 export type { SessionCommands } from "./session-commands.ts";
 
+/** A new session: drawn from its header, opened (`open`) once the first frame is on screen. */
+export interface PendingSession {
+  header: SessionHeader;
+  open(): Promise<Agent>;
+}
+
 export interface InteractiveOptions {
-  agent: Agent;
+  /** An open session (a resumed one, whose transcript is the first frame), or a new one. */
+  agent: Agent | PendingSession;
   open: (request: OpenRequest) => Promise<Agent>;
   views: SessionViews;
   cwd: string;
@@ -36,29 +44,47 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const theme = createTheme(colorWanted(options.env ?? process.env));
   const terminal = options.terminal ?? new ProcessTerminal();
   const tui = new TUI(terminal);
-  paceRendering(tui, terminal);
+  const pace = paceRendering(tui, terminal);
+  const pending = "header" in options.agent ? options.agent : undefined;
+  const opened = pending ? undefined : (options.agent as Agent);
   let app: App | undefined;
   const guard = guardTerminal({
     stopScreen: () => tui.stop(),
-    abandon: () => (app?.currentAgent ?? options.agent).dispose(),
+    abandon: () => (app?.currentAgent ?? opened)?.dispose(),
     write: (line) => process.stderr.write(`${line}\n`),
     exit: (code) => process.exit(code),
   });
+  let failed: { error: unknown } | undefined;
   try {
+    let leave: () => void = () => undefined;
     const left = new Promise<void>((resolve) => {
+      leave = resolve;
       const history = new PromptHistory({
         home: options.home,
         project: options.project,
         redact: options.views.redact,
       });
-      app = new App({ ...options, tui, theme, history, onExit: resolve });
+      const header = pending ? { header: pending.header } : {};
+      app = new App({ ...options, agent: opened, ...header, tui, theme, history, onExit: resolve });
     });
     tui.start();
     app?.start(options.firstPrompt);
+    pace.drawNow();
+    // The first frame is on the terminal: now the session opens (its log, tools, hooks).
+    if (pending) {
+      pending.open().then(
+        (agent) => app?.adopt(agent),
+        (error: unknown) => {
+          failed = { error };
+          leave();
+        },
+      );
+    }
     await left;
     app?.dispose();
     guard.restore();
-    await app?.currentAgent.close();
+    if (failed) throw failed.error;
+    await app?.currentAgent?.close();
     return ExitCode.ok;
   } finally {
     guard.restore();

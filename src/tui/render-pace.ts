@@ -25,35 +25,40 @@ function internalsOf(tui: TUI): TuiInternals {
 
 /**
  * Installs both on `tui`, whose input comes from `terminal`; call before `tui.start()`.
- * Returns the number of frames drawn for keys ahead of their slot (for tests).
+ * Returns the number of frames drawn for keys ahead of their slot (for tests), and `drawNow`,
+ * which draws a requested frame at once (the first one, before the session opens).
  */
-export function paceRendering(tui: TUI, terminal: Terminal): { keyFrames: () => number } {
+export function paceRendering(
+  tui: TUI,
+  terminal: Terminal,
+): { keyFrames: () => number; drawNow: () => void } {
   const internals = internalsOf(tui);
   reuseFinishedLines(tui, internals);
   let keyFrames = 0;
   let pending = false;
-  const drawNow = () => {
-    pending = false;
-    if (internals.stopped || !internals.renderRequested) return;
-    // What pi-tui's own render slot does, without waiting for it.
+  /** What pi-tui's own render slot does, without waiting for it; false when nothing to draw. */
+  const drawNow = (): boolean => {
+    if (internals.stopped || !internals.renderRequested) return false;
     if (internals.renderTimer) clearTimeout(internals.renderTimer);
     internals.renderTimer = undefined;
     internals.renderRequested = false;
     internals.lastRenderAt = performance.now();
-    keyFrames++;
     internals.doRender();
+    return true;
   };
   const start = terminal.start.bind(terminal);
   terminal.start = (onInput, onResize) =>
     start((data) => {
       onInput(data);
       // After the keys of this read (and any stream data read with them): one frame.
-      if (!pending) {
-        pending = true;
-        setImmediate(drawNow);
-      }
+      if (pending) return;
+      pending = true;
+      setImmediate(() => {
+        pending = false;
+        if (drawNow()) keyFrames++;
+      });
     }, onResize);
-  return { keyFrames: () => keyFrames };
+  return { keyFrames: () => keyFrames, drawNow: () => void drawNow() };
 }
 
 /**

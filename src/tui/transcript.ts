@@ -32,6 +32,8 @@ export class Transcript {
   private failedTurn: number | undefined;
   /** The newest card, the one Ctrl-O expands. */
   private lastCard: ToolCard | undefined;
+  /** The session whose first line `announce` showed before its `session/start` came. */
+  private announced: string | undefined;
 
   /** `presentations`: how calls are shown (present/tool-presentations.ts), made by the caller. */
   constructor(
@@ -45,9 +47,8 @@ export class Transcript {
     const { theme } = this;
     switch (event.type) {
       case "session/start":
-        this.line(
-          theme.dim(safe(`session ${event.session_id} · ${event.provider}/${event.model}`)),
-        );
+        if (event.session_id === this.announced) return;
+        this.sessionLine(event.session_id, event.provider, event.model);
         return;
       case "user/message":
         if (event.blocked) {
@@ -111,6 +112,15 @@ export class Transcript {
     if (!this.lastCard) return false;
     this.lastCard.toggle();
     return true;
+  }
+
+  /**
+   * The first line of a new session, shown before its log is open (the first frame); its
+   * `session/start` then adds nothing.
+   */
+  announce(sessionId: string, provider: string, model: string): void {
+    this.announced = sessionId;
+    this.sessionLine(sessionId, provider, model);
   }
 
   /** A line the log does not carry (agent notices, slash command output). */
@@ -210,6 +220,10 @@ export class Transcript {
     const mark = { pending: "☐", in_progress: "◐", completed: "☑" } as const;
     const lines = event.todos.map((todo) => `  ${mark[todo.status]} ${safe(todo.content)}`);
     this.line([this.theme.dim("todo"), ...lines].join("\n"));
+  }
+
+  private sessionLine(sessionId: string, provider: string, model: string): void {
+    this.line(this.theme.dim(safe(`session ${sessionId} · ${provider}/${model}`)));
   }
 
   private line(text: string): void {

@@ -1,12 +1,13 @@
 // The input editor's completion: slash commands (built-in and user-defined) and typed paths
-// through pi-tui's CombinedAutocompleteProvider, and `@path` over the workspace's own files:
-// the .gitignore-aware walk the glob tool uses (tools/builtin/walk.ts: symlinks not followed,
-// `.git` skipped), matched fuzzily, every offer re-checked to resolve inside the workspace.
-// Nothing outside the workspace is ever offered (`@../x`, an absolute path, a symlink out).
+// (Tab) through pi-tui's CombinedAutocompleteProvider, and `@path` over the workspace's own
+// files: the .gitignore-aware walk the glob tool uses (tools/builtin/walk.ts: symlinks not
+// followed, `.git` skipped), matched fuzzily, every offer re-checked to resolve inside the
+// workspace. A typed path is offered only when it is one of those files or their directories.
+// Nothing outside the workspace is ever offered (`../x`, an absolute path, `~`, a symlink out).
 // `@server:` offers that MCP server's resources (mcp-input.ts lists them), and a typed `@`
 // that starts a server's name offers `@server:` too. Made by app.ts.
 import { realpathSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join, posix, sep } from "node:path";
 import {
   type AutocompleteItem,
   type AutocompleteProvider,
@@ -83,6 +84,19 @@ export class WorkspaceFiles {
     );
   }
 
+  /**
+   * The offers of a typed path (pi-tui's, from the directory listing) that are workspace files
+   * or directories the index holds (so not ignored), resolving inside it; none for a path
+   * that starts outside it.
+   */
+  async within(items: AutocompleteItem[], signal?: AbortSignal): Promise<AutocompleteItem[]> {
+    const known = new Set(await this.paths(signal));
+    return items.filter((item) => {
+      const rel = workspaceRelative(item.value);
+      return rel !== undefined && known.has(rel) && this.inside(rel);
+    });
+  }
+
   /** The best matches for `query`, each checked to be inside the workspace. */
   async suggest(query: string, signal?: AbortSignal): Promise<string[]> {
     const paths = await this.paths(signal);
@@ -96,6 +110,19 @@ export class WorkspaceFiles {
     }
     return out;
   }
+}
+
+/**
+ * A typed path (quotes stripped) as the index spells it, `dir/` for a directory; undefined
+ * when it is absolute, starts at home or leaves the workspace (`..`).
+ */
+export function workspaceRelative(typed: string): string | undefined {
+  const path = typed.replace(/^"|"$/g, "");
+  if (path === "" || path.startsWith("/") || path.startsWith("~") || path.includes("\\"))
+    return undefined;
+  const normal = posix.normalize(path);
+  if (normal === ".." || normal.startsWith("../") || normal === "./") return undefined;
+  return normal;
 }
 
 function byDepth(a: string, b: string): number {
@@ -131,8 +158,7 @@ export class InputCompletion implements AutocompleteProvider {
   ): Promise<AutocompleteSuggestions | null> {
     const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
     const prefix = atPrefix(before);
-    if (prefix === undefined)
-      return this.base.getSuggestions(lines, cursorLine, cursorCol, options);
+    if (prefix === undefined) return this.typedPath(lines, cursorLine, cursorCol, options);
     const quoted = prefix.startsWith('@"');
     const query = prefix.slice(quoted ? 2 : 1);
     const mcp = quoted ? undefined : this.mcpSuggestions(query);
@@ -176,6 +202,25 @@ export class InputCompletion implements AutocompleteProvider {
       .filter((name) => name.startsWith(query))
       .map((name) => ({ value: `@${name}:`, label: `${name}:`, description: "MCP resources" }));
     return { resources: false, items };
+  }
+
+  /** Slash commands as pi-tui offers them; a typed path only within the workspace. */
+  private async typedPath(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    options: { signal: AbortSignal; force?: boolean },
+  ): Promise<AutocompleteSuggestions | null> {
+    const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
+    const commandMenu = !options.force && before.startsWith("/");
+    const word = /(?:^|\s)("[^"]*|[^\s"]*)$/.exec(before)?.[1] ?? "";
+    const start = word.replace(/^"/, "");
+    // Not even listed: a path that starts outside the workspace.
+    if (!commandMenu && start !== "" && workspaceRelative(`${start}x`) === undefined) return null;
+    const offered = await this.base.getSuggestions(lines, cursorLine, cursorCol, options);
+    if (!offered || commandMenu) return offered;
+    const items = await this.files.within(offered.items, options.signal);
+    return items.length > 0 ? { ...offered, items } : null;
   }
 
   applyCompletion(

@@ -1,7 +1,8 @@
 // `@path` completion over the workspace's files and the paste label: the prefix is found only
 // at a word's start, a query that climbs out of the workspace offers nothing, a symlink out is
 // never offered, `@server:` offers that MCP server's resources (never a URI with escapes),
-// and a paste marker is relabelled without changing the line's width.
+// and a paste marker is relabelled without changing the line's width. Tab on a typed path
+// offers the same files only (not ignored, not above, not absolute, not home).
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -76,6 +77,43 @@ describe("@server:uri completion", () => {
       "@do",
     );
     assert.deepEqual(applied, { lines: ["see @docs:"], cursorLine: 0, cursorCol: 10 });
+  });
+});
+
+describe("Tab on a typed path", () => {
+  it("offers workspace files only: not ignored, not above, not absolute, not home", async () => {
+    const ws = mkdtempSync(join(tmpdir(), "cw-tab-"));
+    const outside = mkdtempSync(join(tmpdir(), "cw-tab-out-"));
+    mkdirSync(join(ws, "lib"));
+    writeFileSync(join(ws, "lib", "parser.ts"), "");
+    writeFileSync(join(ws, "ignored.log"), "");
+    writeFileSync(join(ws, ".gitignore"), "*.log\n");
+    mkdirSync(join(ws, ".git"));
+    writeFileSync(join(ws, ".git", "config"), "");
+    writeFileSync(join(outside, "secret.txt"), "");
+    symlinkSync(join(outside, "secret.txt"), join(ws, "link-out.txt"));
+    const completion = new InputCompletion(
+      () => [{ name: "help", description: "the keys and commands" }],
+      new WorkspaceFiles(ws),
+      ws,
+    );
+    const tab = async (line: string, force = true) => {
+      const offered = await completion.getSuggestions([line], 0, line.length, {
+        signal: new AbortController().signal,
+        force,
+      });
+      return offered?.items.map((item) => item.value) ?? [];
+    };
+    assert.deepEqual(await tab("open li"), ["lib/"]);
+    assert.deepEqual(await tab("open lib/pa"), ["lib/parser.ts"]);
+    assert.deepEqual(await tab("open ./lib/"), ["./lib/parser.ts"]);
+    assert.deepEqual(await tab("open ign"), [], "a .gitignored file");
+    assert.deepEqual(await tab("open link"), [], "a symlink out of the workspace");
+    assert.deepEqual(await tab(".git"), [".gitignore"], "not the .git directory");
+    for (const out of ["open ../", "open lib/../../", `open ${outside}/`, "open /et", "open ~/"]) {
+      assert.deepEqual(await tab(out), [], out);
+    }
+    assert.deepEqual(await tab("/he", false), ["help"], "the command menu is unchanged");
   });
 });
 

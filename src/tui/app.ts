@@ -112,6 +112,8 @@ export class App {
   private readonly display: DisplayState;
   private readonly transcript: Transcript;
   private readonly queuedView = new Container();
+  /** Which card Alt-Up/Alt-Down focused, while one is. */
+  private readonly focusView = new Container();
   private readonly askArea = new Container();
   private readonly searchArea = new Container();
   private readonly shell: ShellCommands;
@@ -168,6 +170,7 @@ export class App {
     for (const part of [
       this.transcript.root,
       this.queuedView,
+      this.focusView,
       this.askArea,
       this.status,
       this.searchArea,
@@ -346,7 +349,11 @@ export class App {
     }
     if (matchesKey(data, "ctrl+c")) return this.onCtrlC();
     if (matchesKey(data, "ctrl+o")) {
-      if (this.transcript.toggleLastCard()) this.tui.requestRender(true);
+      if (this.transcript.toggleCard()) this.tui.requestRender(true);
+      return { consume: true };
+    }
+    if (matchesKey(data, "alt+up") || matchesKey(data, "alt+down")) {
+      this.moveCardFocus(matchesKey(data, "alt+up") ? -1 : 1);
       return { consume: true };
     }
     if (this.panel) return undefined;
@@ -367,6 +374,19 @@ export class App {
       return { consume: true };
     }
     return undefined;
+  }
+
+  /** Alt-Up/Alt-Down: which card Ctrl-O expands, named above the status line. */
+  private moveCardFocus(step: -1 | 1): void {
+    const focus = this.transcript.moveFocus(step);
+    this.focusView.clear();
+    if (focus) {
+      const where = `card ${focus.place} of ${focus.of}: ${focus.card.title}`;
+      const keys = "Ctrl-O expands · Alt-↑/↓ moves · Alt-↓ past the last leaves";
+      this.focusView.addChild(new Text(this.theme.dim(`  ▶ ${where} · ${keys}`), 0, 0));
+    }
+    // The focus mark may be above what the terminal shows: drawn again in full.
+    this.tui.requestRender(true);
   }
 
   /** Ctrl-R: the history search replaces nothing until Enter takes a match. */
@@ -625,7 +645,10 @@ export class App {
         this.figures = this.options.views.figures();
         this.lastSeq = -1;
         // Another session (`/resume`): its transcript replaces this one's on screen.
-        if (request.resume) this.transcript.reset();
+        if (request.resume) {
+          this.transcript.reset();
+          this.focusView.clear();
+        }
       }
       // A resumed session's earlier events are on screen already: only later ones are added.
       this.attach(next);

@@ -94,6 +94,8 @@ export function helpLines(
     "Enter send · Shift+Enter or \\ then Enter: new line · Up/Down: history · Ctrl-R: search it",
     "Esc: cancel the running turn · Ctrl-C: clear, cancel, twice to exit · Ctrl-D: exit",
     "Shift+Tab: next permission mode · @path: a workspace file · !command: run it yourself",
+    "Ctrl-O: expand or collapse a tool card (the focused one, else the newest)",
+    "Alt-Up/Alt-Down: focus an earlier/later tool card",
     "Typing while a turn runs queues the message for the next turn",
   ];
   const commands = SLASH_COMMANDS.map((command) => {

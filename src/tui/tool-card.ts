@@ -2,7 +2,8 @@
 // with the model's original, a refusal; while it runs, its last output lines (`tool/progress`,
 // already through the output policy); then the result's summary (bash: its exit code),
 // truncation, redactions and a coloured diff. Expanded (Ctrl-O, tool-card-detail.ts): all the
-// model was given and sent. Built by transcript.ts; a pi-tui Component.
+// model was given and sent. Focused (Alt-Up/Alt-Down), its title is marked `▶`. Built by
+// transcript.ts; a pi-tui Component.
 import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
@@ -28,6 +29,7 @@ export class ToolCard implements Component {
   private result: CardResult | undefined;
   private tail: string[] = [];
   private expanded = false;
+  private focused = false;
   private cache: { width: number; lines: string[] } | undefined;
 
   constructor(
@@ -62,6 +64,17 @@ export class ToolCard implements Component {
   toggle(): void {
     this.expanded = !this.expanded;
     this.invalidate();
+  }
+
+  /** Alt-Up/Alt-Down: the card Ctrl-O expands, marked on its title line. */
+  setFocused(focused: boolean): void {
+    this.focused = focused;
+    this.invalidate();
+  }
+
+  /** The title line as plain text (the status of the focus names it). */
+  get title(): string {
+    return `${safe(this.call.name)} ${safe(this.presentation.title)}`;
   }
 
   invalidate(): void {
@@ -122,7 +135,8 @@ export class ToolCard implements Component {
 
   private header(): string {
     const { call, theme } = this;
-    return `${this.bullet()} ${callLabel(safe(call.name), safe(this.presentation.title), theme)}`;
+    const mark = this.focused ? `${theme.accent("▶")} ` : "";
+    return `${mark}${this.bullet()} ${callLabel(safe(call.name), safe(this.presentation.title), theme)}`;
   }
 
   private rewriter(): string {

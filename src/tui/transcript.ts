@@ -1,6 +1,7 @@
 // A session's transcript as pi-tui components, from `session/event` alone: prompts, the answer
 // as Markdown (transcript-stream.ts), thinking (dimmed or hidden), tool cards (a running one's
-// output tail; Ctrl-O expands the newest), one line for a refused prompt or a turn that did not
+// output tail; Ctrl-O expands the focused one or the newest, Alt-Up/Alt-Down move the focus
+// between cards), one line for a refused prompt or a turn that did not
 // complete (retries wait on the status line). Live and replayed events go through `observe`,
 // so a resumed session shows what was shown live. Owned by app.ts; other lines via `notice`.
 import { Container, Spacer, Text } from "@mariozechner/pi-tui";
@@ -30,8 +31,10 @@ export class Transcript {
   private readonly cards = new Map<string, ToolCard>();
   /** The turn whose request failed for good (its turn/end says so). */
   private failedTurn: number | undefined;
-  /** The newest card, the one Ctrl-O expands. */
-  private lastCard: ToolCard | undefined;
+  /** Every card, oldest first: Alt-Up/Alt-Down walk them. */
+  private readonly order: ToolCard[] = [];
+  /** The focused card's place in `order`; none: Ctrl-O expands the newest. */
+  private focusAt: number | undefined;
   /** The session whose first line `announce` showed before its `session/start` came. */
   private announced: string | undefined;
 
@@ -107,11 +110,27 @@ export class Transcript {
     this.cards.get(callId)?.progress(tail);
   }
 
-  /** Ctrl-O: expands the newest tool card, or collapses it; false when there is none. */
-  toggleLastCard(): boolean {
-    if (!this.lastCard) return false;
-    this.lastCard.toggle();
+  /** Ctrl-O: expands the focused tool card (else the newest), or collapses it; false: none. */
+  toggleCard(): boolean {
+    const card = this.order[this.focusAt ?? this.order.length - 1];
+    if (!card) return false;
+    card.toggle();
     return true;
+  }
+
+  /**
+   * Alt-Up (-1): focus the card before the focused one, the newest when none is; Alt-Down (+1):
+   * the one after, none past the newest. The focused card, or undefined (no card, or none now).
+   */
+  moveFocus(step: -1 | 1): { card: ToolCard; place: number; of: number } | undefined {
+    if (this.order.length === 0) return undefined;
+    const from = this.focusAt ?? this.order.length;
+    const to = Math.max(0, Math.min(this.order.length, from + step));
+    if (this.focusAt !== undefined) this.order[this.focusAt]?.setFocused(false);
+    this.focusAt = to < this.order.length ? to : undefined;
+    const card = this.focusAt === undefined ? undefined : this.order[this.focusAt];
+    card?.setFocused(true);
+    return card ? { card, place: to + 1, of: this.order.length } : undefined;
   }
 
   /**
@@ -133,6 +152,8 @@ export class Transcript {
     this.root.clear();
     this.streams.clear();
     this.cards.clear();
+    this.order.length = 0;
+    this.focusAt = undefined;
   }
 
   /** Re-renders everything, after a display change such as `/thinking`. */
@@ -178,7 +199,7 @@ export class Transcript {
     if (!presentation || !("title" in presentation)) return;
     const card = new ToolCard(event, presentation, this.theme);
     this.cards.set(event.call_id, card);
-    this.lastCard = card;
+    this.order.push(card);
     this.root.addChild(new Spacer(1));
     this.root.addChild(card);
   }

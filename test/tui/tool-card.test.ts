@@ -102,14 +102,14 @@ describe("tool card", () => {
     ]);
     assert.match(text(view), /2 secrets redacted \(github_token ×2\)/);
     assert.doesNotMatch(text(view), /result as the model received it/);
-    assert.ok(view.toggleLastCard());
+    assert.ok(view.toggleCard());
     const open = text(view);
     assert.match(open, /^\s+command:\n\s+cat log\n\s+echo two$/m);
     assert.match(open, /result as the model received it/);
     assert.match(open, /^\s+\[\.\.\. 500 lines omitted \.\.\.\]$/m);
     assert.match(open, /90000 bytes from the tool, \d+ to the model/);
     assert.match(open, /truncated/);
-    view.toggleLastCard();
+    view.toggleCard();
     assert.doesNotMatch(text(view), /result as the model/);
   });
 
@@ -126,7 +126,7 @@ describe("tool card", () => {
       ),
       result("ok\n[exit code 0]"),
     ]);
-    view.toggleLastCard();
+    view.toggleCard();
     const open = text(view);
     assert.match(open, /arguments \(as run\)\n\s+command: npm test$/m);
     assert.match(
@@ -144,7 +144,7 @@ describe("tool card", () => {
     ]);
     assert.match(text(view), /more diff lines/, "the compact card cuts the diff");
     assert.doesNotMatch(text(view), /^\s+\+new 39$/m);
-    view.toggleLastCard();
+    view.toggleCard();
     const open = text(view, 120);
     assert.match(open, /^\s+\+new 39$/m);
     assert.match(open, /^\s+-old 39$/m);

@@ -1,6 +1,7 @@
 // Tool cards end to end in a real terminal (tmux) against the loopback mock provider: a running
 // bash call's output tail shows live, never a secret a hostile repository makes it print, and
-// Ctrl-O expands the newest card to everything the model was given and sent.
+// Ctrl-O expands the newest card to everything the model was given and sent; Alt-Up moves the
+// focus to an earlier card, which Ctrl-O then expands instead.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -52,5 +53,31 @@ describe("tool cards in a terminal", {
     screen.keys("C-o");
     const closed = await waitUntil(screen, (text) => !text.includes("result as the model"));
     assert.doesNotMatch(closed, /^\s+row 7$/m);
+  });
+
+  it("Alt-Up focuses an earlier card and Ctrl-O expands that one; /help names the keys", async (t) => {
+    const { screen, mock } = await startChat(t, ["--permission-mode", "bypass"]);
+    mock.enqueue(
+      toolCall("toolu_1", "bash", { command: "seq 1 9 | sed 's/^/first /'" }),
+      toolCall("toolu_2", "bash", { command: "seq 1 9 | sed 's/^/second /'" }),
+      answer("both listed"),
+    );
+    say(screen, "list twice");
+    await screen.waitFor("both listed");
+    screen.keys("M-Up");
+    const newest = await screen.waitFor("card 2 of 2");
+    assert.match(newest, /▶ ● bash seq 1 9 \| sed 's\/\^\/second/);
+    screen.keys("M-Up");
+    const earlier = await screen.waitFor("card 1 of 2");
+    assert.match(earlier, /▶ ● bash seq 1 9 \| sed 's\/\^\/first/);
+    assert.doesNotMatch(earlier, /▶ ● bash seq 1 9 \| sed 's\/\^\/second/, "one card focused");
+    screen.keys("C-o");
+    const open = await screen.waitFor("result as the model received it");
+    assert.match(open, /^\s+first 7$/m, "the earlier card is expanded");
+    assert.doesNotMatch(open, /^\s+second 7$/m, "the newest stays compact");
+    screen.keys("M-Down", "M-Down");
+    await waitUntil(screen, (text) => !text.includes("card 2 of 2") && !text.includes("▶"));
+    say(screen, "/help");
+    await screen.waitFor("Alt-Up/Alt-Down: focus an earlier/later tool card");
   });
 });

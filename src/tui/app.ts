@@ -109,6 +109,8 @@ export class App {
   private readonly header: SessionHeader | undefined;
   /** Prompts sent before the session was open, in order. */
   private waiting: string[] = [];
+  /** The time to preload the first request's code has come (PRELOAD_AFTER_MS). */
+  private preloadDue = false;
   private readonly display: DisplayState;
   private readonly transcript: Transcript;
   private readonly queuedView = new Container();
@@ -195,7 +197,11 @@ export class App {
     }
     if (firstPrompt?.trim()) this.submit(firstPrompt);
     // While the user types the first prompt: load what its request needs, after the first frame.
-    setTimeout(() => void this.opened?.preload(), PRELOAD_AFTER_MS).unref();
+    // A session still opening then is preloaded once open (`adopt`).
+    setTimeout(() => {
+      this.preloadDue = true;
+      void this.opened?.preload();
+    }, PRELOAD_AFTER_MS).unref();
   }
 
   /** The new session, now open: followed from here; prompts sent meanwhile go in, in order. */
@@ -204,6 +210,7 @@ export class App {
     if (agent.permissionMode !== this.mode) agent.setPermissionMode(this.mode);
     this.attach(agent);
     for (const raw of this.waiting.splice(0)) this.submit(raw);
+    if (this.preloadDue) void agent.preload();
   }
 
   private get agent(): Agent {

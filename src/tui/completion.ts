@@ -158,7 +158,10 @@ export class InputCompletion implements AutocompleteProvider {
   ): Promise<AutocompleteSuggestions | null> {
     const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
     const prefix = atPrefix(before);
-    if (prefix === undefined) return this.typedPath(lines, cursorLine, cursorCol, options);
+    if (prefix === undefined) {
+      const offer = () => this.base.getSuggestions(lines, cursorLine, cursorCol, options);
+      return this.typedPath(before, options, offer);
+    }
     const quoted = prefix.startsWith('@"');
     const query = prefix.slice(quoted ? 2 : 1);
     const mcp = quoted ? undefined : this.mcpSuggestions(query);
@@ -206,18 +209,16 @@ export class InputCompletion implements AutocompleteProvider {
 
   /** Slash commands as pi-tui offers them; a typed path only within the workspace. */
   private async typedPath(
-    lines: string[],
-    cursorLine: number,
-    cursorCol: number,
+    before: string,
     options: { signal: AbortSignal; force?: boolean },
+    offer: () => Promise<AutocompleteSuggestions | null>,
   ): Promise<AutocompleteSuggestions | null> {
-    const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
     const commandMenu = !options.force && before.startsWith("/");
     const word = /(?:^|\s)("[^"]*|[^\s"]*)$/.exec(before)?.[1] ?? "";
     const start = word.replace(/^"/, "");
     // Not even listed: a path that starts outside the workspace.
     if (!commandMenu && start !== "" && workspaceRelative(`${start}x`) === undefined) return null;
-    const offered = await this.base.getSuggestions(lines, cursorLine, cursorCol, options);
+    const offered = await offer();
     if (!offered || commandMenu) return offered;
     const items = await this.files.within(offered.items, options.signal);
     return items.length > 0 ? { ...offered, items } : null;

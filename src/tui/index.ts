@@ -71,20 +71,25 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     app?.start(options.firstPrompt);
     pace.drawNow();
     // The first frame is on the terminal: now the session opens (its log, tools, hooks).
-    if (pending) {
-      pending.open().then(
-        (agent) => app?.adopt(agent),
-        (error: unknown) => {
-          failed = { error };
-          leave();
-        },
-      );
-    }
+    let leaving = false;
+    const opening = pending?.open().then(
+      (agent) => {
+        if (!leaving) app?.adopt(agent);
+        return agent;
+      },
+      (error: unknown) => {
+        failed = { error };
+        leave();
+        return undefined;
+      },
+    );
     await left;
+    leaving = true;
     app?.dispose();
     guard.restore();
     if (failed) throw failed.error;
-    await app?.currentAgent?.close();
+    // Left while the session was still opening: it is closed once open (its lock, its hooks).
+    await (app?.currentAgent ?? (await opening))?.close();
     return ExitCode.ok;
   } finally {
     guard.restore();

@@ -79,6 +79,22 @@ describe("the first frame of a new session", {
     );
   });
 
+  it("leaves on Ctrl-D while the session opens, closing it once open", async (t) => {
+    const { dir, toml } = hookDir(t);
+    const { screen, setup } = await start(t, [], { toml });
+    await until(() => existsSync(join(dir, "hook-started")), "the hook to start");
+    screen.keys("C-d");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.doesNotMatch(screen.screen(), /EXITED/, "waits for the session to open");
+    writeFileSync(join(dir, "release"), "");
+    const end = await screen.waitFor(/TTY .*END/);
+    assert.match(end, /EXITED 0/);
+    assert.match(end, /TTY icanon echo END/);
+    // Closed as a session is at exit: its closing checkpoint written, its lock released.
+    assert.equal(loggedEvents(setup.home).at(-1)?.type, "session/checkpoint");
+    assert.ok(!existsSync(`${logFiles(setup.home)[0]}.lock`), "the lock is released");
+  });
+
   it("ends with one line and the terminal restored when the session cannot open", async (t) => {
     // The year's directory of the new log is a file: the log cannot be made (after the frame).
     const { dir } = hookDir(t);

@@ -2,7 +2,7 @@
 // (bench/pty-keys.py writes a letter to the master and times its echo), while a long answer
 // streams from the loopback mock, beside the idle editor and a plain node program echoing keys
 // on the same kind of pty (the method's floor). Called by tui-render.ts (section `keys`).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +27,11 @@ export interface KeyPlan {
   until?: string;
   /** A text that, once shown, means the stream is over. */
   still?: string;
+}
+
+/** True when python3 with its `pty` module can run the driver. */
+export function ptyAvailable(): boolean {
+  return spawnSync("python3", ["-c", "import pty"], { stdio: "ignore" }).status === 0;
 }
 
 /** Runs `program` on a pty of its own (100×30) and times `plan.keys` keystrokes. */

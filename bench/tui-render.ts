@@ -14,7 +14,7 @@ import {
   startMockProvider,
 } from "../test/support/mock-provider/index.ts";
 import { childOf, startTmux, type TmuxScreen } from "../test/support/tmux.ts";
-import { codewhaleArgs, echoProgram as echoKeys, ptyKeys } from "./tui-keys.ts";
+import { codewhaleArgs, echoProgram as echoKeys, ptyAvailable, ptyKeys } from "./tui-keys.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 3 : 7));
@@ -273,6 +273,8 @@ async function longOutputs(mock: MockProvider, setup: ExecEnv, out: Report): Pro
 async function keystrokeLatency(mock: MockProvider, setup: ExecEnv, out: Report): Promise<void> {
   // (4) Keystroke to echo while a long answer streams, on a pty with nothing between
   // (tui-keys.ts): the stream, the idle editor and a plain echo program, alternating.
+  if (!ptyAvailable())
+    return out("keystroke to echo: python3 (with its pty module) is not installed: skipped");
   // About 30 s of streaming at 4 characters an event: longer than the keystrokes take.
   const slow: Script = { ...longAnswer(STREAM_LINES), chunkSize: 4, delayMs: 1 };
   const program = codewhaleArgs(MODEL);

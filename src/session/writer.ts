@@ -10,6 +10,7 @@ import {
   closeSync,
   fdatasync,
   fdatasyncSync,
+  constants as fsConstants,
   fstatSync,
   ftruncateSync,
   mkdirSync,
@@ -49,6 +50,12 @@ export interface WriterOptions {
 }
 
 const WRITE_THRESHOLD_BYTES = 1 << 20;
+const NEW_LOG_FLAGS =
+  fsConstants.O_WRONLY |
+  fsConstants.O_APPEND |
+  fsConstants.O_CREAT |
+  fsConstants.O_EXCL |
+  fsConstants.O_NOFOLLOW;
 /** `,"h":"` + 64 hex digits + `"}` + newline. */
 const H_MEMBER_BYTES = 6 + 64 + 3;
 // Copied in as bytes: cheaper than encoding the same short strings on every line.
@@ -143,10 +150,12 @@ export class SessionWriter {
     const release = acquireWriterLock(path, id);
     let fd: number;
     try {
-      fd = openSync(path, "a", 0o600);
+      // A new log only: never through a file or link already at its path (its id may have
+      // been shown before the log was opened, see WriterOptions.id).
+      fd = openSync(path, NEW_LOG_FLAGS, 0o600);
     } catch (error) {
       release();
-      throw error;
+      throw new SessionWriteError(path, error);
     }
     const writer = new SessionWriter(id, path, fd, release, options, {
       nextSeq: 0,

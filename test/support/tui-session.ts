@@ -2,7 +2,7 @@
 // loopback mock provider of its own, waiting at the prompt; typing helpers, scripts of one
 // answer or one tool call; the session logs it wrote. Used by the tests in test/tui/.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestContext } from "node:test";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
@@ -78,6 +78,19 @@ export function loggedEvents(home: string): SessionEvent[] {
   const files = logFiles(home);
   assert.equal(files.length, 1, `one session log: ${files.join(", ")}`);
   return readSession(files[0]!).events;
+}
+
+/**
+ * The events of the only session log under `home`, once it exists: a new session opens (its
+ * log written) just after its first frame, so "/help" on screen does not mean the log is there.
+ */
+export async function openedEvents(home: string, timeoutMs = 20_000): Promise<SessionEvent[]> {
+  const until = Date.now() + timeoutMs;
+  while (!existsSync(join(home, "sessions")) || logFiles(home).length === 0) {
+    if (Date.now() > until) throw new Error(`no session log under ${home}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return loggedEvents(home);
 }
 
 export function ofType<T extends SessionEvent["type"]>(

@@ -7,7 +7,15 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { childOf, startTmux, tmuxAvailable } from "../support/tmux.ts";
-import { logFiles, loggedEvents, MODEL, ofType, say, start } from "../support/tui-session.ts";
+import {
+  logFiles,
+  loggedEvents,
+  MODEL,
+  ofType,
+  openedEvents,
+  say,
+  start,
+} from "../support/tui-session.ts";
 
 const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
 
@@ -210,7 +218,7 @@ describe("codewhale in a terminal", {
   it("refuses, in one line, to open a session that another codewhale has open", async (t) => {
     const first = await start(t);
     first.mock.enqueue(text("still mine"));
-    const id = ofType(loggedEvents(first.setup.home), "session/start")[0]?.session_id ?? "";
+    const id = ofType(await openedEvents(first.setup.home), "session/start")[0]?.session_id ?? "";
     const second = startTmux(["--model", MODEL, "--resume", id], {
       env: first.setup.env,
       cwd: first.setup.workspace,

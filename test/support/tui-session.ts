@@ -74,9 +74,13 @@ export function logFiles(home: string): string[] {
 }
 
 /** The events of the only session log under `home`. */
-export function loggedEvents(home: string): SessionEvent[] {
+export function loggedEvents(
+  home: string,
+  options: { tolerateEmpty?: boolean } = {},
+): SessionEvent[] {
   const files = logFiles(home);
   assert.equal(files.length, 1, `one session log: ${files.join(", ")}`);
+  if (options.tolerateEmpty && readFileSync(files[0]!, "utf8").trim() === "") return [];
   return readSession(files[0]!).events;
 }
 
@@ -86,11 +90,15 @@ export function loggedEvents(home: string): SessionEvent[] {
  */
 export async function openedEvents(home: string, timeoutMs = 20_000): Promise<SessionEvent[]> {
   const until = Date.now() + timeoutMs;
-  while (!existsSync(join(home, "sessions")) || logFiles(home).length === 0) {
+  for (;;) {
+    // The file is made a moment before its session/start is in it.
+    if (existsSync(join(home, "sessions")) && logFiles(home).length > 0) {
+      const events = loggedEvents(home, { tolerateEmpty: true });
+      if (events.length > 0) return events;
+    }
     if (Date.now() > until) throw new Error(`no session log under ${home}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return loggedEvents(home);
 }
 
 export function ofType<T extends SessionEvent["type"]>(

@@ -22,8 +22,15 @@ describe("the interactive terminal: MCP prompts and resources", {
       `env = { MCP_TEST_SECRET = ${JSON.stringify(secret)} }`,
     ].join("\n");
     const { screen, mock, setup } = await start(t, [], { toml });
-    screen.type("/mcp__t");
-    await screen.waitFor("Review a file. (mcp t)");
+    // The first frame comes before the session (and its servers) open: the server's prompts
+    // join the menu once they are listed, so retype until the menu offers them.
+    for (const until = Date.now() + 20_000; ; ) {
+      screen.type("/mcp__t");
+      const shown = await screen.waitFor("Review a file. (mcp t)", 1_000).catch(() => null);
+      if (shown) break;
+      if (Date.now() > until) throw new Error(`no MCP prompt offered:\n${screen.screen()}`);
+      screen.keys("C-u");
+    }
     screen.keys("C-u");
     screen.type("/help");
     await waitUntil(screen, (text) => !text.includes("Review a file. (mcp t)"));

@@ -19,7 +19,7 @@ import { createBus } from "../bus/bus.ts";
 import { type Env, type LoadedConfig, loadConfig, sessionsDir } from "../config/index.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { findSession, isSessionId, listSessionFiles } from "../session/paths.ts";
-import { summarizeHead, summarizeSession } from "../session/summary.ts";
+import { summarizeHead } from "../session/summary.ts";
 import { scanLog } from "../session/summary-scan.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { AcpSession, type OpenedAgent, type Overrides } from "./acp-session.ts";
@@ -219,7 +219,8 @@ function storedSession(dir: string, sessionId: string): { id: string; model: str
   } catch {
     throw RequestError.sessionNotFound(sessionId);
   }
-  return { id: sessionId, model: summarizeSession(path).model };
+  // The model is in the log's head: no byte scan of the whole log for it.
+  return { id: sessionId, model: summarizeHead(path).model };
 }
 
 /** ACP paths are absolute; the directory must exist. */

@@ -1,19 +1,10 @@
-// The columns a string takes on a terminal, for the tables the CLI prints (`sessions list`):
-// East Asian wide and fullwidth characters and emoji take two, combining marks, joiners and
-// variation selectors none, everything else one. Per code point (an emoji ZWJ sequence
-// counts each of its pictographs), which is what a table of titles and paths needs.
-import { eastAsianWidth } from "get-east-asian-width";
-
-/** Combining marks (variation selectors among them) and format characters (joiners, marks). */
-const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
-const EMOJI = /\p{Extended_Pictographic}/u;
+// The columns a string takes on a terminal, for the tables the CLI prints (`sessions list`),
+// counted per code point with the runner's cell widths (runner/row-wrapper.ts: East Asian
+// wide and emoji take two, combining marks none), the same the output policy wraps rows by.
+import { cellWidth } from "../runner/index.ts";
 
 function codePointWidth(char: string): number {
-  const code = char.codePointAt(0) ?? 0;
-  if (code < 0x7f) return code < 0x20 ? 0 : 1;
-  if (code !== 0xad && ZERO_WIDTH.test(char)) return 0;
-  if (code >= 0x1f000 && EMOJI.test(char)) return 2;
-  return eastAsianWidth(code);
+  return cellWidth(char.codePointAt(0) ?? 0);
 }
 
 /** The columns `text` takes (text without control characters: escape them first). */

@@ -18,6 +18,7 @@ export { groupRuns, guardProcessTree } from "./process-tree.ts";
 export { followSymlinks, MAX_SYMLINKS } from "./real-path.ts";
 export { redactText } from "./redact-text.ts";
 export { placeholder, Redactor } from "./redactor.ts";
+export { cellWidth } from "./row-wrapper.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
 export { runCommand } from "./run-command.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";

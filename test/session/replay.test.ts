@@ -10,6 +10,7 @@ import { readSession } from "../../src/session/reader.ts";
 import { deriveFromLog, replaySession } from "../../src/session/replay.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 import {
+  chunkEvent,
   editLine,
   resultEvent,
   sampleTurn,
@@ -90,14 +91,7 @@ describe("parallel replay", () => {
     // One line longer than the worker's 4 MiB read buffer, then enough to pass 8 MB.
     writer.append(resultEvent("t", "é🙂 ".repeat(700_000)));
     for (let i = 0; i < 40_000; i++) {
-      writer.append({
-        type: "assistant/chunk",
-        turn: 0,
-        step: 0,
-        block: 0,
-        kind: "text",
-        delta: `ü${i}`,
-      });
+      writer.append(chunkEvent(`ü${i}`));
     }
     writer.append({ type: "user/message", text: "bad \uFFFD byte" });
     writer.close();

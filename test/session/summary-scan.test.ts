@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { scanLog } from "../../src/session/summary-scan.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
-import { startPayload, tempDir } from "../support/session-fixtures.ts";
+import { chunkEvent, startPayload, tempDir } from "../support/session-fixtures.ts";
 
 describe("session scan: titles", () => {
   it("the newest session/title names the session; look-alike text does not", () => {
@@ -14,23 +14,9 @@ describe("session scan: titles", () => {
     writer.append({ type: "user/message", text: fake });
     assert.equal(scanLogAfterSync(writer).title, null, "a prompt that holds the text");
     writer.append({ type: "session/title", title: "first name" });
-    writer.append({
-      type: "assistant/chunk",
-      turn: 0,
-      step: 0,
-      block: 0,
-      kind: "text",
-      delta: fake,
-    });
+    writer.append(chunkEvent(fake));
     writer.append({ type: "session/title", title: "second name" });
-    writer.append({
-      type: "assistant/chunk",
-      turn: 0,
-      step: 0,
-      block: 0,
-      kind: "text",
-      delta: fake,
-    });
+    writer.append(chunkEvent(fake));
     writer.close();
     assert.equal(scanLog(writer.path).title, "second name");
   });

@@ -106,3 +106,8 @@ export function resultEvent(
     ...extra,
   };
 }
+
+/** A streamed text delta of turn 0, step 0, block 0. */
+export function chunkEvent(delta: string): EventInput {
+  return { type: "assistant/chunk", turn: 0, step: 0, block: 0, kind: "text", delta };
+}

@@ -237,11 +237,13 @@ export class Agent {
   /**
    * Reads the resource `uri` of MCP server `server` (its text through the output policy) and
    * records it as a `context/note` from `user:attach` for the next turn: what the user
-   * attached with `@server:uri`. Rejects with the server's reason; records nothing then.
+   * attached with `@server:uri`. Rejects with the server's reason, or when `signal` aborts;
+   * records nothing then.
    */
-  async attachResource(server: string, uri: string): Promise<string> {
+  async attachResource(server: string, uri: string, signal?: AbortSignal): Promise<string> {
     if (this.disposed || this.closing) throw new Error("agent is closed");
-    const text = await this.mcp.readResource(server, uri);
+    const text = await this.mcp.readResource(server, uri, signal);
+    signal?.throwIfAborted();
     const note = `@${server}:${uri}\n${text}`;
     recordNotes(this.session.ctx, this.session.totals.nextTurn, USER_ATTACH_SOURCE, [note]);
     return note;

@@ -28,8 +28,11 @@ export interface McpCatalog {
   /** The prompt's messages as text, through the output policy. Rejects with the server's reason. */
   getPrompt(server: string, name: string, args: Record<string, string>): Promise<string>;
   resources(): Promise<McpResourceInfo[]>;
-  /** The resource's text contents, through the output policy. Rejects with the server's reason. */
-  readResource(server: string, uri: string): Promise<string>;
+  /**
+   * The resource's text contents, through the output policy. Rejects with the server's reason,
+   * or when `signal` aborts (the user stopped waiting).
+   */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<string>;
 }
 
 export const EMPTY_MCP_CATALOG: McpCatalog = {

@@ -122,6 +122,8 @@ export class App {
   private readonly ownCommands: UserCommandSet;
   /** The MCP servers' prompts (slash commands) and resources (`@server:uri`). */
   private readonly mcpInput = new McpInput(() => this.agent);
+  /** Stops the `@server:uri` reads of a prompt waiting to be sent (Esc). */
+  private attaching: AbortController | undefined;
   /** The history search or the session picker, while one is open above the editor. */
   private overlay: Component | undefined;
   private readonly status: StatusLine;
@@ -318,16 +320,35 @@ export class App {
 
   /** A typed prompt: its `@server:uri` mentions are attached first (none: sent at once). */
   private sendTyped(raw: string): void {
+    if (this.attaching) {
+      this.editor.setText(raw);
+      this.transcript.notice(this.theme.warn("wait for the attachment (Esc stops it)"));
+      this.tui.requestRender();
+      return;
+    }
     if (!this.mcpInput.mentions(raw)) {
       this.sendPrompt(raw);
       return;
     }
-    void this.mcpInput.attach(raw).then((attached) => {
+    const stop = new AbortController();
+    this.attaching = stop;
+    const reading = (mention: string) => {
+      this.transcript.notice(this.theme.dim(safe(`attaching ${mention}… (Esc stops)`)));
+      this.tui.requestRender();
+    };
+    void this.mcpInput.attach(raw, stop.signal, reading).then((attached) => {
+      this.attaching = undefined;
       if (attached.ok) {
         this.sendPrompt(raw);
         return;
       }
-      this.transcript.notice(this.theme.warn(safe(`${attached.message}; the prompt was not sent`)));
+      // Nothing typed is lost: the prompt goes back to an empty editor.
+      const back = this.editor.getText() === "";
+      if (back) this.editor.setText(raw);
+      const where = back ? " (it is back in the editor)" : "";
+      this.transcript.notice(
+        this.theme.warn(safe(`${attached.message}; the prompt was not sent${where}`)),
+      );
       this.tui.requestRender();
     });
   }
@@ -370,6 +391,10 @@ export class App {
     }
     if (matchesKey(data, "escape") && this.shell.running) {
       this.shell.cancel();
+      return { consume: true };
+    }
+    if (matchesKey(data, "escape") && this.attaching && !this.editor.isShowingAutocomplete()) {
+      this.attaching.abort();
       return { consume: true };
     }
     if (

@@ -88,18 +88,25 @@ export class McpInput {
   }
 
   /**
-   * Attaches every `@server:uri` of a connected server in `text`, in order; the first that
-   * cannot be read stops it with one line (what was attached before it stays recorded).
+   * Attaches every `@server:uri` of a connected server in `text`, in order, telling `reading`
+   * before each read; the first that cannot be read, or an abort of `signal`, stops it with one
+   * line (what was attached before it stays recorded).
    */
-  async attach(text: string): Promise<{ ok: true; attached: string[] } | McpInputFailure> {
+  async attach(
+    text: string,
+    signal: AbortSignal,
+    reading: (mention: string) => void,
+  ): Promise<{ ok: true; attached: string[] } | McpInputFailure> {
     const agent = this.agent();
     const attached: string[] = [];
     for (const mention of resourceMentions(text, agent.mcp.servers())) {
+      reading(mention.mention);
       try {
-        await agent.attachResource(mention.server, mention.uri);
+        await agent.attachResource(mention.server, mention.uri, signal);
         attached.push(mention.mention);
       } catch (error) {
-        return { ok: false, message: `could not attach ${mention.mention}: ${messageOf(error)}` };
+        const why = signal.aborted ? "stopped" : `could not attach ${mention.mention}`;
+        return { ok: false, message: signal.aborted ? why : `${why}: ${messageOf(error)}` };
       }
     }
     return { ok: true, attached };

@@ -260,20 +260,29 @@ function makeServer(): Server {
     resources: [
       { uri: "test://notes/a.txt", name: "a.txt", mimeType: "text/plain" },
       { uri: "test://notes/secret.txt", name: "secret.txt", mimeType: "text/plain" },
+      { uri: "test://notes/slow.txt", name: "slow.txt", mimeType: "text/plain" },
     ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    // slow.txt answers only after 20 s: what a hung server looks like to the user.
+    if (request.params.uri.endsWith("slow.txt")) await delay(20_000);
+    return readResult(request.params.uri);
+  });
+  return server;
+}
+
+function readResult(uri: string) {
+  return {
     contents: [
       {
-        uri: request.params.uri,
+        uri,
         mimeType: "text/plain",
-        text: request.params.uri.endsWith("secret.txt")
+        text: uri.endsWith("secret.txt")
           ? `\u001b[31mclassified\u001b[0m token=${process.env.MCP_TEST_SECRET ?? fakeGithubToken()}`
-          : `contents of ${request.params.uri}`,
+          : `contents of ${uri}`,
       },
     ],
-  }));
-  return server;
+  };
 }
 
 async function serveHttp(port: number): Promise<void> {

@@ -2,7 +2,8 @@
 // server over stdio, the loopback mock): `/mcp__t__review` is offered by completion and /help,
 // a missing argument is one line, and it sends the prompt's text as the user's prompt;
 // `@t:` completes the server's resources, and the attached one reaches the model before the
-// prompt, recorded as a `user:attach` note with its escapes stripped and its token redacted.
+// prompt, recorded as a `user:attach` note with its escapes stripped and its token redacted;
+// a resource that does not come is shown as awaited, and Esc stops it with nothing sent.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { testServerPath } from "../support/mcp-servers.ts";
@@ -73,5 +74,14 @@ describe("the interactive terminal: MCP prompts and resources", {
       "attached before the prompt",
     );
     assert.ok(!JSON.stringify(events).includes(secret), "the log holds it redacted");
+    // A server that does not answer: the wait is shown, Esc stops it, the prompt comes back.
+    say(screen, "summarise @t:test://notes/slow.txt");
+    await screen.waitFor("attaching @t:test://notes/slow.txt… (Esc stops)");
+    screen.keys("Escape");
+    await screen.waitFor("stopped; the prompt was not sent (it is back in the editor)");
+    await waitUntil(screen, (text) => /^ summarise @t:test:\/\/notes\/slow\.txt/m.test(text));
+    const after = loggedEvents(setup.home);
+    assert.equal(ofType(after, "user/message").length, 2, "nothing sent");
+    assert.equal(ofType(after, "context/note").length, 1, "nothing attached");
   });
 });

@@ -90,8 +90,11 @@ export function createCatalogRegistry(policy: (name: string) => OutputPolicy): C
           }),
         );
       }),
-    async readResource(server, uri) {
-      const read = await clientOf(server).readResource({ uri }, { timeout: REQUEST_TIMEOUT_MS });
+    async readResource(server, uri, signal) {
+      const read = await clientOf(server).readResource(
+        { uri },
+        { timeout: REQUEST_TIMEOUT_MS, ...(signal ? { signal } : {}) },
+      );
       const text = read.contents
         .map((content) =>
           "text" in content && typeof content.text === "string"

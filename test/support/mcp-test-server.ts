@@ -211,7 +211,7 @@ function makeServer(): Server {
                 progressToken: token,
                 progress: step,
                 total: steps,
-                message: `\u001b[1mstep ${step}\u001b[0m`,
+                message: `\u001b[1mstep ${step}\u001b[0m${progressNote()}`,
               },
             });
           }
@@ -269,6 +269,12 @@ function makeServer(): Server {
     return readResult(request.params.uri);
   });
   return server;
+}
+
+/** MCP_TEST_PROGRESS_NOTE, when set, ends every progress message (a server echoing its env). */
+function progressNote(): string {
+  const note = process.env.MCP_TEST_PROGRESS_NOTE;
+  return note ? ` ${note}` : "";
 }
 
 function readResult(uri: string) {

@@ -59,7 +59,7 @@ export async function createMcpTool(
     async execute(args, ctx) {
       const result = await connection.call(tool.name, args as Record<string, unknown>, {
         signal: ctx.signal,
-        ...(ctx.progress ? { onProgress: progressReporter(ctx) } : {}),
+        ...(ctx.progress ? { onProgress: progressReporter(ctx, name) } : {}),
       });
       return resultText(result);
     },
@@ -67,13 +67,20 @@ export async function createMcpTool(
   return { ok: true, tool: made };
 }
 
-/** MCP progress notifications as ctx.progress reports, their message stripped and redacted. */
-function progressReporter(ctx: ToolContext) {
+/**
+ * MCP progress notifications as ctx.progress reports, their message stripped and redacted as
+ * the tool's result is (its policy, with the session's known secret values).
+ */
+function progressReporter(ctx: ToolContext, name: string) {
+  const policy = ctx.output.policy(name);
+  const known = policy.knownSecrets ?? null;
   return (update: { progress: number; total?: number; message?: string }) => {
-    const message =
+    const stripped =
       typeof update.message === "string"
-        ? redactText(stripControls(update.message).slice(0, MAX_PROGRESS_MESSAGE))
+        ? stripControls(update.message).slice(0, MAX_PROGRESS_MESSAGE)
         : undefined;
+    const message =
+      stripped !== undefined && policy.redactSecrets ? redactText(stripped, known) : stripped;
     ctx.progress?.({
       progress: update.progress,
       ...(update.total !== undefined ? { total: update.total } : {}),

@@ -225,14 +225,17 @@ describe("MCP servers as a tool source", () => {
     await h.agent.close();
   });
 
-  it("list_changed takes effect at the next turn boundary, recorded as tools/changed; progress reaches tool/progress stripped", async () => {
-    const { h, script, progress } = await session({ t: testServerConfig() }, [
+  it("list_changed takes effect at the next turn boundary, recorded as tools/changed; progress reaches tool/progress stripped and redacted", async (t) => {
+    const env = { MCP_TEST_PROGRESS_NOTE: "${SERVICE_TOKEN}" };
+    const { h, script, progress } = await session({ t: testServerConfig({ env }) }, [
       { calls: [{ id: "g", name: "mcp__t__grow", args: {} }] },
       { calls: [{ id: "s", name: "mcp__t__slow", args: { ms: 600 } }] },
       { text: "turn one done" },
       { calls: [{ id: "l", name: "mcp__t__late", args: {} }] },
       { text: "turn two done" },
     ]);
+    // A failed assertion must not leave the server running: the test would never end.
+    t.after(() => h.agent.close());
     await h.agent.run("grow");
     const during = script.requests.map((r) => r.tools.some((t) => t.name === "mcp__t__late"));
     assert.deepEqual(during, [false, false, false], "the list stays the same within the turn");
@@ -247,7 +250,12 @@ describe("MCP servers as a tool source", () => {
     assert.equal(results(h.events).l?.content, "late tool ran");
     const messages = progress.filter((p) => p.callId === "s").map((p) => p.message);
     // The SDK may drop the last report when the result overtakes it.
-    assert.deepEqual(messages.slice(0, 2), ["step 1", "step 2"], "stripped of ANSI, in order");
+    // The server echoes SERVICE_TOKEN, a credential variable: a known secret, whatever its shape.
+    assert.deepEqual(
+      messages.slice(0, 2).map((m) => m?.replace(/\[REDACTED:[^\]]+\]/, "[REDACTED]")),
+      ["step 1 [REDACTED]", "step 2 [REDACTED]"],
+      "stripped of ANSI, the known secret redacted, in order",
+    );
     assert.ok(progress.every((p) => p.tool === "mcp__t__slow" && p.total === 3));
     await h.agent.close();
   });

@@ -3,8 +3,10 @@
 // are; an image described in the text and, within result-images.ts's limits, kept as an image
 // for models that take them; audio described; an embedded resource as its URI and text;
 // a resource link as its name and URI; `structuredContent` as JSON unless a text block already
-// carries it; `isError` an error result the model can act on. Called by mcp-tool.ts.
+// carries it (not shown past the log's nesting limit, session/json-depth.ts); `isError` an
+// error result the model can act on. Called by mcp-tool.ts.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../../session/json-depth.ts";
 import type { ToolImage, ToolResult } from "../types.ts";
 import { decodedBytes, imageOf, size } from "./result-images.ts";
 
@@ -19,7 +21,10 @@ export function resultText(result: CallToolResult): ToolResult {
     return decided.text;
   });
   const structured = result.structuredContent;
-  if (structured !== undefined && !carriesJson(result.content ?? [], structured)) {
+  if (structured !== undefined && exceedsJsonDepth(structured)) {
+    // Serialising it would overflow the stack (and indenting it grows with depth squared).
+    parts.push(`structured content: not shown (nested deeper than ${MAX_JSON_DEPTH} levels)`);
+  } else if (structured !== undefined && !carriesJson(result.content ?? [], structured)) {
     parts.push(`structured content:\n${JSON.stringify(structured, null, 2)}`);
   }
   const content = parts.length > 0 ? parts.join("\n") : "(the tool returned no content)";

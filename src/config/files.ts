@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError, errorMessage } from "../errors.ts";
+import { passesFileCheck } from "./file-check.ts";
 import { createLineLocator } from "./locate-lines.ts";
 import type { Table } from "./merge.ts";
 import { fileKindOf, readRegularFile } from "./path-checks.ts";
@@ -84,7 +85,7 @@ export function readConfigFile(file: ConfigFile): ReadFile {
   } catch (error) {
     return { ...file, text, data: undefined, problems: [syntaxProblem(file.path, error)] };
   }
-  const problems = validateLayer(data, () => origin);
+  const problems = passesFileCheck(data, text.length) ? [] : validateLayer(data, () => origin);
   for (const key of file.kind === "project" ? USER_ONLY_KEYS : []) {
     if (data[key] === undefined) continue;
     problems.push(configProblem(origin, [key], "only allowed in the user config file"));

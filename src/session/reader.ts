@@ -3,6 +3,7 @@
 // last line is reported in the summary; any other damage throws SessionCorruptError, or, for
 // read-only views (`tolerateDamagedTail`), ends the read at the last good line and is reported.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { compileLineValidator, type LineValidator } from "../compiled-check.ts";
 import { SessionCorruptError } from "../errors.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import {
@@ -14,7 +15,6 @@ import {
 } from "./events.ts";
 import { bodyOf, chainHash, hMemberAt, hOf } from "./hash-chain.ts";
 import { MAX_JSON_DEPTH } from "./json-depth.ts";
-import { compileLineValidator, type LineValidator } from "./line-validator.ts";
 
 export interface ReadOptions {
   /** Stop after the event with this seq (a snapshot as the session stood then). */
@@ -254,7 +254,7 @@ export class SessionReader {
 const compiledValidators = new Map<EventType, LineValidator | null>();
 
 /**
- * Validates a line against its type's schema: the compiled check first (line-validator.ts),
+ * Validates a line against its type's schema: the compiled check first (compiled-check.ts),
  * zod when there is none or it rejects the line, so zod's verdict is the one that holds.
  */
 function isValidLine(type: EventType, raw: Record<string, unknown>): boolean {

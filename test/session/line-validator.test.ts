@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { compileLineValidator } from "../../src/compiled-check.ts";
 import { EVENT_TYPES, lineSchemas, SESSION_SCHEMA_VERSION } from "../../src/session/events.ts";
-import { compileLineValidator } from "../../src/session/line-validator.ts";
 
 const usage = { input: 1000, output: 100, cache_read: 900, cache_write: 0, reasoning: 0 };
 const valid: Record<string, Record<string, unknown>> = {

@@ -7,8 +7,8 @@ import { type CompiledCheck, compileCheck } from "../compiled-check.ts";
 import type { Table } from "./merge.ts";
 import { configFileSchema } from "./schema.ts";
 
-/** Files this big or bigger are checked by the compiled check first. */
-export const COMPILED_CHECK_MIN_BYTES = 128 * 1024;
+/** Files this big or bigger are checked by the compiled check first (and cached, files.ts). */
+export const BIG_CONFIG_BYTES = 128 * 1024;
 
 let compiled: CompiledCheck | null | undefined;
 
@@ -18,8 +18,8 @@ export function configFileCheck(): CompiledCheck | null {
   return compiled;
 }
 
-/** Whether the compiled check accepts `data`, a file of `bytes` bytes; false means ask zod. */
-export function passesFileCheck(data: Table, bytes: number): boolean {
-  if (bytes < COMPILED_CHECK_MIN_BYTES) return false;
+/** Whether the compiled check accepts `data`, a file of `size` characters; false: ask zod. */
+export function passesFileCheck(data: Table, size: number): boolean {
+  if (size < BIG_CONFIG_BYTES) return false;
   return configFileCheck()?.(data) === true;
 }

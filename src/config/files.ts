@@ -7,9 +7,10 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError, errorMessage } from "../errors.ts";
-import { passesFileCheck } from "./file-check.ts";
+import { BIG_CONFIG_BYTES, passesFileCheck } from "./file-check.ts";
 import { createLineLocator } from "./locate-lines.ts";
 import type { Table } from "./merge.ts";
+import { cachedParse, storeParse } from "./parse-cache.ts";
 import { fileKindOf, readRegularFile } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
@@ -70,8 +71,12 @@ export function findProjectConfig(cwd: string, userFile: string): string | undef
   }
 }
 
-/** Reads, parses and validates one file. Problems are collected, never thrown. */
-export function readConfigFile(file: ConfigFile): ReadFile {
+/**
+ * Reads, parses and validates one file. Problems are collected, never thrown. With `cacheDir`,
+ * a big file (BIG_CONFIG_BYTES) the schema accepted is cached there (parse-cache.ts), and read
+ * back while its text is unchanged instead of parsed and checked again.
+ */
+export function readConfigFile(file: ConfigFile, cacheDir?: string): ReadFile {
   const read = readConfigText(file.path);
   if (!read.ok) {
     const problem = configProblem({ source: file.path }, [], read.problem);
@@ -79,19 +84,36 @@ export function readConfigFile(file: ConfigFile): ReadFile {
   }
   const { text } = read;
   const origin = fileOrigin(file.path, text);
-  let data: Table;
-  try {
-    data = parse(text) as Table;
-  } catch (error) {
-    return { ...file, text, data: undefined, problems: [syntaxProblem(file.path, error)] };
-  }
-  const problems = passesFileCheck(data, text.length) ? [] : validateLayer(data, () => origin);
+  const parsed = parseChecked(file.path, text, origin, cacheDir);
+  if ("syntax" in parsed) return { ...file, text, data: undefined, problems: [parsed.syntax] };
+  const { data, problems } = parsed;
   for (const key of file.kind === "project" ? USER_ONLY_KEYS : []) {
     if (data[key] === undefined) continue;
     problems.push(configProblem(origin, [key], "only allowed in the user config file"));
   }
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { ...file, text, data, problems };
+}
+
+/** A file's table and its schema problems, or its syntax error; from the cache if it has them. */
+function parseChecked(
+  path: string,
+  text: string,
+  origin: ProblemOrigin,
+  cacheDir: string | undefined,
+): { data: Table; problems: ConfigError[] } | { syntax: ConfigError } {
+  const cache = text.length >= BIG_CONFIG_BYTES ? cacheDir : undefined;
+  const cached = cache === undefined ? undefined : cachedParse(cache, path, text);
+  if (cached) return { data: cached, problems: [] };
+  let data: Table;
+  try {
+    data = parse(text) as Table;
+  } catch (error) {
+    return { syntax: syntaxProblem(path, error) };
+  }
+  const problems = passesFileCheck(data, text.length) ? [] : validateLayer(data, () => origin);
+  if (cache !== undefined && problems.length === 0) storeParse(cache, path, text, data);
+  return { data, problems };
 }
 
 /** Checks a file's or the flags' values on their own (defaults are not involved). */

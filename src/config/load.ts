@@ -19,7 +19,8 @@ import type { KeySegment } from "./key-path.ts";
 import { formatKeyPath } from "./key-path.ts";
 import { readMcpJson, withMcpJsonServers } from "./mcp-json.ts";
 import type { ConfigLayer, ConfigSource, Table } from "./merge.ts";
-import { mergeLayers } from "./merge.ts";
+import { mergeLayers, withoutUndefined } from "./merge.ts";
+import { parseMergedConfig } from "./merged-check.ts";
 import { pathKeyProblems, sessionDirProblem } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
@@ -90,7 +91,8 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
   const cwd = resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const home = resolveHome(env);
-  const read = locateConfigFiles(cwd, home).map(readConfigFile);
+  const cacheDir = join(home, "cache");
+  const read = locateConfigFiles(cwd, home).map((file) => readConfigFile(file, cacheDir));
   const files = read.map(({ kind, path }) => ({ kind, path }));
   const checks = options.layerChecks ?? [];
   const flags: Table = options.flags ?? {};
@@ -98,7 +100,7 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
     source: file.path,
     data: resolvePathKeys(file.data ?? {}, baseDir(file, home), env),
   }));
-  const flagLayer = { source: "flag", data: resolvePathKeys(flags, cwd, env) };
+  const flagLayer = { source: "flag", data: resolvePathKeys(withoutUndefined(flags), cwd, env) };
   const problems = read.flatMap((file, index) => fileProblems(file, fileLayers[index], checks));
   problems.push(...validateLayer(flags, () => ({ source: "flag" })));
   problems.push(...layerProblems(flagLayer, { source: "flag" }, checks));
@@ -157,7 +159,7 @@ function gateProject(
       trusted,
       baseline: () => {
         baseline ??= {
-          config: configSchema.safeParse(mergeLayers([...builtins, ...below]).data).data,
+          config: parseMergedConfig(mergeLayers([...builtins, ...below]).data).data,
         };
         return baseline.config;
       },
@@ -234,7 +236,7 @@ function validateMerged(
   // One origin per file, so its line index is built once however many problems it has.
   const origins = new Map<string, ProblemOrigin>();
   const originOf = (path: readonly KeySegment[]) => originFor(merged.sources, path, read, origins);
-  const result = configSchema.safeParse(merged.data);
+  const result = parseMergedConfig(merged.data);
   if (!result.success) {
     return {
       problems: problemsFromIssues(result.error.issues, originOf, merged.data, configSchema),

@@ -1,7 +1,8 @@
 // Merges config layers (built-in defaults, user file, project file, flags) in precedence order
 // and says where each value came from. Tables merge key by key; arrays and scalars replace the
-// lower layer's value whole. A layer's table no other layer touches is shared, not copied, and
-// the source of a leaf is found on demand from the layers (sources.ts). Called by load.ts; pure.
+// lower layer's value whole. A layer's table no other layer touches is shared, not copied (so a
+// merge costs the keys two layers both set, not the size of the config), and the source of a
+// leaf is found on demand from the layers (sources.ts). Called by load.ts; pure.
 import type { KeySegment } from "./key-path.ts";
 import { appendKeySegment } from "./key-path.ts";
 import { LayeredSources } from "./sources.ts";
@@ -29,7 +30,11 @@ export function isTable(value: unknown): value is Table {
   return proto === Object.prototype || proto === null;
 }
 
-/** Merges `layers` lowest first: a later layer wins for every key it sets. */
+/**
+ * Merges `layers` lowest first: a later layer wins for every key it sets. An undefined value is
+ * skipped where the merge meets it (a key of a table two layers set); a table only one layer
+ * sets is taken whole, so layers hold no undefined below their top (`withoutUndefined`).
+ */
 export function mergeLayers(layers: readonly ConfigLayer[]): Merged {
   const owned = new WeakSet<Table>();
   const data: Table = {};
@@ -40,7 +45,8 @@ export function mergeLayers(layers: readonly ConfigLayer[]): Merged {
 
 /**
  * Merges `incoming` into `target` (a table this merge owns). A table only `incoming` has is
- * taken as it is; one both have is copied once, shallowly, before anything is written into it.
+ * taken as it is, unvisited; one both have is copied once, shallowly, before anything is
+ * written into it.
  */
 function mergeInto(target: Table, incoming: Table, owned: WeakSet<Table>): void {
   for (const key in incoming) {
@@ -53,7 +59,7 @@ function mergeInto(target: Table, incoming: Table, owned: WeakSet<Table>): void 
     }
     const existing = target[key];
     if (!isTable(existing)) {
-      target[key] = hasUndefined(value) ? mergedCopy(value, owned) : value;
+      target[key] = value;
       continue;
     }
     const own = owned.has(existing) ? existing : { ...existing };
@@ -63,22 +69,12 @@ function mergeInto(target: Table, incoming: Table, owned: WeakSet<Table>): void 
   }
 }
 
-/** A copy of `table` without its undefined keys, at any depth. */
-function mergedCopy(table: Table, owned: WeakSet<Table>): Table {
-  const copy: Table = {};
-  owned.add(copy);
-  mergeInto(copy, table, owned);
-  return copy;
-}
-
-/** True when a key of `table`, at any depth, holds undefined (flags may; TOML never does). */
-function hasUndefined(table: Table): boolean {
-  for (const key in table) {
-    const value = table[key];
-    if (value === undefined) return true;
-    if (isTable(value) && hasUndefined(value)) return true;
-  }
-  return false;
+/** A copy of `table` without its undefined keys, at any depth (flags may hold them; TOML never). */
+export function withoutUndefined(table: Table): Table {
+  const kept = Object.entries(table).filter(([, value]) => value !== undefined);
+  return Object.fromEntries(
+    kept.map(([key, value]) => [key, isTable(value) ? withoutUndefined(value) : value]),
+  );
 }
 
 export function isEmpty(table: Table): boolean {

@@ -167,8 +167,9 @@ const trustEntrySchema = z.strictObject({
  * The merged config's `models`: every layer's table was checked against `modelInfoSchema` on
  * its own (files and flags; the built-ins set none), and merging such tables key by key cannot
  * make one invalid (every field is optional, none depends on another, none is transformed), so
- * the merged record is only checked to be a table of tables, not validated a second time. A
- * 25,000-model config then costs one validation, not two.
+ * the merged record is only checked to be a table of tables, not validated a second time; and
+ * load.ts's check of the merge (merged-check.ts) takes the table as it is, not walking it at
+ * all. A 25,000-model config then costs one validation, not two.
  */
 const mergedModelsSchema = z.record(
   z.string(),

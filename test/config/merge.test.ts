@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { formatKeyPath, parseKeyPath } from "../../src/config/key-path.ts";
-import { type ConfigLayer, mergeLayers, type Table, walkLeaves } from "../../src/config/merge.ts";
+import {
+  type ConfigLayer,
+  mergeLayers,
+  type Table,
+  walkLeaves,
+  withoutUndefined,
+} from "../../src/config/merge.ts";
 
 describe("mergeLayers", () => {
   it("lets a later layer win key by key inside tables", () => {
@@ -73,6 +79,31 @@ describe("mergeLayers", () => {
     assert.equal(merged.sources.get("model"), "user");
   });
 
+  it("takes a table only one layer sets whole, never visiting its keys (linear in what overlaps)", () => {
+    const untouchable = new Proxy<Table>(
+      {},
+      {
+        ownKeys: () => assert.fail("the merge listed the keys of a table only one layer sets"),
+        get: () => assert.fail("the merge read a table only one layer sets"),
+      },
+    );
+    const merged = mergeLayers([
+      { source: "default", data: { providers: { a: { kind: "anthropic" } } } },
+      { source: "user", data: { models: untouchable, providers: { b: { kind: "openai-chat" } } } },
+    ]);
+    assert.equal(merged.data.models, untouchable);
+    assert.deepEqual(Object.keys(merged.data.providers as Table), ["a", "b"]);
+  });
+
+  it("strips the flags' undefined values at any depth, keeping every other key as data", () => {
+    const flags = JSON.parse('{"__proto__": {"x": 1}}') as Table;
+    Object.assign(flags, { model: undefined, output: { max_bytes: undefined, gcf: true } });
+    const clean = withoutUndefined(flags);
+    assert.deepEqual(Object.keys(clean), ["__proto__", "output"]);
+    assert.deepEqual(clean.output, { gcf: true });
+    assert.equal(Object.getPrototypeOf(clean), Object.prototype);
+  });
+
   it("quotes key segments that are not bare keys", () => {
     const merged = mergeLayers([
       { source: "user", data: { models: { "openai/gpt-4.1": { input_price: 2 } } } },
@@ -107,7 +138,8 @@ describe("mergeLayers sharing and on-demand sources", () => {
       if (depth > 2 || roll < 0.35) return Math.floor(random() * 9);
       if (roll < 0.45) return [1, 2];
       if (roll < 0.5) return {};
-      if (roll < 0.55) return undefined;
+      // Layers hold undefined only at their top (flags; load.ts strips deeper ones).
+      if (roll < 0.55) return depth === 0 ? undefined : Math.floor(random() * 9);
       return table(depth + 1);
     };
     const table = (depth: number): Table => {

@@ -1,0 +1,95 @@
+// A cache of big config files as parsed and accepted by the schema, so a load of an unchanged
+// 2 MB file skips the TOML parse and the check: `$CODEWHALE_HOME/cache/config/<sha256 of the
+// file's path>`, one entry per config path, its first line the key it was made for (SHA-256 of
+// the build, BUILD_ID, and the file's text), then the table as JSON. An entry is used only when
+// its key is the file's as read now and it is a regular file of this user's, 0600; it is written
+// to a temporary file renamed into place. Any failure is a miss. Used by files.ts.
+import { createHash, randomBytes } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { BUILD_ID } from "../version.ts";
+import { isTable, type Table } from "./merge.ts";
+
+const FORMAT = "codewhale config cache 1";
+
+/** The table cached for `path` with this `text`, or undefined (no entry, stale, not ours). */
+export function cachedParse(cacheDir: string, path: string, text: string): Table | undefined {
+  const content = readOwnFile(entryPath(cacheDir, path));
+  if (content === undefined) return undefined;
+  const newline = content.indexOf("\n");
+  if (newline < 0 || content.slice(0, newline) !== keyOf(text)) return undefined;
+  try {
+    const data: unknown = JSON.parse(content.slice(newline + 1));
+    return isTable(data) ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stores `data`, the table parsed from `text` that the schema accepted, as the entry for `path`.
+ * A table JSON cannot carry exactly (-0, a date) is not stored. Never throws.
+ */
+export function storeParse(cacheDir: string, path: string, text: string, data: Table): void {
+  let json: string;
+  try {
+    json = JSON.stringify(data, exactOnly);
+  } catch {
+    return;
+  }
+  const dir = join(cacheDir, "config");
+  const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(temp, `${keyOf(text)}\n${json}`, { mode: 0o600, flag: "wx" });
+    renameSync(temp, entryPath(cacheDir, path));
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+function entryPath(cacheDir: string, path: string): string {
+  return join(cacheDir, "config", createHash("sha256").update(path).digest("hex"));
+}
+
+function keyOf(text: string): string {
+  return createHash("sha256").update(`${FORMAT}\0${BUILD_ID}\0`).update(text).digest("hex");
+}
+
+/** JSON.stringify's replacer: refuses the values JSON would turn into others. */
+function exactOnly(this: Table, key: string, value: unknown): unknown {
+  const raw = this[key];
+  if (Object.is(raw, -0) || raw instanceof Date) throw new Error("not exact in JSON");
+  return value;
+}
+
+/** A regular file owned by this user that no one else may read or write, else undefined. */
+function readOwnFile(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!stats.isFile() || (uid !== undefined && stats.uid !== uid)) return undefined;
+    if ((stats.mode & 0o077) !== 0) return undefined;
+    return readFileSync(fd, "utf8");
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}

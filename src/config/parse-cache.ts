@@ -3,7 +3,8 @@
 // file's path>`, one entry per config path, its first line the key it was made for (SHA-256 of
 // the build, BUILD_ID, and the file's text), then the table as JSON. An entry is used only when
 // its key is the file's as read now and it is a regular file of this user's, 0600; it is written
-// to a temporary file renamed into place. Any failure is a miss. Used by files.ts.
+// to a temporary file renamed into place, at exit (or before the next read of the cache), so
+// the load that parsed the file does not wait for it. Any failure is a miss. Used by files.ts.
 import { createHash, randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -22,8 +23,13 @@ import { isTable, type Table } from "./merge.ts";
 
 const FORMAT = "codewhale config cache 1";
 
+/** Entries to write, by entry path: each writes the latest table stored for its file. */
+const pending = new Map<string, () => void>();
+let writesAtExit = false;
+
 /** The table cached for `path` with this `text`, or undefined (no entry, stale, not ours). */
 export function cachedParse(cacheDir: string, path: string, text: string): Table | undefined {
+  writePendingParses();
   const content = readOwnFile(entryPath(cacheDir, path));
   if (content === undefined) return undefined;
   const newline = content.indexOf("\n");
@@ -37,10 +43,26 @@ export function cachedParse(cacheDir: string, path: string, text: string): Table
 }
 
 /**
- * Stores `data`, the table parsed from `text` that the schema accepted, as the entry for `path`.
- * A table JSON cannot carry exactly (-0, a date) is not stored. Never throws.
+ * Stores `data`, the table parsed from `text` that the schema accepted, as the entry for `path`:
+ * at exit, or before the next read of the cache, whichever is first. A table JSON cannot carry
+ * exactly (-0, a date) is not stored. Never throws.
  */
 export function storeParse(cacheDir: string, path: string, text: string, data: Table): void {
+  if (!writesAtExit) process.once("exit", writePendingParses);
+  writesAtExit = true;
+  const entry = entryPath(cacheDir, path);
+  pending.set(entry, () => writeEntry(cacheDir, entry, text, data));
+}
+
+/** Writes the entries stored since the last write (bench and tests call it; exit does). */
+export function writePendingParses(): void {
+  const writes = [...pending.values()];
+  pending.clear();
+  for (const write of writes) write();
+}
+
+/** Writes one entry; the cache directory is made only inside an existing $CODEWHALE_HOME. */
+function writeEntry(cacheDir: string, entry: string, text: string, data: Table): void {
   let json: string;
   try {
     json = JSON.stringify(data, exactOnly);
@@ -50,11 +72,19 @@ export function storeParse(cacheDir: string, path: string, text: string, data: T
   const dir = join(cacheDir, "config");
   const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const path of [cacheDir, dir]) makeDir(path);
     writeFileSync(temp, `${keyOf(text)}\n${json}`, { mode: 0o600, flag: "wx" });
-    renameSync(temp, entryPath(cacheDir, path));
+    renameSync(temp, entry);
   } catch {
     rmSync(temp, { force: true });
+  }
+}
+
+function makeDir(path: string): void {
+  try {
+    mkdirSync(path, { mode: 0o700 });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "EEXIST") throw error;
   }
 }
 

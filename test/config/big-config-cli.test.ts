@@ -8,18 +8,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { BIG_CONFIG_BYTES } from "../../src/config/file-check.ts";
 import { runCli } from "../support/cli.ts";
+import { modelTables } from "./support/big-config.ts";
 import { createLayout, type TempLayout } from "./support/temp-config.ts";
-
-/** `tables` model tables (about 90 bytes each); the one at `bad` has a string for a number. */
-function modelTables(tables: number, bad?: number): string {
-  const lines: string[] = [];
-  for (let i = 0; i < tables; i++) {
-    const window = i === bad ? '"big"' : String(100_000 + i);
-    lines.push(`[models."anthropic/model-${i}"]`, `context_window = ${window}`);
-    lines.push("input_price = 3", "output_price = 15", "");
-  }
-  return lines.join("\n");
-}
 
 describe("big config files through the CLI", () => {
   let layout: TempLayout;

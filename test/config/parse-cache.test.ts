@@ -16,18 +16,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { inspectConfig, loadConfig } from "../../src/config/index.ts";
 import { cachedParse, storeParse, writePendingParses } from "../../src/config/parse-cache.ts";
+import { modelTables } from "./support/big-config.ts";
 import { createLayout, type TempLayout } from "./support/temp-config.ts";
-
-/** A user config of `tables` model tables (about 90 bytes each), the one at `bad` invalid. */
-function bigConfig(tables: number, bad?: number): string {
-  const lines: string[] = [];
-  for (let i = 0; i < tables; i++) {
-    const window = i === bad ? '"big"' : String(100_000 + i);
-    lines.push(`[models."anthropic/model-${i}"]`, `context_window = ${window}`);
-    lines.push("input_price = 3", "output_price = 15", "");
-  }
-  return lines.join("\n");
-}
 
 describe("the parsed config cache", () => {
   let layout: TempLayout;
@@ -45,7 +35,7 @@ describe("the parsed config cache", () => {
   };
 
   it("stores a big valid file's table 0600 and serves it only for the same text", () => {
-    const text = bigConfig(1_700);
+    const text = modelTables(1_700);
     layout.writeUser(text);
     const first = loadConfig({ cwd: layout.root, env: layout.env() });
     const [entry, ...others] = entries();
@@ -65,9 +55,9 @@ describe("the parsed config cache", () => {
   });
 
   it("after an edit that breaks a cached file, reports exactly what a load with no cache does", () => {
-    layout.writeUser(bigConfig(1_700));
+    layout.writeUser(modelTables(1_700));
     loadConfig({ cwd: layout.root, env: layout.env() });
-    layout.writeUser(bigConfig(1_700, 1_000));
+    layout.writeUser(modelTables(1_700, 1_000));
     const withCache = inspectConfig({ cwd: layout.root, env: layout.env() });
     rmSync(cache, { recursive: true });
     const without = inspectConfig({ cwd: layout.root, env: layout.env() });
@@ -80,7 +70,7 @@ describe("the parsed config cache", () => {
   });
 
   it("takes an entry that is a link, open to others, corrupt or another file's as a miss", () => {
-    const text = bigConfig(1_700);
+    const text = modelTables(1_700);
     layout.writeUser(text);
     const data = { models: { "a/b": { input_price: 1 } } };
     storeParse(cache, layout.userFile, text, data);

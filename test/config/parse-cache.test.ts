@@ -69,6 +69,23 @@ describe("the parsed config cache", () => {
     assert.throws(() => entries(), "an invalid file is never cached");
   });
 
+  it("keeps a trusted big project file trusted when its table comes from the cache", () => {
+    layout.writeProject(`[permissions]\nmode = "bypass"\n${modelTables(1_700)}`);
+    const cold = loadConfig({ cwd: layout.nested, env: layout.env() });
+    assert.equal(cold.trust.state, "untrusted");
+    const entry = { path: layout.project, fingerprint: cold.trust.fingerprint };
+    layout.writeUser(
+      `trusted_projects = [${JSON.stringify(entry).replace(/"(\w+)":/g, "$1 = ")}]\n`,
+    );
+    const trusted = loadConfig({ cwd: layout.nested, env: layout.env() });
+    assert.equal(entries().length, 1, "the project file's parse is cached");
+    const warm = loadConfig({ cwd: layout.nested, env: layout.env() });
+    assert.equal(trusted.trust.state, "trusted");
+    assert.equal(warm.trust.state, "trusted");
+    assert.equal(warm.trust.fingerprint, cold.trust.fingerprint);
+    assert.equal(warm.config.permissions.mode, "bypass");
+  });
+
   it("takes an entry that is a link, open to others, corrupt or another file's as a miss", () => {
     const text = modelTables(1_700);
     layout.writeUser(text);

@@ -1,7 +1,9 @@
 // Finds and reads the config files: the user file `$CODEWHALE_HOME/config.toml` and the nearest
 // project file `.codewhale/config.toml` from the cwd upwards. Each file is parsed with smol-toml
-// and checked on its own, so a mistake is reported against the file that made it. A config path
-// that exists but is not a regular file (a directory, FIFO, device, dangling link) is a problem.
+// and checked on its own, so a mistake is reported against the file that made it (a big one by
+// the compiled check first, and cached once accepted: file-check.ts, parse-cache.ts). A config
+// path that exists but is not a regular file (a directory, FIFO, device, dangling link) is a
+// problem.
 import { lstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";

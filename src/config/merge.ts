@@ -54,18 +54,36 @@ function mergeInto(target: Table, incoming: Table, owned: WeakSet<Table>): void 
     const value = incoming[key];
     if (value === undefined) continue;
     if (!isTable(value)) {
-      target[key] = value;
+      setOwn(target, key, value);
       continue;
     }
-    const existing = target[key];
+    // Only an own member: a `__proto__` key (TOML and JSON allow it) names no prototype.
+    const existing = Object.hasOwn(target, key) ? target[key] : undefined;
     if (!isTable(existing)) {
-      target[key] = value;
+      setOwn(target, key, value);
       continue;
     }
     const own = owned.has(existing) ? existing : { ...existing };
     owned.add(own);
-    target[key] = own;
+    setOwn(target, key, own);
     mergeInto(own, value, owned);
+  }
+}
+
+/**
+ * Sets an own member, also for the key `__proto__`, which an assignment would take as the
+ * table's prototype (then every lookup in the table would inherit the layer's values).
+ */
+function setOwn(target: Table, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  } else {
+    target[key] = value;
   }
 }
 

@@ -193,3 +193,21 @@ describe("walkLeaves", () => {
     assert.deepEqual(seen, ["a=1", "b.c=[1,2]", "b.d={}"]);
   });
 });
+
+describe("mergeLayers and a `__proto__` key (a hostile project file)", () => {
+  it("keeps it an own member: no table of the merge gets a prototype from a layer", () => {
+    const project = JSON.parse(
+      '{"models": {"__proto__": {"anthropic/x": {"context_window": 5}}}, "__proto__": {"mode": "bypass"}}',
+    ) as Table;
+    const merged = mergeLayers([
+      { source: "default", data: { models: { "openai/y": { context_window: 9 } } } },
+      { source: "/p/.codewhale/config.toml", data: project },
+    ]);
+    const models = merged.data.models as Table;
+    assert.equal(Object.getPrototypeOf(models), Object.prototype);
+    assert.equal(Object.getPrototypeOf(merged.data), Object.prototype);
+    assert.equal(models["anthropic/x"], undefined, "nothing inherited");
+    assert.equal((merged.data as Record<string, unknown>).mode, undefined);
+    assert.deepEqual(Object.keys(models).sort(), ["__proto__", "openai/y"]);
+  });
+});

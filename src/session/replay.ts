@@ -8,6 +8,7 @@ import { type HistoryMessage, MessageDeriver } from "./derive.ts";
 import type { SessionEvent } from "./events.ts";
 import { type ReadOptions, type ReadSummary, SessionReader } from "./reader.ts";
 import { type Receipt, type ReceiptTrust, ReceiptVerifier } from "./receipt.ts";
+import { replaySigned } from "./signed-replay.ts";
 
 /** Below this size a worker costs more than it saves. */
 const PARALLEL_BYTES = 8 << 20;
@@ -43,23 +44,52 @@ export async function replaySession(
   return reader.summary;
 }
 
+export interface DerivedLog {
+  messages: HistoryMessage[];
+  summary: ReadSummary;
+  receipt: Receipt | null;
+  /** Chunk lines a verified signature vouched for, never parsed (signed-replay.ts); else 0. */
+  trustedLines: number;
+}
+
 /**
  * Opens, verifies and derives the request history of a log, as it stood at `untilSeq`; with
  * `receipt` (whole logs only), also checks its signed checkpoints once the chain is known good.
+ * A whole log with a trusted key is first replayed without parsing the chunk lines its last
+ * verified checkpoint covers (signed-replay.ts); if that fails, it is read in full, which
+ * reports the problem.
  */
 export async function deriveFromLog(
   path: string,
   options: { untilSeq?: number; receipt?: ReceiptTrust } = {},
-): Promise<{ messages: HistoryMessage[]; summary: ReadSummary; receipt: Receipt | null }> {
+): Promise<DerivedLog> {
+  if (options.receipt && options.untilSeq === undefined) {
+    const signed = await replaySigned(path, options.receipt);
+    if (signed) return signed;
+  }
   const deriver = new MessageDeriver();
   const verifier = options.receipt ? new ReceiptVerifier(path, options.receipt) : null;
+  // As resume (agent/session-open.ts): damage anywhere in the log is reported before a
+  // problem with its receipts, so a receipt problem waits until the whole log has been read.
+  let receiptProblem: { error: unknown } | null = null;
   const onEvent = verifier
     ? (event: SessionEvent) => {
         deriver.push(event);
-        verifier.push(event);
+        if (receiptProblem !== null) return;
+        try {
+          verifier.push(event);
+        } catch (error) {
+          receiptProblem = { error };
+        }
       }
     : (event: SessionEvent) => deriver.push(event);
   const untilSeq = options.untilSeq === undefined ? {} : { untilSeq: options.untilSeq };
   const summary = await replaySession(path, onEvent, untilSeq);
-  return { messages: deriver.messages(), summary, receipt: verifier?.finish() ?? null };
+  if (receiptProblem !== null) throw (receiptProblem as { error: unknown }).error;
+  return {
+    messages: deriver.messages(),
+    summary,
+    receipt: verifier?.finish() ?? null,
+    trustedLines: 0,
+  };
 }

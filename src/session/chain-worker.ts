@@ -1,6 +1,8 @@
-// Verifies the hash chain of a log's newline-terminated lines on a worker thread, so that a
-// large replay hashes on one core while the main thread parses on the other. The worker body
+// Verifies the hash chain of a log's newline-terminated lines on worker threads, so that a
+// large replay hashes while the main thread parses. Each line's check needs only the `h` the
+// line before claims, so a large log is split in two halves checked at once. The worker body
 // is one self-contained function (it runs as eval'd code, in the bundle and under tsx alike).
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 
 export interface ChainCheck {
@@ -13,6 +15,11 @@ export interface ChainCheck {
 interface WorkerInput {
   path: string;
   maxLines: number;
+  /** The byte range to check, starting at a line; `end` is where a line starts, or Infinity. */
+  start: number;
+  end: number;
+  /** The `h` the line before `start` claims ("" at the start of the log). */
+  previous: string;
 }
 
 /**
@@ -31,7 +38,8 @@ function checkChain(require: NodeJS.Require, input: WorkerInput): ChainCheck {
   const ROOM = 64; // bytes kept free before the data, for the first line's previous h
   const fd = openSync(input.path, "r");
   let buffer = Buffer.allocUnsafe(4 << 20);
-  let previous = ""; // the h of the line before, "" before the first line
+  let previous = input.previous; // the h of the line before, "" before the first line
+  let position = input.start;
   let carried = 0; // bytes of an unfinished line kept at buffer[ROOM]
   let lines = 0;
   /** Whether the line at [start, end) of `buffer` carries the chained hash of its body. */
@@ -68,8 +76,10 @@ function checkChain(require: NodeJS.Require, input: WorkerInput): ChainCheck {
         buffer.copy(larger, ROOM, ROOM, ROOM + carried);
         buffer = larger;
       }
-      const read = readSync(fd, buffer, ROOM + carried, buffer.length - ROOM - carried, null);
+      const room = Math.min(buffer.length - ROOM - carried, input.end - position);
+      const read = room > 0 ? readSync(fd, buffer, ROOM + carried, room, position) : 0;
       if (read === 0) break;
+      position += read;
       const end = ROOM + carried + read;
       let from = ROOM;
       for (let newline = buffer.indexOf(10, from); newline >= 0 && newline < end; ) {
@@ -94,13 +104,53 @@ const checkChain = ${checkChain.toString()};
 parentPort.postMessage(checkChain(require, workerData));
 `;
 
-/** Checks the chain of up to `maxLines` lines on a worker thread. */
-export function checkChainInWorker(
+/** Below this size one worker checks the whole log. */
+const SPLIT_BYTES = 32 << 20;
+
+/** Checks the chain of up to `maxLines` lines on worker threads (two from `splitBytes` on). */
+export async function checkChainInWorker(
   path: string,
   maxLines = Number.MAX_SAFE_INTEGER,
+  splitBytes = SPLIT_BYTES,
 ): Promise<ChainCheck> {
+  const whole = { path, maxLines, start: 0, end: Number.POSITIVE_INFINITY, previous: "" };
+  const split = maxLines === Number.MAX_SAFE_INTEGER ? splitPoint(path, splitBytes) : null;
+  if (split === null) return runWorker(whole);
+  const [first, second] = await Promise.all([
+    runWorker({ ...whole, end: split.at }),
+    runWorker({ ...whole, start: split.at, previous: split.previous }),
+  ]);
+  if (first.brokenLine !== null) return first;
+  const lines = first.lines + second.lines;
+  const brokenLine = second.brokenLine === null ? null : first.lines + second.brokenLine;
+  return { lines, brokenLine };
+}
+
+/**
+ * Where the second half starts: after the first newline past the middle of a large log, with
+ * the `h` the line before it claims. The first half's check of that line vouches for it.
+ */
+function splitPoint(path: string, splitBytes: number): { at: number; previous: string } | null {
+  const size = statSync(path).size;
+  if (size < splitBytes) return null;
+  const fd = openSync(path, "r");
+  try {
+    const window = Buffer.alloc(1 << 16);
+    const from = Math.floor(size / 2);
+    const read = readSync(fd, window, 0, window.length, from);
+    // The line ending at the newline must end in the window: its h is the 66 bytes before it.
+    const newline = window.subarray(0, read).indexOf(10, 72);
+    if (newline < 0) return null; // a line longer than the window
+    const previous = window.toString("latin1", newline - 66, newline - 2);
+    if (!/^[0-9a-f]{64}$/.test(previous)) return null;
+    return { at: from + newline + 1, previous };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function runWorker(input: WorkerInput): Promise<ChainCheck> {
   return new Promise((resolve, reject) => {
-    const input: WorkerInput = { path, maxLines };
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: input });
     worker.once("message", (result: ChainCheck) => resolve(result));
     worker.once("error", reject);

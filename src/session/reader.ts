@@ -92,14 +92,23 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
  * Outside strings no bracket opens in it, so in a valid line these are top-level members.
  */
 const CHUNK_LINE_END = Buffer.from(`,"type":"assistant/chunk","v":${SESSION_SCHEMA_VERSION},"h":"`);
+/** The bytes of CHUNK_LINE_END after the type name (`","v":1,"h":"`). */
+const CHUNK_NAME_END = `","v":${SESSION_SCHEMA_VERSION},"h":"`.length;
 /** The `h` digits and the closing `"}` after CHUNK_LINE_END. */
 const H_TAIL = 64 + 2;
 
-/** Whether the line at [from, to) of `buffer` ends like a chunk line. */
+/** Whether the line at [from, to) of `buffer` ends like a chunk line (a byte loop: no call). */
 function endsLikeChunk(buffer: Buffer, from: number, to: number): boolean {
   const at = to - H_TAIL - CHUNK_LINE_END.length;
   if (at <= from || buffer[to - 1] !== 0x7d || buffer[to - 2] !== 0x22) return false;
-  return buffer.compare(CHUNK_LINE_END, 0, CHUNK_LINE_END.length, at, to - H_TAIL) === 0;
+  // From the end of the type name back: the bytes every line shares come last.
+  for (let i = CHUNK_LINE_END.length - 1 - CHUNK_NAME_END; i >= 0; i--) {
+    if (buffer[at + i] !== CHUNK_LINE_END[i]) return false;
+  }
+  for (let i = CHUNK_LINE_END.length - CHUNK_NAME_END; i < CHUNK_LINE_END.length; i++) {
+    if (buffer[at + i] !== CHUNK_LINE_END[i]) return false;
+  }
+  return true;
 }
 
 function grow(buffer: Buffer): Buffer {
@@ -123,6 +132,8 @@ export class SessionReader {
   skipped = 0;
   /** Where the skipped lines after the last `session/checkpoint` line start, if any. */
   uncovered: ReadPoint | null = null;
+  /** Where in the current buffer the `h` of the last line skipped is, until it is read; or -1. */
+  private hashAt = -1;
   /** Lines skipped before the last `session/checkpoint` line. */
   skippedBeforeCheckpoint = 0;
   /** The `h` of the line before the last one read (before the last event yielded). */
@@ -209,6 +220,7 @@ export class SessionReader {
         if (this.summary.events > 0 && endsLikeChunk(data, from, newline)) {
           this.skip(data, dataOffset + from, newline);
         } else {
+          this.settleHash(data);
           const event = this.accept(data.toString("utf8", from, newline));
           if (event.type === "session/checkpoint") {
             this.uncovered = null;
@@ -218,6 +230,7 @@ export class SessionReader {
         }
         from = newline + 1;
       }
+      this.settleHash(data);
       dataOffset += from;
       this.summary.validBytes = dataOffset;
       carried = buffer.copy(buffer, 0, from, data.length);
@@ -229,13 +242,21 @@ export class SessionReader {
   private skip(data: Buffer, offset: number, end: number): void {
     const summary = this.summary;
     if (this.uncovered === null) {
+      this.settleHash(data);
       const { events, lastSeq, lastHash } = summary;
       this.uncovered = { offset, events, lastSeq, lastHash };
     }
     summary.events++;
     summary.lastSeq++;
-    summary.lastHash = data.toString("latin1", end - H_TAIL, end - 2);
+    this.hashAt = end - H_TAIL;
     this.skipped++;
+  }
+
+  /** Sets `summary.lastHash` from the last skipped line, whose `h` is at `hashAt` in `data`. */
+  private settleHash(data: Buffer): void {
+    if (this.hashAt < 0) return;
+    this.summary.lastHash = data.toString("latin1", this.hashAt, this.hashAt + 64);
+    this.hashAt = -1;
   }
 
   private *readTail(tail: Buffer): Generator<SessionEvent> {

@@ -1,7 +1,7 @@
 // Replay of large logs hashes on a worker thread while the main thread parses; the outcome
 // must be the same as the sequential reader's: same events, same first problem.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { SessionCorruptError } from "../../src/errors.ts";
 import { checkChainInWorker } from "../../src/session/chain-worker.ts";
@@ -72,6 +72,31 @@ describe("parallel replay", () => {
         );
       },
     );
+  });
+
+  it("splits a large log's chain between two workers and still names the first broken line", async () => {
+    const { copyFileSync } = await import("node:fs");
+    const total = readFileSync(path, "utf8").split("\n").length - 1;
+    assert.deepEqual(await checkChainInWorker(path, undefined, 1), {
+      lines: total,
+      brokenLine: null,
+    });
+    // Broken in the second half, and the line just before the split (whose h
+    // the second half starts from) with its h replaced: each named as one worker names it.
+    const half = Math.floor(statSync(path).size / 2);
+    const beforeSplit =
+      readFileSync(path).subarray(0, half + 72).toString("latin1").split("\n").length - 1;
+    for (const index of [total - 100, beforeSplit]) {
+      const copy = `${tempDir()}/copy.jsonl`;
+      copyFileSync(path, copy);
+      editLine(copy, index, (line) =>
+        index === beforeSplit
+          ? line.replace(/"h":"[0-9a-f]{64}"/, `"h":"${"0".repeat(64)}"`)
+          : line.replace('"ts":"2', '"ts":"3'),
+      );
+      const expected = { lines: index + 1, brokenLine: index + 1 };
+      assert.deepEqual(await checkChainInWorker(copy, undefined, 1), expected);
+    }
   });
 
   it("reports the earlier of a worker's and the parser's problems", async () => {

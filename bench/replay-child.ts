@@ -1,7 +1,8 @@
 // Child process of the replay benchmark (bundled by bench/session-log.ts): `replay` opens,
 // verifies and derives a log and checks its checkpoints against the key in the home given and
-// its index as resume does (the last signature); `replay-audit` checks every signature, as
-// `sessions verify` does; `replay-unsigned` checks none; `parse` merely reads it and
+// its index as resume does (the last signature), passing over the chunk lines it covers
+// (session/signed-replay.ts); `replay-audit` checks every signature, as `sessions verify`
+// does; `replay-unsigned` checks none and reads every line in full; `parse` merely reads it and
 // JSON.parses every line; `hash` reads it and hashes every line's bytes once (the chain's
 // share). Prints { ms, rssMb, detail } as JSON.
 import { hash } from "node:crypto";
@@ -75,8 +76,8 @@ const detail =
     : mode === "hash"
       ? hashOnly()
       : await deriveFromLog(path, receiptOf()).then(
-          ({ messages, summary, receipt }) =>
-            `${summary.events} events verified, ${messages.length} messages derived${receipt ? `, ${receipt.checkpoints} checkpoints checked` : ""}`,
+          ({ messages, summary, receipt, trustedLines }) =>
+            `${summary.events} events verified, ${messages.length} messages derived${receipt ? `, ${receipt.checkpoints} checkpoints checked, ${trustedLines} chunk lines taken on the signature's word` : ""}`,
         );
 const ms = performance.now() - began;
 const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);

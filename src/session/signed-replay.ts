@@ -1,8 +1,8 @@
-// Resume's replay of a large signed log without parsing its streamed chunks: chunk lines are
-// passed over undecoded (reader.ts `skipChunks`) while the worker checks the whole chain, and
-// are trusted only when the last checkpoint, whose signature by the trusted key verifies,
-// covers them; those after it are re-read and checked in full. Called by replay.ts, which
-// takes the full path whenever this returns null, so a problem is reported exactly as there.
+// The replay of a signed log without parsing its streamed chunks, for deriveFromLog (the
+// history a resume replays): chunk lines are passed over undecoded (reader.ts `skipChunks`)
+// while workers check the whole chain, and are trusted only when the last checkpoint, whose
+// signature by the trusted key verifies, covers them; those after it are re-read in full.
+// Called by replay.ts, which reads the log in full whenever this returns null.
 import { SessionCorruptError } from "../errors.ts";
 import { checkChainInWorker } from "./chain-worker.ts";
 import { type HistoryMessage, MessageDeriver } from "./derive.ts";

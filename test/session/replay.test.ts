@@ -85,7 +85,10 @@ describe("parallel replay", () => {
     // the second half starts from) with its h replaced: each named as one worker names it.
     const half = Math.floor(statSync(path).size / 2);
     const beforeSplit =
-      readFileSync(path).subarray(0, half + 72).toString("latin1").split("\n").length - 1;
+      readFileSync(path)
+        .subarray(0, half + 72)
+        .toString("latin1")
+        .split("\n").length - 1;
     for (const index of [total - 100, beforeSplit]) {
       const copy = `${tempDir()}/copy.jsonl`;
       copyFileSync(path, copy);

@@ -90,6 +90,11 @@ export interface AgentOptions {
   guard?: GuardOptions;
   /** Sign checkpoints, and check those of a log to resume (without: neither). */
   receipts?: Receipts;
+  /**
+   * `exec`: the resumed history may leave out the chunk lines a verified signature covers
+   * (session-open.ts); `history()` then lacks them. The terminal and ACP replay every event.
+   */
+  historyWithoutChunks?: boolean;
 }
 
 /** Session-wide figures folded from the events: turns so far and cost. */
@@ -122,7 +127,7 @@ export async function composeSession(options: AgentOptions): Promise<ComposedSes
   const prepared = preparePolicy(loaded, options.cwd, options.guard ?? {});
   for (const message of prepared.policy.notices)
     bus.emit("agent/notice", { message, source: "policy" });
-  const prior = locateSession(options);
+  const prior = await locateSession(options);
   const resolved = resolveModel(loaded.config, chooseModel(options, prior), options.env);
   const system = buildSystemPrompt({
     cwd: options.cwd,

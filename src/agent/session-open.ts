@@ -4,6 +4,7 @@
 // left open: tool calls without a result get an interrupted result (never re-run) and an
 // unfinished turn gets its `turn/end`. With receipts, a log to resume must pass its signed
 // checkpoints and the checkpoint index too, and the writer signs. Called by compose-session.ts.
+import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isWithin, projectRootOf } from "../config/index.ts";
 import { SessionCorruptError, UsageError } from "../errors.ts";
@@ -12,8 +13,9 @@ import type { CheckpointSigner } from "../session/checkpoint.ts";
 import { INTERRUPTED_RESULT } from "../session/derive.ts";
 import type { EventInput, JsonValue, SessionEvent } from "../session/events.ts";
 import { findSession, listSessionFiles, sessionIdOfPath } from "../session/paths.ts";
-import { readSession } from "../session/reader.ts";
+import { type ReadSummary, readSession } from "../session/reader.ts";
 import { checkReceipt, type ReceiptTrust } from "../session/receipt.ts";
+import { readSigned } from "../session/signed-replay.ts";
 import { summarizeHead } from "../session/summary.ts";
 import { SessionWriter } from "../session/writer.ts";
 
@@ -30,6 +32,12 @@ export interface SessionTarget {
   /** The loaded config: its `projectRoot` counts as a project root for `continueLatest`. */
   loaded?: { projectRoot?: string };
   receipts?: Receipts;
+  /**
+   * The resumed history may leave out the chunk lines a verified signature covers, read
+   * unparsed (session/signed-replay.ts). Set by `exec`, which never shows the prior events;
+   * the terminal and ACP replay them, so they read every line.
+   */
+  historyWithoutChunks?: boolean;
 }
 
 /** Signing of new checkpoints, and what a log to resume must prove (session/receipt.ts). */
@@ -42,16 +50,27 @@ export interface Receipts {
 export interface PriorSession {
   path: string;
   events: SessionEvent[];
+  /** Set when the signed replay read it: how far it was verified, for the writer. */
+  summary?: ReadSummary;
 }
 
+/** Below this size a signed replay's worker costs more than it saves. */
+const SIGNED_RESUME_BYTES = 8 << 20;
+
 /** The log to resume, read and verified, or null for a new session. */
-export function locateSession(target: SessionTarget): PriorSession | null {
+export async function locateSession(target: SessionTarget): Promise<PriorSession | null> {
   const path = target.resume
     ? findSession(target.sessionsDir, target.resume)
     : target.continueLatest
       ? newestIn(target.sessionsDir, resolve(target.cwd), target.loaded?.projectRoot)
       : null;
   if (path === null) return null;
+  const trust = target.receipts?.trust;
+  if (trust && target.historyWithoutChunks && statSync(path).size >= SIGNED_RESUME_BYTES) {
+    const signed = await readSigned(path, trust);
+    // A step left streaming needs its chunks for its repair (repairEvents): read in full.
+    if (signed && streamingStep(signed.events) === null) return { path, ...signed };
+  }
   let events: SessionEvent[];
   try {
     events = readSession(path).events;
@@ -111,9 +130,12 @@ export function reopenSession(
   publish: (event: SessionEvent) => void,
   signer?: CheckpointSigner,
 ): { writer: SessionWriter; history: SessionEvent[] } {
+  const last = prior.events.at(-1);
+  const verified = prior.summary && last ? { summary: prior.summary, lastType: last.type } : null;
   const { writer, summary } = SessionWriter.resume(prior.path, {
     publish,
     ...(signer ? { signer } : {}),
+    ...(verified ? { verified } : {}),
   });
   const lastRead = prior.events.at(-1)?.seq ?? -1;
   const lastVerified = summary.lastSeq;
@@ -169,6 +191,13 @@ interface OpenStep {
   turn: number;
   step: number;
   blocks: Map<number, { kind: BlockKind; text: string }>;
+}
+
+/** The step still streaming at the end of these events, if any. */
+function streamingStep(events: readonly SessionEvent[]): OpenStep | null {
+  let streaming: OpenStep | null = null;
+  for (const event of events) streaming = trackStep(streaming, event);
+  return streaming;
 }
 
 /** The step whose request was streaming at this point of the log, if any. */

@@ -170,6 +170,7 @@ async function runExec(
       ...(options.continue ? { continueLatest: true } : {}),
       ...(deps.tools ? { tools: deps.tools(), defaultTools: false } : {}),
       receipts: execReceipts(),
+      historyWithoutChunks: true,
       guard: { ...(mode ? { mode } : {}), allow: options.allow },
     });
     refuseAsks(agent, refusals);

@@ -42,33 +42,6 @@ function checkChain(require: NodeJS.Require, input: WorkerInput): ChainCheck {
   let position = input.start;
   let carried = 0; // bytes of an unfinished line kept at buffer[ROOM]
   let lines = 0;
-  /** Whether the line at [start, end) of `buffer` carries the chained hash of its body. */
-  const verifies = (start: number, end: number, first: boolean): boolean => {
-    const at = end - start - SUFFIX;
-    if (at < 1) return false;
-    const hAt = start + at + 6;
-    if (previous !== "") {
-      // The line before ends with its h, `"}` and a newline; the first line of a chunk has
-      // its previous h written into the room before it.
-      if (first) buffer.write(previous, start - 64, "latin1");
-      else buffer.copyWithin(start - 64, start - 67, start - 3);
-    }
-    const comma = buffer[start + at];
-    buffer[start + at] = 0x7d; // }
-    const from = previous === "" ? start : start - 64;
-    let h = hash("sha256", buffer.subarray(from, start + at + 1), "hex");
-    buffer[start + at] = comma as number;
-    if (!sameHex(h, hAt) && !isUtf8(buffer.subarray(start, end))) {
-      h = hash("sha256", `${previous}${buffer.toString("utf8", start, start + at)}}`, "hex");
-    }
-    if (!sameHex(h, hAt)) return false;
-    previous = h;
-    return true;
-  };
-  const sameHex = (h: string, at: number): boolean => {
-    for (let i = 0; i < 64; i++) if (buffer[at + i] !== h.charCodeAt(i)) return false;
-    return buffer[at + 64] === 0x22; // the closing quote: h is exactly 64 digits
-  };
   try {
     for (;;) {
       if (ROOM + carried === buffer.length) {
@@ -85,7 +58,32 @@ function checkChain(require: NodeJS.Require, input: WorkerInput): ChainCheck {
       for (let newline = buffer.indexOf(10, from); newline >= 0 && newline < end; ) {
         if (lines >= input.maxLines) return { lines, brokenLine: null };
         lines++;
-        if (!verifies(from, newline, from === ROOM)) return { lines, brokenLine: lines };
+        // Whether the line at [from, newline) carries the chained hash of its body. Inline:
+        // a named inner function would be wrapped by the bundle's keepNames helper, which the
+        // worker's eval'd copy of this function does not have.
+        const at = newline - from - SUFFIX;
+        if (at < 1) return { lines, brokenLine: lines };
+        const hAt = from + at + 6;
+        if (previous !== "") {
+          // The line before ends with its h, `"}` and a newline; the first line of a chunk
+          // has its previous h written into the room before it.
+          if (from === ROOM) buffer.write(previous, from - 64, "latin1");
+          else buffer.copyWithin(from - 64, from - 67, from - 3);
+        }
+        const comma = buffer[from + at] as number;
+        buffer[from + at] = 0x7d; // }
+        const body = buffer.subarray(previous === "" ? from : from - 64, from + at + 1);
+        let h = hash("sha256", body, "hex");
+        buffer[from + at] = comma;
+        let same = buffer[hAt + 64] === 0x22; // the closing quote: h is exactly 64 digits
+        for (let i = 0; i < 64 && same; i++) same = buffer[hAt + i] === h.charCodeAt(i);
+        if (!same && !isUtf8(buffer.subarray(from, newline))) {
+          h = hash("sha256", `${previous}${buffer.toString("utf8", from, from + at)}}`, "hex");
+          same = buffer[hAt + 64] === 0x22;
+          for (let i = 0; i < 64 && same; i++) same = buffer[hAt + i] === h.charCodeAt(i);
+        }
+        if (!same) return { lines, brokenLine: lines };
+        previous = h;
         from = newline + 1;
         newline = from < end ? buffer.indexOf(10, from) : -1;
       }

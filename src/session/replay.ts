@@ -8,7 +8,7 @@ import { type HistoryMessage, MessageDeriver } from "./derive.ts";
 import type { SessionEvent } from "./events.ts";
 import { type ReadOptions, type ReadSummary, SessionReader } from "./reader.ts";
 import { type Receipt, type ReceiptTrust, ReceiptVerifier } from "./receipt.ts";
-import { replaySigned } from "./signed-replay.ts";
+import { deriveSigned } from "./signed-replay.ts";
 
 /** Below this size a worker costs more than it saves. */
 const PARALLEL_BYTES = 8 << 20;
@@ -64,7 +64,7 @@ export async function deriveFromLog(
   options: { untilSeq?: number; receipt?: ReceiptTrust } = {},
 ): Promise<DerivedLog> {
   if (options.receipt && options.untilSeq === undefined) {
-    const signed = await replaySigned(path, options.receipt);
+    const signed = await deriveSigned(path, options.receipt);
     if (signed) return signed;
   }
   const deriver = new MessageDeriver();

@@ -6,11 +6,11 @@
 import { SessionCorruptError } from "../errors.ts";
 import { checkChainInWorker } from "./chain-worker.ts";
 import { type HistoryMessage, MessageDeriver } from "./derive.ts";
+import type { SessionEvent } from "./events.ts";
 import { type ReadSummary, SessionReader } from "./reader.ts";
 import { type Receipt, type ReceiptTrust, ReceiptVerifier } from "./receipt.ts";
 
 export interface SignedReplay {
-  messages: HistoryMessage[];
   summary: ReadSummary;
   receipt: Receipt;
   /** Chunk lines taken on the word of the verified signature, never parsed. */
@@ -18,22 +18,25 @@ export interface SignedReplay {
 }
 
 /**
- * Derives a whole log's history and checks its receipt, trusting signed chunk lines unread;
- * null when anything is wrong or nothing is signed (the caller then reads it in full).
+ * Replays a whole log through `onEvent` and checks its receipt, trusting signed chunk lines
+ * unread; the lines after the last checkpoint, read again in full, go to `onTail` (from the
+ * first chunk line among them on). Null when anything is wrong or nothing is signed: the
+ * caller then reads the log in full, which reports the problem.
  */
 export async function replaySigned(
   path: string,
   trust: ReceiptTrust,
+  onEvent: (event: SessionEvent) => void,
+  onTail: (event: SessionEvent) => void = () => undefined,
 ): Promise<SignedReplay | null> {
   if (trust.key === null) return null;
   const chain = checkChainInWorker(path);
-  const deriver = new MessageDeriver();
   const verifier = new ReceiptVerifier(path, trust);
   const reader = new SessionReader(path, { checkHashes: false, skipChunks: true });
   try {
     for (const event of reader.events()) {
       if (event.seq > 0) verifier.passedOver(event.seq - 1, reader.hashBefore);
-      deriver.push(event);
+      onEvent(event);
       verifier.push(event);
     }
   } catch (error) {
@@ -47,9 +50,41 @@ export async function replaySigned(
   if (brokenLine !== null || lines < complete) return null;
   verifier.passedOver(summary.lastSeq, summary.lastHash);
   const receipt = finished(verifier);
-  if (receipt?.signed == null || !tailHolds(reader)) return null;
-  const trustedLines = reader.skippedBeforeCheckpoint;
-  return { messages: deriver.messages(), summary, receipt, trustedLines };
+  if (receipt?.signed == null || !tailHolds(reader, onTail)) return null;
+  return { summary, receipt, trustedLines: reader.skippedBeforeCheckpoint };
+}
+
+/** `replaySigned` deriving the history, for deriveFromLog (replay.ts). */
+export async function deriveSigned(
+  path: string,
+  trust: ReceiptTrust,
+): Promise<(SignedReplay & { messages: HistoryMessage[] }) | null> {
+  const deriver = new MessageDeriver();
+  const replay = await replaySigned(path, trust, (event) => deriver.push(event));
+  return replay && { ...replay, messages: deriver.messages() };
+}
+
+/**
+ * `replaySigned` keeping the events, for resume (agent/session-open.ts): every event but the
+ * chunks the signature covers, in order (the unsigned tail's chunks are kept).
+ */
+export async function readSigned(
+  path: string,
+  trust: ReceiptTrust,
+): Promise<{ events: SessionEvent[]; summary: ReadSummary } | null> {
+  const events: SessionEvent[] = [];
+  const tail: SessionEvent[] = [];
+  const replay = await replaySigned(
+    path,
+    trust,
+    (event) => events.push(event),
+    (event) => tail.push(event),
+  );
+  if (!replay) return null;
+  const from = tail[0]?.seq;
+  if (from === undefined) return { events, summary: replay.summary };
+  const kept = events.filter((event) => event.seq < from);
+  return { events: kept.concat(tail), summary: replay.summary };
 }
 
 function finished(verifier: ReceiptVerifier): Receipt | null {
@@ -62,13 +97,13 @@ function finished(verifier: ReceiptVerifier): Receipt | null {
 }
 
 /** The chunk lines after the last checkpoint, read again and checked as the full path does. */
-function tailHolds(reader: SessionReader): boolean {
+function tailHolds(reader: SessionReader, onTail: (event: SessionEvent) => void): boolean {
   const start = reader.uncovered;
   if (start === null) return true;
   const untilSeq = reader.summary.lastSeq;
   const tail = new SessionReader(reader.path, { checkHashes: false, start, untilSeq });
   try {
-    for (const _ of tail.events());
+    for (const event of tail.events()) onTail(event);
     return tail.summary.lastSeq === untilSeq && tail.summary.lastHash === reader.summary.lastHash;
   } catch (error) {
     if (error instanceof SessionCorruptError) return false;

@@ -15,6 +15,7 @@ import {
   ftruncateSync,
   mkdirSync,
   openSync,
+  readSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
@@ -47,6 +48,12 @@ export interface WriterOptions {
    * log is open); a fresh one by default. Anything but a session id is a programmer error.
    */
   id?: string;
+  /**
+   * For `resume`: how far the caller verified the log before taking the lock, and its last
+   * event's type. When the log still ends exactly there (its size, and the last line's `h`),
+   * it is not read again.
+   */
+  verified?: { summary: ReadSummary; lastType: EventType };
 }
 
 const WRITE_THRESHOLD_BYTES = 1 << 20;
@@ -194,10 +201,7 @@ export class SessionWriter {
   ): { writer: SessionWriter; summary: ReadSummary } {
     const id = sessionIdOfPath(path);
     try {
-      const reader = new SessionReader(path);
-      let lastType: EventType | null = null;
-      for (const event of reader.events()) lastType = event.type; // events are not kept
-      const summary = reader.summary;
+      const { summary, lastType } = endsAsVerified(path, options.verified) ?? readToEnd(path);
       const fd = openSync(path, "r+");
       ftruncateSync(fd, summary.validBytes);
       closeSync(fd);
@@ -464,5 +468,35 @@ export class SessionWriter {
     }
     this.delivering = false;
     if (failure !== undefined) throw failure;
+  }
+}
+
+/** Reads and verifies the whole log (events are not kept). */
+function readToEnd(path: string): { summary: ReadSummary; lastType: EventType | null } {
+  const reader = new SessionReader(path);
+  let lastType: EventType | null = null;
+  for (const event of reader.events()) lastType = event.type;
+  return { summary: reader.summary, lastType };
+}
+
+/**
+ * The caller's verified summary, when the log (now locked) still ends exactly where it did:
+ * complete lines only, the same size, and the same `h` on its last line; else null.
+ */
+function endsAsVerified(
+  path: string,
+  verified: WriterOptions["verified"],
+): { summary: ReadSummary; lastType: EventType } | null {
+  if (!verified) return null;
+  const { summary } = verified;
+  if (summary.torn || summary.missingNewline || summary.validBytes < H_MEMBER_BYTES) return null;
+  const fd = openSync(path, "r");
+  try {
+    if (fstatSync(fd).size !== summary.validBytes) return null;
+    const tail = Buffer.alloc(H_MEMBER_BYTES);
+    readSync(fd, tail, 0, tail.length, summary.validBytes - tail.length);
+    return tail.toString("latin1") === `,"h":"${summary.lastHash}"}\n` ? verified : null;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -9,10 +9,12 @@ import { describe, it } from "node:test";
 import { SessionCorruptError } from "../../src/errors.ts";
 import { createCheckpointSigner } from "../../src/session/checkpoint.ts";
 import { deriveMessages } from "../../src/session/derive.ts";
+import type { EventType } from "../../src/session/events.ts";
 import { bodyOf, chainHash, formatLine, hMemberAt, hOf } from "../../src/session/hash-chain.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { checkReceipt, type ReceiptTrust } from "../../src/session/receipt.ts";
 import { deriveFromLog } from "../../src/session/replay.ts";
+import { readSigned } from "../../src/session/signed-replay.ts";
 import { loadOrCreateSigningKey } from "../../src/session/signing-key.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { sampleTurn, startPayload, tempDir } from "../support/session-fixtures.ts";
@@ -177,6 +179,28 @@ describe("signed replay", () => {
     const after = await deriveFromLog(path, { receipt: trust });
     assert.equal(after.trustedLines, before);
     assert.equal(after.receipt?.unsignedLines, 1);
+  });
+
+  it("keeps every event but the signed chunks for resume, and its writer trusts that read only while the log is unchanged", async () => {
+    const { path, trust } = writeLog(true);
+    const read = await readSigned(path, trust);
+    assert.ok(read);
+    const full = readSession(path).events;
+    assert.deepEqual(
+      read.events,
+      full.filter((e) => e.type !== "assistant/chunk"),
+    );
+    const lastType = read.events.at(-1)?.type as EventType;
+    const verified = { summary: read.summary, lastType };
+    const same = SessionWriter.resume(path, { verified });
+    assert.equal(same.summary, read.summary, "not read again");
+    same.writer.append({ type: "todo/update", todos: [] });
+    same.writer.close();
+    // Appended since the verified read: the writer reads the log again and continues after it.
+    const again = SessionWriter.resume(path, { verified });
+    assert.notEqual(again.summary, read.summary);
+    assert.equal(again.summary.lastSeq, readSession(path).summary.lastSeq);
+    again.writer.close();
   });
 
   it("reads a log without checkpoints, or without a key, in full", async () => {

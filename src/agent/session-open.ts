@@ -3,7 +3,8 @@
 // newest activity). On resume it closes what a crash
 // left open: tool calls without a result get an interrupted result (never re-run) and an
 // unfinished turn gets its `turn/end`. With receipts, a log to resume must pass its signed
-// checkpoints and the checkpoint index too, and the writer signs. Called by compose-session.ts.
+// checkpoints and the checkpoint index too, and the writer signs; `exec` reads a large signed
+// log by the signed replay (session/signed-replay.ts). Called by compose-session.ts.
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isWithin, projectRootOf } from "../config/index.ts";

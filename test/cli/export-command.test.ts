@@ -10,7 +10,14 @@ import { describe, it } from "node:test";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { runCli } from "../support/cli.ts";
 import { type ExportSetup, hostileSession } from "../support/export-fixtures.ts";
-import { editLine, tempDir, writeSession } from "../support/session-fixtures.ts";
+import {
+  chunkEvent,
+  editLine,
+  sampleTurn,
+  startPayload,
+  tempDir,
+  writeSession,
+} from "../support/session-fixtures.ts";
 
 function cli(setup: ExportSetup, ...args: string[]) {
   return runCli(args, { env: setup.env, cwd: setup.home });
@@ -200,6 +207,23 @@ describe("codewhale export", () => {
     assert.match(run.stderr, /^codewhale: .*\.jsonl:3: /);
     assert.equal(run.stderr.split("\n").length, 2, "one line");
     assert.deepEqual(readdirSync(dir), [], "neither the file nor its temporary is left");
+  });
+
+  it("exports a log of more than 8 MB, whose chain the bundled CLI checks on a worker thread", () => {
+    const dir = tempDir("cw-export-big-");
+    const writer = SessionWriter.create(dir, startPayload);
+    for (const event of sampleTurn()) writer.append(event);
+    for (let i = 0; i < 40_000; i++) writer.append(chunkEvent(`${i} ${"z".repeat(220)}`));
+    writer.close();
+    const file = join(out, "big.jsonl");
+    const run = runCli(
+      ["export", writer.id, "--session-dir", dir, "-o", file, "--format", "jsonl"],
+      {
+        env: { CODEWHALE_HOME: tempDir("cw-export-home-") },
+      },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(readFileSync(file, "utf8"), readFileSync(writer.path, "utf8"));
   });
 
   it("rejects an unknown view or format in one line", () => {

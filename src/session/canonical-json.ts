@@ -2,11 +2,24 @@
 // whitespace, strings and numbers as ECMAScript's JSON.stringify writes them. The store writes
 // these exact bytes, so a verifier in any language can recompute every hash.
 
+/** What JSON.stringify escapes in a string: a quote, a backslash, a control character, a surrogate. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * A string as JSON.stringify writes it, byte for byte. Most strings need no escape, and a
+ * scan for one is several times cheaper than JSON.stringify's own setup: those are quoted as
+ * they are. A string with a surrogate (paired or not) or an escape takes JSON.stringify.
+ */
+export function jsonString(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
 /** Serialises a JSON value canonically. Throws on values JSON cannot represent. */
 export function canonicalJson(value: unknown): string {
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value);
+      return jsonString(value);
     case "number":
       if (!Number.isFinite(value)) throw new TypeError(`canonical JSON: ${value} is not finite`);
       return JSON.stringify(value);
@@ -50,7 +63,8 @@ function sameKeys(a: string[], b: string[]): boolean {
 
 function shapeOf(keys: string[]): Shape {
   if (sameKeys(keys, lastShape.keys)) return lastShape;
-  const id = keys.join("\u0000");
+  // JSON of the key list: unambiguous, where joining on a separator is not (a key may hold it).
+  const id = JSON.stringify(keys);
   let shape = shapes.get(id);
   if (!shape) {
     const sorted = [...keys].sort();

@@ -4,17 +4,21 @@
 // value or key the compiled code does not expect falls back to the generic canonicalJson.
 
 import { z } from "zod";
-import { canonicalJson } from "./canonical-json.ts";
+import { canonicalJson, jsonString } from "./canonical-json.ts";
 import { isEventType, payloadSchemas, SESSION_SCHEMA_VERSION } from "./events.ts";
 
-type Serializer = (event: Record<string, unknown>, value: typeof canonicalJson) => string | null;
+type Serializer = (
+  event: Record<string, unknown>,
+  value: typeof canonicalJson,
+  string: typeof jsonString,
+) => string | null;
 
 const ENVELOPE_KEYS = ["v", "seq", "ts", "type"];
 const compiled = new Map<string, Serializer>();
 
 /** A JavaScript expression serialising `v` canonically, with fast paths for the common types. */
 const VALUE =
-  '(typeof v === "string" ? JSON.stringify(v) : typeof v === "number" && Number.isSafeInteger(v) ? "" + v : C(v))';
+  '(typeof v === "string" ? J(v) : typeof v === "number" && Number.isSafeInteger(v) ? "" + v : C(v))';
 
 function compile(type: keyof typeof payloadSchemas): Serializer {
   const shape = payloadSchemas[type].shape as Record<string, { isOptional(): boolean }>;
@@ -37,7 +41,7 @@ function compile(type: keyof typeof payloadSchemas): Serializer {
   });
   // Parsed or built events have no undefined members, so a larger key count means an unknown key.
   lines.push('return n === k ? out + "}" : null;');
-  return new Function("e", "C", lines.join("\n")) as Serializer;
+  return new Function("e", "C", "J", lines.join("\n")) as Serializer;
 }
 
 /** The canonical JSON of an event (without `h`); identical to `canonicalJson(event)`. */
@@ -49,7 +53,7 @@ export function canonicalEvent(event: Record<string, unknown>): string {
     serializer = compile(type);
     compiled.set(type, serializer);
   }
-  return serializer(event, canonicalJson) ?? canonicalJson(event);
+  return serializer(event, canonicalJson, jsonString) ?? canonicalJson(event);
 }
 
 type Draft = Record<string, unknown>;
@@ -66,7 +70,7 @@ interface DraftAndBody {
 const builders = new Map<string, DraftBuilder | null>();
 /** How a flat field's value is checked and written, by its JSON-schema type. */
 const FLAT_FIELD: Record<string, { check(v: string): string; write(v: string): string }> = {
-  string: { check: (v) => `typeof ${v} === "string"`, write: (v) => `JSON.stringify(${v})` },
+  string: { check: (v) => `typeof ${v} === "string"`, write: (v) => `J(${v})` },
   integer: { check: (v) => `Number.isFinite(${v})`, write: (v) => `"" + ${v}` },
   number: { check: (v) => `Number.isFinite(${v})`, write: (v) => `"" + ${v}` },
   boolean: { check: (v) => `typeof ${v} === "boolean"`, write: (v) => `"" + ${v}` },
@@ -107,7 +111,7 @@ function compileBuilder(type: keyof typeof payloadSchemas): DraftBuilder | null 
   ];
   const members: Member[] = [
     { key: "seq", value: "seq", write: '"" + seq', volatile: true },
-    { key: "ts", value: "ts", write: "JSON.stringify(ts)", compare: "ts" },
+    { key: "ts", value: "ts", write: "J(ts)", compare: "ts" },
     { key: "type", value: "e.type", write: JSON.stringify(JSON.stringify(type)) },
     { key: "v", value: String(SESSION_SCHEMA_VERSION), write: `"${SESSION_SCHEMA_VERSION}"` },
   ];
@@ -132,8 +136,8 @@ function compileBuilder(type: keyof typeof payloadSchemas): DraftBuilder | null 
   const draft = members.map((m) => `${JSON.stringify(m.key)}: ${m.value}`).join(", ");
   // `h` is laid out now (filled in by the writer) so that setting it grows nothing.
   const code = [...checks, ...setup, `return { draft: { ${draft}, "h": "" }, body: ${body} };`];
-  const factory = new Function("c", `return (e, seq, ts) => {\n${code.join("\n")}\n};`);
-  return factory({}) as DraftBuilder;
+  const factory = new Function("c", "J", `return (e, seq, ts) => {\n${code.join("\n")}\n};`);
+  return factory({}, jsonString) as DraftBuilder;
 }
 
 interface FieldSchema {

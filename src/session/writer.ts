@@ -5,7 +5,6 @@
 // write never leaves a torn line behind it, and a session whose first write fails leaves no file.
 // With a signer, every `turn/end` and the close are followed by a signed `session/checkpoint`.
 
-import { hash } from "node:crypto";
 import {
   closeSync,
   fdatasync,
@@ -65,9 +64,16 @@ const NEW_LOG_FLAGS =
   fsConstants.O_NOFOLLOW;
 /** `,"h":"` + 64 hex digits + `"}` + newline. */
 const H_MEMBER_BYTES = 6 + 64 + 3;
-// Copied in as bytes: cheaper than encoding the same short strings on every line.
-const H_OPEN = Buffer.from(',"h":"');
-const H_CLOSE = Buffer.from('"}\n');
+
+/**
+ * Buffer#write's own encoders, which it calls after checking its arguments: per line, those
+ * checks cost more than encoding an h member. Offsets here are in range (enqueue reserves the
+ * worst case first). Node has had both since 0.x; a test writes through them.
+ */
+interface UncheckedWrites {
+  utf8Write(text: string, offset: number): number;
+  latin1Write(text: string, offset: number): number;
+}
 
 let lastMs = 0;
 let lastIso = "";
@@ -119,8 +125,6 @@ export class SessionWriter {
   /** Encoded lines not yet written to the file. */
   private readonly pending = Buffer.allocUnsafe(WRITE_THRESHOLD_BYTES);
   private pendingBytes = 0;
-  /** Where the last line's h sits in the pending buffer; -1 once that line was written out. */
-  private lastHAt = -1;
   private unsynced = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly deliveryQueue: SessionEvent[] = [];
@@ -361,57 +365,35 @@ export class SessionWriter {
   /**
    * Hashes a canonical body onto the chain and encodes its line into the pending buffer,
    * writing the buffer out first when the line might not fit; returns the line's `h`. The
-   * hash input (previous `h`, then the body) is laid out where the line goes, hashed there,
-   * and the body moved into place, so no line-sized string is built per event.
+   * body is encoded once, its closing brace then overwritten by the h member.
    */
   private enqueue(body: string): string {
-    const previous = this.lastHash;
     // A UTF-8 encoding takes at most 3 bytes per UTF-16 code unit; h members are ASCII.
-    const worst = previous.length + body.length * 3 + H_MEMBER_BYTES;
+    const worst = body.length * 3 + H_MEMBER_BYTES;
     if (this.pendingBytes + worst > this.pending.length) {
       this.flush();
       if (worst > this.pending.length) {
-        const h = chainHash(previous, body);
+        const h = chainHash(this.lastHash, body);
         this.writeRaw(`${formatLine(body, h)}\n`);
         return h;
       }
     }
-    const buffer = this.pending;
-    const start = this.pendingBytes;
-    const skip = this.putPrevious(start);
-    const length = buffer.write(body, start + skip);
-    const h = hash("sha256", buffer.subarray(start, start + skip + length), "hex");
-    if (skip > 0) buffer.copyWithin(start, start + skip, start + skip + length);
-    // The body's closing brace gives way to the h member.
-    let at = start + length - 1;
-    buffer.set(H_OPEN, at);
-    at += H_OPEN.length;
-    this.lastHAt = at;
-    at += buffer.write(h, at);
-    buffer.set(H_CLOSE, at);
-    at += H_CLOSE.length;
-    this.pendingBytes = at;
+    const h = chainHash(this.lastHash, body);
+    const buffer = this.pending as Buffer & UncheckedWrites;
+    const at = this.pendingBytes + buffer.utf8Write(body, this.pendingBytes) - 1;
+    this.pendingBytes = at + buffer.latin1Write(`,"h":"${h}"}\n`, at);
     return h;
-  }
-
-  /** Puts the previous h at `start`, copied from the line before when it is still buffered. */
-  private putPrevious(start: number): number {
-    if (this.lastHAt < 0) return this.pending.write(this.lastHash, start);
-    this.pending.copyWithin(start, this.lastHAt, this.lastHAt + 64);
-    return 64;
   }
 
   private flush(): void {
     if (this.pendingBytes === 0) return;
     this.io(() => writeAll(this.fd, this.pending.subarray(0, this.pendingBytes)));
     this.pendingBytes = 0;
-    this.lastHAt = -1;
   }
 
-  /** Writes text past the pending buffer (after flushing it); the last h is then not in it. */
+  /** Writes text past the pending buffer (after flushing it). */
   private writeRaw(text: string): void {
     this.io(() => writeAll(this.fd, Buffer.from(text, "utf8")));
-    this.lastHAt = -1;
   }
 
   private scheduleSync(): void {

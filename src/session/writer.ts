@@ -5,6 +5,7 @@
 // write never leaves a torn line behind it, and a session whose first write fails leaves no file.
 // With a signer, every `turn/end` and the close are followed by a signed `session/checkpoint`.
 
+import { hash } from "node:crypto";
 import {
   closeSync,
   fdatasync,
@@ -64,16 +65,9 @@ const NEW_LOG_FLAGS =
   fsConstants.O_NOFOLLOW;
 /** `,"h":"` + 64 hex digits + `"}` + newline. */
 const H_MEMBER_BYTES = 6 + 64 + 3;
-
-/**
- * Buffer#write's own encoders, which it calls after checking its arguments: per line, those
- * checks cost more than encoding an h member. Offsets here are in range (enqueue reserves the
- * worst case first). Node has had both since 0.x; a test writes through them.
- */
-interface UncheckedWrites {
-  utf8Write(text: string, offset: number): number;
-  latin1Write(text: string, offset: number): number;
-}
+// Copied in as bytes: cheaper than encoding the same short strings on every line.
+const H_OPEN = Buffer.from(',"h":"');
+const H_CLOSE = Buffer.from('"}\n');
 
 let lastMs = 0;
 let lastIso = "";
@@ -365,23 +359,35 @@ export class SessionWriter {
   /**
    * Hashes a canonical body onto the chain and encodes its line into the pending buffer,
    * writing the buffer out first when the line might not fit; returns the line's `h`. The
-   * body is encoded once, its closing brace then overwritten by the h member.
+   * hash input (previous `h`, then the body) is one string, made flat once by the hash and
+   * then encoded where the line goes; the body is moved over the previous h, and its closing
+   * brace gives way to the h member. Every other way costs a second flattening of the body.
    */
   private enqueue(body: string): string {
+    const previous = this.lastHash;
     // A UTF-8 encoding takes at most 3 bytes per UTF-16 code unit; h members are ASCII.
-    const worst = body.length * 3 + H_MEMBER_BYTES;
+    const worst = previous.length + body.length * 3 + H_MEMBER_BYTES;
     if (this.pendingBytes + worst > this.pending.length) {
       this.flush();
       if (worst > this.pending.length) {
-        const h = chainHash(this.lastHash, body);
+        const h = chainHash(previous, body);
         this.writeRaw(`${formatLine(body, h)}\n`);
         return h;
       }
     }
-    const h = chainHash(this.lastHash, body);
-    const buffer = this.pending as Buffer & UncheckedWrites;
-    const at = this.pendingBytes + buffer.utf8Write(body, this.pendingBytes) - 1;
-    this.pendingBytes = at + buffer.latin1Write(`,"h":"${h}"}\n`, at);
+    const input = previous + body;
+    const h = hash("sha256", input, "hex");
+    const buffer = this.pending;
+    const start = this.pendingBytes;
+    // The previous h is hex, one byte per character.
+    const skip = previous.length;
+    const length = buffer.write(input, start, "utf8") - skip;
+    if (skip > 0) buffer.copyWithin(start, start + skip, start + skip + length);
+    let at = start + length - 1;
+    buffer.set(H_OPEN, at);
+    at += buffer.write(h, at + H_OPEN.length, "latin1") + H_OPEN.length;
+    buffer.set(H_CLOSE, at);
+    this.pendingBytes = at + H_CLOSE.length;
     return h;
   }
 

@@ -140,7 +140,7 @@ function captureOnce(dir: string, gen: string): Run {
   const useTime = existsSync("/usr/bin/time");
   // --keep-spill: the spill stage runs (a default capture names no file, so writes none); the
   // kept file lands in TMPDIR, the bench dir removed at the end.
-  const captureArgv = ["bin/codewhale.js", "capture", "--keep-spill", "--", "bash", "-c", gen];
+  const captureArgv = ["bin/codewhale.cjs", "capture", "--keep-spill", "--", "bash", "-c", gen];
   const argv = useTime
     ? ["/usr/bin/time", "-v", process.execPath, ...captureArgv]
     : [process.execPath, ...captureArgv];

@@ -38,7 +38,7 @@ rmSync("dist", { recursive: true, force: true });
  * The packages cli.cjs loads only on first use, each bundled on its own beside it: the provider
  * SDKs (imported lazily by src/providers/) and the ACP SDK (by src/acp/, itself loaded only by
  * `codewhale acp`). Taking them out of cli.cjs nearly halves what every start reads and
- * deserialises; bin/codewhale.js runs each chunk with its own code cache. Import their named
+ * deserialises; bin/codewhale.cjs runs each chunk with its own code cache. Import their named
  * exports only: through a chunk, an ES `default` is the whole module.
  */
 const PACKAGE_CHUNKS = {
@@ -147,6 +147,13 @@ await build({
   supported: { "dynamic-import": false },
   logOverride: { "empty-import-meta": "silent" },
   external: ["@xterm/headless", "gpt-tokenizer", "markdown-it"],
+});
+
+// The launch frame (src/cli/launch.ts): required by the bin before cli.cjs, so it is small
+// (Node's built-ins, the session id maker) and its own file.
+await build({
+  ...common,
+  entryPoints: { launch: "src/cli/launch.ts" },
 });
 
 await build({

@@ -5,11 +5,11 @@
 // path that exists but is not a regular file (a directory, FIFO, device, dangling link) is a
 // problem.
 import { lstatSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError, errorMessage } from "../errors.ts";
 import { BIG_CONFIG_BYTES, passesFileCheck } from "./file-check.ts";
+import { type Env, expandTilde } from "./home.ts";
 import { createLineLocator } from "./locate-lines.ts";
 import type { Table } from "./merge.ts";
 import { cachedParse, storeParse } from "./parse-cache.ts";
@@ -18,7 +18,7 @@ import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
 import { configFileSchema } from "./schema.ts";
 
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env } from "./home.ts";
 
 export interface ConfigFile {
   kind: "user" | "project";
@@ -41,12 +41,7 @@ const USER_ONLY_KEYS = ["trusted_projects", "allowed_prompt_dirs", "protected_pa
 /** The largest config file read, in bytes; a bigger one is a problem, never read whole. */
 export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
 
-/** `$CODEWHALE_HOME`, or `~/.codewhale`. Always absolute. */
-export function resolveHome(env: Env): string {
-  const fromEnv = env.CODEWHALE_HOME;
-  if (fromEnv) return resolve(expandTilde(fromEnv, env));
-  return join(env.HOME || homedir(), ".codewhale");
-}
+export { resolveHome } from "./home.ts";
 
 /**
  * The config files that exist: the user file, then the project file. Anything at a config path
@@ -147,12 +142,6 @@ export function resolvePathKeys(data: Table, baseDir: string, env: Env): Table {
     if (Array.isArray(list)) out[key] = list.map(absolute);
   }
   return out;
-}
-
-function expandTilde(path: string, env: Env): string {
-  if (path === "~") return env.HOME || homedir();
-  if (path.startsWith("~/")) return join(env.HOME || homedir(), path.slice(2));
-  return path;
 }
 
 function syntaxProblem(path: string, error: unknown): ConfigError {

@@ -20,7 +20,7 @@ type MarkdownItFactory = (options: MarkdownItOptions) => MarkdownIt;
 /** Loads markdown-it once, on the first HTML export: no other command pays for it. */
 async function loadMarkdown(): Promise<MarkdownIt> {
   if (markdown) return markdown;
-  // Required, not imported: the bundle runs as a vm script (bin/codewhale.js), where a dynamic
+  // Required, not imported: the bundle runs as a vm script (bin/codewhale.cjs), where a dynamic
   // import() cannot load a module; the bundle has `require`, source run by tsx does not.
   const load = typeof require === "function" ? require : createRequire(import.meta.url);
   const loaded = load("markdown-it") as MarkdownItFactory | { default: MarkdownItFactory };

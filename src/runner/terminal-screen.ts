@@ -48,7 +48,7 @@ let terminalClass: TerminalClass | null = null;
 /** Loads @xterm/headless once; exec start-up and streams without cursor moves never pay for it. */
 export async function loadTerminalEmulator(): Promise<void> {
   if (terminalClass) return;
-  // Required, not imported: the bundle runs as a vm script (bin/codewhale.js), where a dynamic
+  // Required, not imported: the bundle runs as a vm script (bin/codewhale.cjs), where a dynamic
   // import() cannot load a module; the bundle has `require`, source run by tsx does not.
   const load = typeof require === "function" ? require : createRequire(import.meta.url);
   const module = load("@xterm/headless") as { Terminal: unknown; default?: { Terminal?: unknown } };

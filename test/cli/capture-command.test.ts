@@ -17,7 +17,7 @@ const env = { PATH: process.env.PATH, TMPDIR: tmp, CODEWHALE_HOME: join(tmp, "ho
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function capture(...args: string[]) {
-  return spawnSync(process.execPath, ["bin/codewhale.js", "capture", ...args], {
+  return spawnSync(process.execPath, ["bin/codewhale.cjs", "capture", ...args], {
     cwd: repoRoot,
     encoding: "utf8",
     env: { ...env, HOME: tmp },
@@ -115,7 +115,7 @@ describe("codewhale capture", () => {
     const child = spawn(
       process.execPath,
       [
-        "bin/codewhale.js",
+        "bin/codewhale.cjs",
         "capture",
         "--max-bytes",
         "2000000",
@@ -146,7 +146,7 @@ describe("codewhale capture", () => {
       const child = spawn(
         process.execPath,
         [
-          "bin/codewhale.js",
+          "bin/codewhale.cjs",
           "capture",
           "--max-bytes",
           "100",

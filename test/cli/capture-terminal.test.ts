@@ -28,7 +28,7 @@ const env = { PATH: process.env.PATH, TMPDIR: tmp, CODEWHALE_HOME: join(tmp, "ho
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 function capture(args: string[], cwd = repoRoot) {
-  return spawnSync(process.execPath, [join(repoRoot, "bin/codewhale.js"), "capture", ...args], {
+  return spawnSync(process.execPath, [join(repoRoot, "bin/codewhale.cjs"), "capture", ...args], {
     cwd,
     encoding: "utf8",
     env,

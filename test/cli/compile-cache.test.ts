@@ -1,4 +1,4 @@
-// The executable's compile cache (bin/codewhale.js): V8's code cache for the bundle, kept in
+// The executable's compile cache (bin/codewhale.cjs): V8's code cache for the bundle, kept in
 // $CODEWHALE_HOME/cache. Written once, privately, reused unchanged, replaced when corrupt or
 // stale, never written when turned off, and never a reason for a run to fail or print.
 import assert from "node:assert/strict";

@@ -30,7 +30,7 @@ function codewhale(...args: string[]): Run {
 /** Any codewhale command; a hang (reading an endless file) fails the test after 20 s. */
 function cli(...args: string[]): Run {
   const env = { PATH: process.env.PATH, ...layout.env() };
-  const result = spawnSync(process.execPath, ["bin/codewhale.js", ...args], {
+  const result = spawnSync(process.execPath, ["bin/codewhale.cjs", ...args], {
     cwd: repoRoot,
     encoding: "utf8",
     env,

@@ -107,7 +107,7 @@ describe("codewhale doctor", () => {
     });
     assert.deepEqual(find(checks, "endpoint"), []);
     assert.equal(mock.requests.length, before);
-    const run = spawnSync(process.execPath, [join(repoRoot, "bin/codewhale.js"), "doctor"], {
+    const run = spawnSync(process.execPath, [join(repoRoot, "bin/codewhale.cjs"), "doctor"], {
       cwd,
       env,
       encoding: "utf8",
@@ -198,7 +198,7 @@ describe("codewhale doctor", () => {
     const broken = project("cli-broken", "max_steps = 0\n");
     const failed = spawnSync(
       process.execPath,
-      [join(repoRoot, "bin/codewhale.js"), "doctor", "--json"],
+      [join(repoRoot, "bin/codewhale.cjs"), "doctor", "--json"],
       {
         cwd: broken.cwd,
         env: broken.env,

@@ -1,4 +1,4 @@
-// A real ACP client for tests: spawns the built `codewhale acp` (bin/codewhale.js → dist/) as
+// A real ACP client for tests: spawns the built `codewhale acp` (bin/codewhale.cjs → dist/) as
 // a child process against the loopback mock provider and talks to it over stdio with the
 // official SDK's client. Records every `session/update` and every message in arrival order,
 // answers permission requests with a test's chosen option, and keeps stdout's raw lines. As an

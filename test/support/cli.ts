@@ -1,10 +1,10 @@
-// Runs the built `codewhale` CLI (bin/codewhale.js → dist/) as a child process, the way a user
+// Runs the built `codewhale` CLI (bin/codewhale.cjs → dist/) as a child process, the way a user
 // does. scripts/test.mjs builds dist/ before any test starts; tests never build it themselves.
 import { type SpawnSyncOptions, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-export const cliPath = `${repoRoot}bin/codewhale.js`;
+export const cliPath = `${repoRoot}bin/codewhale.cjs`;
 
 export interface CliRun {
   status: number | null;

@@ -3,14 +3,25 @@
 // bundled CLI (dist/cli.cjs, built by `npm run build`) with V8's code cache kept in
 // $CODEWHALE_HOME/cache, so later runs skip parsing and compiling most of the bundle. The
 // bundles cli.cjs requires on first use (`require("./tui.cjs")`, the provider SDKs' chunks:
-// scripts/build.mjs) are loaded the same way, each with its own cache.
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Script } from "node:vm";
+// scripts/build.mjs) are loaded the same way, each with its own cache. Before cli.cjs, a plain
+// interactive start draws its launch frame (dist/launch.cjs, src/cli/launch.ts). CommonJS, so
+// Node starts it without its ES module loader.
+"use strict";
+const { createHash } = require("node:crypto");
+const {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} = require("node:fs");
+const { createRequire } = require("node:module");
+const { homedir } = require("node:os");
+const { basename, dirname, join, resolve } = require("node:path");
+const { Script } = require("node:vm");
+
+const dist = join(__dirname, "..", "dist");
 
 /** A chunk beside the bundle, as the build names them: `./tui.cjs`, `./sdk-openai.cjs`. */
 const CHUNK = /^\.\/([a-z][a-z0-9-]*)\.cjs$/;
@@ -19,10 +30,22 @@ const chunks = new Map();
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  runBundle(fileURLToPath(new URL("../dist/cli.cjs", import.meta.url)), "cli");
+  drawLaunchFrame();
+  runBundle(join(dist, "cli.cjs"), "cli");
+}
+
+/** The launch frame of a plain interactive start, when one is stored; never a reason to fail. */
+function drawLaunchFrame() {
+  let launch;
+  try {
+    launch = require(join(dist, "launch.cjs")).launch;
+  } catch {
+    return; // Not built yet: runBundle says so.
+  }
+  launch(args, dist);
 }
 
 /**
@@ -32,7 +55,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
  */
 function runBundle(file, kind) {
   const bytes = readBundle(file);
-  const cache = cachePath(bytes, kind);
+  const cache = cachePath(file, bytes, kind);
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${bytes}\n})`;
   const cachedData = cache ? readOptional(cache) : undefined;
   // On the bundle's first line, so line numbers (and the source map) stay as built.
@@ -69,17 +92,21 @@ function readBundle(file) {
 }
 
 /**
- * The cache file for this bundle and Node version: named by their SHA-256, so a rebuilt
- * or upgraded bundle never meets a stale cache. Home as src/config/files.ts resolves it.
+ * The cache file for this bundle and Node version: `<kind>-<where>-<what>.v8cache`, <what> the
+ * SHA-256 of the Node version and the bundle's bytes, so a rebuilt or upgraded bundle never
+ * meets a stale cache, and <where> that of the bundle's path, so two installs (two checkouts)
+ * sharing one home keep a cache each instead of deleting each other's. Home as
+ * src/config/home.ts resolves it.
  */
-function cachePath(bytes, kind) {
+function cachePath(file, bytes, kind) {
   if (process.env.CODEWHALE_COMPILE_CACHE === "0") return null;
   const fromEnv = process.env.CODEWHALE_HOME;
   const home = fromEnv
     ? resolve(fromEnv.replace(/^~(?=$|\/)/, process.env.HOME || homedir()))
     : join(process.env.HOME || homedir(), ".codewhale");
+  const where = createHash("sha256").update(file).digest("hex").slice(0, 12);
   const id = createHash("sha256").update(process.version).update(bytes).digest("hex").slice(0, 32);
-  return join(home, "cache", `${kind}-${id}.v8cache`);
+  return join(home, "cache", `${kind}-${where}-${id}.v8cache`);
 }
 
 function readOptional(path) {
@@ -91,9 +118,9 @@ function readOptional(path) {
 }
 
 /**
- * Writes the cache atomically and removes older ones of the same bundle; a cache is an
- * optimisation, never an error. The cache directory is made inside an existing home only:
- * a run never creates $CODEWHALE_HOME itself.
+ * Writes the cache atomically and removes older ones of the same bundle at the same path; a
+ * cache is an optimisation, never an error. The cache directory is made inside an existing
+ * home only: a run never creates $CODEWHALE_HOME itself.
  */
 function writeCache(path, script) {
   try {
@@ -107,7 +134,7 @@ function writeCache(path, script) {
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, path);
     const own = basename(path);
-    const prefix = own.slice(0, own.lastIndexOf("-") + 1); // "cli-", "sdk-openai-"
+    const prefix = own.slice(0, own.lastIndexOf("-") + 1); // "cli-<where>-", "sdk-openai-<where>-"
     for (const name of readdirSync(dir)) {
       if (name.startsWith(prefix) && join(dir, name) !== path && !name.endsWith(".tmp")) {
         rmSync(join(dir, name), { force: true });

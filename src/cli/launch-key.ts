@@ -20,8 +20,31 @@ const CHAT_OPTIONS: Readonly<Record<string, boolean>> = {
   "--trust": false,
 };
 
-/** Environment variables that change between two starts in one shell, and the frame never shows. */
-const VOLATILE_ENV = new Set(["OLDPWD", "_"]);
+/**
+ * Environment variables that differ between two starts of one user in one project (another
+ * shell, terminal window, tmux server or ssh connection) and that codewhale never reads. Every
+ * other variable is in the key, its value too unless its name says it is a secret.
+ */
+const VOLATILE_ENV = new Set([
+  "OLDPWD",
+  "_",
+  "SHLVL",
+  "TMUX",
+  "TMUX_PANE",
+  "STY",
+  "WINDOW",
+  "WINDOWID",
+  "TERM_SESSION_ID",
+  "ITERM_SESSION_ID",
+  "KITTY_WINDOW_ID",
+  "KITTY_PID",
+  "WEZTERM_PANE",
+  "ALACRITTY_WINDOW_ID",
+  "SSH_CLIENT",
+  "SSH_CONNECTION",
+  "SSH_TTY",
+  "GPG_TTY",
+]);
 /** Names of variables whose values are secrets: only whether one is set enters the key. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|COOKIE|SESSION/i;
 

@@ -5,6 +5,7 @@
 // terminal's buffer for the editor), and a handoff left for the CLI (launch-handoff.ts): the TUI
 // claims it and its first render lands on the same bytes; any other end erases the frame first.
 import { isatty } from "node:tty";
+import { ExitCode } from "../errors.ts";
 import { newSessionId } from "../session/paths.ts";
 import { VERSION } from "../version.ts";
 import {
@@ -70,9 +71,11 @@ function handoffOf(
   rows: number,
 ): { handoff: LaunchHandoff; show(frame: LaunchFrame): void } {
   let drawn: LaunchFrame | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
+  // As the TUI's own guard (src/tui/terminal-restore.ts) ends a session on a signal.
+  const onSignal = () => {
     handoff.erase();
-    process.exit(signal === "SIGINT" ? 130 : 143);
+    writeErr("codewhale: stopped by a signal\n");
+    process.exit(ExitCode.cancelled);
   };
   const unguard = () => {
     for (const signal of SIGNALS) process.off(signal, onSignal);
@@ -127,5 +130,13 @@ function writeOut(bytes: string): void {
     process.stdout.write(bytes);
   } catch {
     // The terminal is gone: nothing to draw on.
+  }
+}
+
+function writeErr(line: string): void {
+  try {
+    process.stderr.write(line);
+  } catch {
+    // As above.
   }
 }

@@ -61,7 +61,7 @@ function runBundle(file, kind) {
   // On the bundle's first line, so line numbers (and the source map) stay as built.
   const script = new Script(wrapped, { filename: file, cachedData });
   if (cache && (!cachedData || script.cachedDataRejected)) {
-    process.once("exit", () => writeCache(cache, script));
+    process.once("exit", () => writeCache(cache, kind, script));
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, requireFor(file), module, file, dirname(file));
@@ -122,7 +122,7 @@ function readOptional(path) {
  * cache is an optimisation, never an error. The cache directory is made inside an existing
  * home only: a run never creates $CODEWHALE_HOME itself.
  */
-function writeCache(path, script) {
+function writeCache(path, kind, script) {
   try {
     const dir = dirname(path);
     try {
@@ -135,10 +135,11 @@ function writeCache(path, script) {
     renameSync(temp, path);
     const own = basename(path);
     const prefix = own.slice(0, own.lastIndexOf("-") + 1); // "cli-<where>-", "sdk-openai-<where>-"
+    // The layout before <where> (`cli-<what>.v8cache`): no install writes it any more.
+    const legacy = new RegExp(`^${kind}-[0-9a-f]+\\.v8cache$`);
     for (const name of readdirSync(dir)) {
-      if (name.startsWith(prefix) && join(dir, name) !== path && !name.endsWith(".tmp")) {
-        rmSync(join(dir, name), { force: true });
-      }
+      const older = name.startsWith(prefix) || legacy.test(name);
+      if (older && name !== own && !name.endsWith(".tmp")) rmSync(join(dir, name), { force: true });
     }
   } catch {
     // Read-only home, full disk: the next run compiles from source again.

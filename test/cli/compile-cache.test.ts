@@ -1,19 +1,24 @@
 // The executable's compile cache (bin/codewhale.cjs): V8's code cache for the bundle, kept in
 // $CODEWHALE_HOME/cache. Written once, privately, reused unchanged, replaced when corrupt or
-// stale, never written when turned off, and never a reason for a run to fail or print.
+// stale, kept apart for two installs sharing one home, never written when turned off, and never a
+// reason for a run to fail or print.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import {
+  appendFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { runCli } from "../support/cli.ts";
+import { repoRoot, runCli } from "../support/cli.ts";
 import { tempDir } from "../support/session-fixtures.ts";
 
 let home: string;
@@ -68,10 +73,43 @@ describe("compile cache", () => {
 
   it("removes caches of other builds when it writes a new one", () => {
     mkdirSync(cacheDir(), { mode: 0o700 });
-    writeFileSync(join(cacheDir(), "cli-0123456789abcdef.v8cache"), "old build");
+    writeFileSync(join(cacheDir(), "cli-0123456789abcdef.v8cache"), "old layout");
+    run();
+    const [name] = cacheFiles();
+    const where = (name as string).split("-")[1];
+    const rebuilt = `cli-${where}-0123456789abcdef.v8cache`;
+    writeFileSync(join(cacheDir(), rebuilt), "an older build at this path");
+    rmSync(join(cacheDir(), name as string));
     run();
     assert.equal(cacheFiles().length, 1);
     assert.ok(!cacheFiles().includes("cli-0123456789abcdef.v8cache"));
+    assert.ok(!cacheFiles().includes(rebuilt));
+  });
+
+  it("keeps one cache per install when two installs share the home", () => {
+    // A second install of another build: the bin and dist/ copied, one byte added to cli.cjs.
+    const other = join(home, "other-install");
+    cpSync(join(repoRoot, "bin"), join(other, "bin"), { recursive: true });
+    cpSync(join(repoRoot, "dist"), join(other, "dist"), { recursive: true });
+    appendFileSync(join(other, "dist", "cli.cjs"), "\n");
+    symlinkSync(join(repoRoot, "node_modules"), join(other, "node_modules"));
+    const runOther = () => {
+      const result = spawnSync(
+        process.execPath,
+        [join(other, "bin", "codewhale.cjs"), "config", "show", "--json"],
+        { env: { PATH: process.env.PATH ?? "", CODEWHALE_HOME: home }, encoding: "utf8" },
+      );
+      assert.equal(result.status, 0, result.stderr);
+    };
+    run();
+    runOther();
+    const both = cacheFiles().filter((name) => name.startsWith("cli-"));
+    assert.equal(both.length, 2, `a cache each: ${both}`);
+    const stamps = () => both.map((name) => statSync(join(cacheDir(), name)).mtimeMs);
+    const before = stamps();
+    run();
+    runOther();
+    assert.deepEqual(stamps(), before, "each reused, neither rewritten");
   });
 
   it("never creates a missing home for its cache", () => {

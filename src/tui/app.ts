@@ -6,7 +6,6 @@
 import {
   type Component,
   Container,
-  type Editor,
   matchesKey,
   Text,
   type TUI,
@@ -127,7 +126,7 @@ export class App {
   /** The history search or the session picker, while one is open above the editor. */
   private overlay: Component | undefined;
   private readonly status: StatusLine;
-  private readonly editor: Editor;
+  private readonly editor: InputEditor;
   private readonly asks: AgentAsk[] = [];
   private panel: AskPanel | undefined;
   private queued: string[] = [];
@@ -243,7 +242,7 @@ export class App {
         this.status.setRunning(status !== "idle", status === "cancelling");
         if (status === "idle") {
           this.updateIdle();
-          void this.mcpInput.refresh();
+          void this.refreshMcp();
         }
       }),
       bus.on("agent/queued", ({ text }) => {
@@ -262,9 +261,15 @@ export class App {
       }),
     ];
     this.status.outputPrice = this.options.views.outputPrice?.(agent.provider, agent.model) ?? null;
-    void this.mcpInput.refresh();
+    void this.refreshMcp();
     this.updateIdle();
     this.tui.requestRender();
+  }
+
+  /** The MCP prompts and resources read again; a `/…` being typed sees the new ones at once. */
+  private async refreshMcp(): Promise<void> {
+    await this.mcpInput.refresh();
+    this.editor.refreshCompletion();
   }
 
   private observe(event: SessionEvent): void {

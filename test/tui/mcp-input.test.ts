@@ -1,10 +1,13 @@
 // The MCP servers' prompts and resources in the interactive terminal (tmux, the SDK-built test
-// server over stdio, the loopback mock): `/mcp__t__review` is offered by completion and /help,
+// server over stdio, the loopback mock): `/mcp__t__review` is offered by completion (also to a
+// `/mcp__t` typed before the server listed its prompts, once they arrive) and /help,
 // a missing argument is one line, and it sends the prompt's text as the user's prompt;
 // `@t:` completes the server's resources, and the attached one reaches the model before the
 // prompt, recorded as a `user:attach` note with its escapes stripped and its token redacted;
 // a resource that does not come is shown as awaited, and Esc stops it with nothing sent.
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { testServerPath } from "../support/mcp-servers.ts";
 import { fakeGithubToken } from "../support/mcp-test-server.ts";
@@ -21,17 +24,18 @@ describe("the interactive terminal: MCP prompts and resources", {
       `command = ${JSON.stringify(process.execPath)}`,
       `args = [${JSON.stringify(testServerPath())}]`,
       `env = { MCP_TEST_SECRET = ${JSON.stringify(secret)} }`,
+      // The session (and so its servers) opens once this hook sees the release file.
+      "[[hooks.SessionStart]]",
+      `command = ${JSON.stringify(`while [ ! -e release ]; do sleep 0.02; done`)}`,
+      "timeout_ms = 30000",
     ].join("\n");
     const { screen, mock, setup } = await start(t, [], { toml });
-    // The first frame comes before the session (and its servers) open: the server's prompts
-    // join the menu once they are listed, so retype until the menu offers them.
-    for (const until = Date.now() + 20_000; ; ) {
-      screen.type("/mcp__t");
-      const shown = await screen.waitFor("Review a file. (mcp t)", 1_000).catch(() => null);
-      if (shown) break;
-      if (Date.now() > until) throw new Error(`no MCP prompt offered:\n${screen.screen()}`);
-      screen.keys("C-u");
-    }
+    // Typed before the server lists its prompts: the menu offers them once they arrive.
+    screen.type("/mcp__t");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.doesNotMatch(screen.screen(), /Review a file/, "no prompts before the session opens");
+    writeFileSync(join(setup.workspace, "release"), "");
+    await screen.waitFor("Review a file. (mcp t)");
     screen.keys("C-u");
     screen.type("/help");
     await waitUntil(screen, (text) => !text.includes("Review a file. (mcp t)"));

@@ -79,116 +79,126 @@ const failedAttempt = {
     .optional(),
 };
 
-/** The payload of each event type, keyed by `type`. One doc comment per type. */
-export const payloadSchemas = {
+/**
+ * The payload of each event type, keyed by `type`, each made on first use (payloadSchemas).
+ * One doc comment per type.
+ */
+const payloadDefinitions = {
   /** First event of every session: where, with what, and (for a fork) from where. */
-  "session/start": z.object({
-    session_id: z.string(),
-    cwd: z.string(),
-    version: z.string(),
-    provider: z.string(),
-    model: z.string(),
-    /** SHA-256 of the effective config with secret-shaped values removed. */
-    config_fingerprint: z.string(),
-    parent_session_id: z.string().optional(),
-    parent_seq: z.number().int().nonnegative().optional(),
-  }),
+  "session/start": () =>
+    z.object({
+      session_id: z.string(),
+      cwd: z.string(),
+      version: z.string(),
+      provider: z.string(),
+      model: z.string(),
+      /** SHA-256 of the effective config with secret-shaped values removed. */
+      config_fingerprint: z.string(),
+      parent_session_id: z.string().optional(),
+      parent_seq: z.number().int().nonnegative().optional(),
+    }),
   /**
    * What the user typed to start a turn. Synced before any request is sent. `blocked` is set
    * when a UserPromptSubmit hook refused the prompt: it was never sent and replay skips it.
    */
-  "user/message": z.object({
-    text: z.string(),
-    blocked: z.object({ by: z.string(), reason: z.string() }).optional(),
-  }),
+  "user/message": () =>
+    z.object({
+      text: z.string(),
+      blocked: z.object({ by: z.string(), reason: z.string() }).optional(),
+    }),
   /** A message the user sent while a turn ran; reaches the model at the next step boundary. */
-  "steering/message": z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
+  "steering/message": () => z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
   /** A turn begins; the preceding `user/message` is its input. */
-  "turn/start": z.object({ turn: z.number().int().nonnegative() }),
+  "turn/start": () => z.object({ turn: z.number().int().nonnegative() }),
   /** A turn ends, and why. `error` carries the one-line reason. */
-  "turn/end": z.object({
-    turn: z.number().int().nonnegative(),
-    reason: z.enum(["completed", "cancelled", "error", "max_steps", "max_budget"]),
-    error: z.string().optional(),
-  }),
+  "turn/end": () =>
+    z.object({
+      turn: z.number().int().nonnegative(),
+      reason: z.enum(["completed", "cancelled", "error", "max_steps", "max_budget"]),
+      error: z.string().optional(),
+    }),
   /** One model request begins. */
-  "step/start": z.object({ ...turnStep, provider: z.string(), model: z.string() }),
+  "step/start": () => z.object({ ...turnStep, provider: z.string(), model: z.string() }),
   /**
    * Streamed deltas of one content block, in arrival order. Deltas handed over together (in
    * one burst from the network, before the event loop turns) share one event: `delta` is
    * their text joined and `parts` each one's length in UTF-16 code units (absent for a single
    * delta). `chunkDeltas` splits them again.
    */
-  "assistant/chunk": z.object({
-    ...turnStep,
-    block: z.number().int().nonnegative(),
-    kind: z.enum(["text", "thinking", "tool_input"]),
-    delta: z.string(),
-    parts: z.array(z.number().int().nonnegative()).optional(),
-  }),
+  "assistant/chunk": () =>
+    z.object({
+      ...turnStep,
+      block: z.number().int().nonnegative(),
+      kind: z.enum(["text", "thinking", "tool_input"]),
+      delta: z.string(),
+      parts: z.array(z.number().int().nonnegative()).optional(),
+    }),
   /**
    * The complete assistant message exactly as the provider returned it: `content` holds the
    * provider-native items verbatim (Anthropic content blocks with signed thinking; Responses
    * output items with encrypted reasoning; for Chat Completions, the one message object).
    * Replay uses these, never the chunks.
    */
-  "assistant/message": z.object({
-    ...turnStep,
-    provider: z.string(),
-    model: z.string(),
-    api: z.enum(["anthropic", "openai-chat", "openai-responses", "scripted"]),
-    request_id: z.string().nullable(),
-    stop_reason: z.string().nullable(),
-    content: z.array(json),
-  }),
+  "assistant/message": () =>
+    z.object({
+      ...turnStep,
+      provider: z.string(),
+      model: z.string(),
+      api: z.enum(["anthropic", "openai-chat", "openai-responses", "scripted"]),
+      request_id: z.string().nullable(),
+      stop_reason: z.string().nullable(),
+      content: z.array(json),
+    }),
   /** A request failed mid-way; the partial content is kept here and never replayed. */
-  "step/failed": z.object({ ...turnStep, ...failedAttempt }),
+  "step/failed": () => z.object({ ...turnStep, ...failedAttempt }),
   /** A request completed: its usage and cost in USD (null when the model's prices are unknown). */
-  "step/end": z.object({ ...turnStep, usage: usageSchema, cost: z.number().nullable() }),
+  "step/end": () => z.object({ ...turnStep, usage: usageSchema, cost: z.number().nullable() }),
   /**
    * A tool call about to run (or refused), synced before any side effect. `arguments` are the
    * effective ones; `original_arguments` is set only when a hook or plugin rewrote them.
    */
-  "tool/call": z.object({
-    ...turnStep,
-    call_id: z.string(),
-    name: z.string(),
-    arguments: json,
-    original_arguments: json.optional(),
-    rewritten_by: z.string().optional(),
-    rewrite_reason: z.string().optional(),
-    decision: toolDecisionSchema,
-  }),
+  "tool/call": () =>
+    z.object({
+      ...turnStep,
+      call_id: z.string(),
+      name: z.string(),
+      arguments: json,
+      original_arguments: json.optional(),
+      rewritten_by: z.string().optional(),
+      rewrite_reason: z.string().optional(),
+      decision: toolDecisionSchema,
+    }),
   /** What a tool call returned, after the output policy. `content` is what the model sees. */
-  "tool/result": z.object({
-    call_id: z.string(),
-    content: z.string(),
-    is_error: z.boolean(),
-    original_bytes: z.number().int().nonnegative(),
-    delivered_bytes: z.number().int().nonnegative(),
-    truncated: z.boolean(),
-    spill_path: z.string().nullable(),
-    policy_errors: z.array(z.string()),
-    /** Set when the call was never run to completion (cancelled, or interrupted by a crash). */
-    interrupted: z.boolean().optional(),
-    /**
-     * Content blocks besides the text, in order (added within v1; absent when there are
-     * none): images of an MCP result, base64 `data`, PNG, JPEG, GIF or WebP, each at most
-     * 1 MiB decoded and at most four per result. `content` describes each one too
-     * (`[image image/png, 12.0 KiB]`), which is what a model without image input reads and
-     * what every view of the log shows; only requests to models that take images carry them.
-     */
-    blocks: z
-      .array(
-        z.object({
-          type: z.literal("image"),
-          mime_type: z.string(),
-          data: z.string(),
-          bytes: z.number().int().nonnegative(),
-        }),
-      )
-      .optional(),
-  }),
+  "tool/result": () =>
+    z.object({
+      call_id: z.string(),
+      content: z.string(),
+      is_error: z.boolean(),
+      original_bytes: z.number().int().nonnegative(),
+      delivered_bytes: z.number().int().nonnegative(),
+      truncated: z.boolean(),
+      spill_path: z.string().nullable(),
+      policy_errors: z.array(z.string()),
+      /** Set when the call was never run to completion (cancelled, or interrupted by a crash). */
+      interrupted: z.boolean().optional(),
+      /**
+       * Content blocks besides the text, in order (added within v1; absent when there are
+       * none): images of an MCP result, base64 `data`, PNG, JPEG, GIF or WebP, each at most
+       * 1 MiB decoded and at most four per result. `content` describes each one too
+       * (`[image image/png, 12.0 KiB]`), which is what a model without image input reads and
+       * what every view of the log shows; only requests to models that take images carry them.
+       */
+      blocks: z
+        .array(
+          z.object({
+            type: z.literal("image"),
+            mime_type: z.string(),
+            data: z.string(),
+            bytes: z.number().int().nonnegative(),
+          }),
+        )
+        .optional(),
+    }),
   /**
    * A note for the model from outside the conversation: a hook's `additionalContext`, a
    * PostToolUse or Stop hook's block reason, a pre-execute listener's context. `source` names
@@ -200,12 +210,13 @@ export const payloadSchemas = {
    * `call_id` the tool call it concerns.
    * Replay places it like steering: a user-role text at the next step boundary.
    */
-  "context/note": z.object({
-    turn: z.number().int().nonnegative(),
-    source: z.string(),
-    call_id: z.string().optional(),
-    text: z.string(),
-  }),
+  "context/note": () =>
+    z.object({
+      turn: z.number().int().nonnegative(),
+      source: z.string(),
+      call_id: z.string().optional(),
+      text: z.string(),
+    }),
   /**
    * The tools offered to the model changed (a source's list changed mid-session, e.g. an MCP
    * server's `list_changed`). Written at the start of turn `turn`, before its first request:
@@ -216,13 +227,14 @@ export const payloadSchemas = {
    * turn's next synced event (a `tool/call`, `step/end`) makes it durable, and a resumed
    * session lists its tools afresh.
    */
-  "tools/changed": z.object({
-    turn: z.number().int().nonnegative(),
-    tools: z.array(z.object({ name: z.string(), source: z.string(), kind: toolKindSchema })),
-    added: z.array(z.string()),
-    removed: z.array(z.string()),
-    changed: z.array(z.string()),
-  }),
+  "tools/changed": () =>
+    z.object({
+      turn: z.number().int().nonnegative(),
+      tools: z.array(z.object({ name: z.string(), source: z.string(), kind: toolKindSchema })),
+      added: z.array(z.string()),
+      removed: z.array(z.string()),
+      changed: z.array(z.string()),
+    }),
   /**
    * A summarising request begins (docs/compaction.md): the history is about to be compacted,
    * `trigger` says why (`auto`: the next request would pass `[compaction] threshold` of the
@@ -230,27 +242,29 @@ export const payloadSchemas = {
    * (absent between turns). Its deltas follow as `compaction/chunk`, then `context/compaction`
    * on success or `compaction/failed` per failed attempt. Never replayed to the model.
    */
-  "compaction/start": z.object({
-    turn: z.number().int().nonnegative().optional(),
-    trigger: z.enum(["auto", "manual"]),
-    provider: z.string(),
-    model: z.string(),
-    /** The estimated input of the history before compacting, in tokens. */
-    tokens_before: z.number().int().nonnegative(),
-  }),
+  "compaction/start": () =>
+    z.object({
+      turn: z.number().int().nonnegative().optional(),
+      trigger: z.enum(["auto", "manual"]),
+      provider: z.string(),
+      model: z.string(),
+      /** The estimated input of the history before compacting, in tokens. */
+      tokens_before: z.number().int().nonnegative(),
+    }),
   /**
    * Streamed deltas of the summarising request begun by the latest `compaction/start`,
    * coalesced as `assistant/chunk` is (`parts`); kept in a type of their own so no surface
    * mistakes the summary for the answer of a turn. Never replayed.
    */
-  "compaction/chunk": z.object({
-    block: z.number().int().nonnegative(),
-    kind: z.enum(["text", "thinking", "tool_input"]),
-    delta: z.string(),
-    parts: z.array(z.number().int().nonnegative()).optional(),
-  }),
+  "compaction/chunk": () =>
+    z.object({
+      block: z.number().int().nonnegative(),
+      kind: z.enum(["text", "thinking", "tool_input"]),
+      delta: z.string(),
+      parts: z.array(z.number().int().nonnegative()).optional(),
+    }),
   /** An attempt at the summarising request failed (as `step/failed` for a step). Never replayed. */
-  "compaction/failed": z.object(failedAttempt),
+  "compaction/failed": () => z.object(failedAttempt),
   /**
    * The history was compacted: from here on, replay puts `summary` (a user-role message) in
    * place of the derived messages from `first_seq` through `last_seq`, then the last user
@@ -259,54 +273,57 @@ export const payloadSchemas = {
    * event it replaces. `usage` and `cost` are the summarising request's; `tokens_before` and
    * `tokens_after` the estimated input of the history before and after.
    */
-  "context/compaction": z.object({
-    turn: z.number().int().nonnegative().optional(),
-    trigger: z.enum(["auto", "manual"]),
-    first_seq: z.number().int().nonnegative(),
-    last_seq: z.number().int().nonnegative(),
-    kept_from_seq: z.number().int().nonnegative().optional(),
-    kept_user_seq: z.number().int().nonnegative().optional(),
-    summary: z.string(),
-    provider: z.string(),
-    model: z.string(),
-    request_id: z.string().nullable(),
-    usage: usageSchema,
-    cost: z.number().nullable(),
-    tokens_before: z.number().int().nonnegative(),
-    tokens_after: z.number().int().nonnegative(),
-    /** What the user asked the summary to focus on (`/compact <focus>`). */
-    focus: z.string().optional(),
-    /** Instructions for the summary added by PreCompact hooks. */
-    instructions: z.array(z.string()).optional(),
-  }),
+  "context/compaction": () =>
+    z.object({
+      turn: z.number().int().nonnegative().optional(),
+      trigger: z.enum(["auto", "manual"]),
+      first_seq: z.number().int().nonnegative(),
+      last_seq: z.number().int().nonnegative(),
+      kept_from_seq: z.number().int().nonnegative().optional(),
+      kept_user_seq: z.number().int().nonnegative().optional(),
+      summary: z.string(),
+      provider: z.string(),
+      model: z.string(),
+      request_id: z.string().nullable(),
+      usage: usageSchema,
+      cost: z.number().nullable(),
+      tokens_before: z.number().int().nonnegative(),
+      tokens_after: z.number().int().nonnegative(),
+      /** What the user asked the summary to focus on (`/compact <focus>`). */
+      focus: z.string().optional(),
+      /** Instructions for the summary added by PreCompact hooks. */
+      instructions: z.array(z.string()).optional(),
+    }),
   /** The whole todo list, as last written by the model. */
-  "todo/update": z.object({
-    todos: z.array(
-      z.object({
-        content: z.string(),
-        status: z.enum(["pending", "in_progress", "completed"]),
-      }),
-    ),
-  }),
+  "todo/update": () =>
+    z.object({
+      todos: z.array(
+        z.object({
+          content: z.string(),
+          status: z.enum(["pending", "in_progress", "completed"]),
+        }),
+      ),
+    }),
   /**
    * The session continues with another model from here on (written on resume when `--model`
    * differs from the model in effect). Steps after it name the same provider and model.
    */
-  "session/model": z.object({ provider: z.string(), model: z.string() }),
+  "session/model": () => z.object({ provider: z.string(), model: z.string() }),
   /**
    * The user named the session (an editor's /title over ACP); the newest one holds. A session
    * without one is titled by its first prompt in listings.
    */
-  "session/title": z.object({ title: z.string() }),
+  "session/title": () => z.object({ title: z.string() }),
   /**
    * The writer reopened a log whose last line was torn, and cut those bytes; or `sessions
    * repair` cut a damaged tail, keeping the cut bytes in `kept_in` (a file name in the log's
    * folder).
    */
-  "session/recovered": z.object({
-    dropped_bytes: z.number().int().nonnegative(),
-    kept_in: z.string().optional(),
-  }),
+  "session/recovered": () =>
+    z.object({
+      dropped_bytes: z.number().int().nonnegative(),
+      kept_in: z.string().optional(),
+    }),
   /**
    * A receipt, written by the writer after every `turn/end` and when it closes a log whose last
    * event is not one: the Ed25519 signature `sig` (base64), by the user's key whose
@@ -314,14 +331,36 @@ export const payloadSchemas = {
    * `signed_h` are the seq and `h` of the line just before this one. Since `h` chains every
    * earlier line, it signs the whole log up to there (docs/session-format.md, "Receipts").
    */
-  "session/checkpoint": z.object({
-    session_id: z.string(),
-    signed_seq: z.number().int().nonnegative(),
-    signed_h: z.string(),
-    key: z.string(),
-    sig: z.string(),
-  }),
+  "session/checkpoint": () =>
+    z.object({
+      session_id: z.string(),
+      signed_seq: z.number().int().nonnegative(),
+      signed_h: z.string(),
+      key: z.string(),
+      sig: z.string(),
+    }),
 } as const;
+
+type PayloadSchemas = {
+  readonly [T in keyof typeof payloadDefinitions]: ReturnType<(typeof payloadDefinitions)[T]>;
+};
+
+/**
+ * The payload schema of each event type. Each is built on first use: building all of them
+ * costs a few milliseconds of every start, before its first frame, that most runs (which
+ * write or read a handful of event types) never need.
+ */
+export const payloadSchemas = {} as PayloadSchemas;
+for (const type of Object.keys(payloadDefinitions) as Array<keyof PayloadSchemas>) {
+  let built: PayloadSchemas[typeof type] | undefined;
+  Object.defineProperty(payloadSchemas, type, {
+    enumerable: true,
+    get: () => {
+      built ??= payloadDefinitions[type]() as PayloadSchemas[typeof type];
+      return built;
+    },
+  });
+}
 
 export type EventType = keyof typeof payloadSchemas;
 

@@ -3,13 +3,7 @@
 // own scrollback (no alternate screen). Renders from the agent's bus only (`session/event`,
 // plus `agent/status`, `agent/queued`, `agent/ask`, `agent/notice` for lifecycle), drives it
 // through submit, answer and cancel, runs the slash commands, Ctrl-O. Started by index.ts.
-import {
-  type Component,
-  Container,
-  matchesKey,
-  Text,
-  type TUI,
-} from "@mariozechner/pi-tui";
+import { type Component, Container, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";

@@ -42,7 +42,8 @@ export interface InteractiveOptions {
   terminal?: Terminal;
   /**
    * The launch frame the bin drew (src/cli/launch.ts), in raw mode: the first render lands on
-   * it, drawing only what differs; `claim` is called as the screen is taken over.
+   * it, drawing only what differs (a terminal resized since is redrawn whole, as pi-tui redraws
+   * on any resize); `claim` is called as the screen is taken over.
    */
   launchFrame?: ScreenFrame & { claim(): void };
   /** Called once with the first frame drawn (its lines and every byte written for it). */

@@ -2,8 +2,9 @@
 // bundle loads (held here by a preload at the moment the bin reads dist/cli.cjs), with a fresh
 // session id that the session then has; keys typed in that gap are not echoed over it and reach
 // the editor; the TUI's own first render does not change the screen. A changed config is a miss
-// (nothing drawn early); a start that fails erases the frame before its one error line; a
-// signal in the gap ends the start as it ends a session; the terminal is restored either way.
+// (nothing drawn early); a terminal resized in the gap gets one frame, drawn anew; a start that
+// fails erases the frame before its one error line; a signal in the gap ends the start as it
+// ends a session; the terminal is restored either way.
 import assert from "node:assert/strict";
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -13,7 +14,7 @@ import { describe, it, type TestContext } from "node:test";
 import { execEnv } from "../support/exec-harness.ts";
 import { startMockProvider } from "../support/mock-provider/index.ts";
 import { childOf, startTmux, type TmuxScreen, tmuxAvailable } from "../support/tmux.ts";
-import { MODEL, ofType, openedEvents } from "../support/tui-session.ts";
+import { MODEL, ofType, openedEvents, waitUntil } from "../support/tui-session.ts";
 
 const SESSION_LINE = /session ([0-9a-f-]{36}) · /;
 const gateModule = new URL("../support/launch-gate.cjs", import.meta.url).pathname;
@@ -142,6 +143,26 @@ describe("the launch frame", {
     assert.doesNotMatch(end, /\/help|session [0-9a-f]/, `the frame is gone:\n${end}`);
     assert.match(end, /EXITED 2/);
     assert.match(end, /TTY icanon echo END/);
+  });
+
+  it("is drawn anew, once, when the terminal was resized in the gap", async (t) => {
+    const g = await gated(t);
+    await g.first();
+    const screen = g.run();
+    await g.held();
+    await screen.waitFor("/help");
+    screen.resize(90, 30);
+    await g.open();
+    await openedEvents(g.setup.home);
+    // As on any resize, the screen is drawn again whole: one frame, at the new width.
+    const shown = await waitUntil(screen, (text) => /\/help/.test(text) && /^─{90}$/m.test(text));
+    assert.equal(shown.match(/\/help/g)?.length, 1, `one frame:\n${shown}`);
+    assert.equal(shown.match(/session [0-9a-f-]{36}/g)?.length, 1);
+    assert.doesNotMatch(
+      shown,
+      /^─{1,89}$/m,
+      `nothing left of the frame drawn at 100 columns:\n${shown}`,
+    );
   });
 
   it("stops on a signal in the gap as a session does: one line, the terminal restored", async (t) => {

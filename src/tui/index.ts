@@ -50,6 +50,15 @@ export interface InteractiveOptions {
   onFirstFrame?: (frame: DrawnFrame) => void;
 }
 
+/**
+ * Resolves after the next turn of the event loop has read and drawn what was typed already:
+ * its poll phase reads the terminal, the key's frame is an immediate of that turn (render-pace),
+ * and this resolves in the turn after.
+ */
+function afterTypedKeys(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
 export async function runInteractive(options: InteractiveOptions): Promise<number> {
   const theme = createTheme(colorWanted(options.env ?? process.env));
   const terminal = options.terminal ?? new ProcessTerminal();
@@ -90,9 +99,10 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
     app?.start(options.firstPrompt);
     const drawn = captureFrame(tui, terminal, pace.drawNow);
     options.onFirstFrame?.(drawn);
-    // The first frame is on the terminal: now the session opens (its log, tools, hooks).
+    // The first frame is on the terminal: now the session opens (its log, tools, hooks), once
+    // the keys typed before it (during a launch frame, say) are in the editor and drawn.
     let leaving = false;
-    const opening = pending?.open().then(
+    const opening = (pending ? afterTypedKeys().then(() => pending.open()) : undefined)?.then(
       (agent) => {
         if (!leaving) app?.adopt(agent);
         return agent;

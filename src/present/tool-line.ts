@@ -3,7 +3,7 @@
 // by exec's text output on stderr (text-output.ts); the terminal UI and ACP can reuse it. Every
 // piece of text that came from the model or a tool is made safe for a terminal (`terminalSafe`).
 import { diffLines } from "diff";
-import { terminalSafe } from "../runner/index.ts";
+import { terminalSafe } from "../runner/escape-controls.ts";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/presentation.ts";
 import { formatDuration } from "./format.ts";

@@ -17,8 +17,7 @@ const {
   writeFileSync,
 } = require("node:fs");
 const { createRequire } = require("node:module");
-const { homedir } = require("node:os");
-const { basename, dirname, join, resolve } = require("node:path");
+const { basename, dirname, join } = require("node:path");
 const { Script } = require("node:vm");
 
 const dist = join(__dirname, "..", "dist");
@@ -33,19 +32,19 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  drawLaunchFrame();
-  runBundle(join(dist, "cli.cjs"), "cli");
+  const launch = launchBundle();
+  // The launch frame of a plain interactive start, when one is stored; never a reason to fail.
+  launch?.launch(args, dist);
+  runBundle(join(dist, "cli.cjs"), "cli", launch?.resolveHome);
 }
 
-/** The launch frame of a plain interactive start, when one is stored; never a reason to fail. */
-function drawLaunchFrame() {
-  let launch;
+/** dist/launch.cjs (src/cli/launch.ts), or undefined before a build (runBundle says so). */
+function launchBundle() {
   try {
-    launch = require(join(dist, "launch.cjs")).launch;
+    return require(join(dist, "launch.cjs"));
   } catch {
-    return; // Not built yet: runBundle says so.
+    return undefined;
   }
-  launch(args, dist);
 }
 
 /**
@@ -53,9 +52,9 @@ function drawLaunchFrame() {
  * can be handed in (Node 20 has no code cache for ES modules or `require`). Without a usable
  * cache the run writes one at exit, holding every function the run compiled.
  */
-function runBundle(file, kind) {
+function runBundle(file, kind, resolveHome) {
   const bytes = readBundle(file);
-  const cache = cachePath(file, bytes, kind);
+  const cache = resolveHome ? cachePath(file, bytes, kind, resolveHome) : null;
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${bytes}\n})`;
   const cachedData = cache ? readOptional(cache) : undefined;
   // On the bundle's first line, so line numbers (and the source map) stay as built.
@@ -64,18 +63,24 @@ function runBundle(file, kind) {
     process.once("exit", () => writeCache(cache, kind, script));
   }
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, requireFor(file), module, file, dirname(file));
+  script.runInThisContext()(
+    module.exports,
+    requireFor(file, resolveHome),
+    module,
+    file,
+    dirname(file),
+  );
   return module.exports;
 }
 
 /** `require` for a bundle: Node's own, except for the chunks beside it (run with a cache). */
-function requireFor(file) {
+function requireFor(file, resolveHome) {
   const nodeRequire = createRequire(file);
   const bundleRequire = (id) => {
     const chunk = CHUNK.exec(id);
     if (!chunk) return nodeRequire(id);
     const path = join(dirname(file), id);
-    if (!chunks.has(path)) chunks.set(path, runBundle(path, chunk[1]));
+    if (!chunks.has(path)) chunks.set(path, runBundle(path, chunk[1], resolveHome));
     return chunks.get(path);
   };
   return Object.assign(bundleRequire, nodeRequire);
@@ -95,15 +100,12 @@ function readBundle(file) {
  * The cache file for this bundle and Node version: `<kind>-<where>-<what>.v8cache`, <what> the
  * SHA-256 of the Node version and the bundle's bytes, so a rebuilt or upgraded bundle never
  * meets a stale cache, and <where> that of the bundle's path, so two installs (two checkouts)
- * sharing one home keep a cache each instead of deleting each other's. Home as
- * src/config/home.ts resolves it.
+ * sharing one home keep a cache each instead of deleting each other's. The home is resolved by
+ * src/config/home.ts (through dist/launch.cjs), as the config loader resolves it.
  */
-function cachePath(file, bytes, kind) {
+function cachePath(file, bytes, kind, resolveHome) {
   if (process.env.CODEWHALE_COMPILE_CACHE === "0") return null;
-  const fromEnv = process.env.CODEWHALE_HOME;
-  const home = fromEnv
-    ? resolve(fromEnv.replace(/^~(?=$|\/)/, process.env.HOME || homedir()))
-    : join(process.env.HOME || homedir(), ".codewhale");
+  const home = resolveHome(process.env);
   const where = createHash("sha256").update(file).digest("hex").slice(0, 12);
   const id = createHash("sha256").update(process.version).update(bytes).digest("hex").slice(0, 32);
   return join(home, "cache", `${kind}-${where}-${id}.v8cache`);

@@ -140,3 +140,6 @@ function writeErr(line: string): void {
     // As above.
   }
 }
+
+/** For the bin: where its code caches live, the home as the config loader resolves it. */
+export { resolveHome } from "../config/home.ts";

@@ -79,7 +79,14 @@ describe("the interactive terminal: MCP prompts and resources", {
     );
     assert.ok(!JSON.stringify(events).includes(secret), "the log holds it redacted");
     // A server that does not answer: the wait is shown, Esc stops it, the prompt comes back.
-    say(screen, "summarise @t:test://notes/slow.txt");
+    // Typed whole, its resource menu opens (20 ms after the last key): Escape closes it, else
+    // an Enter that lands while it is open takes the menu's item instead of sending.
+    screen.type("summarise @t:test://notes/slow.txt");
+    const slow = (text: string) => text.match(/test:\/\/notes\/slow\.txt/g)?.length ?? 0;
+    await waitUntil(screen, (text) => slow(text) === 2);
+    screen.keys("Escape");
+    await waitUntil(screen, (text) => slow(text) === 1);
+    screen.keys("Enter");
     await screen.waitFor("attaching @t:test://notes/slow.txt… (Esc stops)");
     screen.keys("Escape");
     await screen.waitFor("stopped; the prompt was not sent (it is back in the editor)");

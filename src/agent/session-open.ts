@@ -8,11 +8,12 @@
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { isWithin, projectRootOf } from "../config/index.ts";
-import { SessionCorruptError, UsageError } from "../errors.ts";
+import { SessionCorruptError, SessionLockedError, UsageError } from "../errors.ts";
 import { readNative } from "../providers/neutral.ts";
 import type { CheckpointSigner } from "../session/checkpoint.ts";
 import { INTERRUPTED_RESULT } from "../session/derive.ts";
 import type { EventInput, JsonValue, SessionEvent } from "../session/events.ts";
+import { liveLockOwner } from "../session/lock.ts";
 import { findSession, listSessionFiles, sessionIdOfPath } from "../session/paths.ts";
 import { type ReadSummary, readSession } from "../session/reader.ts";
 import { checkReceipt, type ReceiptTrust } from "../session/receipt.ts";
@@ -76,10 +77,29 @@ export async function locateSession(target: SessionTarget): Promise<PriorSession
   try {
     events = readSession(path).events;
   } catch (error) {
-    throw withRepairHint(error, path);
+    throw lockedInstead(path, error) ?? withRepairHint(error, path);
   }
-  if (target.receipts) checkReceipt(path, events, target.receipts.trust);
+  if (target.receipts) {
+    try {
+      checkReceipt(path, events, target.receipts.trust);
+    } catch (error) {
+      throw lockedInstead(path, error) ?? error;
+    }
+  }
   return { path, events };
+}
+
+/**
+ * A log read while another process holds its writer lock may end before the checkpoint that
+ * process has just recorded in the index (it syncs the log, then records): that is no damage,
+ * and the resume would be refused for the lock anyway, so it is refused for the lock, with the
+ * lock's one line. With no live writer, damage stays damage. `sessions verify` never says this.
+ */
+function lockedInstead(path: string, error: unknown): SessionLockedError | null {
+  if (!(error instanceof SessionCorruptError)) return null;
+  const owner = liveLockOwner(path);
+  if (!owner) return null;
+  return new SessionLockedError(sessionIdOfPath(path), owner.pid, owner.host, `${path}.lock`);
 }
 
 /**

@@ -9,7 +9,7 @@
 //  3. The claim holder re-reads the lock after claiming and renames only if it is still that
 //     file; until then nothing else can change it: link fails, its owner is dead (no release),
 //     and any other breaker of it needs the claim. Records are unique (nonce), never reused.
-// Called by writer.ts (create, resume) and session/repair.ts.
+// Called by writer.ts (create, resume) and session/repair.ts; `liveLockOwner` by resume's read.
 import { hash, randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -73,6 +73,16 @@ export function acquireWriterLock(logPath: string, sessionId: string): () => voi
     throw new SessionLockedError(sessionId, owner?.pid ?? -1, owner?.host ?? "", lockPath);
   }
   return () => release(lockPath, record);
+}
+
+/**
+ * The live owner of a log's writer lock, or null when no lock is there or its owner is not
+ * known to be alive. A reader that found a log changing under it asks this (session-open.ts).
+ */
+export function liveLockOwner(logPath: string): LockOwner | null {
+  const seen = readSeen(`${logPath}.lock`);
+  const owner = seen ? parseOwner(seen.text) : null;
+  return owner && !isProvablyDead(owner) ? owner : null;
 }
 
 /** Makes `path` hold `record` (linked from `tmp`); returns null on success, else who holds it. */

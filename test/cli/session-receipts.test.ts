@@ -4,8 +4,9 @@
 // `--key` verifies on another machine; a loose key or hostile home is refused; an old
 // unsigned log still verifies and resumes.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { generateKeyPairSync, sign } from "node:crypto";
+import { once } from "node:events";
 import {
   chmodSync,
   copyFileSync,
@@ -18,6 +19,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { checkpointMessage } from "../../src/session/checkpoint.ts";
@@ -77,6 +79,20 @@ function assertVerifyFails(setup: ExecEnv, target: string, reason: RegExp): stri
   return run.stderr;
 }
 
+/** A child process that takes the log's writer lock through the real lock code and keeps it. */
+function holdWriterLock(path: string, id: string) {
+  const lock = new URL("../../src/session/lock.ts", import.meta.url).href;
+  const code = `const { acquireWriterLock } = await import(${JSON.stringify(lock)}); acquireWriterLock(${JSON.stringify(path)}, ${JSON.stringify(id)}); process.stdout.write("held\\n"); setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const held = new Promise<number>((resolve, reject) => {
+    child.stdout.once("data", () => resolve(child.pid ?? -1));
+    child.once("exit", (code) => reject(new Error(`the lock holder exited ${code}`)));
+  });
+  return { child, held };
+}
+
 const checkpointsOf = (events: LogEvent[]) => events.filter((e) => e.type === "session/checkpoint");
 
 describe("signed checkpoints", () => {
@@ -127,6 +143,21 @@ describe("signed checkpoints", () => {
         `^codewhale: ${path}:${lines - 2}: ends before its last recorded checkpoint \\(of seq ${lines - 2}, in ${join(setup.home, "checkpoints.jsonl")}\\)\\n$`,
       ),
     );
+    await assertResumeRefused(setup, id, line);
+    // While a live process holds the writer lock, a log that ends before the index's last
+    // checkpoint is one being written (synced, then recorded): refused for the lock instead.
+    const holder = holdWriterLock(path, id);
+    try {
+      const pid = await holder.held;
+      await assertResumeRefused(
+        setup,
+        id,
+        `codewhale: session ${id} is open in process ${pid} on ${hostname()}\n`,
+      );
+    } finally {
+      holder.child.kill("SIGKILL");
+    }
+    await once(holder.child, "exit");
     await assertResumeRefused(setup, id, line);
   });
 

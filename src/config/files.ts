@@ -10,8 +10,9 @@ import { parse, TomlError } from "smol-toml";
 import { ConfigError, errorMessage } from "../errors.ts";
 import { BIG_CONFIG_BYTES, passesFileCheck } from "./file-check.ts";
 import { type Env, expandTilde } from "./home.ts";
+import type { KeySegment } from "./key-path.ts";
 import { createLineLocator } from "./locate-lines.ts";
-import type { Table } from "./merge.ts";
+import { isTable, type Table } from "./merge.ts";
 import { cachedParse, storeParse } from "./parse-cache.ts";
 import { fileKindOf, readRegularFile } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
@@ -108,9 +109,38 @@ function parseChecked(
   } catch (error) {
     return { syntax: syntaxProblem(path, error) };
   }
+  const proto = text.includes("__proto__") ? protoKeyPath(data) : null;
+  if (proto) return { data, problems: [configProblem(origin, proto, PROTO_KEY)] };
   const problems = passesFileCheck(data, text.length) ? [] : validateLayer(data, () => origin);
   if (cache !== undefined && problems.length === 0) storeParse(cache, path, text, data);
   return { data, problems };
+}
+
+const PROTO_KEY = 'a key named "__proto__" is not allowed';
+
+/**
+ * The path of the first `__proto__` key in a parsed file (depth first, in the file's order),
+ * or null. TOML allows the name; in
+ * JavaScript it is the one key an assignment takes as an object's prototype, and zod passes
+ * over it in tables of names (it would stay in the config unchecked), so it is refused.
+ */
+function protoKeyPath(data: Table): KeySegment[] | null {
+  const stack: Array<{ value: unknown; path: KeySegment[] }> = [{ value: data, path: [] }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { value, path } = next;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], path: [...path, i] });
+    } else if (isTable(value)) {
+      const keys = Object.keys(value);
+      if (keys.includes("__proto__")) return [...path, "__proto__"];
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        stack.push({ value: value[key], path: [...path, key] });
+      }
+    }
+  }
+  return null;
 }
 
 /** Checks a file's or the flags' values on their own (defaults are not involved). */

@@ -182,6 +182,16 @@ describe("codewhale config check finds what exec refuses", () => {
     assert.match(execRefusal(), /hooks\.PreToolUse\[1\]\.matcher.*invalid regular expression/);
   });
 
+  it("a key named __proto__ (a hostile project file): named by file, line and key, exit 2", () => {
+    layout.writeUser('model = "anthropic/x"\n');
+    layout.writeProject(
+      'max_steps = 5\n\n[output.tools.__proto__]\nmax_bytes = 5\n\n[models.__proto__]\ncontext_window = "x"\n',
+    );
+    const line = `${layout.projectFile}:3: key "output.tools.__proto__": a key named "__proto__" is not allowed`;
+    assert.deepEqual(checkProblems(), [line]);
+    assert.equal(execRefusal(), `codewhale: ${line}`);
+  });
+
   it("a malformed permission rule: the same line as exec's, for every rule in every file", () => {
     layout.writeUser(
       'model = "anthropic/x"\n[permissions]\nallow = ["bash(npm test)", "bash(("]\n',

@@ -4,8 +4,9 @@
 // strictly (anything but text, SGR colours and OSC 8 links makes the file a miss, so not even a
 // forged cache file can move the cursor or set a terminal mode), written atomically. Used by
 // launch.ts (the bin, before the CLI bundle) and chat-command.ts (which stores the frame).
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { readOwnFile } from "../config/own-file.ts";
 
 /** Where the session id stands in a stored frame: every start shows a fresh one. */
 export const SESSION_MARK = "{{codewhale-session}}";
@@ -61,16 +62,9 @@ export function parseFrame(
   return { key: frame.key, columns: frame.columns, rows: frame.rows, lines, cursor };
 }
 
-/** The frame's file, when it is a small regular file only its owner can write. */
+/** The frame's file, when it is a small regular file of this user's only its owner can write. */
 export function readFrameFile(path: string): string | undefined {
-  try {
-    const stat = lstatSync(path);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES || (stat.mode & 0o022) !== 0) return undefined;
-    if (typeof process.getuid === "function" && stat.uid !== process.getuid()) return undefined;
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  return readOwnFile(path, MAX_FILE_BYTES);
 }
 
 /** The lines with this start's session id in place of the mark. */

@@ -6,22 +6,15 @@
 // to a temporary file renamed into place, at exit (or before the next read of the cache), so
 // the load that parsed the file does not wait for it. Any failure is a miss. Used by files.ts.
 import { createHash, randomBytes } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILD_ID } from "../version.ts";
 import { isTable, type Table } from "./merge.ts";
+import { readOwnFile } from "./own-file.ts";
 
 const FORMAT = "codewhale config cache 1";
+/** An entry for the largest config file accepted (16 MiB) stays well under this as JSON. */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /** Entries to write, by entry path: each writes the latest table stored for its file. */
 const pending = new Map<string, () => void>();
@@ -30,7 +23,7 @@ let writesAtExit = false;
 /** The table cached for `path` with this `text`, or undefined (no entry, stale, not ours). */
 export function cachedParse(cacheDir: string, path: string, text: string): Table | undefined {
   writePendingParses();
-  const content = readOwnFile(entryPath(cacheDir, path));
+  const content = readOwnFile(entryPath(cacheDir, path), MAX_ENTRY_BYTES, { private: true });
   if (content === undefined) return undefined;
   const newline = content.indexOf("\n");
   if (newline < 0 || content.slice(0, newline) !== keyOf(text)) return undefined;
@@ -101,25 +94,4 @@ function exactOnly(this: Table, key: string, value: unknown): unknown {
   const raw = this[key];
   if (Object.is(raw, -0) || raw instanceof Date) throw new Error("not exact in JSON");
   return value;
-}
-
-/** A regular file owned by this user that no one else may read or write, else undefined. */
-function readOwnFile(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    const uid = process.getuid?.();
-    if (!stats.isFile() || (uid !== undefined && stats.uid !== uid)) return undefined;
-    if ((stats.mode & 0o077) !== 0) return undefined;
-    return readFileSync(fd, "utf8");
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -7,10 +7,8 @@ import { createHash, randomBytes } from "node:crypto";
 import {
   chmodSync,
   existsSync,
-  lstatSync,
   mkdirSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -21,6 +19,7 @@ import type {
   OAuthClientInformationMixed,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { readOwnFile } from "../../config/own-file.ts";
 
 /** The largest auth file read; a bigger one is treated as absent. */
 const MAX_AUTH_FILE_BYTES = 1024 * 1024;
@@ -64,12 +63,10 @@ export function originOf(url: string): string {
  * have written it (not a regular file, another owner, group- or world-writable): as if absent.
  */
 export function readAuth(file: string): StoredAuth | undefined {
+  const text = readOwnFile(file, MAX_AUTH_FILE_BYTES);
+  if (text === undefined) return undefined;
   try {
-    const stat = lstatSync(file);
-    if (!stat.isFile() || stat.size > MAX_AUTH_FILE_BYTES) return undefined;
-    if ((stat.mode & 0o022) !== 0 || stat.uid !== (process.getuid?.() ?? stat.uid))
-      return undefined;
-    const data = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    const data = JSON.parse(text) as unknown;
     if (typeof data !== "object" || data === null) return undefined;
     const stored = data as Partial<StoredAuth>;
     if (typeof stored.server !== "string" || typeof stored.origin !== "string") return undefined;

@@ -16,7 +16,7 @@ import type { EventInput, JsonValue, SessionEvent } from "../session/events.ts";
 import { liveLockOwner } from "../session/lock.ts";
 import { findSession, listSessionFiles, sessionIdOfPath } from "../session/paths.ts";
 import { type ReadSummary, readSession } from "../session/reader.ts";
-import { checkReceipt, type ReceiptTrust } from "../session/receipt.ts";
+import { type ReceiptTrust, ReceiptVerifier } from "../session/receipt.ts";
 import { readSigned } from "../session/signed-replay.ts";
 import { summarizeHead } from "../session/summary.ts";
 import { SessionWriter } from "../session/writer.ts";
@@ -73,15 +73,18 @@ export async function locateSession(target: SessionTarget): Promise<PriorSession
     // A step left streaming needs its chunks for its repair (repairEvents): read in full.
     if (signed && streamingStep(signed.events) === null) return { path, ...signed };
   }
+  // Made before the read, so the index it consults is no newer than the log (ReceiptVerifier).
+  const receipt = target.receipts ? new ReceiptVerifier(path, target.receipts.trust) : null;
   let events: SessionEvent[];
   try {
     events = readSession(path).events;
   } catch (error) {
     throw lockedInstead(path, error) ?? withRepairHint(error, path);
   }
-  if (target.receipts) {
+  if (receipt) {
     try {
-      checkReceipt(path, events, target.receipts.trust);
+      for (const event of events) receipt.push(event);
+      receipt.finish();
     } catch (error) {
       throw lockedInstead(path, error) ?? error;
     }

@@ -42,6 +42,7 @@ export interface Receipt {
 }
 
 type Checkpoint = EventOf<"session/checkpoint">;
+type IndexRecord = ReturnType<typeof latestCheckpointRecord>;
 
 export class ReceiptVerifier {
   private sessionId = "";
@@ -51,10 +52,24 @@ export class ReceiptVerifier {
   /** `signed_h` by `signed_seq`, to compare with the index. */
   private readonly signedAt = new Map<number, string>();
 
+  /**
+   * The index's record for the session the file is named for, read when the verifier is made,
+   * before the log is read: a writer records a checkpoint in the index only after the log
+   * holding it is synced, so a log read after this holds every checkpoint the record names,
+   * even while its writer goes on (a record read after the log could be newer than it).
+   */
+  private readonly early: { sessionId: string; record: IndexRecord } | null;
+
   constructor(
     readonly path: string,
     private readonly trust: ReceiptTrust,
-  ) {}
+  ) {
+    const named = sessionIdOfPath(path);
+    this.early =
+      trust.indexPath !== null && isSessionId(named)
+        ? { sessionId: named, record: latestCheckpointRecord(trust.indexPath, named) }
+        : null;
+  }
 
   push(event: SessionEvent): void {
     if (event.type === "session/start") this.sessionId = event.session_id;
@@ -135,7 +150,10 @@ export class ReceiptVerifier {
   private checkIndex(lastSeq: number): IndexCheck {
     const path = this.trust.indexPath;
     if (path === null) return { state: "not-used" };
-    const record = latestCheckpointRecord(path, this.sessionId);
+    const record =
+      this.early?.sessionId === this.sessionId
+        ? this.early.record
+        : latestCheckpointRecord(path, this.sessionId);
     if (record === "missing") return { state: "missing", path };
     if (record === null) return { state: "no-record", path };
     // The checkpoint line itself follows the event it signs.
@@ -160,7 +178,10 @@ export class ReceiptVerifier {
   }
 }
 
-/** Checks the receipts of a log already read and verified, e.g. before resuming it. */
+/**
+ * Checks the receipts of a log already read and verified. Its index record is read now, after
+ * the log: for a log another process may be writing, make the ReceiptVerifier before reading.
+ */
 export function checkReceipt(
   path: string,
   events: Iterable<SessionEvent>,

@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { createCheckpointSigner } from "../../src/session/checkpoint.ts";
 import type { SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
-import { checkReceipt, type ReceiptTrust } from "../../src/session/receipt.ts";
+import { checkReceipt, type ReceiptTrust, ReceiptVerifier } from "../../src/session/receipt.ts";
 import { loadOrCreateSigningKey } from "../../src/session/signing-key.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { sampleTurn, startPayload, tempDir } from "../support/session-fixtures.ts";
@@ -87,6 +87,25 @@ describe("session checkpoints", () => {
     assert.throws(() => checkReceipt(writer.path, events.slice(0, 2), trust), {
       message: `${writer.path}:3: ends before its last recorded checkpoint (of seq 1, in ${trust.indexPath})`,
     });
+  });
+
+  it("a log read while its writer records a later checkpoint is not taken for a cut one", () => {
+    const { signer, trust } = setup();
+    const writer = SessionWriter.create(tempDir(), startPayload, { signer });
+    writer.append({ type: "turn/end", turn: 0, reason: "completed" });
+    // A reader (resume, verify) makes its verifier, then reads the log; meanwhile the writer
+    // ends another turn: synced, then recorded in the index.
+    const verifier = new ReceiptVerifier(writer.path, trust);
+    const { events } = readSession(writer.path);
+    writer.append({ type: "turn/end", turn: 1, reason: "completed" });
+    for (const event of events) verifier.push(event);
+    assert.deepEqual(verifier.finish().index, { state: "agrees", seq: 1, path: trust.indexPath });
+    // Read the other way round, the index is newer than the log read: that is a cut log.
+    assert.throws(
+      () => checkReceipt(writer.path, events, trust),
+      /ends before its last recorded checkpoint/,
+    );
+    writer.close();
   });
 
   it("refuses a log stored under another session's file name", () => {

@@ -4,6 +4,7 @@
 // Streamed deltas that arrive together are recorded as one chunk (chunk-coalescer.ts). A failed
 // write never leaves a torn line behind it, and a session whose first write fails leaves no file.
 // With a signer, every `turn/end` and the close are followed by a signed `session/checkpoint`.
+// After many appends the chain is hashed on a worker thread (chain-pipeline.ts).
 
 import { hash } from "node:crypto";
 import {
@@ -21,6 +22,7 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { SessionWriteError } from "../errors.ts";
+import { ChainPipeline } from "./chain-pipeline.ts";
 import type { CheckpointSigner } from "./checkpoint.ts";
 import { ChunkCoalescer, type DeltaInput } from "./chunk-coalescer.ts";
 import { draftAndBody } from "./event-serializer.ts";
@@ -29,6 +31,7 @@ import {
   type EventType,
   type Payload,
   type SessionEvent,
+  STREAMED_EVENT_TYPES,
   SYNC_EVENT_TYPES,
 } from "./events.ts";
 import { chainHash, formatLine } from "./hash-chain.ts";
@@ -54,6 +57,23 @@ export interface WriterOptions {
    * it is not read again.
    */
   verified?: { summary: ReadSummary; lastType: EventType };
+  /**
+   * Appends after which the chain is hashed on a worker thread (default 10,000; Infinity:
+   * never). From then on a streamed chunk is published at the latest on the next turn of the
+   * event loop; every other event still before its append returns.
+   */
+  chainWorkerAfter?: number;
+}
+
+/**
+ * The default threshold; `CODEWHALE_CHAIN_WORKER_AFTER` (a whole number, `Infinity`: never)
+ * overrides it for a process, as the tests do to run whole sessions through the worker.
+ */
+const CHAIN_WORKER_AFTER = thresholdFrom(process.env.CODEWHALE_CHAIN_WORKER_AFTER) ?? 10_000;
+
+function thresholdFrom(value: string | undefined): number | null {
+  if (value === "Infinity") return Number.POSITIVE_INFINITY;
+  return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : null;
 }
 
 const WRITE_THRESHOLD_BYTES = 1 << 20;
@@ -86,12 +106,12 @@ function isoNow(): string {
  * takes what fits), the file is cut back to the end of the last complete line, so the log
  * stays valid; then the failure is thrown.
  */
-function writeAll(fd: number, bytes: Buffer): void {
-  let offset = 0;
+function writeAll(fd: number, bytes: Buffer, start = 0, end = bytes.length): void {
+  let offset = start;
   try {
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+    while (offset < end) offset += writeSync(fd, bytes, offset, end - offset);
   } catch (error) {
-    if (offset > 0) cutTornLine(fd, bytes.subarray(0, offset));
+    if (offset > start) cutTornLine(fd, bytes.subarray(start, offset));
     throw error;
   }
 }
@@ -127,6 +147,16 @@ export class SessionWriter {
   /** Set by the first failed write or sync; every later append, sync and close throws it. */
   private broken: SessionWriteError | null = null;
   private readonly chunks = new ChunkCoalescer((chunk) => this.record(chunk));
+  /** Hashes and lays out lines on a worker once `appends` passes chainWorkerAfter. */
+  private pipeline: ChainPipeline | null = null;
+  /** The pipeline made halfway to the threshold, its worker starting. */
+  private standby: ChainPipeline | null = null;
+  private appends = 0;
+  /** Streamed chunks appended while the pipeline runs, not yet published. */
+  private readonly undelivered: SessionEvent[] = [];
+  private deliveryScheduled = false;
+  /** A listener's failure while publishing late; the next append, sync or close throws it. */
+  private lateFailure: { error: unknown } | null = null;
 
   private constructor(
     readonly id: string,
@@ -223,12 +253,14 @@ export class SessionWriter {
    */
   appendDelta(delta: DeltaInput): void {
     this.checkWritable();
+    this.throwLateFailure();
     this.chunks.push(delta);
   }
 
   /** Appends one event; durable before returning when its type is in SYNC_EVENT_TYPES. */
   append(input: EventInput): SessionEvent {
     this.checkWritable();
+    this.throwLateFailure();
     this.chunks.seal();
     return this.record(input);
   }
@@ -251,6 +283,16 @@ export class SessionWriter {
   private encode(input: EventInput): SessionEvent {
     const seq = this.nextSeq;
     const { draft, body } = draftAndBody(input, seq, isoNow());
+    if (this.pipeline === null && ++this.appends > this.workerAfter() / 2) this.startPipeline();
+    const pipeline = this.pipeline;
+    if (pipeline) {
+      this.nextSeq = seq + 1;
+      this.lastType = input.type;
+      this.unsynced = true;
+      const target = draft as { h: string };
+      if (!pipeline.push(body, target)) this.writeOwnLine(pipeline, body, target);
+      return draft as unknown as SessionEvent;
+    }
     const h = this.enqueue(body);
     this.nextSeq = seq + 1;
     this.lastHash = h;
@@ -262,7 +304,42 @@ export class SessionWriter {
 
   /** Encodes the checkpoint that signs the last encoded event. */
   private encodeCheckpoint(signer: CheckpointSigner): SessionEvent {
-    return this.encode(signer.checkpoint(this.id, this.nextSeq - 1, this.lastHash));
+    const h = this.pipeline ? this.pipeline.settle() : this.lastHash;
+    return this.encode(signer.checkpoint(this.id, this.nextSeq - 1, h));
+  }
+
+  private workerAfter(): number {
+    return this.options.chainWorkerAfter ?? CHAIN_WORKER_AFTER;
+  }
+
+  /**
+   * Halfway to the threshold, starts the worker (it boots meanwhile, off this thread); at the
+   * threshold, hands it the chain: what is pending is written first, so the order holds.
+   */
+  private startPipeline(): void {
+    if (this.standby === null) {
+      const sink = (bytes: Buffer, start: number, length: number) =>
+        this.io(() => writeAll(this.fd, bytes, start, start + length));
+      const fail = (error: Error): never => {
+        this.broken ??= new SessionWriteError(this.path, error);
+        throw this.broken;
+      };
+      this.standby = new ChainPipeline(sink, fail);
+    }
+    // The first line has no previous h to chain from.
+    if (this.appends <= this.workerAfter() || this.lastHash === "") return;
+    this.flush();
+    this.standby.begin(this.lastHash);
+    this.pipeline = this.standby;
+  }
+
+  /** A body too large for the pipeline's ring: hashed and written here, after what it holds. */
+  private writeOwnLine(pipeline: ChainPipeline, body: string, target: { h: string }): void {
+    pipeline.flush();
+    const h = chainHash(pipeline.settle(), body);
+    this.writeRaw(`${formatLine(body, h)}\n`);
+    pipeline.chainFrom(h);
+    target.h = h;
   }
 
   /** Records a synced checkpoint in the index. */
@@ -280,6 +357,7 @@ export class SessionWriter {
   /** Writes pending lines to the file and syncs them to disk. */
   sync(): void {
     this.checkWritable();
+    this.throwLateFailure();
     this.chunks.seal();
     this.flush();
     if (!this.unsynced) return;
@@ -298,13 +376,16 @@ export class SessionWriter {
     try {
       if (!this.broken) this.closingCheckpoint();
       if (!this.broken) this.sync();
+      if (!this.broken) this.deliverLate();
     } finally {
       this.closed = true;
+      this.standby?.stop();
       if (this.timer) clearTimeout(this.timer);
       this.closeFile();
       this.releaseLock();
     }
     if (this.broken) throw this.broken;
+    this.throwLateFailure();
   }
 
   /** At close, a checkpoint after the last event unless that is one already. */
@@ -324,6 +405,7 @@ export class SessionWriter {
    */
   private abandon(): void {
     this.closed = true;
+    this.standby?.stop();
     if (this.timer) clearTimeout(this.timer);
     bestEffort(() => {
       if (fstatSync(this.fd).size === 0) unlinkSync(this.path);
@@ -392,12 +474,13 @@ export class SessionWriter {
   }
 
   private flush(): void {
+    this.pipeline?.flush();
     if (this.pendingBytes === 0) return;
-    this.io(() => writeAll(this.fd, this.pending.subarray(0, this.pendingBytes)));
+    this.io(() => writeAll(this.fd, this.pending, 0, this.pendingBytes));
     this.pendingBytes = 0;
   }
 
-  /** Writes text past the pending buffer (after flushing it). */
+  /** Writes text past the pending buffer and the pipeline (which the caller flushed). */
   private writeRaw(text: string): void {
     this.io(() => writeAll(this.fd, Buffer.from(text, "utf8")));
   }
@@ -434,20 +517,35 @@ export class SessionWriter {
 
   /**
    * Publishes in append order: an append made by a listener is delivered after this one (and
-   * after `then`, the checkpoint appended with it).
+   * after `then`, the checkpoint appended with it). While the pipeline runs, a streamed chunk
+   * waits for its h (deliverLater); any other event first publishes the chunks before it.
    */
   private deliver(event: SessionEvent, then: SessionEvent | null = null): void {
+    const pipeline = this.pipeline;
+    if (pipeline) {
+      if (then === null && STREAMED_EVENT_TYPES.has(event.type)) {
+        if (this.options.publish) this.deliverLater(event);
+        return;
+      }
+      pipeline.settle();
+      if (this.undelivered.length > 0) this.deliveryQueue.push(...this.undelivered.splice(0));
+    }
+    this.deliveryQueue.push(event);
+    if (then) this.deliveryQueue.push(then);
+    this.publishQueued();
+  }
+
+  /** Publishes the queue unless a publish is under way (which then reaches these too). */
+  private publishQueued(): void {
     const publish = this.options.publish;
-    if (!publish) return;
-    if (this.delivering) {
-      this.deliveryQueue.push(event);
-      if (then) this.deliveryQueue.push(then);
+    if (!publish) {
+      this.deliveryQueue.length = 0;
       return;
     }
-    if (then) this.deliveryQueue.push(then);
+    if (this.delivering) return;
     this.delivering = true;
     let failure: unknown;
-    for (let next: SessionEvent | undefined = event; next; next = this.deliveryQueue.shift()) {
+    for (let next = this.deliveryQueue.shift(); next; next = this.deliveryQueue.shift()) {
       try {
         publish(next);
       } catch (error) {
@@ -456,6 +554,37 @@ export class SessionWriter {
     }
     this.delivering = false;
     if (failure !== undefined) throw failure;
+  }
+
+  /** Holds a streamed chunk back until the worker has its h: at the latest the next turn. */
+  private deliverLater(event: SessionEvent): void {
+    this.undelivered.push(event);
+    if (this.deliveryScheduled) return;
+    this.deliveryScheduled = true;
+    setImmediate(() => {
+      this.deliveryScheduled = false;
+      if (this.broken || this.closed) return;
+      try {
+        this.deliverLate();
+      } catch (error) {
+        this.lateFailure ??= { error };
+      }
+    });
+  }
+
+  /** Publishes the streamed chunks still held back, with their h. */
+  private deliverLate(): void {
+    if (this.undelivered.length === 0) return;
+    this.pipeline?.settle();
+    this.deliveryQueue.push(...this.undelivered.splice(0));
+    this.publishQueued();
+  }
+
+  private throwLateFailure(): void {
+    const failure = this.lateFailure;
+    if (!failure) return;
+    this.lateFailure = null;
+    throw failure.error;
   }
 }
 

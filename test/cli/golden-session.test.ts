@@ -83,10 +83,12 @@ async function scriptedExec(
   args: string[],
   input?: string,
   more: Script[] = [],
+  env: Record<string, string> = {},
 ): Promise<Scripted> {
   const mock = await startMockProvider();
   try {
     const setup = execEnv(mock, "[retry]\ninitial_delay_ms = 1\nmax_delay_ms = 1");
+    Object.assign(setup.env, env);
     project(setup);
     script(mock);
     mock.enqueue(...more);
@@ -137,6 +139,23 @@ describe("golden files of a scripted session", () => {
       const body = shown.stdout.slice(0, shown.stdout.lastIndexOf(marker));
       matchGolden(`export.${format}`, normalise(body, run.context));
     }
+  });
+
+  it("the same stream-json and log with the chain hashed on the writer's worker from line 2", async () => {
+    const worker = { CODEWHALE_CHAIN_WORKER_AFTER: "1" };
+    const run = await scriptedExec(
+      ["--output-format", "stream-json", PROMPT],
+      undefined,
+      [],
+      worker,
+    );
+    assert.equal(run.status, 0, run.stderr);
+    matchGolden("exec-stream-json.stdout.jsonl", normalise(run.stdout, run.context));
+    const id = String(jsonLines(run.stdout)[0]!.session_id);
+    const show = runCli(["sessions", "show", id, "--json"], { env: run.setup.env });
+    matchGolden("sessions-show.json", normalise(show.stdout, run.context));
+    const verify = runCli(["sessions", "verify", id], { env: run.setup.env });
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr);
   });
 
   it("exec --input-format stream-json: two prompts, a result line (with its own figures) each", async () => {

@@ -1,7 +1,8 @@
 // The writer's output is pinned byte for byte: a mixed set of events (flat and nested types,
 // coalesced deltas, checkpoints, strings JSON must escape, a line larger than the buffer, more
 // lines than one buffer holds) written at a fixed clock gives the same file as before any
-// speed-up of the encoder, and every line is the canonical body and chained hash recomputed.
+// speed-up of the encoder, and every line is the canonical body and chained hash recomputed:
+// hashed in the appending thread, and by the worker from the second line on or from a later one.
 import assert from "node:assert/strict";
 import { hash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import { canonicalJson } from "../../src/session/canonical-json.ts";
 import type { CheckpointSigner } from "../../src/session/checkpoint.ts";
 import type { EventInput, SessionEvent } from "../../src/session/events.ts";
 import { chainHash, formatLine } from "../../src/session/hash-chain.ts";
-import { SessionWriter } from "../../src/session/writer.ts";
+import { SessionWriter, type WriterOptions } from "../../src/session/writer.ts";
 import { startPayload, tempDir } from "../support/session-fixtures.ts";
 
 /** The sha256 of the log below as the writer wrote it before its encoder was specialised. */
@@ -40,8 +41,11 @@ const signer: CheckpointSigner = {
   recorded: () => {},
 };
 
-function writeMixedLog(dir: string): { path: string; appended: SessionEvent[] } {
-  const writer = SessionWriter.create(dir, startPayload, { id: ID, signer });
+function writeMixedLog(
+  dir: string,
+  options: WriterOptions = {},
+): { path: string; appended: SessionEvent[] } {
+  const writer = SessionWriter.create(dir, startPayload, { ...options, id: ID, signer });
   const appended: SessionEvent[] = [];
   const add = (input: EventInput) => appended.push(writer.append(input));
   for (const [turn, text] of AWKWARD.entries()) {
@@ -123,39 +127,47 @@ function writeMixedLog(dir: string): { path: string; appended: SessionEvent[] } 
   return { path: writer.path, appended };
 }
 
-describe("the writer's bytes", () => {
-  const realNow = Date.now;
-  beforeEach(() => {
-    // A fixed clock that moves one millisecond every third reading, and a second now and then.
-    let reads = 0;
-    Date.now = () => Date.UTC(2026, 11, 1, 23, 59, 59, 990) + Math.floor(reads++ / 3);
-  });
-  afterEach(() => {
-    Date.now = realNow;
-  });
+/** The log has 6,158 lines: the default threshold (10,000) keeps it all in the appending thread. */
+const HASHING = [
+  { name: "in the appending thread", options: {} },
+  { name: "on the worker from the second line", options: { chainWorkerAfter: 1 } },
+  { name: "on the worker from line 3,001", options: { chainWorkerAfter: 3000 } },
+];
 
-  it("are unchanged for a mixed set of events written at a fixed clock", () => {
-    const { path } = writeMixedLog(tempDir());
-    const bytes = readFileSync(path);
-    assert.equal(hash("sha256", bytes, "hex"), PINNED_SHA256);
-  });
+for (const { name, options } of HASHING)
+  describe(`the writer's bytes, hashed ${name}`, () => {
+    const realNow = Date.now;
+    beforeEach(() => {
+      // A fixed clock that moves one millisecond every third reading, and a second now and then.
+      let reads = 0;
+      Date.now = () => Date.UTC(2026, 11, 1, 23, 59, 59, 990) + Math.floor(reads++ / 3);
+    });
+    afterEach(() => {
+      Date.now = realNow;
+    });
 
-  it("are each line's canonical body with its chained hash, and what append returned", () => {
-    const { path, appended } = writeMixedLog(tempDir());
-    const lines = readFileSync(path, "utf8").split("\n");
-    assert.equal(lines.pop(), "");
-    let previous = "";
-    const byseq = new Map(appended.map((event) => [event.seq, event]));
-    for (const line of lines) {
-      const { h, ...event } = JSON.parse(line) as SessionEvent;
-      const body = canonicalJson(event);
-      const expected = chainHash(previous, body);
-      assert.equal(line, formatLine(body, expected));
-      assert.equal(h, expected);
-      const returned = byseq.get(event.seq);
-      if (returned) assert.equal(canonicalJson(returned), canonicalJson({ ...event, h }));
-      previous = h;
-    }
-    assert.equal(lines.length, 6158);
+    it("are unchanged for a mixed set of events written at a fixed clock", () => {
+      const { path } = writeMixedLog(tempDir(), options);
+      const bytes = readFileSync(path);
+      assert.equal(hash("sha256", bytes, "hex"), PINNED_SHA256);
+    });
+
+    it("are each line's canonical body with its chained hash, and what append returned", () => {
+      const { path, appended } = writeMixedLog(tempDir(), options);
+      const lines = readFileSync(path, "utf8").split("\n");
+      assert.equal(lines.pop(), "");
+      let previous = "";
+      const byseq = new Map(appended.map((event) => [event.seq, event]));
+      for (const line of lines) {
+        const { h, ...event } = JSON.parse(line) as SessionEvent;
+        const body = canonicalJson(event);
+        const expected = chainHash(previous, body);
+        assert.equal(line, formatLine(body, expected));
+        assert.equal(h, expected);
+        const returned = byseq.get(event.seq);
+        if (returned) assert.equal(canonicalJson(returned), canonicalJson({ ...event, h }));
+        previous = h;
+      }
+      assert.equal(lines.length, 6158);
+    });
   });
-});

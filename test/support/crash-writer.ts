@@ -1,13 +1,15 @@
 // A child process for the crash-safety test: opens (or resumes) a session and appends events
 // as fast as it can until it is killed, printing `synced <seq> <h>` after each synced append.
+// With `worker` after the target, the chain is hashed on the writer's worker from the 21st line.
 import { SessionWriter } from "../../src/session/writer.ts";
 import { startPayload } from "./session-fixtures.ts";
 
-const [mode, target] = process.argv.slice(2);
+const [mode, target, hashing] = process.argv.slice(2);
+const options = { syncIntervalMs: 5, ...(hashing === "worker" ? { chainWorkerAfter: 20 } : {}) };
 const writer =
   mode === "create"
-    ? SessionWriter.create(target!, startPayload, { syncIntervalMs: 5 })
-    : SessionWriter.resume(target!, { syncIntervalMs: 5 }).writer;
+    ? SessionWriter.create(target!, startPayload, options)
+    : SessionWriter.resume(target!, options).writer;
 process.stdout.write(`ready ${writer.path}\n`);
 
 let turn = 0;

@@ -2,6 +2,8 @@
 // its durability contract beside plain appendFileSync of the same bytes, and replay (open,
 // verify, derive) of a 1,000,000-event log beside merely reading and JSON.parse-ing it. With
 // checkpoints on, the writer signs at each turn end and close, and replay checks signatures.
+// The writer of 2026-11-30 (bench/baseline/writer-2026-11-30) appends the same events in the
+// same run, so today's figure can be read against it on whatever machine this runs.
 import { spawnSync } from "node:child_process";
 import { hash } from "node:crypto";
 import {
@@ -22,6 +24,7 @@ import { checkpointIndexPath } from "../src/session/checkpoint-index.ts";
 import type { EventInput } from "../src/session/events.ts";
 import { loadOrCreateSigningKey } from "../src/session/signing-key.ts";
 import { SessionWriter } from "../src/session/writer.ts";
+import { SessionWriter as WriterOf20261130 } from "./baseline/writer-2026-11-30/writer.ts";
 
 const quick = process.env.BENCH_QUICK === "1";
 const APPEND_EVENTS = quick ? 50_000 : 300_000;
@@ -73,16 +76,36 @@ function appendChunks(dir: string, turns: boolean, signer?: { signer: Checkpoint
   return { path: writer.path, rate };
 }
 
+/**
+ * appendChunks with turn ends through the writer of 2026-11-30 (b6032e7; it has no signer). A
+ * loop of its own, so the call sites of appendChunks still see one writer class only.
+ */
+function appendChunksThen(dir: string): number {
+  const writer = WriterOf20261130.create(dir, start);
+  const began = performance.now();
+  for (let i = 0; i < APPEND_EVENTS; i++) {
+    writer.append(chunk(i));
+    if ((i + 1) % TURN_EVERY === 0)
+      writer.append({ type: "turn/end", turn: 0, reason: "completed" });
+  }
+  writer.close();
+  return (writer.seq / (performance.now() - began)) * 1000;
+}
+
 function benchAppend(dir: string, home: string): string[] {
   const { path, rate } = appendChunks(dir, false);
-  // Off and on alternate, median of three each: the ratio is what a shared machine can show.
+  // The writer of 2026-11-30, off and on alternate, median of three each: the ratios are what a
+  // shared machine can show (the target was set from that writer on a faster day).
   const signer = signerIn(home);
+  const oldRates: number[] = [];
   const offRates: number[] = [];
   const onRates: number[] = [];
   for (let i = 0; i < APPEND_PAIRS; i++) {
+    oldRates.push(appendChunksThen(dir));
     offRates.push(appendChunks(dir, true).rate);
     onRates.push(appendChunks(dir, true, signer).rate);
   }
+  const then = { rate: median(oldRates) };
   const turns = { rate: median(offRates) };
   const signed = { rate: median(onRates) };
   const bytes = statSync(path).size;
@@ -99,6 +122,7 @@ function benchAppend(dir: string, home: string): string[] {
   return [
     `append: ${fmt(rate)} events/s through the writer (${APPEND_EVENTS} chunk events, ${mb(bytes)} MB; target ≥ 300,000)`,
     `append with checkpoints on: ${fmt(signed.rate)} events/s (the same events and a turn end every ${fmt(TURN_EVERY)}, each synced, signed and recorded in the index; median of ${APPEND_PAIRS}, runs ${range(onRates)}; target ≥ 500,000)`,
+    `  baseline the writer of 2026-11-30 (b6032e7, which measured 554–594k then; no checkpoints) in this run: ${fmt(then.rate)} events/s (runs ${range(oldRates)}; on/that ${(signed.rate / then.rate).toFixed(2)}×)`,
     `  baseline the same with checkpoints off (each turn end synced): ${fmt(turns.rate)} events/s (runs ${range(offRates)}; on/off ${(signed.rate / turns.rate).toFixed(2)}×)`,
     `  baseline appendFileSync of the same bytes in batches of 1000: ${fmt(plainRate)} events/s (writer/baseline ${(rate / plainRate).toFixed(2)}×)`,
     `  floor of the disk: the same appends with an fdatasync every ${fmt(TURN_EVERY)} events, as the turn ends need: ${fmt(floors.synced)} events/s`,

@@ -23,7 +23,7 @@ import { type CheckpointSigner, createCheckpointSigner } from "../src/session/ch
 import { checkpointIndexPath } from "../src/session/checkpoint-index.ts";
 import type { EventInput } from "../src/session/events.ts";
 import { loadOrCreateSigningKey } from "../src/session/signing-key.ts";
-import { SessionWriter } from "../src/session/writer.ts";
+import { SessionWriter, type WriterOptions } from "../src/session/writer.ts";
 import { SessionWriter as WriterOf20261130 } from "./baseline/writer-2026-11-30/writer.ts";
 
 const quick = process.env.BENCH_QUICK === "1";
@@ -63,8 +63,8 @@ const TURN_EVERY = 10_000;
  * Appends the chunk events through a writer, with a `turn/end` after every TURN_EVERY of them
  * when `turns` is set; returns the log's path and the events appended per second.
  */
-function appendChunks(dir: string, turns: boolean, signer?: { signer: CheckpointSigner }) {
-  const writer = SessionWriter.create(dir, start, signer);
+function appendChunks(dir: string, turns: boolean, options?: WriterOptions) {
+  const writer = SessionWriter.create(dir, start, options);
   const began = performance.now();
   for (let i = 0; i < APPEND_EVENTS; i++) {
     writer.append(chunk(i));
@@ -100,10 +100,13 @@ function benchAppend(dir: string, home: string): string[] {
   const oldRates: number[] = [];
   const offRates: number[] = [];
   const onRates: number[] = [];
+  const inThreadRates: number[] = [];
+  const inThread = { ...signer, chainWorkerAfter: Number.POSITIVE_INFINITY };
   for (let i = 0; i < APPEND_PAIRS; i++) {
     oldRates.push(appendChunksThen(dir));
     offRates.push(appendChunks(dir, true).rate);
     onRates.push(appendChunks(dir, true, signer).rate);
+    inThreadRates.push(appendChunks(dir, true, inThread).rate);
   }
   const then = { rate: median(oldRates) };
   const turns = { rate: median(offRates) };
@@ -123,6 +126,7 @@ function benchAppend(dir: string, home: string): string[] {
     `append: ${fmt(rate)} events/s through the writer (${APPEND_EVENTS} chunk events, ${mb(bytes)} MB; target ≥ 300,000)`,
     `append with checkpoints on: ${fmt(signed.rate)} events/s (the same events and a turn end every ${fmt(TURN_EVERY)}, each synced, signed and recorded in the index; median of ${APPEND_PAIRS}, runs ${range(onRates)}; target ≥ 500,000)`,
     `  baseline the writer of 2026-11-30 (b6032e7, which measured 554–594k then; no checkpoints) in this run: ${fmt(then.rate)} events/s (runs ${range(oldRates)}; on/that ${(signed.rate / then.rate).toFixed(2)}×)`,
+    `  baseline the same hashed in the appending thread (no worker after ${fmt(10_000)} appends): ${fmt(median(inThreadRates))} events/s (runs ${range(inThreadRates)}; worker/in-thread ${(signed.rate / median(inThreadRates)).toFixed(2)}×)`,
     `  baseline the same with checkpoints off (each turn end synced): ${fmt(turns.rate)} events/s (runs ${range(offRates)}; on/off ${(signed.rate / turns.rate).toFixed(2)}×)`,
     `  baseline appendFileSync of the same bytes in batches of 1000: ${fmt(plainRate)} events/s (writer/baseline ${(rate / plainRate).toFixed(2)}×)`,
     `  floor of the disk: the same appends with an fdatasync every ${fmt(TURN_EVERY)} events, as the turn ends need: ${fmt(floors.synced)} events/s`,

@@ -1,34 +1,22 @@
 // The writer with its chain hashed on a worker (chain-pipeline.ts): the same bytes as hashing in
 // the appending thread over many laps of the worker's ring, every event published once, in
 // order and with its final h (a streamed chunk by the next turn of the event loop, anything
-// else before its append returns), and a failed write still breaks the writer cleanly.
+// else before its append returns), and a failed write still breaks the writer cleanly (a full
+// disk on the worker: test/session/write-failure.test.ts).
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { hash } from "node:crypto";
 import { closeSync, existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, it } from "node:test";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { SessionWriteError } from "../../src/errors.ts";
 import { ChainPipeline, writeRange } from "../../src/session/chain-pipeline.ts";
-import type { CheckpointSigner } from "../../src/session/checkpoint.ts";
 import type { EventInput, SessionEvent } from "../../src/session/events.ts";
 import { chainHash, formatLine } from "../../src/session/hash-chain.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { SessionWriter, type WriterOptions } from "../../src/session/writer.ts";
-import { startPayload, tempDir } from "../support/session-fixtures.ts";
+import { fakeSigner as signer, startPayload, tempDir } from "../support/session-fixtures.ts";
 
 const ID = "019ad5c0-1234-7abc-8def-0123456789ab";
-const signer: CheckpointSigner = {
-  checkpoint: (sessionId, seq, h) => ({
-    type: "session/checkpoint",
-    session_id: sessionId,
-    signed_seq: seq,
-    signed_h: h,
-    key: "fake-key",
-    sig: Buffer.from(`${seq}:${h}`).toString("base64"),
-  }),
-  recorded: () => {},
-};
 const TEXTS = ["plain", 'a "quote" \\', "tab\tnl\n", "naïve 日本 🐋", "lone \ud800", ""];
 
 function chunk(i: number, delta: string): EventInput {
@@ -158,50 +146,6 @@ describe("the writer hashing on a worker", () => {
     const { events } = readSession(writer.path);
     assert.equal(events.length, 102);
     assert.equal(events.at(-1)?.type, "user/message");
-  });
-});
-
-const hasPrlimit = spawnSync("prlimit", ["--version"]).status === 0;
-
-describe("the writer hashing on a worker, on a full disk", () => {
-  it("cuts a half-written write back to its last whole line", {
-    skip: hasPrlimit ? false : "prlimit (util-linux) is not installed",
-  }, () => {
-    const dir = tempDir();
-    const child = `
-        import { SessionWriter } from ${JSON.stringify(import.meta.resolve("../../src/session/writer.ts"))};
-        import { startPayload } from ${JSON.stringify(import.meta.resolve("../support/session-fixtures.ts"))};
-        const writer = SessionWriter.create(process.argv[1], startPayload, { chainWorkerAfter: 5 });
-        let synced = 0;
-        try {
-          for (let turn = 0; ; turn++) {
-            synced = writer.append({ type: "user/message", text: "prompt " + turn }).seq;
-            for (let i = 0; i < 300; i++)
-              writer.append({ type: "assistant/chunk", turn, step: 0, block: 0, kind: "text", delta: "delta " + i });
-          }
-        } catch (error) {
-          process.stdout.write(JSON.stringify({ path: writer.path, synced, error: String(error) }));
-        }`;
-    const run = spawnSync(
-      "prlimit",
-      [
-        "--fsize=3000000",
-        process.execPath,
-        "--import",
-        "tsx",
-        "--input-type=module",
-        "-e",
-        child,
-        dir,
-      ],
-      { encoding: "utf8" },
-    );
-    const outcome = JSON.parse(run.stdout) as { path: string; synced: number; error: string };
-    assert.match(outcome.error, /cannot write the session log .*EFBIG/);
-    const { events, summary } = readSession(outcome.path);
-    assert.equal(summary.torn, null, "no torn line left");
-    assert.ok(events.length > outcome.synced, "every synced event is kept");
-    assert.ok(readFileSync(outcome.path).length <= 3_000_000);
   });
 });
 

@@ -8,11 +8,10 @@ import { hash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { canonicalJson } from "../../src/session/canonical-json.ts";
-import type { CheckpointSigner } from "../../src/session/checkpoint.ts";
 import type { EventInput, SessionEvent } from "../../src/session/events.ts";
 import { chainHash, formatLine } from "../../src/session/hash-chain.ts";
 import { SessionWriter, type WriterOptions } from "../../src/session/writer.ts";
-import { startPayload, tempDir } from "../support/session-fixtures.ts";
+import { fakeSigner as signer, startPayload, tempDir } from "../support/session-fixtures.ts";
 
 /** The sha256 of the log below as the writer wrote it before its encoder was specialised. */
 const PINNED_SHA256 = "39062d404ad049110714863553646539ca49173f8a1e3848c9a53a60c0821dfe";
@@ -27,19 +26,6 @@ const AWKWARD = [
   "line separators \u2028\u2029 stay raw",
   "",
 ];
-
-/** A deterministic signer: the writer only places what it returns. */
-const signer: CheckpointSigner = {
-  checkpoint: (sessionId, seq, h) => ({
-    type: "session/checkpoint",
-    session_id: sessionId,
-    signed_seq: seq,
-    signed_h: h,
-    key: "fake-key",
-    sig: Buffer.from(`${seq}:${h}`).toString("base64"),
-  }),
-  recorded: () => {},
-};
 
 function writeMixedLog(
   dir: string,

@@ -3,12 +3,26 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CheckpointSigner } from "../../src/session/checkpoint.ts";
 import type { EventInput } from "../../src/session/events.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 
 export function tempDir(prefix = "cw-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
+
+/** A deterministic signer: the writer only places what it returns (a fake key, a fake sig). */
+export const fakeSigner: CheckpointSigner = {
+  checkpoint: (sessionId, seq, h) => ({
+    type: "session/checkpoint",
+    session_id: sessionId,
+    signed_seq: seq,
+    signed_h: h,
+    key: "fake-key",
+    sig: Buffer.from(`${seq}:${h}`).toString("base64"),
+  }),
+  recorded: () => {},
+};
 
 export const startPayload = {
   cwd: "/work/project",

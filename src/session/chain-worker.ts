@@ -149,7 +149,8 @@ function splitPoint(path: string, splitBytes: number): { at: number; previous: s
 
 function runWorker(input: WorkerInput): Promise<ChainCheck> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: input });
+    // No execArgv: plain CommonJS whatever loader or `--input-type` the process started with.
+    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: input });
     worker.once("message", (result: ChainCheck) => resolve(result));
     worker.once("error", reject);
     worker.once("exit", (code) => {

@@ -9,7 +9,7 @@ import { closeSync, existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, it } from "node:test";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { SessionWriteError } from "../../src/errors.ts";
-import { ChainPipeline, writeRange } from "../../src/session/chain-pipeline.ts";
+import { ChainPipeline, ChainWorkerError, writeRange } from "../../src/session/chain-pipeline.ts";
 import type { EventInput, SessionEvent } from "../../src/session/events.ts";
 import { chainHash, formatLine } from "../../src/session/hash-chain.ts";
 import { readSession } from "../../src/session/reader.ts";
@@ -197,6 +197,30 @@ describe("the chain pipeline on its own", () => {
     for (const [i, line] of lines.entries()) assert.equal(line, expected[i], `line ${i}`);
     for (const [i, target] of targets.entries())
       assert.equal(target.h, hOfLine(expected[i] as string));
+  });
+});
+
+describe("the chain pipeline's worker failing", () => {
+  it("is reported by the next wait at once, as a ChainWorkerError", () => {
+    const pipeline = new ChainPipeline(
+      () => {},
+      (error) => {
+        throw error;
+      },
+    );
+    pipeline.begin("a".repeat(64));
+    pipeline.push('{"a":1}', { h: "" });
+    // The worker is told of entries in batches, so it has not read this one: a length past the
+    // ring makes its loop throw (as any fault in it would).
+    (pipeline as unknown as { entries: Int32Array }).entries[1] = 0x3fffffff;
+    const began = performance.now();
+    assert.throws(
+      () => pipeline.settle(),
+      (error: unknown) =>
+        error instanceof ChainWorkerError && /hash worker failed/.test(error.message),
+    );
+    assert.ok(performance.now() - began < 10_000, "not the 30 s stall");
+    pipeline.stop();
   });
 });
 

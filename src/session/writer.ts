@@ -285,20 +285,13 @@ export class SessionWriter {
     const { draft, body } = draftAndBody(input, seq, isoNow());
     if (this.pipeline === null && ++this.appends > this.workerAfter() / 2) this.startPipeline();
     const pipeline = this.pipeline;
-    if (pipeline) {
-      this.nextSeq = seq + 1;
-      this.lastType = input.type;
-      this.unsynced = true;
-      const target = draft as { h: string };
-      if (!pipeline.push(body, target)) this.writeOwnLine(pipeline, body, target);
-      return draft as unknown as SessionEvent;
-    }
-    const h = this.enqueue(body);
+    const target = draft as { h: string };
+    // On the worker, `h` is set once it is computed (lastHash is then the pipeline's to know).
+    if (!pipeline) this.lastHash = target.h = this.enqueue(body);
+    else if (!pipeline.push(body, target)) this.writeOwnLine(pipeline, body, target);
     this.nextSeq = seq + 1;
-    this.lastHash = h;
     this.lastType = input.type;
     this.unsynced = true;
-    draft.h = h;
     return draft as unknown as SessionEvent;
   }
 
@@ -320,11 +313,7 @@ export class SessionWriter {
     if (this.standby === null) {
       const sink = (bytes: Buffer, start: number, length: number) =>
         this.io(() => writeAll(this.fd, bytes, start, start + length));
-      const fail = (error: Error): never => {
-        this.broken ??= new SessionWriteError(this.path, error);
-        throw this.broken;
-      };
-      this.standby = new ChainPipeline(sink, fail);
+      this.standby = new ChainPipeline(sink, (error) => this.breakWith(error));
     }
     // The first line has no previous h to chain from.
     if (this.appends <= this.workerAfter() || this.lastHash === "") return;
@@ -433,9 +422,14 @@ export class SessionWriter {
     try {
       operation();
     } catch (error) {
-      this.broken ??= new SessionWriteError(this.path, error);
-      throw this.broken;
+      this.breakWith(error);
     }
+  }
+
+  /** Breaks the writer on its first failure (see `broken`) and throws it. */
+  private breakWith(error: unknown): never {
+    this.broken ??= new SessionWriteError(this.path, error);
+    throw this.broken;
   }
 
   /**

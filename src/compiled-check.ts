@@ -10,7 +10,6 @@ import { z } from "zod";
 
 /** A compiled check: true means zod accepts the value; false means ask zod. */
 export type CompiledCheck = (value: unknown) => boolean;
-export type LineValidator = (event: Record<string, unknown>) => boolean;
 
 export interface CompileOptions {
   /**
@@ -44,11 +43,6 @@ const EXACT_TYPES = new Set([
 const EXACT_CHECKS = new Set([
   ...["min_length", "max_length", "length_equals", "greater_than", "less_than"],
 ]);
-
-/** Compiles a validator for a line schema, or returns null when it uses an unhandled keyword. */
-export function compileLineValidator(schema: z.ZodType): LineValidator | null {
-  return compileCheck(schema);
-}
 
 /**
  * Compiles a check of `schema`, or returns null when part of it cannot be compiled (and there

@@ -17,6 +17,7 @@ import { liveLockOwner } from "../session/lock.ts";
 import { findSession, listSessionFiles, sessionIdOfPath } from "../session/paths.ts";
 import { type ReadSummary, readSession } from "../session/reader.ts";
 import { type ReceiptTrust, ReceiptVerifier } from "../session/receipt.ts";
+import { PARALLEL_BYTES } from "../session/replay.ts";
 import { readSigned } from "../session/signed-replay.ts";
 import { summarizeHead } from "../session/summary.ts";
 import { SessionWriter } from "../session/writer.ts";
@@ -56,9 +57,6 @@ export interface PriorSession {
   summary?: ReadSummary;
 }
 
-/** Below this size a signed replay's worker costs more than it saves. */
-const SIGNED_RESUME_BYTES = 8 << 20;
-
 /** The log to resume, read and verified, or null for a new session. */
 export async function locateSession(target: SessionTarget): Promise<PriorSession | null> {
   const path = target.resume
@@ -68,7 +66,7 @@ export async function locateSession(target: SessionTarget): Promise<PriorSession
       : null;
   if (path === null) return null;
   const trust = target.receipts?.trust;
-  if (trust && target.historyWithoutChunks && statSync(path).size >= SIGNED_RESUME_BYTES) {
+  if (trust && target.historyWithoutChunks && statSync(path).size >= PARALLEL_BYTES) {
     const signed = await readSigned(path, trust);
     // A step left streaming needs its chunks for its repair (repairEvents): read in full.
     if (signed && streamingStep(signed.events) === null) return { path, ...signed };

@@ -95,9 +95,10 @@ function checkChain(require: NodeJS.Require, input: WorkerInput): ChainCheck {
   return { lines, brokenLine: null };
 }
 
+// The function's own source: it must hold no named inner function, whose name the bundle's
+// keepNames helper (minified, under another name) would set in code this copy does not have.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-var __name = (f) => f;
 const checkChain = ${checkChain.toString()};
 parentPort.postMessage(checkChain(require, workerData));
 `;

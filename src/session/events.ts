@@ -350,16 +350,25 @@ type PayloadSchemas = {
  * costs a few milliseconds of every start, before its first frame, that most runs (which
  * write or read a handful of event types) never need.
  */
-export const payloadSchemas = {} as PayloadSchemas;
-for (const type of Object.keys(payloadDefinitions) as Array<keyof PayloadSchemas>) {
-  let built: PayloadSchemas[typeof type] | undefined;
-  Object.defineProperty(payloadSchemas, type, {
-    enumerable: true,
-    get: () => {
-      built ??= payloadDefinitions[type]() as PayloadSchemas[typeof type];
-      return built;
-    },
-  });
+export const payloadSchemas = lazyTable(
+  Object.keys(payloadDefinitions) as Array<keyof PayloadSchemas>,
+  (type) => payloadDefinitions[type](),
+) as PayloadSchemas;
+
+/** An object with one enumerable member per key, each made by `make` on first read, once. */
+function lazyTable<K extends string, V>(keys: readonly K[], make: (key: K) => V): Record<K, V> {
+  const table = {} as Record<K, V>;
+  for (const key of keys) {
+    let built: V | undefined;
+    Object.defineProperty(table, key, {
+      enumerable: true,
+      get: () => {
+        built ??= make(key);
+        return built;
+      },
+    });
+  }
+  return table;
 }
 
 export type EventType = keyof typeof payloadSchemas;
@@ -416,17 +425,9 @@ type LineSchemas = { [T in EventType]: z.ZodType<EventOf<T>> };
  * Each is built on first use: building all of them costs ~10 ms that a run starting up should
  * not pay before it reads a log.
  */
-export const lineSchemas = {} as LineSchemas;
-for (const type of EVENT_TYPES) {
-  let built: z.ZodType | undefined;
-  Object.defineProperty(lineSchemas, type, {
-    enumerable: true,
-    get: () => {
-      built ??= payloadSchemas[type].extend({ ...envelopeShape, type: z.literal(type) }).strict();
-      return built;
-    },
-  });
-}
+export const lineSchemas = lazyTable(EVENT_TYPES, (type) =>
+  payloadSchemas[type].extend({ ...envelopeShape, type: z.literal(type) }).strict(),
+) as unknown as LineSchemas;
 
 let unionSchema: z.ZodType<SessionEvent> | undefined;
 /** The runtime validator for any line, built from the same definitions (on first use). */

@@ -4,7 +4,7 @@
 // read-only views (`tolerateDamagedTail`), ends the read at the last good line and is reported.
 // Signed replay (signed-replay.ts) may have it pass over chunk lines undecoded (`skipChunks`).
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { compileLineValidator, type LineValidator } from "../compiled-check.ts";
+import { type CompiledCheck, compileCheck } from "../compiled-check.ts";
 import { SessionCorruptError } from "../errors.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import {
@@ -378,7 +378,7 @@ export class SessionReader {
   }
 }
 
-const compiledValidators = new Map<EventType, LineValidator | null>();
+const compiledValidators = new Map<EventType, CompiledCheck | null>();
 
 /**
  * Validates a line against its type's schema: the compiled check first (compiled-check.ts),
@@ -387,7 +387,7 @@ const compiledValidators = new Map<EventType, LineValidator | null>();
 function isValidLine(type: EventType, raw: Record<string, unknown>): boolean {
   let fast = compiledValidators.get(type);
   if (fast === undefined) {
-    fast = compileLineValidator(lineSchemas[type]);
+    fast = compileCheck(lineSchemas[type]);
     compiledValidators.set(type, fast);
   }
   return fast?.(raw) === true || lineSchemas[type].safeParse(raw).success;

@@ -10,8 +10,8 @@ import { type ReadOptions, type ReadSummary, SessionReader } from "./reader.ts";
 import { type Receipt, type ReceiptTrust, ReceiptVerifier } from "./receipt.ts";
 import { deriveSigned } from "./signed-replay.ts";
 
-/** Below this size a worker costs more than it saves. */
-const PARALLEL_BYTES = 8 << 20;
+/** Below this size a log's chain worker costs more than it saves (also for resume's signed replay). */
+export const PARALLEL_BYTES = 8 << 20;
 
 export async function replaySession(
   path: string,

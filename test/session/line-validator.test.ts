@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { compileLineValidator } from "../../src/compiled-check.ts";
+import { compileCheck } from "../../src/compiled-check.ts";
 import { EVENT_TYPES, lineSchemas, SESSION_SCHEMA_VERSION } from "../../src/session/events.ts";
 
 const usage = { input: 1000, output: 100, cache_read: 900, cache_write: 0, reasoning: 0 };
@@ -123,13 +123,13 @@ const mutation = fc.record({
 describe("compiled line validators", () => {
   it("are compiled for flat and nested types alike", () => {
     for (const type of ["assistant/chunk", "assistant/message", "tool/call", "step/end"]) {
-      assert.ok(compileLineValidator(lineSchemas[type as "tool/call"]), type);
+      assert.ok(compileCheck(lineSchemas[type as "tool/call"]), type);
     }
   });
 
   it("never accept what zod rejects, on valid events and random deep mutations of them", () => {
     for (const type of EVENT_TYPES) {
-      const fast = compileLineValidator(lineSchemas[type]);
+      const fast = compileCheck(lineSchemas[type]);
       if (!fast || !valid[type]) continue;
       const base = { ...valid[type], ...envelope(type) };
       assert.equal(fast(base), true, `${type} valid`);
@@ -151,7 +151,7 @@ describe("compiled line validators", () => {
   });
 
   it("hands a value nested too deep for the stack to zod instead of throwing", () => {
-    const fast = compileLineValidator(lineSchemas["tool/call"]);
+    const fast = compileCheck(lineSchemas["tool/call"]);
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
     const event = { ...valid["tool/call"], ...envelope("tool/call"), arguments: deep };

@@ -4,9 +4,8 @@
 // strictly (anything but text, SGR colours and OSC 8 links makes the file a miss, so not even a
 // forged cache file can move the cursor or set a terminal mode), written atomically. Used by
 // launch.ts (the bin, before the CLI bundle) and chat-command.ts (which stores the frame).
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { readOwnFile } from "../config/own-file.ts";
+import { readOwnFile, writeOwnFile } from "../config/own-file.ts";
 
 /** Where the session id stands in a stored frame: every start shows a fresh one. */
 export const SESSION_MARK = "{{codewhale-session}}";
@@ -112,17 +111,7 @@ export function serializeFrame(frame: LaunchFrame): string {
 
 /** Writes the frame (0600, atomically; the cache directory 0700). Never throws: an optimisation. */
 export function storeFrame(path: string, frame: LaunchFrame): void {
-  try {
-    // Inside an existing home only: storing a frame never creates $CODEWHALE_HOME itself.
-    try {
-      mkdirSync(dirname(path), { mode: 0o700 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return;
-    }
-    const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, serializeFrame(frame), { mode: 0o600 });
-    renameSync(temp, path);
-  } catch {
-    // A read-only home, a full disk: the next start draws its first frame the usual way.
-  }
+  // Inside an existing home only: storing a frame never creates $CODEWHALE_HOME itself. A
+  // read-only home, a full disk: the next start draws its first frame the usual way.
+  writeOwnFile(path, serializeFrame(frame), [dirname(path)]);
 }

@@ -5,12 +5,11 @@
 // its key is the file's as read now and it is a regular file of this user's, 0600; it is written
 // to a temporary file renamed into place, at exit (or before the next read of the cache), so
 // the load that parsed the file does not wait for it. Any failure is a miss. Used by files.ts.
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { BUILD_ID } from "../version.ts";
 import { isTable, type Table } from "./merge.ts";
-import { readOwnFile } from "./own-file.ts";
+import { readOwnFile, writeOwnFile } from "./own-file.ts";
 
 const FORMAT = "codewhale config cache 1";
 /** An entry for the largest config file accepted (16 MiB) stays well under this as JSON. */
@@ -62,23 +61,7 @@ function writeEntry(cacheDir: string, entry: string, text: string, data: Table):
   } catch {
     return;
   }
-  const dir = join(cacheDir, "config");
-  const temp = join(dir, `.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    for (const path of [cacheDir, dir]) makeDir(path);
-    writeFileSync(temp, `${keyOf(text)}\n${json}`, { mode: 0o600, flag: "wx" });
-    renameSync(temp, entry);
-  } catch {
-    rmSync(temp, { force: true });
-  }
-}
-
-function makeDir(path: string): void {
-  try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== "EEXIST") throw error;
-  }
+  writeOwnFile(entry, `${keyOf(text)}\n${json}`, [cacheDir, join(cacheDir, "config")]);
 }
 
 function entryPath(cacheDir: string, path: string): string {

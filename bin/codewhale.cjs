@@ -7,6 +7,11 @@
 // interactive start draws its launch frame (dist/launch.cjs, src/cli/launch.ts). CommonJS, so
 // Node starts it without its ES module loader.
 "use strict";
+// Node starts its inspector (127.0.0.1:9229, no authentication) on SIGUSR1, which any process
+// of the same user may send, a tool command included; from there the heap, provider keys and
+// all, is readable. Node 20 has no --disable-sigusr1, but a JS listener replaces Node's own
+// handler, so the signal does nothing. First, before any key is read or any child started.
+process.on("SIGUSR1", () => undefined);
 const { createHash } = require("node:crypto");
 const {
   mkdirSync,

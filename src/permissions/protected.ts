@@ -1,10 +1,11 @@
-// The files that give control over what runs: git's directory (config, hooks), codewhale's and
-// Claude Code's settings, MCP and direnv files, VS Code tasks, the user's codewhale home, and
-// the user's own `protected_paths`. An edit of one asks in every mode but bypass, whatever the
-// allow rules say (evaluate.ts); exec's advice (ask.ts) reads the same verdict.
+// The files that give control over what runs: git's directory (config, hooks), any folder a
+// write would make one (judged by what it becomes: HEAD and its siblings), codewhale's and
+// Claude Code's settings, MCP and direnv files, VS Code tasks, the user's codewhale home and
+// `protected_paths`. An edit of one asks in every mode but bypass, whatever the allow rules
+// say (evaluate.ts); exec's advice (ask.ts) reads the same verdict.
 import type { Dirent } from "node:fs";
-import { readdirSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { lstatSync, readdirSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { realOr } from "./file-boundary.ts";
 import type { PathBases, PathPattern } from "./rules.ts";
 import { escapeRegExp, matchesPath, parsePathPattern } from "./rules.ts";
@@ -31,6 +32,34 @@ export interface ProtectionContext {
   /** The user file's `protected_paths`, in permission-rule path syntax. */
   protect?: readonly string[];
 }
+
+/**
+ * Files git uses to recognise a git directory or to follow one elsewhere: protected at any depth,
+ * by name alone (case-insensitively), since one of them is what turns a folder into a repository.
+ */
+export const GIT_CONTROL_NAMES: readonly string[] = [
+  "HEAD",
+  "commondir",
+  "gitdir",
+  "packed-refs",
+  "config.worktree",
+];
+
+/**
+ * The other entries of a git directory. A directory that holds a HEAD file and one of these (or
+ * of GIT_CONTROL_NAMES) once a write is done is a git directory to git, or one a write away.
+ */
+const GIT_DIR_ENTRIES: readonly string[] = [
+  "objects",
+  "refs",
+  "config",
+  "hooks",
+  "info",
+  "worktrees",
+  ...GIT_CONTROL_NAMES.slice(1),
+];
+
+const CONTROL_NAMES = new Set(GIT_CONTROL_NAMES.map((name) => name.toLowerCase()));
 
 const BUILTIN = PROTECTED_PATHS.map(
   (entry) => new RegExp(`(?:^|/)${escapeRegExp(entry)}(?:/|$)`, "i"),
@@ -67,6 +96,9 @@ function whyProtected(
     if (rel === undefined) continue;
     const entry = PROTECTED_PATHS[BUILTIN.findIndex((pattern) => pattern.test(rel))];
     if (entry) return `${entry}: it can make git, codewhale or another tool run commands`;
+    if (rel !== "" && CONTROL_NAMES.has(basename(rel).toLowerCase())) {
+      return `${basename(rel)}: a name git uses to recognise or find a git directory, which can run commands`;
+    }
   }
   if (homeDirs().some((dir) => inside(dir, path) !== undefined)) {
     return "your codewhale home: your config, instructions and sessions";
@@ -75,7 +107,7 @@ function whyProtected(
     if (roots.some((base) => matchesPath(pattern, path, base))) return `protected_paths "${text}"`;
   }
   const gitDir = enclosingGitDir(path, roots);
-  return gitDir ? `inside the git directory ${gitDir}` : undefined;
+  return gitDir ? `it makes or changes the git directory ${gitDir}` : undefined;
 }
 
 /**
@@ -97,25 +129,41 @@ function homeTargets(home: string): string[] {
 }
 
 /**
- * The nearest directory above `path`, up to the workspace root, that git would take for a git
- * directory (a HEAD file and an objects/ directory or a commondir file): so the real git
- * directory a `.git` file points to (a worktree's, a submodule's) counts however it is named.
+ * The nearest directory above `path`, up to the workspace root, that is a git directory once the
+ * write is done: it holds a HEAD file and another of git's entries, counting the one the write
+ * creates. So a git directory built file by file (`config`, `objects/`, `refs/`, then `HEAD`, in
+ * any order) asks at the write that completes it, and the real git directory a `.git` file
+ * points to (a worktree's, a submodule's) counts however it is named.
  */
 function enclosingGitDir(path: string, roots: readonly PathBases[]): string | undefined {
   const workspaces = roots.map((base) => base.workspace);
   let dir = dirname(path);
+  let added = basename(path);
+  let addsFile = true;
   while (workspaces.some((root) => inside(root, dir) !== undefined)) {
-    if (isGitDir(dir)) return dir;
+    if (isGitDirAfter(dir, added.toLowerCase(), addsFile)) return dir;
     const up = dirname(dir);
     if (up === dir) break;
+    added = basename(dir);
+    addsFile = false;
     dir = up;
   }
   return undefined;
 }
 
-function isGitDir(dir: string): boolean {
-  if (!isKind(`${dir}/HEAD`, "file")) return false;
-  return isKind(`${dir}/objects`, "dir") || isKind(`${dir}/commondir`, "file");
+/** Whether `dir` is git-shaped once `added` (its entry the write creates or changes) exists. */
+function isGitDirAfter(dir: string, added: string, addsFile: boolean): boolean {
+  const head = (addsFile && added === "head") || isKind(join(dir, "HEAD"), "file");
+  if (!head) return false;
+  return GIT_DIR_ENTRIES.some((entry) => added === entry.toLowerCase() || exists(join(dir, entry)));
+}
+
+function exists(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 function isKind(path: string, kind: "file" | "dir"): boolean {

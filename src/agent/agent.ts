@@ -284,12 +284,12 @@ export class Agent {
 
   /** Answers an `agent/ask`; the first answer wins, a later or unknown one changes nothing. */
   answer(id: string, decision: AskDecision): AnswerResult {
-    return this.session.asks.answer(id, decision);
+    return this.session.ctx.guard.asks.answer(id, decision);
   }
 
   /** The asks waiting for an answer now (for a surface that attaches while one waits). */
   pendingAsks(): AgentAsk[] {
-    return this.session.asks.pending();
+    return this.session.ctx.guard.asks.pending();
   }
 
   /**
@@ -320,8 +320,7 @@ export class Agent {
     this.disposed = true;
     this.withdrawQueued();
     this.controller?.abort();
-    const { ctx, asks, sessionTools } = this.session;
-    asks.endAll("the session closed before the call was answered");
+    const { ctx, sessionTools } = this.session;
     ctx.guard.dispose();
     this.toolsDisposed = sessionTools.dispose();
     try {

@@ -3,10 +3,10 @@
 // signals that are never persisted and never repeat something the session log records.
 // Surfaces (cli, present, acp, tui) subscribe here; the agent is the only emitter.
 import type { Bus } from "../bus/bus.ts";
+import type { HookListener } from "../hooks/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { ToolProgress } from "../tools/types.ts";
 import type { AgentAsk } from "./pending-asks.ts";
-import type { PreExecuteListener } from "./pre-execute-compose.ts";
 
 /** What the agent is doing right now. */
 export type AgentStatus = "idle" | "running" | "cancelling";
@@ -54,14 +54,14 @@ export type BusEvents = {
    */
   "tool/progress": (progress: ToolProgress & { callId: string; tool: string }) => void;
   /**
-   * Collected before each valid tool call is decided: each listener may answer a
-   * PreExecuteListener (`{ name: "plugin:<name>", decide }`). The answers join the pre-execute
-   * composition first, in registration order, before the PreToolUse hooks; they can allow,
-   * deny, ask and rewrite (see pre-execute-compose.ts). With no listener, only the permission
-   * rules and hooks decide. A listener that throws here is reported and skipped; one whose
-   * `decide` throws or times out denies the call.
+   * Collected before each valid tool call is decided: each listener may answer a HookListener
+   * (`{ name: "plugin:<name>", decide }`). The answers join the decision first, in
+   * registration order, before the PreToolUse hooks; they can allow, deny, ask and rewrite
+   * (see tool-call-decision.ts). With no listener, only the permission rules and hooks decide.
+   * A listener that throws here is reported and skipped; one whose `decide` throws or times
+   * out denies the call.
    */
-  "tools/pre-execute": (session: PreExecuteSession) => PreExecuteListener | undefined;
+  "tools/pre-execute": (session: PreExecuteSession) => HookListener | undefined;
 };
 
 export type NoticeSource = "policy" | "hook" | "pre-execute" | "tools" | "output" | "status";

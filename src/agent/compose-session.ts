@@ -1,6 +1,6 @@
 // Composes one agent's session, in the order it must happen: the policy (a bad rule fails
-// before any log exists), the log (new or resumed, repaired), the toolbox, the guard with the
-// asks, and the SessionStart hooks. Everything a session holds is its own (log, bus, tools,
+// before any log exists), the log (new or resumed, repaired), the toolbox, the guard (which owns
+// the asks), and the SessionStart hooks. Everything a session holds is its own (log, bus, tools,
 // asks), so several agents live in one process. Called by Agent.open (agent.ts) only.
 import type { Env, LoadedConfig } from "../config/index.ts";
 import { configFingerprint } from "../config/index.ts";
@@ -12,17 +12,13 @@ import {
   type StreamFunction,
 } from "../providers/index.ts";
 import { MessageDeriver } from "../session/derive.ts";
-import type { JsonValue, SessionEvent } from "../session/events.ts";
+import type { SessionEvent } from "../session/events.ts";
 import { SessionWriter } from "../session/writer.ts";
 import type { FileAccess, TerminalHost } from "../tools/builtin/index.ts";
-import { presentToolCall } from "../tools/presentation.ts";
-import { builtinPresenter } from "../tools/presenters.ts";
 import type { ToolSource } from "../tools/source.ts";
-import type { Toolbox } from "../tools/toolbox.ts";
 import { VERSION } from "../version.ts";
 import type { AgentBus } from "./bus-events.ts";
 import { applyHookNotes } from "./notes.ts";
-import { PendingAsks } from "./pending-asks.ts";
 import { resolveModel, splitModelId } from "./provider-resolve.ts";
 import { realSleep, type Sleep } from "./retry.ts";
 import type { RunContext } from "./run-context.ts";
@@ -113,7 +109,6 @@ export interface ComposedSession {
   ctx: RunContext;
   journal: SessionJournal;
   totals: SessionTotals;
-  asks: PendingAsks;
   /** True when the session existed before this run. */
   resumed: boolean;
   /** The session's toolbox and spill scope, to dispose with the session. */
@@ -150,12 +145,13 @@ export async function composeSession(options: AgentOptions): Promise<ComposedSes
   const writer = openLog(options, prior, resolved, journal);
   const sessionTools = await openToolbox(options, prepared, writer.id);
   const tools = sessionTools.toolbox;
-  const { guard, asks } = guardWithAsks(options, prepared, {
-    writer,
-    tools,
-    totals,
+  const session = {
+    sessionId: writer.id,
+    logPath: writer.path,
+    cwd: options.cwd,
     spillDir: sessionTools.spillDir,
-  });
+  };
+  const guard = new SessionGuard(prepared, session, { env: options.env, loaded, bus });
   const ctx: RunContext = {
     bus,
     writer,
@@ -184,33 +180,7 @@ export async function composeSession(options: AgentOptions): Promise<ComposedSes
   const notes = await guard.hooks.sessionStart(prior ? "resume" : "startup");
   applyHookNotes(ctx, totals.nextTurn, "SessionStart", notes);
   const resumed = prior !== null;
-  return { ctx, journal, totals, asks, resumed, sessionTools, sessionStop: notes.stop };
-}
-
-/**
- * The session's guard (rules, hooks) and its asks: the guard awaits the asks, and the asks
- * read the guard's permission context and the running turn's signal.
- */
-function guardWithAsks(
-  options: AgentOptions,
-  prepared: PreparedPolicy,
-  parts: { writer: SessionWriter; tools: Toolbox; totals: SessionTotals; spillDir: string },
-): { guard: SessionGuard; asks: PendingAsks } {
-  const { writer, tools, totals, spillDir } = parts;
-  const session = { sessionId: writer.id, logPath: writer.path, cwd: options.cwd, spillDir };
-  const guard: SessionGuard = new SessionGuard(prepared, session, {
-    env: options.env,
-    loaded: options.loaded,
-    ask: (request) => asks.ask(request),
-  });
-  const asks = new PendingAsks({
-    bus: options.bus,
-    sessionId: writer.id,
-    permissions: guard.context,
-    turn: () => ({ turn: totals.nextTurn - 1, signal: guard.turnSignal }),
-    present: (name, args) => presentCall(tools, name, args),
-  });
-  return { guard, asks };
+  return { ctx, journal, totals, resumed, sessionTools, sessionStop: notes.stop };
 }
 
 /** `[compaction] model`, resolved (its provider and key checked when the session opens). */
@@ -297,9 +267,4 @@ function openToolbox(
     ...(options.terminal ? { terminal: options.terminal } : {}),
     onNotice: ({ message, level }) => options.bus.emit("agent/notice", { message, source: level }),
   });
-}
-
-/** How a call is shown: its static presenter, else the session tool's own, else plain. */
-function presentCall(tools: Toolbox, name: string, args: JsonValue) {
-  return presentToolCall(builtinPresenter(name) ?? tools.get(name), name, args);
 }

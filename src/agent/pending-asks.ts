@@ -1,13 +1,14 @@
-// The asks of one agent: when the pre-execute composition says `ask`, the call waits here. Each
-// ask goes on the bus as the transient `agent/ask` and waits for `answer(id, decision)` from any
-// surface; the first answer wins. The wait ends with the turn (cancel, a signal, dispose) as a
-// denial the model reads. Created by compose-session.ts; the agent's `answer` and `cancel` call it.
+// The asks of one session, owned by its guard (session-guard.ts): when a call's decision is
+// `ask`, the tool-call path (tool-calls.ts) settles it here. Each ask goes on the bus as the
+// transient `agent/ask` and waits for `answer(id, decision)` from any surface; the first answer
+// wins. The wait ends with the turn (cancel, a signal, dispose) as a denial the model reads.
 import { randomUUID } from "node:crypto";
-import type { AskCall, PermissionContext, ToolTraits } from "../permissions/index.ts";
+import type { PermissionContext, ToolTraits } from "../permissions/index.ts";
 import { editsProtected, sessionGrantRule } from "../permissions/index.ts";
-import type { JsonValue } from "../session/events.ts";
+import type { JsonValue, ToolDecision } from "../session/events.ts";
 import type { CallPresentation } from "../tools/presentation.ts";
 import type { AgentBus } from "./bus-events.ts";
+import type { CallDecision } from "./tool-call-decision.ts";
 
 /** The answers an ask may accept: `allow_session` only where an allow rule would hold. */
 export type AskOption = "allow_once" | "allow_session" | "deny";
@@ -53,39 +54,36 @@ export type AnswerResult =
   | { ok: true }
   | { ok: false; error: "unknown" | "answered" | "invalid" | "not-offered"; message: string };
 
-/** What the tool-call path asks about: the effective call and why it asks. */
-export interface AskRequest extends AskCall {
+/** A call whose decision is `ask`, as the tool-call path (tool-calls.ts) hands it over. */
+export interface AskedCall {
+  turn: number;
+  /** The running turn's signal: the wait ends with it. */
+  signal: AbortSignal;
   callId: string;
-  reason: string;
-  askedBy: { by: string; rule?: string };
-  originalArguments?: JsonValue;
+  name: string;
+  /** What the permission rules know of the tool. */
+  tool: ToolTraits;
+  presentation: CallPresentation;
 }
 
-/** How an ask ended, for the decision recorded on `tool/call`. */
-export interface AskAnswer {
-  outcome: "allow" | "deny";
-  /** "session": the suggested rule is granted for the rest of the session. */
-  scope: "once" | "session";
-  by: "user" | "default";
-  reason: string;
-}
-
-/** The one function the tool-call path awaits for an `ask`. */
-export type AskFunction = (request: AskRequest) => Promise<AskAnswer>;
-
-/** What the asks read from the session they belong to. */
+/** What the asks read from the session guard that owns them (session-guard.ts). */
 export interface AskSession {
-  bus: AgentBus;
-  sessionId: string;
-  permissions: PermissionContext;
-  /** The running turn's number and signal (asks happen only while a turn runs). */
-  turn(): { turn: number; signal: AbortSignal | undefined };
-  present(name: string, args: JsonValue): CallPresentation;
+  readonly bus: AgentBus;
+  readonly sessionId: string;
+  readonly context: PermissionContext;
+  /** Adds the allow rule of an "allow for this session" answer. */
+  grant(rule: string): void;
+}
+
+/** How an ask ended: the decision `tool/call` records, and the rule to grant, if any. */
+interface Answer {
+  decision: ToolDecision;
+  grant?: string;
 }
 
 interface Waiting {
   ask: AgentAsk;
-  settle(answer: AskAnswer): void;
+  settle(answer: Answer): void;
 }
 
 const ONCE_OR_DENY: readonly AskOption[] = Object.freeze(["allow_once", "deny"]);
@@ -100,28 +98,39 @@ export class PendingAsks {
 
   constructor(private readonly session: AskSession) {}
 
-  /** Puts the ask on the bus and waits for its answer, the turn's end, or dispose. */
-  readonly ask: AskFunction = (request) => {
-    const { turn, signal } = this.session.turn();
-    if (signal?.aborted) return Promise.resolve(deny("user", "cancelled"));
+  /**
+   * Settles a decision: an `ask` goes on the bus and waits for its answer, the turn's end or
+   * dispose, and becomes the answer's allow or deny (granting the session rule when the user
+   * allowed the call for the session); any other decision passes through.
+   */
+  async settle(call: AskedCall, decided: CallDecision): Promise<CallDecision> {
+    if (decided.decision.outcome !== "ask") return decided;
+    const answer = await this.wait(call, decided);
+    if (answer.grant !== undefined) this.session.grant(answer.grant);
+    return { ...decided, decision: answer.decision };
+  }
+
+  private wait(call: AskedCall, decided: CallDecision): Promise<Answer> {
+    const { signal } = call;
+    if (signal.aborted) return Promise.resolve(deny("user", "cancelled"));
+    const ask = this.describe(call, decided);
     if (this.session.bus.listenerCount("agent/ask") === 0) {
-      const why = `${request.name} needs approval (${request.reason}) and no surface is attached to answer it.`;
+      const why = `${call.name} needs approval (${ask.reason}) and no surface is attached to answer it.`;
       return Promise.resolve(deny("default", why));
     }
-    const ask = this.describe(request, turn);
-    return new Promise<AskAnswer>((resolve) => {
+    return new Promise<Answer>((resolve) => {
       const onAbort = () => this.end(ask.id, deny("user", "cancelled"));
-      signal?.addEventListener("abort", onAbort, { once: true });
+      signal.addEventListener("abort", onAbort, { once: true });
       this.waiting.set(ask.id, {
         ask,
         settle: (answer) => {
-          signal?.removeEventListener("abort", onAbort);
+          signal.removeEventListener("abort", onAbort);
           resolve(answer);
         },
       });
       this.session.bus.emit("agent/ask", ask);
     });
-  };
+  }
 
   /** Answers a waiting ask; the first answer wins. */
   answer(id: string, decision: AskDecision): AnswerResult {
@@ -153,7 +162,7 @@ export class PendingAsks {
     for (const id of [...this.waiting.keys()]) this.end(id, deny("default", reason));
   }
 
-  private end(id: string, answer: AskAnswer): void {
+  private end(id: string, answer: Answer): void {
     const waiting = this.waiting.get(id);
     if (!waiting) return;
     this.waiting.delete(id);
@@ -165,30 +174,31 @@ export class PendingAsks {
     waiting.settle(answer);
   }
 
-  private describe(request: AskRequest, turn: number): AgentAsk {
-    const sessionRule = sessionGrantRule(request, this.session.permissions);
-    const options = sessionRule === undefined ? ONCE_OR_DENY : ALL_OPTIONS;
+  private describe(call: AskedCall, decided: CallDecision): AgentAsk {
+    const { decision } = decided;
+    const asked = {
+      name: call.name,
+      arguments: decided.arguments,
+      tool: call.tool,
+      askedBy: { by: decision.by, ...(decision.rule ? { rule: decision.rule } : {}) },
+    };
+    const { context } = this.session;
+    const sessionRule = sessionGrantRule(asked, context);
     return {
       id: randomUUID(),
       sessionId: this.session.sessionId,
-      turn,
-      callId: request.callId,
-      name: request.name,
-      arguments: request.arguments,
-      ...(request.originalArguments === undefined
-        ? {}
-        : { originalArguments: request.originalArguments }),
-      ...(request.rewrittenBy === undefined ? {} : { rewrittenBy: request.rewrittenBy }),
-      ...(request.rewriteReason === undefined ? {} : { rewriteReason: request.rewriteReason }),
-      tool: request.tool,
-      presentation: this.session.present(request.name, request.arguments),
-      askedBy: request.askedBy,
-      reason: request.reason,
-      options,
+      turn: call.turn,
+      callId: call.callId,
+      name: call.name,
+      arguments: decided.arguments,
+      ...decided.rewrite,
+      tool: call.tool,
+      presentation: call.presentation,
+      askedBy: asked.askedBy,
+      reason: decision.reason ?? "approval required",
+      options: sessionRule === undefined ? ONCE_OR_DENY : ALL_OPTIONS,
       ...(sessionRule === undefined ? {} : { sessionRule }),
-      ...(editsProtected(request, this.session.permissions)
-        ? { protectedFile: true as const }
-        : {}),
+      ...(editsProtected(asked, context) ? { protectedFile: true as const } : {}),
     };
   }
 }
@@ -200,15 +210,16 @@ function optionOf(decision: AskDecision): AskOption | undefined {
   return decision.scope === "session" ? "allow_session" : undefined;
 }
 
-function answerOf(decision: AskDecision, ask: AgentAsk): AskAnswer {
+function answerOf(decision: AskDecision, ask: AgentAsk): Answer {
   const by = decision.by ?? "user";
   if (decision.outcome === "allow") {
-    return { outcome: "allow", scope: decision.scope ?? "once", by, reason: ask.reason };
+    const grant = decision.scope === "session" ? ask.sessionRule : undefined;
+    return { decision: { outcome: "allow", by, reason: ask.reason }, ...(grant ? { grant } : {}) };
   }
   if (decision.reason !== undefined) return deny(by, decision.reason);
   return deny(by, by === "user" ? "the user denied this call" : ask.reason);
 }
 
-function deny(by: "user" | "default", reason: string): AskAnswer {
-  return { outcome: "deny", scope: "once", by, reason };
+function deny(by: "user" | "default", reason: string): Answer {
+  return { decision: { outcome: "deny", by, reason } };
 }

@@ -1,8 +1,8 @@
 // What decides a session's tool calls, set up once when it opens: the effective policy (the
 // loaded config, already cut by project trust, and the `--permission-mode`, `--allow` flags),
 // the compiled permission rules with "allow for this session" grants, the permission context
-// (with the session's spill directory), the session's one ask function (pending-asks.ts: an `ask`
-// becomes `agent/ask` on the bus) and the session's hooks with a credential-free environment.
+// (with the session's spill directory), the session's asks (pending-asks.ts: an `ask` becomes
+// `agent/ask` on the bus) and the session's hooks with a credential-free environment.
 // Built by compose-session.ts; read by the loop.
 import { homedir } from "node:os";
 import type { Env, LoadedConfig, PermissionMode } from "../config/index.ts";
@@ -16,7 +16,8 @@ import {
 import type { PermissionContext, PermissionPolicy } from "../permissions/index.ts";
 import { compilePolicy, withGrant } from "../permissions/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
-import type { AskFunction } from "./pending-asks.ts";
+import type { AgentBus } from "./bus-events.ts";
+import { type AskSession, PendingAsks } from "./pending-asks.ts";
 
 /** The surface's say in the policy: the one-run flags (asks are answered on the bus). */
 export interface GuardOptions {
@@ -54,13 +55,15 @@ export function preparePolicy(
   return { policy, permissions, context };
 }
 
-export class SessionGuard {
+export class SessionGuard implements AskSession {
   /** The rules in effect; grows with each "allow for this session". */
   permissions: PermissionPolicy;
   readonly context: PermissionContext;
-  /** Waits for a surface's answer to an `ask` (pending-asks.ts). */
-  readonly ask: AskFunction;
+  /** The calls waiting for a surface's answer; they grant to this guard. */
+  readonly asks: PendingAsks;
   readonly hooks: SessionHooks;
+  readonly bus: AgentBus;
+  readonly sessionId: string;
   /** The running turn's signal: hooks started during a turn are killed when it is cancelled. */
   turnSignal: AbortSignal | undefined;
   private readonly session = new AbortController();
@@ -68,12 +71,14 @@ export class SessionGuard {
   constructor(
     prepared: PreparedPolicy,
     session: { sessionId: string; logPath: string; cwd: string; spillDir?: string },
-    options: { env: Env; loaded: LoadedConfig; ask: AskFunction },
+    options: { env: Env; loaded: LoadedConfig; bus: AgentBus },
   ) {
     this.permissions = prepared.permissions;
     const spill = session.spillDir === undefined ? {} : { spillDir: session.spillDir };
     this.context = { ...prepared.context, ...spill };
-    this.ask = options.ask;
+    this.bus = options.bus;
+    this.sessionId = session.sessionId;
+    this.asks = new PendingAsks(this);
     const env = hookEnvironment(options.env, {
       providerKeyVars: providerKeyVars(options.loaded.config.providers),
       projectDir: prepared.policy.workspaceRoot,
@@ -102,8 +107,9 @@ export class SessionGuard {
     this.permissions = withGrant(this.permissions, rule);
   }
 
-  /** Kills hooks still running; called when the session closes. */
+  /** Denies the asks still waiting and kills hooks still running; the session closes. */
   dispose(): void {
+    this.asks.endAll("the session closed before the call was answered");
     this.session.abort();
   }
 }

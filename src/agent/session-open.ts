@@ -21,6 +21,7 @@ import { PARALLEL_BYTES } from "../session/replay.ts";
 import { readSigned } from "../session/signed-replay.ts";
 import { summarizeHead } from "../session/summary.ts";
 import { SessionWriter } from "../session/writer.ts";
+import { interruptedResult } from "./tool-results.ts";
 
 export interface SessionTarget {
   sessionsDir: string;
@@ -322,22 +323,5 @@ function failedStep(open: OpenStep): EventInput {
     request_id: null,
     partial: [...open.blocks].map(([block, { kind, text }]) => ({ block, kind, text })),
     will_retry: false,
-  };
-}
-
-/** A `tool/result` for a call that never returned (crash) or was cancelled. */
-export function interruptedResult(call_id: string, content: string): EventInput {
-  const bytes = Buffer.byteLength(content);
-  return {
-    type: "tool/result",
-    call_id,
-    content,
-    is_error: true,
-    original_bytes: bytes,
-    delivered_bytes: bytes,
-    truncated: false,
-    spill_path: null,
-    policy_errors: [],
-    interrupted: true,
   };
 }

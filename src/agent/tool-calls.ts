@@ -1,22 +1,26 @@
-// The tool calls of one assistant message, each down one path: prepare (the toolbox parses
-// and validates the model's arguments, once), decide (the pre-execute composition, which
-// validates a rewrite itself, then the surface's answer to an ask), record `tool/call`
-// (synced, for every call before any runs), execute with exactly the recorded arguments,
-// record `tool/result` and run the PostToolUse hooks. Refused and invalid calls get an error
-// result the model reads; a cancel ends running calls as interrupted and skips the rest; a
-// hook or plugin stop ends the turn after the running call. turn.ts calls it.
+// The tool calls of one assistant message, each down one path (src/agent/README.md): prepare
+// (the toolbox parses and validates the model's arguments, once), decide (rules, plugins and
+// hooks: tool-call-decision.ts, which validates a rewrite itself), ask (the guard's asks wait
+// for a surface's answer), record `tool/call` (synced, for every call before any runs),
+// execute with exactly the recorded arguments, record `tool/result` and run the PostToolUse
+// hooks. Refused and invalid calls get an error result the model reads; a cancel ends running
+// calls as interrupted and skips the rest; a hook or plugin stop ends the turn after the
+// running call. turn.ts calls it.
 import { policedLine, policedText } from "../hooks/index.ts";
+import { evaluatePermission, prepareBashRules } from "../permissions/index.ts";
 import type { ModelToolCall } from "../providers/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
 import { todosFromCall } from "../tools/builtin/index.ts";
+import { presentToolCall } from "../tools/presentation.ts";
+import { builtinPresenter } from "../tools/presenters.ts";
 import { parseToolArguments } from "../tools/toolbox.ts";
 import type { DeliveredResult, Tool, ToolProgress, ToolResult } from "../tools/types.ts";
 import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
-import { answerAsk, type CallDecision, decideToolCall, type PendingCall } from "./pre-execute.ts";
 import { rewriteNote } from "./rewrite-note.ts";
 import type { RunContext } from "./run-context.ts";
-import { interruptedResult } from "./session-open.ts";
+import { type CallDecision, decideCall } from "./tool-call-decision.ts";
+import { errorResult, interruptedResult, resultEvent } from "./tool-results.ts";
 
 export const CANCELLED_RESULT = "The tool call was cancelled by the user before it finished.";
 export const NOT_RUN_RESULT = "The tool call was not run: the user cancelled the turn.";
@@ -128,16 +132,12 @@ async function recordOne(
     recordRefused(ctx, turn, step, call, checked.args, checked.reason);
     return {};
   }
-  const pending: PendingCall = {
-    callId: call.id,
-    name: call.name,
-    arguments: checked.args,
-    parsed: checked.parsed,
-    tool: checked.tool,
-  };
-  // Decide: rules, plugins and hooks (a rewrite is validated there), then the surface's answer.
-  const composed = await decideToolCall(pending, ctx);
-  const decided = await answerAsk(pending, composed, ctx.guard);
+  const { tool } = checked;
+  // Decide: rules, plugins and hooks (a rewrite is validated there); an ask waits for a surface.
+  const composed = await decide(ctx, call, tool, checked.args, checked.parsed);
+  const asked = { turn, signal, callId: call.id, name: call.name, tool: traitsOf(tool) };
+  const presentation = present(ctx, call.name, composed.arguments);
+  const decided = await ctx.guard.asks.settle({ ...asked, presentation }, composed);
   if (signal.aborted) {
     recordNotRun(ctx, turn, step, call, checked.args);
     return {};
@@ -145,23 +145,59 @@ async function recordOne(
   // Record the call, then the error result of a refused one.
   ctx.writer.append(callEvent(turn, step, call, decided));
   const allowed = decided.decision.outcome === "allow";
-  if (!allowed) ctx.writer.append(errorResult(call.id, decided.reason ?? "the call was refused"));
-  notify(ctx, "pre-execute", decided.notices ?? []);
-  for (const note of decided.context ?? []) {
+  if (!allowed) ctx.writer.append(errorResult(call.id, decided.decision.reason ?? "denied"));
+  notify(ctx, "pre-execute", decided.notices);
+  for (const note of decided.context) {
     recordNotes(ctx, turn, noteSource(note.by), [note.text], call.id);
   }
-  const stop = decided.stop;
+  const { stop } = decided;
   if (!allowed) return stop ? { stop } : {};
   // What runs is exactly what was recorded, as the check above or the rewrite's parsed it.
   const prepared: PreparedCall = {
     callId: call.id,
     name: call.name,
-    tool: checked.tool,
+    tool,
     args: decided.parsed,
-    recorded: decided.effectiveArguments,
-    ...(decided.rewrittenBy === undefined ? {} : { note: await noteFor(ctx, call, decided) }),
+    recorded: decided.arguments,
+    ...(decided.rewrite ? { note: await noteFor(ctx, call.name, decided) } : {}),
   };
   return stop ? { prepared, stop } : { prepared };
+}
+
+/** The composition of one valid call: plugins from the bus, then hooks, around the rules. */
+async function decide(
+  ctx: RunContext,
+  call: ModelToolCall,
+  tool: Tool,
+  args: JsonValue,
+  parsed: unknown,
+): Promise<CallDecision> {
+  const { guard } = ctx;
+  const plugins = await ctx.bus.collect("tools/pre-execute", {
+    sessionId: ctx.sessionId,
+    cwd: ctx.cwd,
+  });
+  // Bash rules read the command with a parser loaded on first need; evaluation is synchronous.
+  await prepareBashRules(call.name, guard.permissions);
+  const traits = traitsOf(tool);
+  return decideCall({
+    call: { callId: call.id, name: call.name, arguments: args },
+    parsed,
+    check: (next) => tool.input.check(next),
+    permissions: (c) =>
+      evaluatePermission({ ...c, tool: traits }, guard.permissions, guard.context),
+    listeners: [...plugins, ...guard.hooks.preToolUseListeners()],
+  });
+}
+
+/** How the permission layer sees a tool: its declared kind and whether it is read-only. */
+function traitsOf(tool: Tool) {
+  return { readOnly: tool.readOnly, kind: tool.kind };
+}
+
+/** How a call is shown: its static presenter, else the session tool's own, else plain. */
+function present(ctx: RunContext, name: string, args: JsonValue) {
+  return presentToolCall(builtinPresenter(name) ?? ctx.tools.get(name), name, args);
 }
 
 /** The arguments of a call that will not be checked (cancelled, refused after a stop). */
@@ -173,11 +209,11 @@ function argumentsOf(call: ModelToolCall): JsonValue {
  * The rewrite note, through the output policy like every text a hook or plugin wrote. It gives
  * the reason's first line; the whole reason is in `tool/call.rewrite_reason`.
  */
-async function noteFor(ctx: RunContext, call: ModelToolCall, decided: CallDecision) {
+async function noteFor(ctx: RunContext, name: string, decided: CallDecision) {
   const policy = outputPolicyFor(ctx.config.output);
-  const why = decided.rewriteReason ? await policedLine(decided.rewriteReason, policy) : "";
-  const by = decided.rewrittenBy ?? "";
-  const note = rewriteNote(call.name, decided.effectiveArguments, by, why || undefined);
+  const { rewrittenBy, rewriteReason } = decided.rewrite ?? { rewrittenBy: "", rewriteReason: "" };
+  const why = rewriteReason ? await policedLine(rewriteReason, policy) : "";
+  const note = rewriteNote(name, decided.arguments, rewrittenBy, why || undefined);
   return policedText(note, policy);
 }
 
@@ -264,11 +300,8 @@ function recordNotRun(
   call: ModelToolCall,
   args: JsonValue,
 ): void {
-  const decided: CallDecision = {
-    decision: { outcome: "deny", by: "user", reason: "cancelled" },
-    effectiveArguments: args,
-  };
-  ctx.writer.append(callEvent(turn, step, call, decided));
+  const decision = { outcome: "deny", by: "user", reason: "cancelled" } as const;
+  ctx.writer.append(callEvent(turn, step, call, { decision, arguments: args }));
   ctx.writer.append(interruptedResult(call.id, NOT_RUN_RESULT));
 }
 
@@ -282,7 +315,7 @@ function recordRefused(
   reason: string,
 ): void {
   const decision = { outcome: "deny", by: "default", reason } as const;
-  ctx.writer.append(callEvent(turn, step, call, { decision, effectiveArguments: args }));
+  ctx.writer.append(callEvent(turn, step, call, { decision, arguments: args }));
   ctx.writer.append(errorResult(call.id, reason));
 }
 
@@ -290,20 +323,23 @@ function callEvent(
   turn: number,
   step: number,
   call: ModelToolCall,
-  decided: CallDecision,
+  decided: Pick<CallDecision, "decision" | "arguments" | "rewrite">,
 ): EventInput {
+  const { rewrite } = decided;
   return {
     type: "tool/call",
     turn,
     step,
     call_id: call.id,
     name: call.name,
-    arguments: decided.effectiveArguments,
-    ...(decided.originalArguments === undefined
-      ? {}
-      : { original_arguments: decided.originalArguments }),
-    ...(decided.rewrittenBy === undefined ? {} : { rewritten_by: decided.rewrittenBy }),
-    ...(decided.rewriteReason === undefined ? {} : { rewrite_reason: decided.rewriteReason }),
+    arguments: decided.arguments,
+    ...(rewrite
+      ? {
+          original_arguments: rewrite.originalArguments,
+          rewritten_by: rewrite.rewrittenBy,
+          rewrite_reason: rewrite.rewriteReason,
+        }
+      : {}),
     decision: decided.decision,
   };
 }
@@ -317,34 +353,4 @@ function notifyPolicyErrors(ctx: RunContext, call: PreparedCall, result: ToolRes
   if (errors.length === 0) return;
   const line = `output policy: ${call.name} (${call.callId}): ${errors.join("; ")}; the output was still delivered`;
   notify(ctx, "output", [line]);
-}
-
-function errorResult(callId: string, reason: string): EventInput {
-  return resultEvent(callId, { content: reason, isError: true });
-}
-
-function resultEvent(callId: string, result: ToolResult, interrupted = false): EventInput {
-  const bytes = Buffer.byteLength(result.content);
-  return {
-    type: "tool/result",
-    call_id: callId,
-    content: result.content,
-    is_error: result.isError ?? false,
-    original_bytes: result.originalBytes ?? bytes,
-    delivered_bytes: result.deliveredBytes ?? bytes,
-    truncated: result.truncated ?? false,
-    spill_path: result.spillPath ?? null,
-    policy_errors: result.policyErrors ?? [],
-    ...(interrupted ? { interrupted } : {}),
-    ...(result.images && result.images.length > 0
-      ? {
-          blocks: result.images.map((image) => ({
-            type: "image" as const,
-            mime_type: image.mimeType,
-            data: image.data,
-            bytes: image.bytes,
-          })),
-        }
-      : {}),
-  };
 }

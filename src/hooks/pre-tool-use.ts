@@ -12,7 +12,7 @@ import { DEFAULT_HOOK_TIMEOUT_MS } from "./run-hook.ts";
 
 /**
  * The call a pre-execute listener sees (hooks and plugins alike); its arguments are
- * deep-frozen by the composer (src/agent/pre-execute-compose.ts, which re-exports these).
+ * deep-frozen by the composition (src/agent/tool-call-decision.ts).
  */
 export interface HookToolCall {
   readonly callId: string;
@@ -36,11 +36,16 @@ export interface HookVerdict {
   stop?: string;
 }
 
+/**
+ * One pre-execute listener, a PreToolUse hook or a plugin's (the bus's `tools/pre-execute`),
+ * named by kind: `hook:<command>`, `plugin:<name>`; `decision.by`/`rule` and `rewritten_by`
+ * record the name.
+ */
 export interface HookListener {
   name: string;
-  /** The hook's own timeout plus the kill grace: the composer's limit for this listener. */
-  timeoutMs: number;
-  decide(call: HookToolCall): Promise<HookVerdict | undefined>;
+  /** How long `decide` may take before it counts as a failure (deny). Default 5000 ms; a hook's own timeout plus the kill grace. */
+  timeoutMs?: number;
+  decide(call: HookToolCall): HookVerdict | undefined | Promise<HookVerdict | undefined>;
 }
 
 export function createPreToolUseListeners(

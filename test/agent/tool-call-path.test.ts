@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { z } from "zod";
-import type { PreExecuteListener } from "../../src/agent/pre-execute-compose.ts";
+import type { HookListener } from "../../src/hooks/index.ts";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { defineTool } from "../../src/tools/define-tool.ts";
@@ -43,7 +43,7 @@ function countingTool(): { tool: Tool; parses: () => number; ran: string[] } {
   return { tool, parses: () => parses, ran };
 }
 
-async function runWith(tools: Tool[], replies: Reply[], plugins: PreExecuteListener[] = []) {
+async function runWith(tools: Tool[], replies: Reply[], plugins: HookListener[] = []) {
   const script = scripted(...replies, { text: "done" });
   const h = await openHarness(script, {
     tools: [staticToolSource("test", tools)],
@@ -65,7 +65,7 @@ describe("the tool-call path validates once", () => {
 
   it("a rewritten call is parsed twice: the model's arguments, then the rewrite, which is what runs", async () => {
     const { tool, parses, ran } = countingTool();
-    const louder: PreExecuteListener = {
+    const louder: HookListener = {
       name: "plugin:louder",
       decide: (call) => ({
         rewrite: {
@@ -88,7 +88,7 @@ describe("the tool-call path validates once", () => {
 
   it("an invalid rewrite is refused by the composition and never parsed again", async () => {
     const { tool, parses, ran } = countingTool();
-    const blank: PreExecuteListener = {
+    const blank: HookListener = {
       name: "plugin:blank",
       decide: () => ({ rewrite: { arguments: { text: 7 }, reason: "oops" } }),
     };

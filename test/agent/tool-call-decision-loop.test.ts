@@ -1,4 +1,4 @@
-// The pre-execute seam inside the loop (scripted provider, in-process): plugin listeners from
+// Deciding tool calls inside the loop (scripted provider, in-process): plugin listeners from
 // the bus before PreToolUse hooks, rewrites that run exactly what is recorded, rules on the
 // original and the effective arguments, modes, `ask` with a session grant, and the failing or
 // stopping listener.
@@ -7,10 +7,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { AgentAsk, AskDecision } from "../../src/agent/pending-asks.ts";
-import type { PreExecuteListener } from "../../src/agent/pre-execute-compose.ts";
 import { rewriteNote } from "../../src/agent/rewrite-note.ts";
 import type { GuardOptions } from "../../src/agent/session-guard.ts";
 import type { ConfigInput } from "../../src/config/index.ts";
+import type { HookListener } from "../../src/hooks/index.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../../src/session/events.ts";
 import { staticToolSource } from "../../src/tools/source.ts";
 import { createHookDir } from "../hooks/support/fixtures.ts";
@@ -38,7 +38,7 @@ async function runWith(
   replies: Reply[],
   options: {
     guard?: GuardOptions;
-    plugins?: PreExecuteListener[];
+    plugins?: HookListener[];
     flags?: ConfigInput;
     /** Answers the asks instead of exec's refusal. */
     answer?: (ask: AgentAsk) => AskDecision;
@@ -64,7 +64,7 @@ async function runWith(
   return { h, ran, requests: script.requests };
 }
 
-function rewriter(name: string, map: (command: string) => string): PreExecuteListener {
+function rewriter(name: string, map: (command: string) => string): HookListener {
   return {
     name,
     decide: (call) => {
@@ -106,7 +106,7 @@ describe("the pre-execute seam in the loop", () => {
 
   it("a deny rule on the original stops the call before any listener runs", async () => {
     let asked = 0;
-    const spy: PreExecuteListener = { name: "plugin:spy", decide: () => void asked++ };
+    const spy: HookListener = { name: "plugin:spy", decide: () => void asked++ };
     const { h, ran } = await runWith([bash("c1", "rm -rf build")], {
       guard: { mode: "bypass" },
       flags: { permissions: { deny: ["bash(rm:*)"] } },
@@ -187,7 +187,7 @@ describe("the pre-execute seam in the loop", () => {
   });
 
   it("a plugin that throws denies the call naming it, and the user gets a notice", async () => {
-    const boom: PreExecuteListener = {
+    const boom: HookListener = {
       name: "plugin:boom",
       decide: () => {
         throw new Error("kaput");
@@ -208,7 +208,7 @@ describe("the pre-execute seam in the loop", () => {
   });
 
   it("a listener's stop request ends the turn after the call; later calls are refused", async () => {
-    const stopper: PreExecuteListener = {
+    const stopper: HookListener = {
       name: "plugin:enough",
       decide: () => ({ stop: "budget spent" }),
     };

@@ -1,62 +1,49 @@
-// Composes everything that decides one tool call before it runs, as one unit: permission
-// rules on the original arguments (a deny stops here), then the pre-execute listeners in
-// registration order (plugins, PreToolUse hooks), each seeing the deep-frozen effective
-// arguments; each rewrite is validated here, once, and its parsed value kept for execution;
-// finally the rules see the effective call and the strictest verdict (deny > ask > allow)
-// wins. The result fills `tool/call` directly. pre-execute.ts calls it.
-import type { HookToolCall, HookVerdict } from "../hooks/pre-tool-use.ts";
+// The "decide" step of the tool-call path (tool-calls.ts), as one pure unit: permission rules
+// on the original arguments (a deny stops here), then the listeners in registration order
+// (plugins from `tools/pre-execute`, then the PreToolUse hooks), each seeing the deep-frozen
+// effective arguments; each rewrite is validated here, once, and its parsed value kept for
+// execution; finally the rules see the effective call and the strictest verdict (deny > ask >
+// allow) wins. The result is the call's one decision, which an ask settles and `tool/call` records.
+import type { HookListener, HookToolCall, HookVerdict } from "../hooks/index.ts";
+import type { PermissionDecision } from "../permissions/index.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { JsonValue, ToolDecision } from "../session/events.ts";
 import type { InputCheck } from "../tools/types.ts";
 
-/**
- * The call as every listener sees it (`arguments` deep-frozen), and a listener's answer. They
- * are defined beside the PreToolUse hooks, the layer below, which produce them too.
- */
-export type FrozenCall = HookToolCall;
-export type ListenerVerdict = HookVerdict;
-
-/**
- * One decider, named by kind: `plugin:<name>`, `hook:<command>`. The name is what
- * `decision.by`/`decision.rule` and `rewritten_by` record.
- */
-export interface PreExecuteListener {
-  name: string;
-  /** How long `decide` may take before it counts as a failure (deny). Default 5000 ms. */
-  timeoutMs?: number;
-  decide(call: FrozenCall): ListenerVerdict | undefined | Promise<ListenerVerdict | undefined>;
+/** How hooks or plugins changed a call's arguments (`tool/call` and `agent/ask` carry it). */
+export interface Rewrite {
+  /** The model's own arguments. */
+  originalArguments: JsonValue;
+  /** Who rewrote them, in order: "plugin:timeout, hook:./nice.sh". */
+  rewrittenBy: string;
+  rewriteReason: string;
 }
 
-/** The permission layer's verdict on a call (see permissions/evaluate.ts). */
-export interface GateDecision {
-  outcome: "allow" | "deny" | "ask";
-  by: "rule" | "mode";
-  rule: string;
-  reason?: string;
-}
-
-export interface ComposeInput {
-  call: FrozenCall;
-  /** Validates rewritten arguments against the tool's input (the call's own were already). */
-  check(args: JsonValue): InputCheck;
-  /** The permission rules and mode; asked before the listeners and again after a rewrite. */
-  permissions?(call: { name: string; arguments: JsonValue }): GateDecision;
-  listeners: readonly PreExecuteListener[];
-}
-
-/** Shaped to fill `tool/call`: `arguments` ← effectiveArguments, and the rewrite fields. */
-export interface ComposedDecision {
+/** One call's decision, from the composition through an ask to `tool/call`. */
+export interface CallDecision {
   decision: ToolDecision;
-  effectiveArguments: JsonValue;
-  originalArguments?: JsonValue;
-  /** For a rewritten call: the effective arguments as the tool's input parsed them. */
-  rewrittenParsed?: unknown;
-  rewrittenBy?: string;
-  rewriteReason?: string;
+  /** What runs and what `tool/call.arguments` records (after any rewrite). */
+  arguments: JsonValue;
+  /** `arguments` as the tool's input parsed them: exactly what runs. */
+  parsed: unknown;
+  rewrite?: Rewrite;
+  /** One-line notices for the user. */
   notices: string[];
   /** Notes for the model, each with the listener that wrote it. */
   context: Array<{ by: string; text: string }>;
+  /** A listener asked to end the turn after this call. */
   stop?: { reason: string; by: string };
+}
+
+export interface DecisionInput {
+  /** The call with the model's arguments, which the toolbox parsed into `parsed`. */
+  call: HookToolCall;
+  parsed: unknown;
+  /** Validates rewritten arguments against the tool's input (the call's own were already). */
+  check(args: JsonValue): InputCheck;
+  /** The permission rules and mode; asked before the listeners and again after a rewrite. */
+  permissions?(call: { name: string; arguments: JsonValue }): PermissionDecision;
+  listeners: readonly HookListener[];
 }
 
 const DEFAULT_LISTENER_TIMEOUT_MS = 5000;
@@ -65,18 +52,24 @@ const STRICTNESS = { allow: 1, ask: 2, deny: 3 } as const;
 interface Rewrites {
   readonly original: JsonValue;
   current: JsonValue;
-  /** `check`'s value for `current`, once a rewrite was accepted. */
-  parsed?: unknown;
+  /** The tool's parse of `current`. */
+  parsed: unknown;
   by: string[];
   reasons: string[];
 }
 
-export async function composePreExecute(input: ComposeInput): Promise<ComposedDecision> {
+export async function decideCall(input: DecisionInput): Promise<CallDecision> {
   const original = deepFreeze(structuredClone(input.call.arguments));
-  const rewrites: Rewrites = { original, current: original, by: [], reasons: [] };
+  const rewrites: Rewrites = {
+    original,
+    current: original,
+    parsed: input.parsed,
+    by: [],
+    reasons: [],
+  };
   const extras: Extras = { notices: [], context: [] };
   const before = input.permissions?.({ name: input.call.name, arguments: original });
-  if (before?.outcome === "deny") return finish(extras, fromGate(before), rewrites);
+  if (before?.outcome === "deny") return finish(extras, before, rewrites);
   const verdicts: ToolDecision[] = [];
   for (const listener of input.listeners) {
     const call = { callId: input.call.callId, name: input.call.name, arguments: rewrites.current };
@@ -95,15 +88,15 @@ export async function composePreExecute(input: ComposeInput): Promise<ComposedDe
   const after = isRewritten(rewrites)
     ? input.permissions?.({ name: input.call.name, arguments: rewrites.current })
     : before;
-  if (after) verdicts.unshift(fromGate(after));
+  if (after) verdicts.unshift(after);
   return finish(extras, strictest(verdicts) ?? { outcome: "allow", by: "default" }, rewrites);
 }
 
 /** Runs one listener; a throw, a rejection or a timeout is a deny naming it (fail closed). */
-async function ask(listener: PreExecuteListener, call: FrozenCall): Promise<ListenerVerdict> {
+async function ask(listener: HookListener, call: HookToolCall): Promise<HookVerdict> {
   const limit = listener.timeoutMs ?? DEFAULT_LISTENER_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<ListenerVerdict>((resolve) => {
+  const timeout = new Promise<HookVerdict>((resolve) => {
     timer = setTimeout(() => resolve(failed(listener, `did not answer within ${limit} ms`)), limit);
   });
   try {
@@ -117,7 +110,7 @@ async function ask(listener: PreExecuteListener, call: FrozenCall): Promise<List
   }
 }
 
-function failed(listener: PreExecuteListener, what: string): ListenerVerdict {
+function failed(listener: HookListener, what: string): HookVerdict {
   const reason = `${listener.name} ${what}`;
   return { outcome: "deny", reason, notice: reason };
 }
@@ -126,8 +119,8 @@ function failed(listener: PreExecuteListener, what: string): ListenerVerdict {
 function applyRewrite(
   rewrites: Rewrites,
   by: string,
-  rewrite: NonNullable<ListenerVerdict["rewrite"]>,
-  check: ComposeInput["check"],
+  rewrite: NonNullable<HookVerdict["rewrite"]>,
+  check: DecisionInput["check"],
 ): string | undefined {
   const next = deepFreeze(structuredClone(rewrite.arguments));
   if (canonicalJson(next) === canonicalJson(rewrites.current)) return undefined;
@@ -142,29 +135,30 @@ function applyRewrite(
   return undefined;
 }
 
-type Extras = Pick<ComposedDecision, "notices" | "context" | "stop">;
+type Extras = Pick<CallDecision, "notices" | "context" | "stop">;
 
 function isRewritten(rewrites: Rewrites): boolean {
   return canonicalJson(rewrites.current) !== canonicalJson(rewrites.original);
 }
 
-function collectExtras(extras: Extras, by: string, verdict: ListenerVerdict): void {
+function collectExtras(extras: Extras, by: string, verdict: HookVerdict): void {
   if (verdict.notice) extras.notices.push(verdict.notice);
   if (verdict.context) extras.context.push({ by, text: verdict.context });
   if (verdict.stop && !extras.stop) extras.stop = { reason: verdict.stop, by };
 }
 
-/** The result; the rewrite fields only when the effective arguments differ from the original. */
-function finish(extras: Extras, decision: ToolDecision, rewrites: Rewrites): ComposedDecision {
-  const result: ComposedDecision = { ...extras, decision, effectiveArguments: rewrites.current };
+/** The result; the rewrite only when the effective arguments differ from the original. */
+function finish(extras: Extras, decision: ToolDecision, rewrites: Rewrites): CallDecision {
+  const { current, original, parsed } = rewrites;
+  const result: CallDecision = { ...extras, decision, arguments: current, parsed };
   if (!isRewritten(rewrites)) return result;
-  return {
-    ...result,
-    originalArguments: rewrites.original,
-    rewrittenParsed: rewrites.parsed,
-    rewrittenBy: rewrites.by.join(", "),
+  const rewrittenBy = rewrites.by.join(", ");
+  const rewrite = {
+    originalArguments: original,
+    rewrittenBy,
     rewriteReason: rewrites.reasons.join("; "),
   };
+  return { ...result, rewrite };
 }
 
 /** The first of the strictest decisions: deny > ask > allow, ties to the earliest. */
@@ -176,10 +170,6 @@ function strictest(decisions: readonly ToolDecision[]): ToolDecision | undefined
   return best;
 }
 
-function fromGate(gate: GateDecision): ToolDecision {
-  return { outcome: gate.outcome, by: gate.by, rule: gate.rule, ...reasonOf(gate.reason) };
-}
-
 /** `hook:./guard.sh` → by "hook", rule "./guard.sh"; other names count as plugins. */
 function fromListener(name: string, outcome: ToolDecision["outcome"], reason?: string) {
   const colon = name.indexOf(":");
@@ -188,15 +178,12 @@ function fromListener(name: string, outcome: ToolDecision["outcome"], reason?: s
   const rule = kind === "hook" || kind === "plugin" ? name.slice(colon + 1) : name;
   const fallback =
     outcome === "ask" ? `${name} asks first` : outcome === "deny" ? `denied by ${name}` : undefined;
-  return { outcome, by, rule, ...reasonOf(reason ?? fallback) } satisfies ToolDecision;
-}
-
-function reasonOf(reason: string | undefined): { reason?: string } {
-  return reason ? { reason } : {};
+  const why = reason ?? fallback;
+  return { outcome, by, rule, ...(why ? { reason: why } : {}) } satisfies ToolDecision;
 }
 
 /** Freezes a JSON value and everything in it; returns it. */
-export function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);

@@ -1,14 +1,16 @@
-// The pre-execute seam as one unit: rewrites chain in registration order and are validated
-// again, the strictest verdict wins, listeners see frozen arguments, failing listeners deny,
-// rules see both the original and the effective call, and real hooks plug in as listeners.
+// Deciding a call (tool-call-decision.ts) as one unit: rewrites chain in registration order and
+// are validated again, the strictest verdict wins, listeners see frozen arguments, failing
+// listeners deny, rules see both the original and the effective call, and real hooks plug in
+// as listeners; then its ask settled by the session's asks (pending-asks.ts).
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { z } from "zod";
-import { resolveAsk } from "../../src/agent/pre-execute-ask.ts";
-import type { ComposeInput, PreExecuteListener } from "../../src/agent/pre-execute-compose.ts";
-import { composePreExecute } from "../../src/agent/pre-execute-compose.ts";
+import type { BusEvents } from "../../src/agent/bus-events.ts";
+import { PendingAsks } from "../../src/agent/pending-asks.ts";
 import { rewriteNote } from "../../src/agent/rewrite-note.ts";
-import { createPreToolUseListeners } from "../../src/hooks/index.ts";
+import { type DecisionInput, decideCall } from "../../src/agent/tool-call-decision.ts";
+import { createBus } from "../../src/bus/bus.ts";
+import { createPreToolUseListeners, type HookListener } from "../../src/hooks/index.ts";
 import { loadBashParser } from "../../src/permissions/bash-parser.ts";
 import type { PermissionContext } from "../../src/permissions/index.ts";
 import {
@@ -26,11 +28,11 @@ const schema = z.strictObject({ command: z.string().min(1) });
 const check = zodInput(schema).check;
 const call = { callId: "c1", name: "bash", arguments: { command: "npm test" } };
 
-function compose(listeners: PreExecuteListener[], extra: Partial<ComposeInput> = {}) {
-  return composePreExecute({ call, check, listeners, ...extra });
+function compose(listeners: HookListener[], extra: Partial<DecisionInput> = {}) {
+  return decideCall({ call, parsed: call.arguments, check, listeners, ...extra });
 }
 
-function rewriter(name: string, map: (command: string) => string): PreExecuteListener {
+function rewriter(name: string, map: (command: string) => string): HookListener {
   return {
     name,
     decide: (c) => {
@@ -43,16 +45,17 @@ const verdict = (
   name: string,
   outcome: "allow" | "deny" | "ask",
   reason?: string,
-): PreExecuteListener => ({
+): HookListener => ({
   name,
   decide: () => ({ outcome, ...(reason ? { reason } : {}) }),
 });
 
-describe("composePreExecute", () => {
+describe("deciding a call", () => {
   it("with no opinion anywhere the call runs as sent, by default", async () => {
     assert.deepEqual(await compose([]), {
       decision: { outcome: "allow", by: "default" },
-      effectiveArguments: call.arguments,
+      arguments: call.arguments,
+      parsed: call.arguments,
       notices: [],
       context: [],
     });
@@ -60,7 +63,7 @@ describe("composePreExecute", () => {
 
   it("two rewrites chain in registration order, each seeing the previous result", async () => {
     const seen: JsonValue[] = [];
-    const spy: PreExecuteListener = {
+    const spy: HookListener = {
       name: "plugin:spy",
       decide: (c) => void seen.push(c.arguments),
     };
@@ -70,10 +73,13 @@ describe("composePreExecute", () => {
       rewriter("hook:./nice.sh", (c) => `nice ${c}`),
     ]);
     assert.deepEqual(seen, [{ command: "timeout 60 npm test" }]);
-    assert.deepEqual(result.effectiveArguments, { command: "nice timeout 60 npm test" });
-    assert.deepEqual(result.originalArguments, { command: "npm test" });
-    assert.equal(result.rewrittenBy, "plugin:timeout, hook:./nice.sh");
-    assert.equal(result.rewriteReason, "plugin:timeout wrapped it; hook:./nice.sh wrapped it");
+    assert.deepEqual(result.arguments, { command: "nice timeout 60 npm test" });
+    assert.deepEqual(result.rewrite?.originalArguments, { command: "npm test" });
+    assert.equal(result.rewrite?.rewrittenBy, "plugin:timeout, hook:./nice.sh");
+    assert.equal(
+      result.rewrite?.rewriteReason,
+      "plugin:timeout wrapped it; hook:./nice.sh wrapped it",
+    );
     assert.deepEqual(result.decision, { outcome: "allow", by: "default" });
   });
 
@@ -88,8 +94,8 @@ describe("composePreExecute", () => {
       rule: "./no-sudo.sh",
       reason: "no sudo",
     });
-    assert.deepEqual(result.effectiveArguments, { command: "sudo npm test" });
-    assert.equal(result.rewrittenBy, "plugin:wrap");
+    assert.deepEqual(result.arguments, { command: "sudo npm test" });
+    assert.equal(result.rewrite?.rewrittenBy, "plugin:wrap");
   });
 
   it("an invalid rewrite denies, naming the rewriter; the original does not run instead", async () => {
@@ -103,13 +109,12 @@ describe("composePreExecute", () => {
       result.decision.reason ?? "",
       /^plugin:blank rewrote the arguments into invalid ones: /,
     );
-    assert.equal(result.originalArguments, undefined);
+    assert.equal(result.rewrite, undefined);
   });
 
   it("a rewrite equal to the current arguments is no rewrite", async () => {
     const result = await compose([rewriter("plugin:same", (c) => c)]);
-    assert.equal(result.originalArguments, undefined);
-    assert.equal(result.rewrittenBy, undefined);
+    assert.equal(result.rewrite, undefined);
   });
 
   it("ask + allow is ask; deny beats both; ties go to the earliest", async () => {
@@ -127,7 +132,7 @@ describe("composePreExecute", () => {
 
   it("listeners get deep-frozen arguments: mutating them throws, and cannot change the call", async () => {
     const errors: unknown[] = [];
-    const mutator: PreExecuteListener = {
+    const mutator: HookListener = {
       name: "plugin:mutator",
       decide: (c) => {
         try {
@@ -141,7 +146,7 @@ describe("composePreExecute", () => {
     };
     const result = await compose([mutator]);
     assert.ok(errors[0] instanceof TypeError, "strict mode makes the assignment throw");
-    assert.deepEqual(result.effectiveArguments, { command: "npm test" });
+    assert.deepEqual(result.arguments, { command: "npm test" });
     assert.equal(result.decision.outcome, "deny");
     assert.match(
       result.decision.reason ?? "",
@@ -150,7 +155,7 @@ describe("composePreExecute", () => {
   });
 
   it("a listener that throws or never answers denies, naming it (fail closed)", async () => {
-    const slow: PreExecuteListener = {
+    const slow: HookListener = {
       name: "plugin:slow",
       timeoutMs: 50,
       decide: () => new Promise(() => {}),
@@ -166,7 +171,7 @@ describe("composePreExecute", () => {
   });
 
   it("collects notices, notes for the model and a stop request", async () => {
-    const chatty: PreExecuteListener = {
+    const chatty: HookListener = {
       name: "hook:x",
       decide: () => ({ notice: "n", context: "c", stop: "done" }),
     };
@@ -198,7 +203,7 @@ describe("permission rules around the listeners", () => {
 
   it("a deny rule on the original stops before any listener runs", async () => {
     let ran = false;
-    const listener: PreExecuteListener = {
+    const listener: HookListener = {
       name: "hook:h",
       decide: () => {
         ran = true;
@@ -233,31 +238,45 @@ describe("asking and the rewrite note", () => {
       rewriter("hook:wrap", (c) => `nice ${c}`),
       verdict("hook:ask", "ask", "check"),
     ]);
+    const ctx = { workspaceRoot: "/w", cwd: "/w", home: "/h" };
+    const bus = createBus<BusEvents>();
+    const granted: string[] = [];
+    const asks = new PendingAsks({
+      bus,
+      sessionId: "s",
+      context: ctx,
+      grant: (rule) => granted.push(rule),
+    });
+    const asked = {
+      turn: 0,
+      signal: new AbortController().signal,
+      callId: "c1",
+      name: "bash",
+      tool: { readOnly: false, kind: "execute" as const },
+      presentation: { title: "nice npm test", kind: "execute" as const, locations: [] },
+    };
     const seen: unknown[] = [];
-    const resolved = await resolveAsk(
-      composed,
-      { ...call, tool: { readOnly: false, kind: "execute" as const } },
-      async (c) => {
-        seen.push(c.arguments, c.reason, c.originalArguments, c.rewrittenBy);
-        return { outcome: "allow", scope: "session", by: "user", reason: c.reason };
-      },
-    );
+    const stop = bus.on("agent/ask", (ask) => {
+      seen.push(ask.arguments, ask.reason, ask.originalArguments, ask.rewrittenBy, ask.options);
+      asks.answer(ask.id, { outcome: "allow" });
+    });
+    const allowed = await asks.settle(asked, composed);
+    stop();
     assert.deepEqual(seen, [
       { command: "nice npm test" },
       "check",
       { command: "npm test" },
       "hook:wrap",
+      ["allow_once", "deny"],
     ]);
-    assert.deepEqual(resolved, {
-      decision: { outcome: "allow", by: "user", reason: "check" },
-      grantForSession: true,
+    assert.deepEqual(allowed.decision, { outcome: "allow", by: "user", reason: "check" });
+    assert.deepEqual(allowed.rewrite, composed.rewrite);
+    assert.deepEqual(granted, []);
+    bus.on("agent/ask", (ask) => {
+      const reason = execDenialMessage(ask, ask.reason, ctx);
+      asks.answer(ask.id, { outcome: "deny", by: "default", reason });
     });
-    const ctx = { workspaceRoot: "/w", cwd: "/w", home: "/h" };
-    const bash = { ...call, tool: { readOnly: false, kind: "execute" as const } };
-    const denied = await resolveAsk(composed, bash, async (c) => {
-      const reason = execDenialMessage(c, c.reason, ctx);
-      return { outcome: "deny", scope: "once", by: "default", reason };
-    });
+    const denied = await asks.settle(asked, composed);
     assert.equal(denied.decision.outcome, "deny");
     // A hook's ask wins over any allow rule, so exec's advice names no rule or mode.
     assert.equal(
@@ -294,8 +313,8 @@ describe("real PreToolUse hooks as listeners", () => {
         hooks.runtime(),
       );
       const result = await compose(listeners);
-      assert.deepEqual(result.effectiveArguments, { command: "nice npm test" });
-      assert.equal(result.rewrittenBy, `hook:${wrap}`);
+      assert.deepEqual(result.arguments, { command: "nice npm test" });
+      assert.equal(result.rewrite?.rewrittenBy, `hook:${wrap}`);
       assert.deepEqual(result.decision, {
         outcome: "ask",
         by: "hook",

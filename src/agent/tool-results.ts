@@ -1,0 +1,41 @@
+// The `tool/result` events of the tool-call path (tool-calls.ts) and of a resumed session's
+// repair (session-open.ts): what a tool returned after the output policy, an error the model
+// reads, or the interrupted result of a call that was cancelled or never ran to completion.
+import type { EventInput } from "../session/events.ts";
+import type { ToolResult } from "../tools/types.ts";
+
+export function resultEvent(callId: string, result: ToolResult, interrupted = false): EventInput {
+  const bytes = Buffer.byteLength(result.content);
+  return {
+    type: "tool/result",
+    call_id: callId,
+    content: result.content,
+    is_error: result.isError ?? false,
+    original_bytes: result.originalBytes ?? bytes,
+    delivered_bytes: result.deliveredBytes ?? bytes,
+    truncated: result.truncated ?? false,
+    spill_path: result.spillPath ?? null,
+    policy_errors: result.policyErrors ?? [],
+    ...(interrupted ? { interrupted } : {}),
+    ...(result.images && result.images.length > 0
+      ? {
+          blocks: result.images.map((image) => ({
+            type: "image" as const,
+            mime_type: image.mimeType,
+            data: image.data,
+            bytes: image.bytes,
+          })),
+        }
+      : {}),
+  };
+}
+
+/** The error result of a refused or invalid call: its reason, for the model. */
+export function errorResult(callId: string, reason: string): EventInput {
+  return resultEvent(callId, { content: reason, isError: true });
+}
+
+/** The result of a call that never returned (crash) or was cancelled. */
+export function interruptedResult(callId: string, content: string): EventInput {
+  return resultEvent(callId, { content, isError: true }, true);
+}

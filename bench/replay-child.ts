@@ -1,29 +1,27 @@
-// Child process of the replay benchmark (bundled by bench/session-log.ts): `replay` opens,
-// verifies and derives a log and checks its checkpoints against the key in the home given and
-// its index as resume does (the last signature), passing over the chunk lines it covers
-// (session/signed-replay.ts); `replay-audit` checks every signature, as `sessions verify`
-// does; `replay-unsigned` checks none and reads every line in full; `parse` merely reads it and
-// JSON.parses every line; `hash` reads it and hashes every line's bytes once (the chain's
-// share). Prints { ms, rssMb, detail } as JSON.
-import { hash } from "node:crypto";
+// Child process of the session log and export benchmarks (bundled by bench/session-log.ts):
+// `resume` reads and verifies a log, checks its checkpoints against the key in the home given
+// and its index, and derives its history, as resume does; `parse` merely reads it and
+// JSON.parses every line. Prints { ms, rssMb, detail } as JSON.
 import { closeSync, openSync, readSync } from "node:fs";
 import { checkpointIndexPath } from "../src/session/checkpoint-index.ts";
-import type { ReceiptTrust } from "../src/session/receipt.ts";
-import { deriveFromLog } from "../src/session/replay.ts";
+import { deriveMessages } from "../src/session/derive.ts";
+import { readSession } from "../src/session/reader.ts";
+import { ReceiptVerifier } from "../src/session/receipt.ts";
 import { loadSigningKey, signingKeyPath } from "../src/session/signing-key.ts";
 
 const [mode, path, home] = process.argv.slice(2) as [string, string, string];
 
-function trust(everySignature: boolean): ReceiptTrust {
+/** What resume does with a log: read and verify it, check its receipt, derive its history. */
+function resume(): string {
   const key = loadSigningKey(home);
   const indexPath = checkpointIndexPath(home);
-  return { key, keyPath: signingKeyPath(home), indexPath, everySignature };
-}
-
-function receiptOf(): { receipt?: ReceiptTrust } {
-  if (mode === "replay") return { receipt: trust(false) };
-  if (mode === "replay-audit") return { receipt: trust(true) };
-  return {};
+  const trust = { key, keyPath: signingKeyPath(home), indexPath, everySignature: false };
+  const verifier = new ReceiptVerifier(path, trust);
+  const { events, summary } = readSession(path);
+  for (const event of events) verifier.push(event);
+  const receipt = verifier.finish();
+  const messages = deriveMessages(events);
+  return `${summary.events} events verified, ${messages.length} messages derived, ${receipt.checkpoints} checkpoints checked`;
 }
 
 function parseOnly(): string {
@@ -44,41 +42,8 @@ function parseOnly(): string {
   return `${lines} lines`;
 }
 
-/** Reads the log in 4 MiB chunks and hashes every line's bytes once, decoding nothing. */
-function hashOnly(): string {
-  const fd = openSync(path, "r");
-  let buffer = Buffer.allocUnsafe(4 << 20);
-  let carried = 0;
-  let lines = 0;
-  for (;;) {
-    if (carried === buffer.length)
-      buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
-    const read = readSync(fd, buffer, carried, buffer.length - carried, null);
-    if (read === 0) break;
-    const end = carried + read;
-    let from = 0;
-    for (let newline = buffer.indexOf(10, from); newline >= 0 && newline < end; ) {
-      hash("sha256", buffer.subarray(from, newline), "hex");
-      lines++;
-      from = newline + 1;
-      newline = from < end ? buffer.indexOf(10, from) : -1;
-    }
-    carried = buffer.copy(buffer, 0, from, end);
-  }
-  closeSync(fd);
-  return `${lines} lines hashed`;
-}
-
 const began = performance.now();
-const detail =
-  mode === "parse"
-    ? parseOnly()
-    : mode === "hash"
-      ? hashOnly()
-      : await deriveFromLog(path, receiptOf()).then(
-          ({ messages, summary, receipt, trustedLines }) =>
-            `${summary.events} events verified, ${messages.length} messages derived${receipt ? `, ${receipt.checkpoints} checkpoints checked, ${trustedLines} chunk lines taken on the signature's word` : ""}`,
-        );
+const detail = mode === "parse" ? parseOnly() : resume();
 const ms = performance.now() - began;
 const rssMb = Math.round(process.resourceUsage().maxRSS / 1024);
 process.stdout.write(JSON.stringify({ ms, rssMb, detail }));

@@ -86,11 +86,6 @@ export interface AgentOptions {
   guard?: GuardOptions;
   /** Sign checkpoints, and check those of a log to resume (without: neither). */
   receipts?: Receipts;
-  /**
-   * `exec`: the resumed history may leave out the chunk lines a verified signature covers
-   * (session-open.ts); `history()` then lacks them. The terminal and ACP replay every event.
-   */
-  historyWithoutChunks?: boolean;
 }
 
 /** Session-wide figures folded from the events: turns so far and cost. */

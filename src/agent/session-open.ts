@@ -3,9 +3,7 @@
 // newest activity). On resume it closes what a crash
 // left open: tool calls without a result get an interrupted result (never re-run) and an
 // unfinished turn gets its `turn/end`. With receipts, a log to resume must pass its signed
-// checkpoints and the checkpoint index too, and the writer signs; `exec` reads a large signed
-// log by the signed replay (session/signed-replay.ts). Called by compose-session.ts.
-import { statSync } from "node:fs";
+// checkpoints and the checkpoint index too, and the writer signs. Called by compose-session.ts.
 import { isAbsolute, resolve } from "node:path";
 import { isWithin, projectRootOf } from "../config/index.ts";
 import { SessionCorruptError, SessionLockedError, UsageError } from "../errors.ts";
@@ -17,8 +15,6 @@ import { liveLockOwner } from "../session/lock.ts";
 import { findSession, listSessionFiles, sessionIdOfPath } from "../session/paths.ts";
 import { type ReadSummary, readSession } from "../session/reader.ts";
 import { type ReceiptTrust, ReceiptVerifier } from "../session/receipt.ts";
-import { PARALLEL_BYTES } from "../session/replay.ts";
-import { readSigned } from "../session/signed-replay.ts";
 import { summarizeHead } from "../session/summary.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { interruptedResult } from "./tool-results.ts";
@@ -36,12 +32,6 @@ export interface SessionTarget {
   /** The loaded config: its `projectRoot` counts as a project root for `continueLatest`. */
   loaded?: { projectRoot?: string };
   receipts?: Receipts;
-  /**
-   * The resumed history may leave out the chunk lines a verified signature covers, read
-   * unparsed (session/signed-replay.ts). Set by `exec`, which never shows the prior events;
-   * the terminal and ACP replay them, so they read every line.
-   */
-  historyWithoutChunks?: boolean;
 }
 
 /** Signing of new checkpoints, and what a log to resume must prove (session/receipt.ts). */
@@ -54,7 +44,7 @@ export interface Receipts {
 export interface PriorSession {
   path: string;
   events: SessionEvent[];
-  /** Set when the signed replay read it: how far it was verified, for the writer. */
+  /** How far the read verified it, for the writer. */
   summary?: ReadSummary;
 }
 
@@ -66,29 +56,23 @@ export async function locateSession(target: SessionTarget): Promise<PriorSession
       ? newestIn(target.sessionsDir, resolve(target.cwd), target.loaded?.projectRoot)
       : null;
   if (path === null) return null;
-  const trust = target.receipts?.trust;
-  if (trust && target.historyWithoutChunks && statSync(path).size >= PARALLEL_BYTES) {
-    const signed = await readSigned(path, trust);
-    // A step left streaming needs its chunks for its repair (repairEvents): read in full.
-    if (signed && streamingStep(signed.events) === null) return { path, ...signed };
-  }
   // Made before the read, so the index it consults is no newer than the log (ReceiptVerifier).
   const receipt = target.receipts ? new ReceiptVerifier(path, target.receipts.trust) : null;
-  let events: SessionEvent[];
+  let read: { events: SessionEvent[]; summary: ReadSummary };
   try {
-    events = readSession(path).events;
+    read = readSession(path);
   } catch (error) {
     throw lockedInstead(path, error) ?? withRepairHint(error, path);
   }
   if (receipt) {
     try {
-      for (const event of events) receipt.push(event);
+      for (const event of read.events) receipt.push(event);
       receipt.finish();
     } catch (error) {
       throw lockedInstead(path, error) ?? error;
     }
   }
-  return { path, events };
+  return { path, ...read };
 }
 
 /**
@@ -214,13 +198,6 @@ interface OpenStep {
   turn: number;
   step: number;
   blocks: Map<number, { kind: BlockKind; text: string }>;
-}
-
-/** The step still streaming at the end of these events, if any. */
-function streamingStep(events: readonly SessionEvent[]): OpenStep | null {
-  let streaming: OpenStep | null = null;
-  for (const event of events) streaming = trackStep(streaming, event);
-  return streaming;
 }
 
 /** The step whose request was streaming at this point of the log, if any. */

@@ -170,7 +170,6 @@ async function runExec(
       ...(options.continue ? { continueLatest: true } : {}),
       ...(deps.tools ? { tools: deps.tools(), defaultTools: false } : {}),
       receipts: execReceipts(),
-      historyWithoutChunks: true,
       guard: { ...(mode ? { mode } : {}), allow: options.allow },
     });
     refuseAsks(agent, refusals);

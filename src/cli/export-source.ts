@@ -1,6 +1,5 @@
-// Reads the source of an export: the verified events of a log up to a seq (session/replay.ts:
-// read-only, no lock, the hash chain checked on a worker thread for a large log), then what the
-// receipt says of them: the bytes read and their SHA-256, the last seq and chain head, the last
+// Reads the source of an export: the verified events of a log up to a seq (read-only, no
+// lock), then what the receipt says of them: the bytes read and their SHA-256, the last seq and chain head, the last
 // checkpoint's key. Called by export-command.ts and export-verify.ts.
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
@@ -10,7 +9,7 @@ import { createViewRender } from "../present/export-render.ts";
 import type { Redact } from "../present/export-view.ts";
 import { escapeControls, redactText } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
-import { replaySession } from "../session/replay.ts";
+import { SessionReader } from "../session/reader.ts";
 import type { HashingSink } from "./export-output.ts";
 
 export interface SourceInfo {
@@ -26,25 +25,23 @@ export interface SourceInfo {
  * Replays the log through `throughSeq` into `onEvent`; the receipt's facts once it verified,
  * hashing the bytes read unless `copy` is given, which copies them (hashed) instead.
  */
-async function readSource(
+function readSource(
   path: string,
   throughSeq: number,
   onEvent: (event: SessionEvent) => void,
   copy?: (chunk: Buffer) => void,
-): Promise<SourceInfo> {
+): SourceInfo {
   let sessionId = "";
   let logSigned: SourceInfo["logSigned"] = null;
-  const summary = await replaySession(
-    path,
-    (event) => {
-      if (event.type === "session/start") sessionId = event.session_id;
-      else if (event.type === "session/checkpoint") {
-        logSigned = { key: event.key, signed_seq: event.signed_seq };
-      }
-      onEvent(event);
-    },
-    { untilSeq: throughSeq },
-  );
+  const reader = new SessionReader(path, { untilSeq: throughSeq });
+  for (const event of reader.events()) {
+    if (event.type === "session/start") sessionId = event.session_id;
+    else if (event.type === "session/checkpoint") {
+      logSigned = { key: event.key, signed_seq: event.signed_seq };
+    }
+    onEvent(event);
+  }
+  const { summary } = reader;
   if (summary.lastSeq !== throughSeq) {
     throw new SessionCorruptError(
       path,
@@ -114,7 +111,7 @@ export async function writeExportBody(
   }
   const options = { view, format, throughSeq, redacted, clean: cleanFor(redacted) };
   const render = await createViewRender(options, sink.write);
-  const info = await readSource(path, throughSeq, (event) => render.push(event));
+  const info = readSource(path, throughSeq, (event) => render.push(event));
   render.end();
   return info;
 }

@@ -446,15 +446,6 @@ export function isEventType(value: unknown): value is EventType {
   return typeof value === "string" && EVENT_TYPE_SET.has(value);
 }
 
-/**
- * Event types appended at streaming rate: once the writer hashes on a worker (writer.ts), it
- * may publish these up to one turn of the event loop after their append; never out of order.
- */
-export const STREAMED_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
-  "assistant/chunk",
-  "compaction/chunk",
-]);
-
 /** Event types after which the writer syncs to disk before returning (the durability contract). */
 export const SYNC_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   "session/start",

@@ -2,7 +2,6 @@
 // JSON, schema version, dense seq, the hash chain and (by default) its payload schema. A torn
 // last line is reported in the summary; any other damage throws SessionCorruptError, or, for
 // read-only views (`tolerateDamagedTail`), ends the read at the last good line and is reported.
-// Signed replay (signed-replay.ts) may have it pass over chunk lines undecoded (`skipChunks`).
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { type CompiledCheck, compileCheck } from "../compiled-check.ts";
 import { SessionCorruptError } from "../errors.ts";
@@ -25,36 +24,11 @@ export interface ReadOptions {
   /** Also check that each body is in canonical form (the `sessions verify` audit). */
   strictCanonical?: boolean;
   /**
-   * Check each line's `h` (default true). Only replay.ts turns it off, when a worker checks
-   * the chain of the complete lines in parallel; a last line without newline is always checked.
-   */
-  checkHashes?: boolean;
-  /**
    * Read-only views (`sessions show`, exports, `sessions repair`): a bad line after valid ones
    * ends the read there instead of throwing, and `summary.damaged` names it. A log with no valid
    * first line still throws.
    */
   tolerateDamagedTail?: boolean;
-  /**
-   * Only signed-replay.ts sets it, for whole logs: a complete line after the first that ends
-   * like an `assistant/chunk` line (`CHUNK_LINE_END`) is neither decoded nor parsed nor
-   * yielded; its seq is taken as the previous one's + 1 and its `h` from its last bytes, and
-   * `skipped` counts it. Such lines are unchecked until a verified checkpoint covers them;
-   * `uncovered` says where the ones after the last checkpoint line start.
-   */
-  skipChunks?: boolean;
-  /** Start at this point of the log, as a reader that read everything before it stood. */
-  start?: ReadPoint;
-}
-
-/** A point between two lines of a log and the reader's state there. */
-export interface ReadPoint {
-  /** Byte offset of the next line. */
-  offset: number;
-  /** Lines (events) before it. */
-  events: number;
-  lastSeq: number;
-  lastHash: string;
 }
 
 /** The first bad line of a log that is valid before it; everything from it on is the tail. */
@@ -86,31 +60,6 @@ export interface ReadSummary {
 
 const CHUNK_BYTES = 4 * 1024 * 1024;
 
-/**
- * How every `assistant/chunk` line ends: its body is canonical JSON, so its last members are
- * `type` and `v` (the keys sort so), then the `h` the writer puts before the closing brace.
- * Outside strings no bracket opens in it, so in a valid line these are top-level members.
- */
-const CHUNK_LINE_END = Buffer.from(`,"type":"assistant/chunk","v":${SESSION_SCHEMA_VERSION},"h":"`);
-/** The bytes of CHUNK_LINE_END after the type name (`","v":1,"h":"`). */
-const CHUNK_NAME_END = `","v":${SESSION_SCHEMA_VERSION},"h":"`.length;
-/** The `h` digits and the closing `"}` after CHUNK_LINE_END. */
-const H_TAIL = 64 + 2;
-
-/** Whether the line at [from, to) of `buffer` ends like a chunk line (a byte loop: no call). */
-function endsLikeChunk(buffer: Buffer, from: number, to: number): boolean {
-  const at = to - H_TAIL - CHUNK_LINE_END.length;
-  if (at <= from || buffer[to - 1] !== 0x7d || buffer[to - 2] !== 0x22) return false;
-  // From the end of the type name back: the bytes every line shares come last.
-  for (let i = CHUNK_LINE_END.length - 1 - CHUNK_NAME_END; i >= 0; i--) {
-    if (buffer[at + i] !== CHUNK_LINE_END[i]) return false;
-  }
-  for (let i = CHUNK_LINE_END.length - CHUNK_NAME_END; i < CHUNK_LINE_END.length; i++) {
-    if (buffer[at + i] !== CHUNK_LINE_END[i]) return false;
-  }
-  return true;
-}
-
 function grow(buffer: Buffer): Buffer {
   const larger = Buffer.allocUnsafe(buffer.length * 2);
   buffer.copy(larger);
@@ -128,32 +77,15 @@ export class SessionReader {
     missingNewline: false,
   };
 
-  /** Lines passed over undecoded (`skipChunks`). */
-  skipped = 0;
-  /** Where the skipped lines after the last `session/checkpoint` line start, if any. */
-  uncovered: ReadPoint | null = null;
-  /** Where in the current buffer the `h` of the last line skipped is, until it is read; or -1. */
-  private hashAt = -1;
-  /** Lines skipped before the last `session/checkpoint` line. */
-  skippedBeforeCheckpoint = 0;
-  /** The `h` of the line before the last one read (before the last event yielded). */
-  hashBefore = "";
-
   constructor(
     readonly path: string,
     private readonly options: ReadOptions = {},
-  ) {
-    const start = options.start;
-    if (start) {
-      Object.assign(this.summary, { events: start.events, lastSeq: start.lastSeq });
-      Object.assign(this.summary, { lastHash: start.lastHash, validBytes: start.offset });
-    }
-  }
+  ) {}
 
   *events(): Generator<SessionEvent> {
     const fd = openSync(this.path, "r");
     try {
-      yield* this.options.skipChunks ? this.readSkipping(fd) : this.readChunks(fd);
+      yield* this.readChunks(fd);
     } finally {
       closeSync(fd);
     }
@@ -162,7 +94,7 @@ export class SessionReader {
   private *readChunks(fd: number): Generator<SessionEvent> {
     let buffer: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let carried = 0; // bytes of an unfinished line kept at the start of `buffer`
-    let dataOffset = this.summary.validBytes; // file offset of buffer[0]
+    let dataOffset = 0; // file offset of buffer[0]
     for (let position = dataOffset; ; ) {
       if (carried === buffer.length) buffer = grow(buffer); // a line longer than the buffer
       const read = readSync(fd, buffer, carried, buffer.length - carried, position);
@@ -201,69 +133,11 @@ export class SessionReader {
     }
   }
 
-  /**
-   * `readChunks` for `skipChunks`: newlines are found in the bytes and only lines that do not
-   * end like a chunk line are decoded and checked. No damage is tolerated, no `untilSeq`.
-   */
-  private *readSkipping(fd: number): Generator<SessionEvent> {
-    let buffer: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let carried = 0;
-    let dataOffset = this.summary.validBytes;
-    for (let position = dataOffset; ; ) {
-      if (carried === buffer.length) buffer = grow(buffer);
-      const read = readSync(fd, buffer, carried, buffer.length - carried, position);
-      if (read === 0) break;
-      position += read;
-      const data = buffer.subarray(0, carried + read);
-      let from = 0;
-      for (let newline = data.indexOf(10); newline >= 0; newline = data.indexOf(10, from)) {
-        if (this.summary.events > 0 && endsLikeChunk(data, from, newline)) {
-          this.skip(data, dataOffset + from, newline);
-        } else {
-          this.settleHash(data);
-          const event = this.accept(data.toString("utf8", from, newline));
-          if (event.type === "session/checkpoint") {
-            this.uncovered = null;
-            this.skippedBeforeCheckpoint = this.skipped;
-          }
-          yield event;
-        }
-        from = newline + 1;
-      }
-      this.settleHash(data);
-      dataOffset += from;
-      this.summary.validBytes = dataOffset;
-      carried = buffer.copy(buffer, 0, from, data.length);
-    }
-    yield* this.finishRead(buffer, carried);
-  }
-
-  /** Counts a chunk line passed over: the line at `offset` of the file, ending at `end`. */
-  private skip(data: Buffer, offset: number, end: number): void {
-    const summary = this.summary;
-    if (this.uncovered === null) {
-      this.settleHash(data);
-      const { events, lastSeq, lastHash } = summary;
-      this.uncovered = { offset, events, lastSeq, lastHash };
-    }
-    summary.events++;
-    summary.lastSeq++;
-    this.hashAt = end - H_TAIL;
-    this.skipped++;
-  }
-
-  /** Sets `summary.lastHash` from the last skipped line, whose `h` is at `hashAt` in `data`. */
-  private settleHash(data: Buffer): void {
-    if (this.hashAt < 0) return;
-    this.summary.lastHash = data.toString("latin1", this.hashAt, this.hashAt + 64);
-    this.hashAt = -1;
-  }
-
   private *readTail(tail: Buffer): Generator<SessionEvent> {
     const offset = this.summary.validBytes;
     let event: SessionEvent;
     try {
-      event = this.accept(tail.toString("utf8"), true);
+      event = this.accept(tail.toString("utf8"));
     } catch (error) {
       if (!(error instanceof SessionCorruptError)) throw error;
       this.summary.torn = { offset, bytes: tail.length };
@@ -304,16 +178,15 @@ export class SessionReader {
     return until !== undefined && this.summary.lastSeq >= until;
   }
 
-  private accept(line: string, alwaysHash = false): SessionEvent {
-    const event = this.verifyLine(line, alwaysHash || this.options.checkHashes !== false);
-    this.hashBefore = this.summary.lastHash;
+  private accept(line: string): SessionEvent {
+    const event = this.verifyLine(line);
     this.summary.events++;
     this.summary.lastSeq = event.seq;
     this.summary.lastHash = event.h;
     return event;
   }
 
-  private verifyLine(line: string, checkHash: boolean): SessionEvent {
+  private verifyLine(line: string): SessionEvent {
     let raw: Record<string, unknown>;
     try {
       raw = JSON.parse(line) as Record<string, unknown>;
@@ -332,7 +205,7 @@ export class SessionReader {
     }
     const at = hMemberAt(line);
     if (at < 0) throw this.corrupt('missing or malformed "h" at the end of the line');
-    if (checkHash && chainHash(this.summary.lastHash, bodyOf(line, at)) !== hOf(line, at)) {
+    if (chainHash(this.summary.lastHash, bodyOf(line, at)) !== hOf(line, at)) {
       throw this.corrupt("hash chain broken");
     }
     this.checkContent(raw, line, at, expected);

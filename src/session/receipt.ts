@@ -77,11 +77,6 @@ export class ReceiptVerifier {
     this.previous = { seq: event.seq, h: event.h };
   }
 
-  /** Lines the reader passed over unread (signed-replay.ts); the last had this seq and `h`. */
-  passedOver(seq: number, h: string): void {
-    this.previous = { seq, h };
-  }
-
   /** Checks what is left (the last signature, the index) and reports how far the log is signed. */
   finish(): Receipt {
     const lastSeq = this.previous?.seq ?? -1;

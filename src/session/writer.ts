@@ -4,9 +4,7 @@
 // Streamed deltas that arrive together are recorded as one chunk (chunk-coalescer.ts). A failed
 // write never leaves a torn line behind it, and a session whose first write fails leaves no file.
 // With a signer, every `turn/end` and the close are followed by a signed `session/checkpoint`.
-// After many appends the chain is hashed on a worker thread (chain-pipeline.ts).
 
-import { hash } from "node:crypto";
 import {
   closeSync,
   fdatasync,
@@ -22,7 +20,6 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { SessionWriteError } from "../errors.ts";
-import { ChainPipeline } from "./chain-pipeline.ts";
 import type { CheckpointSigner } from "./checkpoint.ts";
 import { ChunkCoalescer, type DeltaInput } from "./chunk-coalescer.ts";
 import { draftAndBody } from "./event-serializer.ts";
@@ -31,7 +28,6 @@ import {
   type EventType,
   type Payload,
   type SessionEvent,
-  STREAMED_EVENT_TYPES,
   SYNC_EVENT_TYPES,
 } from "./events.ts";
 import { chainHash, formatLine } from "./hash-chain.ts";
@@ -57,23 +53,6 @@ export interface WriterOptions {
    * it is not read again.
    */
   verified?: { summary: ReadSummary; lastType: EventType };
-  /**
-   * Appends after which the chain is hashed on a worker thread (default 10,000; Infinity:
-   * never). From then on a streamed chunk is published at the latest on the next turn of the
-   * event loop; every other event still before its append returns.
-   */
-  chainWorkerAfter?: number;
-}
-
-/**
- * The default threshold; `CODEWHALE_CHAIN_WORKER_AFTER` (a whole number, `Infinity`: never)
- * overrides it for a process, as the tests do to run whole sessions through the worker.
- */
-const CHAIN_WORKER_AFTER = thresholdFrom(process.env.CODEWHALE_CHAIN_WORKER_AFTER) ?? 10_000;
-
-function thresholdFrom(value: string | undefined): number | null {
-  if (value === "Infinity") return Number.POSITIVE_INFINITY;
-  return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : null;
 }
 
 const WRITE_THRESHOLD_BYTES = 1 << 20;
@@ -85,9 +64,6 @@ const NEW_LOG_FLAGS =
   fsConstants.O_NOFOLLOW;
 /** `,"h":"` + 64 hex digits + `"}` + newline. */
 const H_MEMBER_BYTES = 6 + 64 + 3;
-// Copied in as bytes: cheaper than encoding the same short strings on every line.
-const H_OPEN = Buffer.from(',"h":"');
-const H_CLOSE = Buffer.from('"}\n');
 
 let lastMs = 0;
 let lastIso = "";
@@ -136,9 +112,9 @@ export class SessionWriter {
   private nextSeq: number;
   private lastHash: string;
   private lastType: EventType | null;
-  /** Encoded lines not yet written to the file. */
-  private readonly pending = Buffer.allocUnsafe(WRITE_THRESHOLD_BYTES);
-  private pendingBytes = 0;
+  /** Encoded lines not yet written to the file, and their length in UTF-16 code units. */
+  private pending: string[] = [];
+  private pendingLength = 0;
   private unsynced = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly deliveryQueue: SessionEvent[] = [];
@@ -147,16 +123,6 @@ export class SessionWriter {
   /** Set by the first failed write or sync; every later append, sync and close throws it. */
   private broken: SessionWriteError | null = null;
   private readonly chunks = new ChunkCoalescer((chunk) => this.record(chunk));
-  /** Hashes and lays out lines on a worker once `appends` passes chainWorkerAfter. */
-  private pipeline: ChainPipeline | null = null;
-  /** The pipeline made halfway to the threshold, its worker starting. */
-  private standby: ChainPipeline | null = null;
-  private appends = 0;
-  /** Streamed chunks appended while the pipeline runs, not yet published. */
-  private readonly undelivered: SessionEvent[] = [];
-  private deliveryScheduled = false;
-  /** A listener's failure while publishing late; the next append, sync or close throws it. */
-  private lateFailure: { error: unknown } | null = null;
 
   private constructor(
     readonly id: string,
@@ -253,14 +219,12 @@ export class SessionWriter {
    */
   appendDelta(delta: DeltaInput): void {
     this.checkWritable();
-    this.throwLateFailure();
     this.chunks.push(delta);
   }
 
   /** Appends one event; durable before returning when its type is in SYNC_EVENT_TYPES. */
   append(input: EventInput): SessionEvent {
     this.checkWritable();
-    this.throwLateFailure();
     this.chunks.seal();
     return this.record(input);
   }
@@ -283,12 +247,10 @@ export class SessionWriter {
   private encode(input: EventInput): SessionEvent {
     const seq = this.nextSeq;
     const { draft, body } = draftAndBody(input, seq, isoNow());
-    if (this.pipeline === null && ++this.appends > this.workerAfter() / 2) this.startPipeline();
-    const pipeline = this.pipeline;
-    const target = draft as { h: string };
-    // On the worker, `h` is set once it is computed (lastHash is then the pipeline's to know).
-    if (!pipeline) this.lastHash = target.h = this.enqueue(body);
-    else if (!pipeline.push(body, target)) this.writeOwnLine(pipeline, body, target);
+    const h = chainHash(this.lastHash, body);
+    this.enqueue(`${formatLine(body, h)}\n`);
+    (draft as { h: string }).h = h;
+    this.lastHash = h;
     this.nextSeq = seq + 1;
     this.lastType = input.type;
     this.unsynced = true;
@@ -297,38 +259,7 @@ export class SessionWriter {
 
   /** Encodes the checkpoint that signs the last encoded event. */
   private encodeCheckpoint(signer: CheckpointSigner): SessionEvent {
-    const h = this.pipeline ? this.pipeline.settle() : this.lastHash;
-    return this.encode(signer.checkpoint(this.id, this.nextSeq - 1, h));
-  }
-
-  private workerAfter(): number {
-    return this.options.chainWorkerAfter ?? CHAIN_WORKER_AFTER;
-  }
-
-  /**
-   * Halfway to the threshold, starts the worker (it boots meanwhile, off this thread); at the
-   * threshold, hands it the chain: what is pending is written first, so the order holds.
-   */
-  private startPipeline(): void {
-    if (this.standby === null) {
-      const sink = (bytes: Buffer, start: number, length: number) =>
-        this.io(() => writeAll(this.fd, bytes, start, start + length));
-      this.standby = new ChainPipeline(sink, (error) => this.breakWith(error));
-    }
-    // The first line has no previous h to chain from.
-    if (this.appends <= this.workerAfter() || this.lastHash === "") return;
-    this.flush();
-    this.standby.begin(this.lastHash);
-    this.pipeline = this.standby;
-  }
-
-  /** A body too large for the pipeline's ring: hashed and written here, after what it holds. */
-  private writeOwnLine(pipeline: ChainPipeline, body: string, target: { h: string }): void {
-    pipeline.flush();
-    const h = chainHash(pipeline.settle(), body);
-    this.writeRaw(`${formatLine(body, h)}\n`);
-    pipeline.chainFrom(h);
-    target.h = h;
+    return this.encode(signer.checkpoint(this.id, this.nextSeq - 1, this.lastHash));
   }
 
   /** Records a synced checkpoint in the index. */
@@ -346,7 +277,6 @@ export class SessionWriter {
   /** Writes pending lines to the file and syncs them to disk. */
   sync(): void {
     this.checkWritable();
-    this.throwLateFailure();
     this.chunks.seal();
     this.flush();
     if (!this.unsynced) return;
@@ -365,16 +295,13 @@ export class SessionWriter {
     try {
       if (!this.broken) this.closingCheckpoint();
       if (!this.broken) this.sync();
-      if (!this.broken) this.deliverLate();
     } finally {
       this.closed = true;
-      this.standby?.stop();
       if (this.timer) clearTimeout(this.timer);
       this.closeFile();
       this.releaseLock();
     }
     if (this.broken) throw this.broken;
-    this.throwLateFailure();
   }
 
   /** At close, a checkpoint after the last event unless that is one already. */
@@ -394,7 +321,6 @@ export class SessionWriter {
    */
   private abandon(): void {
     this.closed = true;
-    this.standby?.stop();
     if (this.timer) clearTimeout(this.timer);
     bestEffort(() => {
       if (fstatSync(this.fd).size === 0) unlinkSync(this.path);
@@ -432,49 +358,22 @@ export class SessionWriter {
     throw this.broken;
   }
 
-  /**
-   * Hashes a canonical body onto the chain and encodes its line into the pending buffer,
-   * writing the buffer out first when the line might not fit; returns the line's `h`. The
-   * hash input (previous `h`, then the body) is one string, made flat once by the hash and
-   * then encoded where the line goes; the body is moved over the previous h, and its closing
-   * brace gives way to the h member. Every other way costs a second flattening of the body.
-   */
-  private enqueue(body: string): string {
-    const previous = this.lastHash;
-    // A UTF-8 encoding takes at most 3 bytes per UTF-16 code unit; h members are ASCII.
-    const worst = previous.length + body.length * 3 + H_MEMBER_BYTES;
-    if (this.pendingBytes + worst > this.pending.length) {
-      this.flush();
-      if (worst > this.pending.length) {
-        const h = chainHash(previous, body);
-        this.writeRaw(`${formatLine(body, h)}\n`);
-        return h;
-      }
-    }
-    const input = previous + body;
-    const h = hash("sha256", input, "hex");
-    const buffer = this.pending;
-    const start = this.pendingBytes;
-    // The previous h is hex, one byte per character.
-    const skip = previous.length;
-    const length = buffer.write(input, start, "utf8") - skip;
-    if (skip > 0) buffer.copyWithin(start, start + skip, start + skip + length);
-    let at = start + length - 1;
-    buffer.set(H_OPEN, at);
-    at += buffer.write(h, at + H_OPEN.length, "latin1") + H_OPEN.length;
-    buffer.set(H_CLOSE, at);
-    this.pendingBytes = at + H_CLOSE.length;
-    return h;
+  /** Queues one line, writing what is queued first when it reaches WRITE_THRESHOLD_BYTES. */
+  private enqueue(line: string): void {
+    this.pending.push(line);
+    this.pendingLength += line.length;
+    if (this.pendingLength >= WRITE_THRESHOLD_BYTES) this.flush();
   }
 
   private flush(): void {
-    this.pipeline?.flush();
-    if (this.pendingBytes === 0) return;
-    this.io(() => writeAll(this.fd, this.pending, 0, this.pendingBytes));
-    this.pendingBytes = 0;
+    if (this.pending.length === 0) return;
+    const bytes = Buffer.from(this.pending.join(""), "utf8");
+    this.pending = [];
+    this.pendingLength = 0;
+    this.io(() => writeAll(this.fd, bytes));
   }
 
-  /** Writes text past the pending buffer and the pipeline (which the caller flushed). */
+  /** Writes text past the pending lines (which the caller flushed). */
   private writeRaw(text: string): void {
     this.io(() => writeAll(this.fd, Buffer.from(text, "utf8")));
   }
@@ -511,19 +410,9 @@ export class SessionWriter {
 
   /**
    * Publishes in append order: an append made by a listener is delivered after this one (and
-   * after `then`, the checkpoint appended with it). While the pipeline runs, a streamed chunk
-   * waits for its h (deliverLater); any other event first publishes the chunks before it.
+   * after `then`, the checkpoint appended with it).
    */
   private deliver(event: SessionEvent, then: SessionEvent | null = null): void {
-    const pipeline = this.pipeline;
-    if (pipeline) {
-      if (then === null && STREAMED_EVENT_TYPES.has(event.type)) {
-        if (this.options.publish) this.deliverLater(event);
-        return;
-      }
-      pipeline.settle();
-      if (this.undelivered.length > 0) this.deliveryQueue.push(...this.undelivered.splice(0));
-    }
     this.deliveryQueue.push(event);
     if (then) this.deliveryQueue.push(then);
     this.publishQueued();
@@ -548,37 +437,6 @@ export class SessionWriter {
     }
     this.delivering = false;
     if (failure !== undefined) throw failure;
-  }
-
-  /** Holds a streamed chunk back until the worker has its h: at the latest the next turn. */
-  private deliverLater(event: SessionEvent): void {
-    this.undelivered.push(event);
-    if (this.deliveryScheduled) return;
-    this.deliveryScheduled = true;
-    setImmediate(() => {
-      this.deliveryScheduled = false;
-      if (this.broken || this.closed) return;
-      try {
-        this.deliverLate();
-      } catch (error) {
-        this.lateFailure ??= { error };
-      }
-    });
-  }
-
-  /** Publishes the streamed chunks still held back, with their h. */
-  private deliverLate(): void {
-    if (this.undelivered.length === 0) return;
-    this.pipeline?.settle();
-    this.deliveryQueue.push(...this.undelivered.splice(0));
-    this.publishQueued();
-  }
-
-  private throwLateFailure(): void {
-    const failure = this.lateFailure;
-    if (!failure) return;
-    this.lateFailure = null;
-    throw failure.error;
   }
 }
 

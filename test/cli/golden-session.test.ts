@@ -141,23 +141,6 @@ describe("golden files of a scripted session", () => {
     }
   });
 
-  it("the same stream-json and log with the chain hashed on the writer's worker from line 2", async () => {
-    const worker = { CODEWHALE_CHAIN_WORKER_AFTER: "1" };
-    const run = await scriptedExec(
-      ["--output-format", "stream-json", PROMPT],
-      undefined,
-      [],
-      worker,
-    );
-    assert.equal(run.status, 0, run.stderr);
-    matchGolden("exec-stream-json.stdout.jsonl", normalise(run.stdout, run.context));
-    const id = String(jsonLines(run.stdout)[0]!.session_id);
-    const show = runCli(["sessions", "show", id, "--json"], { env: run.setup.env });
-    matchGolden("sessions-show.json", normalise(show.stdout, run.context));
-    const verify = runCli(["sessions", "verify", id], { env: run.setup.env });
-    assert.equal(verify.status, 0, verify.stdout + verify.stderr);
-  });
-
   it("exec --input-format stream-json: two prompts, a result line (with its own figures) each", async () => {
     const input = [PROMPT, "and now?"].map((text) => JSON.stringify({ type: "user", text }));
     const second: Script = { blocks: [{ kind: "text", text: "Nothing else." }] };

@@ -1,6 +1,5 @@
 // A child appending events is SIGKILLed at random moments, 50 times, on one session: every time
-// the log opens, verifies, resumes, and holds every event up to the last sync point. Then 20
-// times more with the chain hashed on the writer's worker, lines still in its ring when killed.
+// the log opens, verifies, resumes, and holds every event up to the last sync point.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { before, describe, it } from "node:test";
@@ -11,22 +10,15 @@ import { tempDir } from "../support/session-fixtures.ts";
 const SOURCE = new URL("../support/crash-writer.ts", import.meta.url);
 let childScript = "";
 const KILLS = 50;
-/** Kills of a writer hashing on its worker (each run crosses the threshold within ~1 ms). */
-const WORKER_KILLS = 20;
 
 interface Run {
   path: string;
   lastSynced: { seq: number; h: string } | null;
 }
 
-function runUntilKilled(
-  mode: "create" | "resume",
-  target: string,
-  delayMs: number,
-  hashing: "thread" | "worker",
-): Promise<Run> {
+function runUntilKilled(mode: "create" | "resume", target: string, delayMs: number): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [childScript, mode, target, hashing], {
+    const child: ChildProcess = spawn(process.execPath, [childScript, mode, target], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const run: Run = { path: "", lastSynced: null };
@@ -57,41 +49,32 @@ describe("session log crash safety", () => {
     childScript = bundleChild(SOURCE);
   });
 
-  for (const [hashing, kills] of [
-    ["thread", KILLS],
-    ["worker", WORKER_KILLS],
-  ] as const)
-    it(`survives ${kills} SIGKILLs mid-append, losing nothing synced (hashing in the ${hashing})`, {
-      timeout: 240_000,
-    }, async () => {
-      let path = "";
-      let synced = 0;
-      for (let kill = 0; kill < kills; kill++) {
-        // The worker takes ~50-70 ms to start, and the first synced append waits for it.
-        const delay = (hashing === "worker" ? 80 : 5) + Math.floor(Math.random() * 60);
-        const run = await runUntilKilled(
-          kill === 0 ? "create" : "resume",
-          path || tempDir(),
-          delay,
-          hashing,
-        );
-        path = run.path;
-        const { events } = readSession(path);
-        if (run.lastSynced) {
-          synced++;
-          const event = events[run.lastSynced.seq];
-          assert.ok(event, `kill ${kill}: synced event ${run.lastSynced.seq} is missing`);
-          assert.equal(event.h, run.lastSynced.h, `kill ${kill}: synced event changed`);
-        }
+  it(`survives ${KILLS} SIGKILLs mid-append, losing nothing synced`, {
+    timeout: 240_000,
+  }, async () => {
+    const kills = KILLS;
+    let path = "";
+    let synced = 0;
+    for (let kill = 0; kill < kills; kill++) {
+      const delay = 5 + Math.floor(Math.random() * 60);
+      const run = await runUntilKilled(kill === 0 ? "create" : "resume", path || tempDir(), delay);
+      path = run.path;
+      const { events } = readSession(path);
+      if (run.lastSynced) {
+        synced++;
+        const event = events[run.lastSynced.seq];
+        assert.ok(event, `kill ${kill}: synced event ${run.lastSynced.seq} is missing`);
+        assert.equal(event.h, run.lastSynced.h, `kill ${kill}: synced event changed`);
       }
-      const { events, summary } = readSession(path);
-      const recovered = events.filter((e) => e.type === "session/recovered").length;
-      process.stdout.write(`# ${synced} runs reached a sync point; ${recovered} torn tails cut\n`);
-      assert.ok(synced >= kills / 2, `only ${synced} runs reached a sync point`);
-      // Every run that reached a sync point had appended at least one prompt that survived
-      // (how many events a run writes before its kill depends on the machine's load).
-      const prompts = events.filter((e) => e.type === "user/message").length;
-      assert.ok(prompts >= synced, `${prompts} prompts for ${synced} synced runs`);
-      assert.equal(summary.events, events.length);
-    });
+    }
+    const { events, summary } = readSession(path);
+    const recovered = events.filter((e) => e.type === "session/recovered").length;
+    process.stdout.write(`# ${synced} runs reached a sync point; ${recovered} torn tails cut\n`);
+    assert.ok(synced >= kills / 2, `only ${synced} runs reached a sync point`);
+    // Every run that reached a sync point had appended at least one prompt that survived
+    // (how many events a run writes before its kill depends on the machine's load).
+    const prompts = events.filter((e) => e.type === "user/message").length;
+    assert.ok(prompts >= synced, `${prompts} prompts for ${synced} synced runs`);
+    assert.equal(summary.events, events.length);
+  });
 });

@@ -65,23 +65,16 @@ describe("session log: a write that fails", () => {
  * by util-linux prlimit): a write past it fails in the kernel with EFBIG after writing what
  * fits, as a full disk does (Node ignores SIGXFSZ). The child creates a session in `dir`,
  * then (`stream`) appends a synced prompt and 20 deltas per round until an append throws,
- * printing one JSON line per appended event and one for the error. With `worker`, the chain
- * is hashed on the writer's worker from the sixth line on.
+ * printing one JSON line per appended event and one for the error.
  */
-function writeUnderLimit(
-  dir: string,
-  limitBytes: number,
-  mode: "start" | "stream",
-  hashing: "thread" | "worker" = "thread",
-) {
+function writeUnderLimit(dir: string, limitBytes: number, mode: "start" | "stream") {
   const child = `
     import { SessionWriter } from ${JSON.stringify(import.meta.resolve("../../src/session/writer.ts"))};
     import { startPayload } from ${JSON.stringify(import.meta.resolve("../support/session-fixtures.ts"))};
     const say = (line) => process.stdout.write(JSON.stringify(line) + "\\n");
     let writer;
     try {
-      const options = process.argv[3] === "worker" ? { chainWorkerAfter: 5 } : {};
-      writer = SessionWriter.create(process.argv[1], startPayload, options);
+      writer = SessionWriter.create(process.argv[1], startPayload);
       say({ path: writer.path, seq: 0, synced: true });
       for (let turn = 0; process.argv[2] === "stream"; turn++) {
         say({ seq: writer.append({ type: "user/message", text: "prompt " + turn }).seq, synced: true });
@@ -107,7 +100,6 @@ function writeUnderLimit(
       child,
       dir,
       mode,
-      hashing,
     ],
     { encoding: "utf8", timeout: 60_000 },
   );
@@ -130,45 +122,42 @@ const hasPrlimit = spawnSync("prlimit", ["--version"]).status === 0;
 const needsPrlimit = { skip: hasPrlimit ? false : "prlimit (util-linux) is not installed" };
 
 describe("session log: a real write failure (file size limit)", () => {
-  for (const hashing of ["thread", "worker"] as const)
-    it(
-      `a full disk mid-stream: the half-written flush is cut back, the log verifies and keeps every synced event (hashing in the ${hashing})`,
-      needsPrlimit,
-      () => {
-        const dir = tempDir();
-        const limit = 8192;
-        const { lines, error } = writeUnderLimit(dir, limit, "stream", hashing);
-        assert.equal(error.error, "SessionWriteError");
-        assert.match(
-          String(error.message),
-          /^cannot write the session log .*: EFBIG: file too large/,
-        );
-        const path = String(lines[0]!.path);
-        const size = statSync(path).size;
-        assert.ok(size < limit, `the torn tail was cut: ${size} bytes of ${limit} remain`);
-        assert.ok(readFileSync(path, "utf8").endsWith("\n"));
+  it(
+    "a full disk mid-stream: the half-written flush is cut back, the log verifies and keeps every synced event",
+    needsPrlimit,
+    () => {
+      const dir = tempDir();
+      const limit = 8192;
+      const { lines, error } = writeUnderLimit(dir, limit, "stream");
+      assert.equal(error.error, "SessionWriteError");
+      assert.match(
+        String(error.message),
+        /^cannot write the session log .*: EFBIG: file too large/,
+      );
+      const path = String(lines[0]!.path);
+      const size = statSync(path).size;
+      assert.ok(size < limit, `the torn tail was cut: ${size} bytes of ${limit} remain`);
+      assert.ok(readFileSync(path, "utf8").endsWith("\n"));
 
-        const { events, summary } = readSession(path);
-        assert.equal(summary.torn, null);
-        const logged = new Set(events.map((event) => event.seq));
-        const synced = lines
-          .filter((line) => line.synced === true)
-          .map((line) => line.seq as number);
-        assert.ok(synced.length > 2, "a few rounds were written before the limit");
-        // Everything appended up to the last append that returned synced was flushed before the
-        // failed write, so all of it must be in the log.
-        const lastSynced = Math.max(...synced);
-        for (let seq = 0; seq <= lastSynced; seq++) assert.ok(logged.has(seq), `seq ${seq} kept`);
-        assert.deepEqual(
-          events.map((event) => event.seq),
-          events.map((_, index) => index),
-          "the log is a dense prefix of what was appended",
-        );
-        assert.equal(existsSync(`${path}.lock`), false, "close released the lock");
-        const verify = runCli(["sessions", "verify", path]);
-        assert.equal(verify.status, 0, verify.stderr);
-      },
-    );
+      const { events, summary } = readSession(path);
+      assert.equal(summary.torn, null);
+      const logged = new Set(events.map((event) => event.seq));
+      const synced = lines.filter((line) => line.synced === true).map((line) => line.seq as number);
+      assert.ok(synced.length > 2, "a few rounds were written before the limit");
+      // Everything appended up to the last append that returned synced was flushed before the
+      // failed write, so all of it must be in the log.
+      const lastSynced = Math.max(...synced);
+      for (let seq = 0; seq <= lastSynced; seq++) assert.ok(logged.has(seq), `seq ${seq} kept`);
+      assert.deepEqual(
+        events.map((event) => event.seq),
+        events.map((_, index) => index),
+        "the log is a dense prefix of what was appended",
+      );
+      assert.equal(existsSync(`${path}.lock`), false, "close released the lock");
+      const verify = runCli(["sessions", "verify", path]);
+      assert.equal(verify.status, 0, verify.stderr);
+    },
+  );
 
   it("a full disk at session start leaves no empty log and no lock behind", needsPrlimit, () => {
     const dir = tempDir();

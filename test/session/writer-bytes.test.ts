@@ -113,47 +113,39 @@ function writeMixedLog(
   return { path: writer.path, appended };
 }
 
-/** The log has 6,158 lines: the default threshold (10,000) keeps it all in the appending thread. */
-const HASHING = [
-  { name: "in the appending thread", options: {} },
-  { name: "on the worker from the second line", options: { chainWorkerAfter: 1 } },
-  { name: "on the worker from line 3,001", options: { chainWorkerAfter: 3000 } },
-];
-
-for (const { name, options } of HASHING)
-  describe(`the writer's bytes, hashed ${name}`, () => {
-    const realNow = Date.now;
-    beforeEach(() => {
-      // A fixed clock that moves one millisecond every third reading, and a second now and then.
-      let reads = 0;
-      Date.now = () => Date.UTC(2026, 11, 1, 23, 59, 59, 990) + Math.floor(reads++ / 3);
-    });
-    afterEach(() => {
-      Date.now = realNow;
-    });
-
-    it("are unchanged for a mixed set of events written at a fixed clock", () => {
-      const { path } = writeMixedLog(tempDir(), options);
-      const bytes = readFileSync(path);
-      assert.equal(hash("sha256", bytes, "hex"), PINNED_SHA256);
-    });
-
-    it("are each line's canonical body with its chained hash, and what append returned", () => {
-      const { path, appended } = writeMixedLog(tempDir(), options);
-      const lines = readFileSync(path, "utf8").split("\n");
-      assert.equal(lines.pop(), "");
-      let previous = "";
-      const byseq = new Map(appended.map((event) => [event.seq, event]));
-      for (const line of lines) {
-        const { h, ...event } = JSON.parse(line) as SessionEvent;
-        const body = canonicalJson(event);
-        const expected = chainHash(previous, body);
-        assert.equal(line, formatLine(body, expected));
-        assert.equal(h, expected);
-        const returned = byseq.get(event.seq);
-        if (returned) assert.equal(canonicalJson(returned), canonicalJson({ ...event, h }));
-        previous = h;
-      }
-      assert.equal(lines.length, 6158);
-    });
+describe("the writer's bytes", () => {
+  const realNow = Date.now;
+  beforeEach(() => {
+    // A fixed clock that moves one millisecond every third reading, and a second now and then.
+    let reads = 0;
+    Date.now = () => Date.UTC(2026, 11, 1, 23, 59, 59, 990) + Math.floor(reads++ / 3);
   });
+  afterEach(() => {
+    Date.now = realNow;
+  });
+
+  it("are unchanged for a mixed set of events written at a fixed clock", () => {
+    const { path } = writeMixedLog(tempDir());
+    const bytes = readFileSync(path);
+    assert.equal(hash("sha256", bytes, "hex"), PINNED_SHA256);
+  });
+
+  it("are each line's canonical body with its chained hash, and what append returned", () => {
+    const { path, appended } = writeMixedLog(tempDir());
+    const lines = readFileSync(path, "utf8").split("\n");
+    assert.equal(lines.pop(), "");
+    let previous = "";
+    const byseq = new Map(appended.map((event) => [event.seq, event]));
+    for (const line of lines) {
+      const { h, ...event } = JSON.parse(line) as SessionEvent;
+      const body = canonicalJson(event);
+      const expected = chainHash(previous, body);
+      assert.equal(line, formatLine(body, expected));
+      assert.equal(h, expected);
+      const returned = byseq.get(event.seq);
+      if (returned) assert.equal(canonicalJson(returned), canonicalJson({ ...event, h }));
+      previous = h;
+    }
+    assert.equal(lines.length, 6158);
+  });
+});

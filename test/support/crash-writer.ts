@@ -1,11 +1,10 @@
 // A child process for the crash-safety test: opens (or resumes) a session and appends events
 // as fast as it can until it is killed, printing `synced <seq> <h>` after each synced append.
-// With `worker` after the target, the chain is hashed on the writer's worker from the 21st line.
 import { SessionWriter } from "../../src/session/writer.ts";
 import { startPayload } from "./session-fixtures.ts";
 
-const [mode, target, hashing] = process.argv.slice(2);
-const options = { syncIntervalMs: 5, ...(hashing === "worker" ? { chainWorkerAfter: 20 } : {}) };
+const [mode, target] = process.argv.slice(2);
+const options = { syncIntervalMs: 5 };
 const writer =
   mode === "create"
     ? SessionWriter.create(target!, startPayload, options)

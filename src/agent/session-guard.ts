@@ -6,6 +6,7 @@
 // Built by compose-session.ts; read by the loop.
 import { homedir } from "node:os";
 import type { Env, LoadedConfig, PermissionMode } from "../config/index.ts";
+import { HOOK_EVENTS } from "../config/index.ts";
 import type { EffectivePolicy, SessionHooks } from "../hooks/index.ts";
 import {
   createSessionHooks,
@@ -13,8 +14,8 @@ import {
   hookEnvironment,
   providerKeyVars,
 } from "../hooks/index.ts";
-import type { PermissionContext, PermissionPolicy } from "../permissions/index.ts";
-import { compilePolicy, withGrant } from "../permissions/index.ts";
+import type { PermissionContext, PermissionPolicy, RunTarget } from "../permissions/index.ts";
+import { compilePolicy, runTargets, withGrant } from "../permissions/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
 import type { AgentBus } from "./bus-events.ts";
 import { type AskSession, PendingAsks } from "./pending-asks.ts";
@@ -49,10 +50,47 @@ export function preparePolicy(
     cwd,
     home: homedir(),
     configHome: loaded.home,
-    // From the user file only (a project file may not set it), on top of the built-in list.
+    // From the user file only (a project file may set neither), on and off the built-in list.
     protect: loaded.config.protected_paths,
+    unprotect: loaded.config.permissions.unprotect,
+    runs: configuredRuns(loaded, policy, cwd),
   };
   return { policy, permissions, context };
+}
+
+/**
+ * The workspace files the session's configured commands run (hooks in effect, external tools,
+ * MCP servers, git's core.hooksPath): writing one asks, as the command would run it unseen.
+ */
+function configuredRuns(loaded: LoadedConfig, policy: EffectivePolicy, cwd: string): RunTarget[] {
+  const shell = HOOK_EVENTS.flatMap((event) =>
+    policy.hooks[event].map((hook) => ({ command: hook.command, by: `the ${event} hook` })),
+  );
+  const tools = policy.externalTools.map((tool) => ({
+    argv: tool.command,
+    by: `the external tool "${tool.name}"`,
+  }));
+  const servers = Object.entries(loaded.config.mcp_servers).flatMap(([name, server]) =>
+    server.command === undefined || !server.enabled
+      ? []
+      : [
+          {
+            argv: [server.command, ...server.args],
+            by: `the MCP server "${name}"`,
+            ...(server.cwd ? { cwd: server.cwd } : {}),
+          },
+        ],
+  );
+  // As homedir() reads HOME: where git itself looks for the user's config.
+  const xdg = process.env.XDG_CONFIG_HOME;
+  return runTargets({
+    workspaceRoot: policy.workspaceRoot,
+    cwd,
+    home: homedir(),
+    ...(xdg ? { xdgConfigHome: xdg } : {}),
+    shell,
+    argv: [...tools, ...servers],
+  });
 }
 
 export class SessionGuard implements AskSession {

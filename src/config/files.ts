@@ -37,8 +37,13 @@ export interface ReadFile extends ConfigFile {
 const PATH_KEYS = ["session_dir", "system_prompt_file"] as const;
 /** Keys holding a list of paths, resolved the same way. */
 const PATH_LIST_KEYS = ["allowed_prompt_dirs"] as const;
-/** Keys only the user file may set: they say what the user trusts. */
-const USER_ONLY_KEYS = ["trusted_projects", "allowed_prompt_dirs", "protected_paths"] as const;
+/** Keys only the user file may set: they say what the user trusts (or lets go of). */
+const USER_ONLY_KEYS: readonly (readonly string[])[] = [
+  ["trusted_projects"],
+  ["allowed_prompt_dirs"],
+  ["protected_paths"],
+  ["permissions", "unprotect"],
+];
 /** The largest config file read, in bytes; a bigger one is a problem, never read whole. */
 export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -86,11 +91,17 @@ export function readConfigFile(file: ConfigFile, cacheDir?: string): ReadFile {
   if ("syntax" in parsed) return { ...file, text, data: undefined, problems: [parsed.syntax] };
   const { data, problems } = parsed;
   for (const key of file.kind === "project" ? USER_ONLY_KEYS : []) {
-    if (data[key] === undefined) continue;
-    problems.push(configProblem(origin, [key], "only allowed in the user config file"));
+    if (valueAt(data, key) === undefined) continue;
+    problems.push(configProblem(origin, key, "only allowed in the user config file"));
   }
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { ...file, text, data, problems };
+}
+
+function valueAt(data: Table, key: readonly string[]): unknown {
+  let value: unknown = data;
+  for (const segment of key) value = isTable(value) ? value[segment] : undefined;
+  return value;
 }
 
 /** A file's table and its schema problems, or its syntax error; from the cache if it has them. */

@@ -90,6 +90,11 @@ const permissionsSchema = z.strictObject({
   allow: stringList.default([]),
   ask: stringList.default([]),
   deny: stringList.default([]),
+  /**
+   * Built-in protected files (and files configured commands run) that edits may change like any
+   * other, in permission-rule path syntax (permissions/protected.ts). User file only.
+   */
+  unprotect: z.array(z.string().trim().min(1)).default([]),
 });
 
 const hookSchema = z.strictObject({

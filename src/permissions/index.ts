@@ -15,9 +15,12 @@ export type {
 export { evaluatePermission } from "./evaluate.ts";
 export type { PolicyInput, RuleEntry } from "./policy.ts";
 export { checkPolicy, compilePolicy, withGrant } from "./policy.ts";
-export { PROTECTED_PATHS } from "./protected.ts";
+export type { ProtectedGroup } from "./protected-list.ts";
+export { GIT_CONTROL_NAMES, PROTECTED_GROUPS, PROTECTED_PATHS } from "./protected-list.ts";
 export type { ReadGateVerdicts } from "./read-gate.ts";
 export { readGateFor } from "./read-gate.ts";
 export type { ParsedRule, PermissionRule } from "./rules.ts";
 export { parseRule } from "./rules.ts";
+export type { RunSources, RunTarget } from "./run-targets.ts";
+export { runTargets } from "./run-targets.ts";
 export type { ToolKind, ToolTraits } from "./tool-kinds.ts";

@@ -1,28 +1,16 @@
-// The files that give control over what runs: git's directory (config, hooks), any folder a
-// write would make one (judged by what it becomes: HEAD and its siblings), codewhale's and
-// Claude Code's settings, MCP and direnv files, VS Code tasks, the user's codewhale home and
-// `protected_paths`. An edit of one asks in every mode but bypass, whatever the allow rules
+// Whether a write or edit touches a protected file: the built-in list (protected-list.ts), git's
+// control names and any folder the write makes a git directory (judged by what it becomes), the
+// files configured commands run (run-targets.ts), the codewhale home and `protected_paths`, less
+// `permissions.unprotect`. Such an edit asks in every mode but bypass, whatever the allow rules
 // say (evaluate.ts); exec's advice (ask.ts) reads the same verdict.
 import type { Dirent } from "node:fs";
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { realOr } from "./file-boundary.ts";
+import { GIT_CONTROL_NAMES, PROTECTED_GROUPS } from "./protected-list.ts";
 import type { PathBases, PathPattern } from "./rules.ts";
-import { escapeRegExp, matchesPath, parsePathPattern } from "./rules.ts";
-
-/**
- * Built in, matched against the path inside the workspace at any depth, case-insensitively
- * (`.GIT/config` is the same file on macOS): the entry itself and anything under it.
- */
-export const PROTECTED_PATHS: readonly string[] = [
-  ".git",
-  ".codewhale",
-  ".claude",
-  ".mcp.json",
-  ".gitmodules",
-  ".envrc",
-  ".vscode/tasks.json",
-];
+import { globToRegExp, matchesPath, parsePathPattern } from "./rules.ts";
+import type { RunTarget } from "./run-targets.ts";
 
 export interface ProtectionContext {
   workspaceRoot: string;
@@ -31,19 +19,11 @@ export interface ProtectionContext {
   configHome?: string;
   /** The user file's `protected_paths`, in permission-rule path syntax. */
   protect?: readonly string[];
+  /** The user file's `permissions.unprotect`: built-in entries and run targets let go. */
+  unprotect?: readonly string[];
+  /** Workspace files configured commands run (run-targets.ts), protected too. */
+  runs?: readonly RunTarget[];
 }
-
-/**
- * Files git uses to recognise a git directory or to follow one elsewhere: protected at any depth,
- * by name alone (case-insensitively), since one of them is what turns a folder into a repository.
- */
-export const GIT_CONTROL_NAMES: readonly string[] = [
-  "HEAD",
-  "commondir",
-  "gitdir",
-  "packed-refs",
-  "config.worktree",
-];
 
 /**
  * The other entries of a git directory. A directory that holds a HEAD file and one of these (or
@@ -61,9 +41,27 @@ const GIT_DIR_ENTRIES: readonly string[] = [
 
 const CONTROL_NAMES = new Set(GIT_CONTROL_NAMES.map((name) => name.toLowerCase()));
 
-const BUILTIN = PROTECTED_PATHS.map(
-  (entry) => new RegExp(`(?:^|/)${escapeRegExp(entry)}(?:/|$)`, "i"),
+const BUILTIN = PROTECTED_GROUPS.flatMap((group) =>
+  group.entries.map((entry) => ({
+    entry,
+    why: group.why,
+    pattern: new RegExp(`(?:^|/)${globToRegExp(entry)}(?:/|$)`, "i"),
+  })),
 );
+
+interface Patterns {
+  text: string;
+  pattern: PathPattern;
+}
+
+/** What one check reads once for all its paths: the home's entries, the user's patterns. */
+interface Guards {
+  roots: readonly PathBases[];
+  homeDirs: () => readonly string[];
+  protect: readonly Patterns[];
+  unprotect: readonly Patterns[];
+  runs: readonly RunTarget[];
+}
 
 /**
  * Why editing one of `paths` (a path as given and where its symlinks lead) is protected, or
@@ -74,40 +72,53 @@ export function protectedBecause(
   roots: readonly PathBases[],
   ctx: ProtectionContext,
 ): string | undefined {
-  // Read once for all of `paths`: the home's entries, the user's patterns.
   let home: string[] | undefined;
-  const homeDirs = () => (home ??= ctx.configHome ? homeTargets(ctx.configHome) : []);
-  const patterns = (ctx.protect ?? []).map((text) => ({ text, pattern: parsePathPattern(text) }));
+  const compile = (list: readonly string[] = []) =>
+    list.map((text) => ({ text, pattern: parsePathPattern(text) }));
+  const guards: Guards = {
+    roots,
+    homeDirs: () => (home ??= ctx.configHome ? homeTargets(ctx.configHome) : []),
+    protect: compile(ctx.protect),
+    unprotect: compile(ctx.unprotect),
+    runs: ctx.runs ?? [],
+  };
   for (const path of paths) {
-    const why = whyProtected(path, roots, homeDirs, patterns);
+    const why = whyProtected(path, guards);
     if (why) return `${path} is protected (${why})`;
   }
   return undefined;
 }
 
-function whyProtected(
-  path: string,
-  roots: readonly PathBases[],
-  homeDirs: () => readonly string[],
-  patterns: readonly { text: string; pattern: PathPattern }[],
-): string | undefined {
+function whyProtected(path: string, guards: Guards): string | undefined {
+  const { roots } = guards;
+  const letGo = () =>
+    guards.unprotect.some(({ pattern }) => roots.some((base) => matchesPath(pattern, path, base)));
   for (const base of roots) {
     const rel = inside(base.workspace, path);
     if (rel === undefined) continue;
-    const entry = PROTECTED_PATHS[BUILTIN.findIndex((pattern) => pattern.test(rel))];
-    if (entry) return `${entry}: it can make git, codewhale or another tool run commands`;
+    const builtin = BUILTIN.find(({ pattern }) => pattern.test(rel));
+    // `.git` itself stays protected whatever `unprotect` says, as git's control names do.
+    if (builtin && (builtin.entry === ".git" || !letGo()))
+      return `${builtin.entry}: ${builtin.why}`;
     if (rel !== "" && CONTROL_NAMES.has(basename(rel).toLowerCase())) {
       return `${basename(rel)}: a name git uses to recognise or find a git directory, which can run commands`;
     }
   }
-  if (homeDirs().some((dir) => inside(dir, path) !== undefined)) {
+  const run = guards.runs.find((target) => runBy(target.path, path));
+  if (run && !letGo()) return `run by ${run.by}`;
+  if (guards.homeDirs().some((dir) => inside(dir, path) !== undefined)) {
     return "your codewhale home: your config, instructions and sessions";
   }
-  for (const { text, pattern } of patterns) {
+  for (const { text, pattern } of guards.protect) {
     if (roots.some((base) => matchesPath(pattern, path, base))) return `protected_paths "${text}"`;
   }
   const gitDir = enclosingGitDir(path, roots);
   return gitDir ? `it makes or changes the git directory ${gitDir}` : undefined;
+}
+
+/** Whether `path` is the run target (or under it, a hooks folder), as given or resolved. */
+function runBy(target: string, path: string): boolean {
+  return inside(target, path) !== undefined || inside(realOr(target), path) !== undefined;
 }
 
 /**

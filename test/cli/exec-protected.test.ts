@@ -70,7 +70,7 @@ describe("codewhale exec: protected files", () => {
     const results = all(events, "tool/result");
     assert.equal(
       results[0]?.content,
-      `edit needs approval (${join(setup.workspace, ".git/config")} is protected (.git: it can make git, codewhale or another tool run commands); editing it asks in every mode but bypass, whatever the allow rules say) and exec cannot ask. To allow it: run with --permission-mode bypass (allow rules and accept-edits do not apply to protected files).`,
+      `edit needs approval (${join(setup.workspace, ".git/config")} is protected (.git: git runs its config, hooks and filters on status, commit and checkout); editing it asks in every mode but bypass, whatever the allow rules say) and exec cannot ask. To allow it: run with --permission-mode bypass (allow rules and accept-edits do not apply to protected files).`,
     );
     assert.match(results[3]?.content ?? "", /On branch|No commits yet/, "git status ran");
     assert.equal(readFileSync(config, "utf8"), before, ".git/config is unchanged");

@@ -142,8 +142,9 @@ describe("protected files", () => {
     for (const path of [
       "src/git/config.ts",
       ".gitignore",
-      ".github/workflows/ci.yml",
+      ".github/ISSUE_TEMPLATE/bug.md",
       "docs/.envrc.md",
+      ".env-notes.md",
       "vscode/tasks.json",
     ]) {
       assert.equal(decide(write(path), "accept-edits").outcome, "allow", path);

@@ -3,7 +3,6 @@
 import { benchAcp } from "./acp.ts";
 import { benchBashParse } from "./bash-parse.ts";
 import { benchCompaction } from "./compaction.ts";
-import { benchConfigLoad } from "./config-load.ts";
 import { benchExecEndToEnd } from "./exec-e2e.ts";
 import { benchExecText } from "./exec-text.ts";
 import { benchExport } from "./export.ts";
@@ -29,7 +28,6 @@ const benches: Bench[] = [
   { name: "terminal emulator", run: benchTerminal },
   { name: "secrets corpus", run: benchSecretCorpus },
   { name: "exec end to end", run: benchExecEndToEnd },
-  { name: "config load", run: benchConfigLoad },
   { name: "bash parser", run: benchBashParse },
   { name: "interactive terminal", run: benchTui },
   { name: "terminal input", run: benchTuiInput },

@@ -9,28 +9,13 @@
 // (src/cli/chat-command.ts), so `exec` and `--version` never parse it. The MCP client
 // (src/tools/mcp/, with the MCP SDK) is a third bundle, dist/mcp.cjs, loaded only when a
 // session or `codewhale mcp` has a server configured.
-import { createHash } from "node:crypto";
-import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
 import { build } from "esbuild";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8"));
 
-/**
- * What this build was made from: a hash of package-lock.json and every file under src/, so a
- * cache of what one build computed (src/config/parse-cache.ts) is never read by another build
- * of the same version.
- */
-function buildId() {
-  const hash = createHash("sha256").update(readFileSync("package-lock.json"));
-  const files = readdirSync("src", { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => `${entry.parentPath ?? entry.path}/${entry.name}`)
-    .sort();
-  for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(file));
-  return hash.digest("hex").slice(0, 32);
-}
 // Start from an empty dist/ so nothing from an earlier layout is left behind.
 rmSync("dist", { recursive: true, force: true });
 
@@ -118,7 +103,6 @@ const common = {
   keepNames: true,
   define: {
     __CODEWHALE_VERSION__: JSON.stringify(pkg.version),
-    __CODEWHALE_BUILD_ID__: JSON.stringify(buildId()),
   },
   logLevel: "warning",
 };

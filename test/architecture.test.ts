@@ -17,7 +17,7 @@ interface SourceFile {
 type Layer = string;
 
 /** Importable from every layer. */
-const SHARED: readonly Layer[] = ["errors", "version", "compiled-check"];
+const SHARED: readonly Layer[] = ["errors", "version"];
 const BELOW_SURFACES = [
   "agent",
   "session",
@@ -34,7 +34,6 @@ const BELOW_SURFACES = [
 const ALLOWED: Record<Layer, readonly Layer[]> = {
   errors: [],
   version: [],
-  "compiled-check": [],
   bus: [],
   session: [],
   config: [],

@@ -1,19 +1,16 @@
 // Finds and reads the config files: the user file `$CODEWHALE_HOME/config.toml` and the nearest
 // project file `.codewhale/config.toml` from the cwd upwards. Each file is parsed with smol-toml
-// and checked on its own, so a mistake is reported against the file that made it (a big one by
-// the compiled check first, and cached once accepted: file-check.ts, parse-cache.ts). A config
-// path that exists but is not a regular file (a directory, FIFO, device, dangling link) is a
-// problem.
+// and checked on its own by the zod schema, so a mistake is reported against the file that made
+// it. A config path that exists but is not a regular file (a directory, FIFO, device, dangling
+// link) is a problem.
 import { lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { ConfigError, errorMessage } from "../errors.ts";
-import { BIG_CONFIG_BYTES, passesFileCheck } from "./file-check.ts";
 import { type Env, expandTilde } from "./home.ts";
 import type { KeySegment } from "./key-path.ts";
 import { createLineLocator } from "./locate-lines.ts";
 import { isTable, type Table } from "./merge.ts";
-import { cachedParse, storeParse } from "./parse-cache.ts";
 import { fileKindOf, readRegularFile } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
@@ -74,12 +71,8 @@ export function findProjectConfig(cwd: string, userFile: string): string | undef
   }
 }
 
-/**
- * Reads, parses and validates one file. Problems are collected, never thrown. With `cacheDir`,
- * a big file (BIG_CONFIG_BYTES) the schema accepted is cached there (parse-cache.ts), and read
- * back while its text is unchanged instead of parsed and checked again.
- */
-export function readConfigFile(file: ConfigFile, cacheDir?: string): ReadFile {
+/** Reads, parses and validates one file. Problems are collected, never thrown. */
+export function readConfigFile(file: ConfigFile): ReadFile {
   const read = readConfigText(file.path);
   if (!read.ok) {
     const problem = configProblem({ source: file.path }, [], read.problem);
@@ -87,7 +80,7 @@ export function readConfigFile(file: ConfigFile, cacheDir?: string): ReadFile {
   }
   const { text } = read;
   const origin = fileOrigin(file.path, text);
-  const parsed = parseChecked(file.path, text, origin, cacheDir);
+  const parsed = parseChecked(file.path, text, origin);
   if ("syntax" in parsed) return { ...file, text, data: undefined, problems: [parsed.syntax] };
   const { data, problems } = parsed;
   for (const key of file.kind === "project" ? USER_ONLY_KEYS : []) {
@@ -104,16 +97,12 @@ function valueAt(data: Table, key: readonly string[]): unknown {
   return value;
 }
 
-/** A file's table and its schema problems, or its syntax error; from the cache if it has them. */
+/** A file's table and its schema problems, or its syntax error. */
 function parseChecked(
   path: string,
   text: string,
   origin: ProblemOrigin,
-  cacheDir: string | undefined,
 ): { data: Table; problems: ConfigError[] } | { syntax: ConfigError } {
-  const cache = text.length >= BIG_CONFIG_BYTES ? cacheDir : undefined;
-  const cached = cache === undefined ? undefined : cachedParse(cache, path, text);
-  if (cached) return { data: cached, problems: [] };
   let data: Table;
   try {
     data = parse(text) as Table;
@@ -122,9 +111,7 @@ function parseChecked(
   }
   const proto = text.includes("__proto__") ? protoKeyPath(data) : null;
   if (proto) return { data, problems: [configProblem(origin, proto, PROTO_KEY)] };
-  const problems = passesFileCheck(data, text.length) ? [] : validateLayer(data, () => origin);
-  if (cache !== undefined && problems.length === 0) storeParse(cache, path, text, data);
-  return { data, problems };
+  return { data, problems: validateLayer(data, () => origin) };
 }
 
 const PROTO_KEY = 'a key named "__proto__" is not allowed';

@@ -91,8 +91,7 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
   const cwd = resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const home = resolveHome(env);
-  const cacheDir = join(home, "cache");
-  const read = locateConfigFiles(cwd, home).map((file) => readConfigFile(file, cacheDir));
+  const read = locateConfigFiles(cwd, home).map((file) => readConfigFile(file));
   const files = read.map(({ kind, path }) => ({ kind, path }));
   const checks = options.layerChecks ?? [];
   const flags: Table = options.flags ?? {};

@@ -1,6 +1,6 @@
 // Validates the merged config and gives it its defaults, without a second pass over `models`:
-// every layer's `[models.*]` tables were validated on their own (a file by its schema or its
-// compiled check, the flags by zod; the built-ins set none), and merging such tables key by key
+// every layer's `[models.*]` tables were validated on their own (a file and the flags by zod;
+// the built-ins set none), and merging such tables key by key
 // cannot make one invalid (every field optional and independent, none transformed). So zod runs
 // over the rest and the merged `models` table is taken as it is. Called by load.ts.
 import type { z } from "zod";

@@ -3,7 +3,7 @@
 // last line is reported in the summary; any other damage throws SessionCorruptError, or, for
 // read-only views (`tolerateDamagedTail`), ends the read at the last good line and is reported.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { type CompiledCheck, compileCheck } from "../compiled-check.ts";
+import type { z } from "zod";
 import { SessionCorruptError } from "../errors.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import {
@@ -218,8 +218,9 @@ export class SessionReader {
     if (seq === 0 && type !== "session/start") {
       throw this.corrupt("first event is not session/start");
     }
-    if (this.options.validatePayloads !== false && !this.isValid(type, raw)) {
-      const issue = lineSchemas[type].safeParse(raw).error?.issues[0];
+    const issues = this.options.validatePayloads === false ? undefined : this.issues(type, raw);
+    if (issues) {
+      const issue = issues[0];
       const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
       throw this.corrupt(`invalid ${type}: ${where}${issue?.message ?? "schema mismatch"}`);
     }
@@ -232,12 +233,13 @@ export class SessionReader {
   }
 
   /**
-   * The line's schema check; a value nested too deep for the recursive checks (thousands of
-   * levels, which the agent never records: session/json-depth.ts) is damage, said so.
+   * The line's schema problems, if any; a value nested too deep for zod's recursive check
+   * (thousands of levels, which the agent never records: session/json-depth.ts) is damage,
+   * said so.
    */
-  private isValid(type: EventType, raw: Record<string, unknown>): boolean {
+  private issues(type: EventType, raw: Record<string, unknown>): z.core.$ZodIssue[] | undefined {
     try {
-      return isValidLine(type, raw);
+      return lineSchemas[type].safeParse(raw).error?.issues;
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       throw this.corrupt(
@@ -249,21 +251,6 @@ export class SessionReader {
   private corrupt(reason: string): SessionCorruptError {
     return new SessionCorruptError(this.path, this.summary.events + 1, reason);
   }
-}
-
-const compiledValidators = new Map<EventType, CompiledCheck | null>();
-
-/**
- * Validates a line against its type's schema: the compiled check first (compiled-check.ts),
- * zod when there is none or it rejects the line, so zod's verdict is the one that holds.
- */
-function isValidLine(type: EventType, raw: Record<string, unknown>): boolean {
-  let fast = compiledValidators.get(type);
-  if (fast === undefined) {
-    fast = compileCheck(lineSchemas[type]);
-    compiledValidators.set(type, fast);
-  }
-  return fast?.(raw) === true || lineSchemas[type].safeParse(raw).success;
 }
 
 /** Reads and verifies a whole log; throws SessionCorruptError on damage. */

@@ -20,13 +20,14 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { SessionWriteError } from "../errors.ts";
+import { canonicalJson } from "./canonical-json.ts";
 import type { CheckpointSigner } from "./checkpoint.ts";
 import { ChunkCoalescer, type DeltaInput } from "./chunk-coalescer.ts";
-import { draftAndBody } from "./event-serializer.ts";
 import {
   type EventInput,
   type EventType,
   type Payload,
+  SESSION_SCHEMA_VERSION,
   type SessionEvent,
   SYNC_EVENT_TYPES,
 } from "./events.ts";
@@ -246,15 +247,15 @@ export class SessionWriter {
 
   private encode(input: EventInput): SessionEvent {
     const seq = this.nextSeq;
-    const { draft, body } = draftAndBody(input, seq, isoNow());
+    const event = { v: SESSION_SCHEMA_VERSION, seq, ts: isoNow(), ...input };
+    const body = canonicalJson(event);
     const h = chainHash(this.lastHash, body);
     this.enqueue(`${formatLine(body, h)}\n`);
-    (draft as { h: string }).h = h;
     this.lastHash = h;
     this.nextSeq = seq + 1;
     this.lastType = input.type;
     this.unsynced = true;
-    return draft as unknown as SessionEvent;
+    return { ...event, h } as SessionEvent;
   }
 
   /** Encodes the checkpoint that signs the last encoded event. */

@@ -11,7 +11,6 @@ import { evaluatePermission, prepareBashRules } from "../permissions/index.ts";
 import type { ModelToolCall } from "../providers/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
-import { todosFromCall } from "../tools/builtin/index.ts";
 import { presentToolCall } from "../tools/presentation.ts";
 import { builtinPresenter } from "../tools/presenters.ts";
 import { parseToolArguments } from "../tools/toolbox.ts";
@@ -108,8 +107,10 @@ export async function executeToolCalls(
     const delivered = withNote(result, call.note);
     ctx.writer.append(resultEvent(call.callId, delivered));
     notifyPolicyErrors(ctx, call, delivered);
-    const todos = delivered.isError ? null : todosFromCall(call.name, call.recorded);
-    if (todos) ctx.writer.append({ type: "todo/update", todos });
+    // A tool that sets the todo list hands it back (todo_write): the log keeps the list.
+    if (delivered.todos && !delivered.isError) {
+      ctx.writer.append({ type: "todo/update", todos: delivered.todos });
+    }
     const facts = { callId: call.callId, name: call.name, arguments: call.recorded };
     const outcome = { content: delivered.content, isError: delivered.isError ?? false };
     const notes = await ctx.guard.hooks.postToolUse(facts, outcome);

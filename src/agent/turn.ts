@@ -4,7 +4,12 @@
 // unrecoverable provider error, a hook's stop request or cancellation. Each step retries its
 // request per config `[retry]`. Called by agent.ts.
 import type { ProviderFailure } from "../providers/index.ts";
-import { compactionThresholdOf, contextWindowOf } from "../providers/index.ts";
+import {
+  compactionThresholdOf,
+  contextWindowOf,
+  formatCost,
+  formatCostDetail,
+} from "../providers/index.ts";
 import type { Payload } from "../session/events.ts";
 import { compactHistory } from "./compaction.ts";
 import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
@@ -103,12 +108,9 @@ async function stopHooks(
   return null;
 }
 
-/**
- * Money in the stop message, as present/format.ts shows it (to the cent; four decimals under
- * a cent, where cents would read $0.00), which the loop may not import (a surface's module).
- */
+/** Money in the stop message: to the cent; four decimals under a cent, where cents mislead. */
 function dollars(usd: number): string {
-  return `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
+  return usd > 0 && usd < 0.01 ? formatCostDetail(usd) : formatCost(usd);
 }
 
 /** Within this share of the compaction limit the request is counted (by the provider if it can). */

@@ -1,19 +1,9 @@
 // How figures read for a person, the same in every view (exec's stderr lines, `sessions`,
-// exports, the terminal UI, ACP titles): money to the cent, durations, counts with the right
-// plural, token counts. Every surface formats through these; none calls toFixed on a cost.
+// exports, the terminal UI, ACP titles): money (the providers' formatCost, which the loop uses
+// too), durations, counts with the right plural, token counts. Every surface formats through
+// these; none calls toFixed on a cost.
 
-/** "$0.03", "<$0.01" for a positive cost under half a cent, "$0.00", or "price unknown". */
-export function formatCost(usd: number | null | undefined): string {
-  if (usd === null || usd === undefined || !Number.isFinite(usd)) return "price unknown";
-  if (usd > 0 && usd < 0.005) return "<$0.01";
-  return `$${usd.toFixed(2)}`;
-}
-
-/** A cost with four decimals, for per-step detail ("$0.0266"); "price unknown" as above. */
-export function formatCostDetail(usd: number | null | undefined): string {
-  if (usd === null || usd === undefined || !Number.isFinite(usd)) return "price unknown";
-  return `$${usd.toFixed(4)}`;
-}
+export { formatCost, formatCostDetail } from "../providers/index.ts";
 
 /** "850 ms", "2.4 s", "12 s", "3 m 05 s", "1 h 02 m". */
 export function formatDuration(ms: number): string {

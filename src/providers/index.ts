@@ -54,6 +54,8 @@ export {
   compactionThresholdOf,
   contextWindowOf,
   costOf,
+  formatCost,
+  formatCostDetail,
   MODEL_TABLE_DATE,
   modelInfo,
   takesImages,

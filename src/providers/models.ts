@@ -1,6 +1,8 @@
 // The model table: context window and list prices per million tokens for current Anthropic
 // and OpenAI models, plus the config overrides (`[models."provider/model"]`) that refine it.
-// The loop calls costOf for `step/end` and contextWindowOf for compaction decisions.
+// The loop calls costOf for `step/end` and contextWindowOf for compaction decisions; every
+// view of a cost (the loop's budget line, exec, sessions, exports, the terminal) reads it
+// through formatCost and formatCostDetail.
 import type { Usage } from "../session/events.ts";
 
 /** USD per million tokens. */
@@ -137,6 +139,19 @@ export function costOf(model: string, usage: Usage, lookup: ModelLookup = {}): n
     usage.cache_read * price.cacheRead +
     usage.cache_write * price.cacheWrite;
   return micro / 1_000_000;
+}
+
+/** "$0.03", "<$0.01" for a positive cost under half a cent, "$0.00", or "price unknown". */
+export function formatCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined || !Number.isFinite(usd)) return "price unknown";
+  if (usd > 0 && usd < 0.005) return "<$0.01";
+  return `$${usd.toFixed(2)}`;
+}
+
+/** A cost with four decimals, for per-step detail ("$0.0266"); "price unknown" as above. */
+export function formatCostDetail(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined || !Number.isFinite(usd)) return "price unknown";
+  return `$${usd.toFixed(4)}`;
 }
 
 /** A `[models."provider/model"] compaction_threshold`, or null when none is set. */

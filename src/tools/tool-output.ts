@@ -39,6 +39,7 @@ export async function deliverResult(
     content: policed.output,
     ...(result.isError ? { isError: true } : {}),
     ...(result.images ? { images: result.images } : {}),
+    ...(result.todos ? { todos: result.todos } : {}),
     originalBytes: policed.originalBytes,
     deliveredBytes: policed.deliveredBytes,
     truncated: policed.truncated,

@@ -3,7 +3,7 @@
 // builds around the tool's own `execute` so every result goes through the output policy. The
 // toolbox (toolbox.ts) validates arguments once; the agent loop records calls and results.
 import type { OutputPolicy, SpillScope } from "../runner/index.ts";
-import type { JsonValue, ToolKind } from "../session/events.ts";
+import type { JsonValue, Payload, ToolKind } from "../session/events.ts";
 
 export type { ToolKind };
 
@@ -70,6 +70,8 @@ export interface ToolResult {
   truncated?: boolean;
   spillPath?: string | null;
   policyErrors?: string[];
+  /** The whole todo list the call set (`todo_write`): the loop records it as `todo/update`. */
+  todos?: Payload<"todo/update">["todos"];
 }
 
 /** A result after the output policy, as `run` hands it to the loop. */

@@ -28,7 +28,7 @@ export type { FileAccess } from "./file-access.ts";
 export { grepBackendFor } from "./grep.ts";
 export { BUILTIN_SOURCE, builtinToolSource } from "./source.ts";
 export type { Todo } from "./todo-write.ts";
-export { TODO_WRITE_TOOL, todosFromCall } from "./todo-write.ts";
+export { TODO_WRITE_TOOL } from "./todo-write.ts";
 export {
   createBashKillTool,
   createBashOutputTool,

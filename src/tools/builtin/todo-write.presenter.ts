@@ -1,5 +1,5 @@
 // How `todo_write` calls are shown, from the recorded arguments alone: the list's schema (the
-// tool validates with it; todosFromCall reads recorded calls with it) and the static presenter.
+// tool validates with it) and the static presenter.
 import { z } from "zod";
 import { escapeAllControls } from "../../runner/escape-controls.ts";
 import { countOf, definePresenter } from "../presentation.ts";

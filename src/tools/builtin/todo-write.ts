@@ -1,6 +1,7 @@
 // The `todo_write` tool: the model writes its whole todo list; the tool answers with a short
-// summary (counts and the current item, bounded and with visible escapes). The agent loop
-// records the list as a `todo/update` event (todosFromCall): the session log keeps the list.
+// summary (counts and the current item, bounded and with visible escapes) and hands the list
+// back on its result (`todos`), which the loop records as a `todo/update` event: the session
+// log keeps the list.
 
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -23,17 +24,10 @@ export function createTodoWriteTool(): AnyPresentedTool {
       description: todoWriteDescription,
       input: zodInput(todoWriteSchema),
       readOnly: true,
-      execute: async (args) => ({ content: todoResult(args.todos) }),
+      execute: async (args) => ({ content: todoResult(args.todos), todos: args.todos }),
     },
     todoWritePresenter,
   );
-}
-
-/** The todo list of a recorded `todo_write` call (for `todo/update`), or null if it is not one. */
-export function todosFromCall(name: string, args: unknown): Todo[] | null {
-  if (name !== TODO_WRITE_TOOL) return null;
-  const parsed = todoWriteSchema.safeParse(args);
-  return parsed.success ? parsed.data.todos : null;
 }
 
 /** "Todo list updated: 3 items (1 completed, 1 in progress, 1 pending). Now: fix the bug" */

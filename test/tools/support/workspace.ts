@@ -103,7 +103,11 @@ function asCompared(result: DeliveredResult): ToolResult {
   const untouched =
     !result.truncated && result.spillPath === null && result.policyErrors.length === 0;
   if (streamed || !untouched) return rest;
-  return { content: result.content, ...(result.isError ? { isError: true } : {}) };
+  return {
+    content: result.content,
+    ...(result.isError ? { isError: true } : {}),
+    ...(result.todos ? { todos: result.todos } : {}),
+  };
 }
 
 /** Writes an executable script (a stand-in for a CLI) into `dir`. */

@@ -5,7 +5,7 @@
 // only when one is configured. Registered by cli/main.ts; doctor reuses the probe.
 import type { Command } from "commander";
 import type { Env, LoadedConfig, McpServerConfig } from "../config/index.ts";
-import { loadConfig, MASK, maskSecretText } from "../config/index.ts";
+import { loadConfig, MASK, maskArgv, maskSecretText } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { providerKeyVars, withoutCredentials } from "../hooks/index.ts";
 import { terminalSafe } from "../runner/index.ts";
@@ -90,7 +90,10 @@ export async function probeServers(
       const report: McpServerReport = {
         name,
         transport: server.url === undefined ? "stdio" : "http",
-        target: maskSecretText(server.url ?? [server.command, ...server.args].join(" ")),
+        target:
+          server.url === undefined
+            ? maskArgv([server.command ?? "", ...server.args]).join(" ")
+            : maskSecretText(server.url),
         enabled: server.enabled,
       };
       if (Object.keys(server.headers).length > 0) report.headers = masked(server.headers);

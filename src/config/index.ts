@@ -10,7 +10,16 @@ export { configFlagsFromOptions } from "./flags.ts";
 export { formatKeyPath } from "./key-path.ts";
 export type { ConfigReport, LayerCheck, LoadedConfig, LoadOptions } from "./load.ts";
 export { inspectConfig, loadConfig, sessionsDir } from "./load.ts";
-export { containsSecret, isSecretKey, MASK, maskSecrets, maskSecretText } from "./mask.ts";
+export {
+  containsSecret,
+  isSecretKey,
+  MASK,
+  maskArgv,
+  maskSecrets,
+  maskSecretText,
+  maskValues,
+  secretsIn,
+} from "./mask.ts";
 export type { McpEntry } from "./mcp-file.ts";
 export { addMcpServer, readMcpServerTables, removeMcpServer } from "./mcp-file.ts";
 export { readMcpJson } from "./mcp-json.ts";

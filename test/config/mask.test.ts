@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { containsSecret, isSecretKey, MASK, maskSecrets } from "../../src/config/mask.ts";
+import {
+  containsSecret,
+  isSecretKey,
+  MASK,
+  maskArgv,
+  maskSecrets,
+  maskSecretText,
+  secretsIn,
+} from "../../src/config/mask.ts";
 import { fakeAnthropicKey, fakeOpenAiKey } from "./support/temp-config.ts";
 
 describe("isSecretKey", () => {
@@ -76,5 +84,51 @@ describe("containsSecret", () => {
     assert.equal(containsSecret(fakeAnthropicKey()), true);
     assert.equal(containsSecret("anthropic/claude-sonnet-4-5"), false);
     assert.equal(containsSecret("task-list"), false);
+  });
+});
+
+describe("credentials in command lines and urls", () => {
+  it("masks a credential flag's value, given apart or with =, and env-like assignments", () => {
+    const argv = ["srv", "--password", "pw1", "--token=tk2", "--api-key", "ak3", "DB_PASSWORD=dp4"];
+    assert.deepEqual(maskArgv([...argv, "-v", "--port", "80", "--verbose", "x"]), [
+      "srv",
+      "--password",
+      MASK,
+      `--token=${MASK}`,
+      "--api-key",
+      MASK,
+      `DB_PASSWORD=${MASK}`,
+      "-v",
+      "--port",
+      "80",
+      "--verbose",
+      "x",
+    ]);
+    assert.equal(maskSecretText(argv.join(" ")), maskArgv(argv).join(" "));
+    assert.equal(
+      maskSecretText("--password-file /etc/pw --auth -x"),
+      "--password-file /etc/pw --auth -x",
+    );
+  });
+
+  it("masks a url's user-info and credential query values, keeping the rest", () => {
+    const url = "http://alice:pw9@h:1/p?token=t1&key=k2&access_token=a3&pwd=p4&x=1";
+    assert.equal(
+      maskSecretText(url),
+      `http://${MASK}@h:1/p?token=${MASK}&key=${MASK}&access_token=${MASK}&pwd=${MASK}&x=1`,
+    );
+  });
+
+  it("lists the values it masks, for masking them wherever they reappear", () => {
+    const found = secretsIn([
+      "srv",
+      "--password",
+      "pass1",
+      "--token=tok22",
+      "http://al:pw333@h/?key=key4",
+    ]);
+    for (const value of ["pass1", "tok22", "pw333", "key4"])
+      assert.ok(found.includes(value), value);
+    assert.ok(!found.includes("srv") && !found.includes("h"));
   });
 });

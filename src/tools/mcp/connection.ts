@@ -10,6 +10,7 @@ import type { McpServerConfig } from "../../config/index.ts";
 import { errorMessage } from "../../errors.ts";
 import { redactText, stripControls } from "../../runner/index.ts";
 import { VERSION } from "../../version.ts";
+import { maskedFor, serverSecrets } from "./server-secrets.ts";
 import { type BuiltTransport, buildTransport, type TransportOptions } from "./transport.ts";
 
 /** At most this many pages of tools are read from one server. */
@@ -66,6 +67,7 @@ export class McpConnection {
     private readonly options: TransportOptions,
     private readonly events: ConnectionEvents,
     private live: Live | null,
+    private readonly mask: (text: string) => string,
   ) {
     if (live) this.watch(live);
   }
@@ -78,9 +80,17 @@ export class McpConnection {
     events: ConnectionEvents,
     signal?: AbortSignal,
   ): Promise<StartResult> {
-    const started = await startLive(name, server, options, events, signal);
-    if (!started.ok) return started;
-    return { ok: true, connection: new McpConnection(name, server, options, events, started.live) };
+    // Every reason and notice passes this: a url's password, a `--token` argument, an env
+    // value may be echoed by an error message or the server's stderr.
+    const mask = maskedFor(serverSecrets(server, options.vars));
+    const masked = {
+      toolsChanged: () => events.toolsChanged(),
+      notice: (m: string) => events.notice(mask(m)),
+    };
+    const started = await startLive(name, server, options, masked, signal);
+    if (!started.ok) return { ...started, reason: mask(started.reason) };
+    const connection = new McpConnection(name, server, options, masked, started.live, mask);
+    return { ok: true, connection };
   }
 
   /** The tools the server lists now (empty while it is down). */
@@ -134,7 +144,7 @@ export class McpConnection {
       );
       return result as CallToolResult;
     } catch (error) {
-      throw new Error(this.failure(live, error));
+      throw new Error(this.mask(this.failure(live, error)));
     } finally {
       options.signal.removeEventListener("abort", abort);
     }

@@ -13,6 +13,7 @@ import { editPresenter, editSchema } from "./edit.presenter.ts";
 import type { EditPlan } from "./edit-match.ts";
 import { planEdit } from "./edit-match.ts";
 import { type FileAccess, surfaceText, surfaceWrite } from "./file-access.ts";
+import type { ResolvedPath } from "./paths.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
@@ -33,7 +34,7 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
           // edit reads the file (its old_string and the lines it shows): a read rule covers it.
           const path = resolveToolPath(context, args.path, { readBy: "edit" });
           const { absolute, display } = path;
-          const original = await readText(absolute, display, context.files, ctx.signal);
+          const original = await readText(path, context.files, ctx.signal);
           const outcome = planEdit(
             original,
             args.old_string,
@@ -44,7 +45,7 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
           if (!outcome.ok) throw new ToolProblem(outcome.reason);
           const text = outcome.plan.text;
           if (!(await surfaceWrite(context.files, absolute, display, text, ctx.signal))) {
-            await writeRegularFile(absolute, display, text);
+            await writeRegularFile(path, text);
           }
           return policed(context, "edit", report(path.display, outcome.plan));
         }),
@@ -55,18 +56,18 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
 
 /** The file's text; refused unless it is a regular file of valid UTF-8 without NUL bytes. */
 async function readText(
-  absolute: string,
-  display: string,
+  path: ResolvedPath,
   files: FileAccess,
   signal: AbortSignal,
 ): Promise<string> {
+  const { absolute, display } = path;
   const info = await statOrNull(absolute, display);
   if (!info) throw new ToolProblem(`File not found: ${display} (use write to create a file)`);
   if (info.isDirectory()) throw new ToolProblem(`${display} is a directory`);
   if (!info.isFile()) throw notRegular(display, info);
   const text = await surfaceText(files, absolute, display, signal);
   if (text !== undefined) return text;
-  const bytes = await readBytes(absolute, display);
+  const bytes = await readBytes(path);
   if (bytes.includes(0)) {
     throw new ToolProblem(`${display} is a binary file; edit changes text files only`);
   }
@@ -83,8 +84,9 @@ async function readText(
   }
 }
 
-async function readBytes(absolute: string, display: string): Promise<Buffer> {
-  const handle = await openRegular(absolute, display, constants.O_RDONLY);
+async function readBytes(path: ResolvedPath): Promise<Buffer> {
+  const { display } = path;
+  const handle = await openRegular(path, constants.O_RDONLY);
   try {
     return await handle.readFile();
   } catch (error) {

@@ -17,6 +17,10 @@ export interface ResolvedPath {
   display: string;
   /** True when the path is in the session's spill directory. */
   inSpill: boolean;
+  /** Where it really is (every symlink resolved): the file the tools open (open-inside.ts). */
+  real: string;
+  /** The real directory it must stay inside: the workspace's, or the spill directory's. */
+  root: string;
 }
 
 export interface ResolveOptions {
@@ -34,18 +38,21 @@ export function resolveToolPath(
   const absolute = resolve(context.cwd, input);
   const target = realTarget(absolute, input);
   const spillDir = context.spill?.dir;
-  if (options.allowSpill && spillDir && isWithin(target, realTarget(spillDir, spillDir))) {
-    return { absolute, display: escapeAllControls(absolute), inSpill: true };
+  const spillRoot = spillDir === undefined ? undefined : realTarget(spillDir, spillDir);
+  if (options.allowSpill && spillRoot !== undefined && isWithin(target, spillRoot)) {
+    const display = escapeAllControls(absolute);
+    return { absolute, display, inSpill: true, real: target, root: spillRoot };
   }
   // Lexically inside, and (through every symlink, dangling or not) really inside.
-  if (!isWithin(absolute, context.cwd) || !isWithin(target, realTarget(context.cwd, "."))) {
+  const root = realTarget(context.cwd, ".");
+  if (!isWithin(absolute, context.cwd) || !isWithin(target, root)) {
     throw new ToolProblem(
       `${escapeAllControls(input)} is outside the workspace (${context.cwd}); tools may only use paths inside it`,
     );
   }
   const display = escapeAllControls(displayPath(context.cwd, absolute));
   if (options.readBy) checkReadable(context, options.readBy, absolute, target, display);
-  return { absolute, display, inSpill: false };
+  return { absolute, display, inSpill: false, real: target, root };
 }
 
 /** Relative to the workspace ("." for the root), or absolute when outside it. */

@@ -10,6 +10,7 @@ import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { type FileAccess, surfaceText } from "./file-access.ts";
+import type { CheckedPath } from "./open-inside.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
@@ -62,9 +63,8 @@ export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
   );
 }
 
-interface Where {
+interface Where extends CheckedPath {
   absolute: string;
-  display: string;
   files: FileAccess;
   signal: AbortSignal;
 }
@@ -80,7 +80,7 @@ async function readTextPage(where: Where, offset: number, limit: number): Promis
   if (!info.isFile()) throw notRegular(display, info);
   const text = await surfaceText(where.files, absolute, display, where.signal);
   if (text !== undefined) return pageOfText(text, offset, limit);
-  const handle = await openRegular(absolute, display, constants.O_RDONLY);
+  const handle = await openRegular(where, constants.O_RDONLY);
   try {
     if (await handleLooksBinary(handle)) {
       throw new ToolProblem(

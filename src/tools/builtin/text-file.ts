@@ -4,9 +4,11 @@
 import type { Stats } from "node:fs";
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { fileKindOf } from "../../config/index.ts";
 import { tokenCut } from "./line-cut.ts";
+import type { CheckedPath, OpenOptions } from "./open-inside.ts";
+import { openInside } from "./open-inside.ts";
 import { errnoCode, ToolProblem } from "./problem.ts";
 
 const SNIFF_BYTES = 8000;
@@ -46,48 +48,46 @@ export async function statOrNull(absolute: string, display: string): Promise<Sta
 }
 
 /**
- * Opens a file the caller has already seen to be regular, without blocking (a FIFO swapped in
- * since would otherwise hang the open), and checks again on the open handle.
+ * Opens a file the caller has already seen to be regular, never through a symlink (a link
+ * swapped in since the path check is refused: open-inside.ts), without blocking (a FIFO swapped
+ * in since would otherwise hang the open), and checks again on the open handle.
  */
 export async function openRegular(
-  absolute: string,
-  display: string,
+  checked: CheckedPath,
   flags: number,
+  options: OpenOptions = {},
 ): Promise<FileHandle> {
-  let handle: FileHandle;
-  try {
-    handle = await open(absolute, flags | constants.O_NONBLOCK, 0o666);
-  } catch (error) {
-    throw new ToolProblem(`Cannot open ${display}: ${errnoCode(error) ?? String(error)}`);
-  }
+  const handle = await openInside(checked, flags, options);
   const info = await handle.stat().catch(async (error: unknown) => {
     await handle.close();
-    throw new ToolProblem(`Cannot open ${display}: ${errnoCode(error) ?? String(error)}`);
+    throw new ToolProblem(`Cannot open ${checked.display}: ${errnoCode(error) ?? String(error)}`);
   });
   if (info.isFile()) return handle;
   await handle.close();
-  throw notRegular(display, info);
+  throw notRegular(checked.display, info);
 }
 
 /**
- * Replaces the content of a regular file (creating it), refusing anything else on the way, and
- * a file with more than one hard link: another of its names may be outside the workspace. The
- * link count is read on the open handle, before anything is written.
+ * Replaces the content of a regular file (creating it, and with `makeParents` its missing
+ * directories), refusing anything else on the way, and a file with more than one hard link:
+ * another of its names may be outside the workspace. The link count is read on the open
+ * handle, before anything is written.
  */
 export async function writeRegularFile(
-  absolute: string,
-  display: string,
+  checked: CheckedPath,
   content: string,
+  options: OpenOptions = {},
 ): Promise<void> {
-  const handle = await openRegular(absolute, display, constants.O_WRONLY | constants.O_CREAT);
+  const flags = constants.O_WRONLY | constants.O_CREAT;
+  const handle = await openRegular(checked, flags, options);
   try {
     const { nlink } = await handle.stat();
-    if (nlink > 1) throw hardLinked(display, nlink);
+    if (nlink > 1) throw hardLinked(checked.display, nlink);
     await handle.truncate(0);
     await handle.writeFile(content, "utf8");
   } catch (error) {
     if (error instanceof ToolProblem) throw error;
-    throw new ToolProblem(`Cannot write ${display}: ${errnoCode(error) ?? String(error)}`);
+    throw new ToolProblem(`Cannot write ${checked.display}: ${errnoCode(error) ?? String(error)}`);
   } finally {
     await handle.close();
   }

@@ -2,8 +2,6 @@
 // a symlink leading out, never a FIFO or device), making parent directories; reports whether it
 // created or replaced the file. Shown as a diff. With a surface's file access (an editor,
 // file-access.ts) the editor writes the text, after the same checks.
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { countLines } from "../presentation.ts";
@@ -11,7 +9,7 @@ import { zodInput } from "../tool-input.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { surfaceWrite } from "./file-access.ts";
 import { resolveToolPath } from "./paths.ts";
-import { errnoCode, guarded, ToolProblem } from "./problem.ts";
+import { guarded, ToolProblem } from "./problem.ts";
 import { notRegular, statOrNull, writeRegularFile } from "./text-file.ts";
 import { writeDescription } from "./write.description.ts";
 import { writePresenter, writeSchema } from "./write.presenter.ts";
@@ -29,10 +27,9 @@ export function createWriteTool(context: BuiltinToolContext): AnyPresentedTool {
           const existing = await statOrNull(path.absolute, path.display);
           if (existing?.isDirectory()) throw new ToolProblem(`${path.display} is a directory`);
           if (existing && !existing.isFile()) throw notRegular(path.display, existing);
-          await makeParents(path.absolute, path.display);
           const { absolute, display } = path;
           if (!(await surfaceWrite(context.files, absolute, display, args.content, ctx.signal))) {
-            await writeRegularFile(absolute, display, args.content);
+            await writeRegularFile(path, args.content, { makeParents: true });
           }
           const verb = existing ? "Overwrote" : "Created";
           const lines = countLines(args.content);
@@ -42,14 +39,4 @@ export function createWriteTool(context: BuiltinToolContext): AnyPresentedTool {
     },
     writePresenter,
   );
-}
-
-async function makeParents(absolute: string, display: string): Promise<void> {
-  try {
-    await mkdir(dirname(absolute), { recursive: true });
-  } catch (error) {
-    throw new ToolProblem(
-      `Cannot create the directory of ${display}: ${errnoCode(error) ?? String(error)}`,
-    );
-  }
 }

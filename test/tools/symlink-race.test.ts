@@ -1,0 +1,122 @@
+// A symlink swapped between the path check and the open, raced for real: a child process flips
+// a link in a loop (atomically, by rename) between a folder inside the workspace and one outside
+// (or a secret one a read rule denies) while write, edit and read run hundreds of times through
+// it. Not one write may land outside, not one outside file may change, not one read may return
+// the denied file: each call either works inside or is refused.
+import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type { PermissionContext } from "../../src/permissions/index.ts";
+import { compilePolicy, readGateFor } from "../../src/permissions/index.ts";
+import { createEditTool, createReadTool, createWriteTool } from "../../src/tools/builtin/index.ts";
+import { callTool, createWorkspace } from "./support/workspace.ts";
+
+const ROUNDS = 480;
+const ws = createWorkspace("cw-race-");
+const outside = join(ws.dir, "..", "outside");
+mkdirSync(outside);
+mkdirSync(join(ws.dir, "inside"));
+const children: ChildProcess[] = [];
+after(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  await ws.cleanup();
+});
+
+/**
+ * Starts a child that replaces `link` by a symlink to each of `targets` in turn, forever, by
+ * renaming a fresh link over it (so `link` always exists); resolves once it has flipped.
+ */
+async function flipper(link: string, targets: readonly string[]): Promise<ChildProcess> {
+  const script = `
+    const fs = require("node:fs");
+    const [link, ...targets] = process.argv.slice(1);
+    const temp = link + ".tmp";
+    let i = 0;
+    for (;;) {
+      try { fs.unlinkSync(temp); } catch {}
+      fs.symlinkSync(targets[i++ % targets.length], temp);
+      fs.renameSync(temp, link);
+      if (i === 2) process.stdout.write("flipping\\n");
+    }`;
+  const child = spawn(process.execPath, ["-e", script, link, ...targets], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the flipper exited (${code})`)));
+  });
+  return child;
+}
+
+function stop(child: ChildProcess): void {
+  child.kill("SIGKILL");
+}
+
+describe("a symlink swapped between the check and the open", () => {
+  it("write: of 480 writes through a flipping folder link, none lands outside", async () => {
+    const write = createWriteTool(ws.context());
+    const child = await flipper(join(ws.dir, "d"), ["inside", outside]);
+    let written = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const result = await callTool(write, { path: `d/f${round}.txt`, content: "pwned\n" });
+      if (!result.isError) written++;
+    }
+    stop(child);
+    assert.deepEqual(readdirSync(outside), [], "nothing was written outside the workspace");
+    assert.ok(written > 0, "some writes went through, inside");
+  });
+
+  it("write: of 480 writes through a flipping file link, none reaches the outside file", async () => {
+    const write = createWriteTool(ws.context());
+    const victim = join(outside, "victim.txt");
+    writeFileSync(victim, "original\n");
+    writeFileSync(join(ws.dir, "inside", "mine.txt"), "mine\n");
+    const child = await flipper(join(ws.dir, "f"), ["inside/mine.txt", victim]);
+    for (let round = 0; round < ROUNDS; round++) {
+      await callTool(write, { path: "f", content: `pwned ${round}\n` });
+    }
+    stop(child);
+    assert.equal(readFileSync(victim, "utf8"), "original\n");
+  });
+
+  it("edit: of 480 edits through a flipping folder link, the outside file never changes", async () => {
+    const edit = createEditTool(ws.context());
+    mkdirSync(join(outside, "e"));
+    mkdirSync(join(ws.dir, "inside", "e"));
+    writeFileSync(join(outside, "e", "conf.txt"), "safe = true\n");
+    const child = await flipper(join(ws.dir, "e"), ["inside/e", join(outside, "e")]);
+    for (let round = 0; round < ROUNDS; round++) {
+      writeFileSync(join(ws.dir, "inside", "e", "conf.txt"), "safe = true\n");
+      await callTool(edit, { path: "e/conf.txt", old_string: "true", new_string: "false" });
+    }
+    stop(child);
+    assert.equal(readFileSync(join(outside, "e", "conf.txt"), "utf8"), "safe = true\n");
+  });
+
+  it("read under a deny rule: of 480 reads through a link flipping to the denied folder, none returns it", async () => {
+    const policy = compilePolicy({
+      mode: "default",
+      allow: [],
+      ask: [],
+      deny: [{ text: "read(secret/**)", source: "flag" }],
+    });
+    const ctx: PermissionContext = { workspaceRoot: ws.dir, cwd: ws.dir, home: "/nonexistent" };
+    const read = createReadTool(ws.context({ readGate: readGateFor(policy, ctx) }));
+    mkdirSync(join(ws.dir, "secret"));
+    mkdirSync(join(ws.dir, "public"));
+    writeFileSync(join(ws.dir, "secret", "key.txt"), "SECRET-VALUE\n");
+    writeFileSync(join(ws.dir, "public", "key.txt"), "public value\n");
+    const child = await flipper(join(ws.dir, "r"), ["public", "secret"]);
+    let leaked = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const result = await callTool(read, { path: "r/key.txt" });
+      if (result.content.includes("SECRET-VALUE")) leaked++;
+    }
+    stop(child);
+    assert.equal(leaked, 0, "no read returned the denied file");
+  });
+});

@@ -2,10 +2,12 @@
 // and the fault helpers. See server.ts for how to start one.
 export * from "./faults.ts";
 export { useMockProvider } from "./lifecycle.ts";
+export { replayOf, WIRE_FIXTURES } from "./replay.ts";
 export type {
   Enqueued,
   HttpFault,
   PreparedStream,
+  ReplayedStream,
   Script,
   ScriptBlock,
   ScriptUsage,

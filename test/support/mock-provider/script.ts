@@ -52,7 +52,15 @@ export interface PreparedStream {
   prepared: Buffer;
 }
 
-export type Enqueued = Script | HttpFault | PreparedStream;
+/**
+ * A recorded stream replayed byte for byte, framing included: each event (through its blank
+ * line) is its own write, as a server flushes them, so a client parses across real boundaries.
+ */
+export interface ReplayedStream {
+  replay: Buffer;
+}
+
+export type Enqueued = Script | HttpFault | PreparedStream | ReplayedStream;
 
 export function isHttpFault(item: Enqueued): item is HttpFault {
   return "fault" in item && item.fault === "http";
@@ -60,6 +68,10 @@ export function isHttpFault(item: Enqueued): item is HttpFault {
 
 export function isPrepared(item: Enqueued): item is PreparedStream {
   return "prepared" in item;
+}
+
+export function isReplayed(item: Enqueued): item is ReplayedStream {
+  return "replay" in item;
 }
 
 /** One server-sent event; `event` is omitted for Chat Completions' bare `data:` lines. */

@@ -14,6 +14,7 @@ import {
   type HttpFault,
   isHttpFault,
   isPrepared,
+  isReplayed,
   type PreparedStream,
   type Script,
   type SseEvent,
@@ -113,6 +114,7 @@ export async function startMockProvider(): Promise<MockProvider> {
       badRequest("mock provider: no scripted response queued");
     if (isHttpFault(next)) return sendFault(res, api, next, idHeader);
     if (isPrepared(next)) return sendPrepared(res, next.prepared, idHeader);
+    if (isReplayed(next)) return sendReplayed(res, next.replay, idHeader);
     const model =
       isRecord(record.body) && typeof record.body.model === "string" ? record.body.model : "mock";
     await playStream(res, api, next, render(api, next, model, id), idHeader);
@@ -212,6 +214,37 @@ async function sendPrepared(
 ): Promise<void> {
   writeSseHead(res, headers);
   await writeSlices(res, body);
+}
+
+/** Writes a recorded body one event at a time, each write flushed before the next. */
+async function sendReplayed(
+  res: ServerResponse,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<void> {
+  writeSseHead(res, headers);
+  for (const event of eventSlices(body)) {
+    if (res.destroyed) return;
+    await new Promise((resolve) => res.write(event, resolve));
+  }
+  res.end();
+}
+
+/** The body cut after each blank line (`\n\n` or `\r\n\r\n`); the bytes are not changed. */
+export function eventSlices(body: Buffer): Buffer[] {
+  const slices: Buffer[] = [];
+  let start = 0;
+  for (let at = 0; at < body.length; at++) {
+    const lf = body[at] === 0x0a && body[at + 1] === 0x0a;
+    const crlf = body[at] === 0x0d && body.subarray(at, at + 4).toString() === "\r\n\r\n";
+    if (!lf && !crlf) continue;
+    const end = at + (lf ? 2 : 4);
+    slices.push(body.subarray(start, end));
+    start = end;
+    at = end - 1;
+  }
+  if (start < body.length) slices.push(body.subarray(start));
+  return slices;
 }
 
 function writeSseHead(res: ServerResponse, headers: Record<string, string>): void {

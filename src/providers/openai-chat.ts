@@ -13,6 +13,11 @@ import { createOpenAIClient } from "./openai-client.ts";
 import type { DeltaSink, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
+/** A tool-call piece as servers send it: OpenAI's shape, but `index` is not always there. */
+type ToolCallDelta = Omit<
+  NonNullable<ChatCompletionChunk.Choice.Delta["tool_calls"]>[number],
+  "index"
+> & { index?: number };
 interface CallState {
   id: string;
   name: string;
@@ -51,27 +56,53 @@ class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
     const choice = chunk.choices[0];
     if (!choice) return;
     const delta = choice.delta as Record<string, unknown>;
-    for (const field of ["reasoning_content", "reasoning"]) {
-      const value = delta[field];
-      if (typeof value !== "string" || value === "") continue;
-      this.reasoning ??= { field, text: "" };
-      this.reasoning.text += value;
-      this.emit(this.blockOf("thinking"), "thinking", value);
-    }
+    this.applyReasoning(delta);
     if (typeof choice.delta.content === "string" && choice.delta.content !== "") {
       this.text = (this.text ?? "") + choice.delta.content;
       this.emit(this.blockOf("text"), "text", choice.delta.content);
     }
-    for (const call of choice.delta.tool_calls ?? []) {
-      const state = this.calls[call.index] ?? { id: "", name: "", arguments: "" };
-      this.calls[call.index] = state;
-      state.id += call.id ?? "";
-      state.name += call.function?.name ?? "";
-      const args = call.function?.arguments ?? "";
-      state.arguments += args;
-      if (args !== "") this.emit(this.blockOf(`tool:${call.index}`), "tool_input", args);
-    }
+    for (const call of choice.delta.tool_calls ?? []) this.applyCall(call);
     this.finishReason = choice.finish_reason ?? this.finishReason;
+  }
+
+  /**
+   * One reasoning piece per chunk: vLLM sends each piece in both `reasoning` and
+   * `reasoning_content`, so the first non-empty field is the piece and the other is ignored.
+   */
+  private applyReasoning(delta: Record<string, unknown>): void {
+    const field = ["reasoning_content", "reasoning"].find(
+      (name) => typeof delta[name] === "string" && delta[name] !== "",
+    );
+    if (field === undefined) return;
+    const value = delta[field] as string;
+    this.reasoning ??= { field, text: "" };
+    this.reasoning.text += value;
+    this.emit(this.blockOf("thinking"), "thinking", value);
+  }
+
+  /**
+   * A tool-call piece. Servers differ: Mistral sends a whole call with no `index` (a new call
+   * when its id is new, else more of the last one); some repeat the id and name on every piece,
+   * which are kept once, never concatenated.
+   */
+  private applyCall(call: ToolCallDelta): void {
+    const index = call.index ?? this.indexWithoutOne(call.id);
+    const state = this.calls[index] ?? { id: "", name: "", arguments: "" };
+    this.calls[index] = state;
+    if (call.id && state.id === "") state.id = call.id;
+    const name = call.function?.name;
+    if (name && state.name === "") state.name = name;
+    const args = call.function?.arguments ?? "";
+    state.arguments += args;
+    if (args !== "") this.emit(this.blockOf(`tool:${index}`), "tool_input", args);
+  }
+
+  /** The slot of a piece with no index: the last call, unless the piece starts a new one. */
+  private indexWithoutOne(id: string | undefined): number {
+    const last = this.calls.length - 1;
+    const lastCall = this.calls[last];
+    if (!lastCall) return this.calls.length;
+    return id && id !== lastCall.id ? this.calls.length : last;
   }
 
   /** The block number of a kind of content (`text`, `thinking`, `tool:N`), given on first use. */

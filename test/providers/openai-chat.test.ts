@@ -123,4 +123,60 @@ describe("openai-chat adapter", () => {
     assert.equal(body.reasoning_effort, "medium");
     assert.equal(body.max_completion_tokens, 999);
   });
+
+  // Written streams (not recorded) in the shapes servers send; the recorded ones are in
+  // wire-replay.test.ts.
+  const chunk = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const replay = (...chunks: string[]) => ({ replay: Buffer.from(chunks.join("")) });
+
+  it("keeps an id and name that a server repeats on every piece once, not concatenated", async () => {
+    const piece = (args: string) => ({
+      tool_calls: [
+        { index: 0, id: "call_9", type: "function", function: { name: "read", arguments: args } },
+      ],
+    });
+    mock.enqueue(
+      replay(chunk(piece('{"pa')), chunk(piece('th":"a.ts"}')), chunk({}, "tool_calls")),
+    );
+    const message = messageOf(await run());
+    assert.deepEqual(message.toolCalls, [
+      { id: "call_9", name: "read", arguments: '{"path":"a.ts"}' },
+    ]);
+  });
+
+  it("reads index-less pieces as one call until a new id starts the next", async () => {
+    const piece = (id: string | undefined, args: string) => ({
+      tool_calls: [
+        { ...(id ? { id } : {}), function: { ...(id ? { name: "read" } : {}), arguments: args } },
+      ],
+    });
+    mock.enqueue(
+      replay(
+        chunk(piece("a1", '{"path":')),
+        chunk(piece(undefined, '"a.ts"}')),
+        chunk(piece("b2", '{"path":"b.ts"}')),
+        chunk({}, "tool_calls"),
+      ),
+    );
+    assert.deepEqual(messageOf(await run()).toolCalls, [
+      { id: "a1", name: "read", arguments: '{"path":"a.ts"}' },
+      { id: "b2", name: "read", arguments: '{"path":"b.ts"}' },
+    ]);
+  });
+
+  it("takes a reasoning piece sent in both reasoning fields once", async () => {
+    mock.enqueue(
+      replay(
+        chunk({ reasoning: "Think", reasoning_content: "Think" }),
+        chunk({ reasoning: "ing.", reasoning_content: "ing." }),
+        chunk({ content: "Done." }, "stop"),
+      ),
+    );
+    const parts = await run();
+    assert.equal(deltaText(parts, "thinking"), "Thinking.");
+    assert.deepEqual(messageOf(parts).content, [
+      { role: "assistant", content: "Done.", reasoning_content: "Thinking." },
+    ]);
+  });
 });

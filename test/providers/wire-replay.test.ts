@@ -167,6 +167,15 @@ export const EXPECTED: Record<string, Expected> = {
     ],
     stop: "tool_calls",
   },
+  "chat/mistral-tool-no-index": {
+    calls: [{ id: "gSIMJiOkT", name: "weather", arguments: WEATHER_SF }],
+    stop: "tool_calls",
+    usage: { input: 124, output: 22 },
+  },
+  "chat/vllm-both-reasoning-fields": {
+    thinking: "好的，用户",
+    error: "stream ended before finish_reason",
+  },
   "chat/mistral-text": {
     text: "Hello, world! This is a test response.",
     stop: "stop",

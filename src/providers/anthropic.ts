@@ -106,6 +106,13 @@ class MessageAssembly implements StreamAssembly<RawMessageStreamEvent> {
       case "signature_delta":
         block.signature = `${typeof block.signature === "string" ? block.signature : ""}${delta.signature}`;
         break;
+      case "citations_delta":
+        // Kept on the text block as the API returns it, so it is replayed in the next request.
+        block.citations = [
+          ...(Array.isArray(block.citations) ? block.citations : []),
+          structuredClone(delta.citation) as unknown as JsonValue,
+        ];
+        break;
       case "input_json_delta":
         this.partialJson.set(index, (this.partialJson.get(index) ?? "") + delta.partial_json);
         this.emit(index, "tool_input", delta.partial_json);

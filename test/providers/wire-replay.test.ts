@@ -15,6 +15,7 @@ import {
   configFor,
   deltaText,
   makeRequest,
+  messageOf,
   toolResult,
 } from "./helpers.ts";
 
@@ -292,6 +293,34 @@ function historyItems(api: ProviderApi, raw: string): JsonValue[] {
       : [],
   );
 }
+
+describe("recorded Anthropic server tools and citations", () => {
+  const mock = useMockProvider();
+
+  it("keeps each citations_delta on its text block and sends the blocks back verbatim", async () => {
+    mock.enqueue(replayOf("anthropic/vercel-web-search-citations"));
+    const config = configFor("anthropic", mock);
+    const message = messageOf(await collect(streamFor("anthropic")(config, makeRequest())));
+    const blocks = message.content as Array<Record<string, JsonValue>>;
+    const cited = blocks.filter((b) => b.type === "text" && Array.isArray(b.citations));
+    const citations = cited.flatMap((b) => b.citations as JsonValue[]);
+    assert.equal(citations.length, 14);
+    assert.deepEqual(
+      blocks.map((b) => b.type).filter((t) => t !== "text"),
+      ["server_tool_use", "web_search_tool_result"],
+    );
+    assert.deepEqual(blocks[0]?.input, { query: "tech news today September 26 2025" });
+    mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
+    const history: HistoryMessage[] = [
+      { role: "user", text: "news?", seq: 1 },
+      assistantFrom(message, "test", "model-a", 2),
+      { role: "user", text: "more", seq: 3 },
+    ];
+    await collect(streamFor("anthropic")(config, makeRequest({ messages: history })));
+    const sent = JSON.parse(mock.requests.at(-1)?.raw ?? "{}") as { messages: JsonValue[] };
+    assert.deepEqual(sent.messages[1], { role: "assistant", content: message.content });
+  });
+});
 
 describe("recorded provider streams", () => {
   const mock = useMockProvider();

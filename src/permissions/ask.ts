@@ -3,10 +3,11 @@
 // `codewhale exec` answers every ask with a denial whose reason says exactly how to allow the
 // call next time (mode, config rule, or flag): `execDenialMessage`.
 import { relative } from "node:path";
+import { wholeCommand } from "./bash-rules.ts";
 import type { PermissionCall, PermissionContext } from "./evaluate.ts";
 import { protectedEdit } from "./evaluate.ts";
 import { withResolved } from "./file-boundary.ts";
-import { normalizeCommand } from "./rules.ts";
+import { escapeSpecifier } from "./rule-specifier.ts";
 import { commandOf, pathOf } from "./tool-kinds.ts";
 
 /** A call awaiting an answer: the effective arguments, plus who rewrote them and why. */
@@ -18,24 +19,35 @@ export interface AskCall extends PermissionCall {
   askedBy?: { by: string; rule?: string };
 }
 
-/** The narrowest rule that allows this exact call: `bash(npm test)`, `edit(src/a.ts)`. */
+/**
+ * The narrowest rule that allows this exact call and nothing else: `bash(npm test)`,
+ * `edit(src/a.ts)`. The command or path is escaped (rule-specifier.ts), so a `*` or `?` in it
+ * is literal, and the rule read back allows only the call: the command as a whole or as one
+ * simple command word by word, the path as written.
+ */
 export function suggestRule(call: PermissionCall, ctx: PermissionContext): string {
   const command = commandOf(call.name, call.arguments);
-  if (command !== undefined) return `${call.name}(${normalizeCommand(command)})`;
+  if (command !== undefined) return `${call.name}(${escapeSpecifier(wholeCommand(command))})`;
   const path = pathOf(call.name, call.arguments, ctx.cwd, ctx.home);
   if (path === undefined) return call.name;
   return `${call.name}(${rulePath(path, ctx)})`;
 }
 
-/** Workspace-relative inside the workspace, `~/…` under the home, else absolute. */
+/**
+ * Workspace-relative inside the workspace (`./` first when it would otherwise read as a name
+ * at any depth or as `~/`), `~/…` under the home, else absolute; escaped.
+ */
 function rulePath(path: string, ctx: PermissionContext): string {
   const inWorkspace = relative(ctx.workspaceRoot, path);
   if (inWorkspace !== "" && !inWorkspace.startsWith("..") && !inWorkspace.startsWith("/")) {
-    return inWorkspace.includes("/") ? inWorkspace : `./${inWorkspace}`;
+    const plain = inWorkspace.includes("/") && !inWorkspace.startsWith("~");
+    return `${plain ? "" : "./"}${escapeSpecifier(inWorkspace)}`;
   }
   const inHome = relative(ctx.home, path);
-  if (inHome !== "" && !inHome.startsWith("..") && !inHome.startsWith("/")) return `~/${inHome}`;
-  return path;
+  if (inHome !== "" && !inHome.startsWith("..") && !inHome.startsWith("/")) {
+    return `~/${escapeSpecifier(inHome)}`;
+  }
+  return escapeSpecifier(path);
 }
 
 /**

@@ -3,7 +3,7 @@
 // run time, or the parse is uncertain), and which allow rules cover every part. evaluate.ts
 // calls these; `needsBashParser` tells the agent's seam when to load the parser first.
 import type { SimpleCommand, SplitCommand } from "./bash-split.ts";
-import { splitCommand } from "./bash-split.ts";
+import { bashParserLoaded, splitCommand } from "./bash-split.ts";
 import type { PermissionRule, RuleMatcher } from "./rules.ts";
 import { matchesCommand, normalizeCommand } from "./rules.ts";
 import { ruleCovers } from "./tool-kinds.ts";
@@ -91,13 +91,47 @@ export function allowedParts(
   for (const part of split.commands) {
     if (part.argv.length > 0 && part.argv[0] === undefined) return undefined;
     const rule = bashRules.find((candidate) => {
-      if (part.writes && candidate.matcher.kind !== "exact") return false;
-      return matchesCommand(candidate.matcher, part.text);
+      const { matcher } = candidate;
+      if (matcher.kind === "exact") return sameWords(ruleWords(matcher.command), part.words);
+      return !part.writes && matchesCommand(matcher, part.text);
     });
     if (!rule) return undefined;
     used.add(rule.text);
   }
   return [...used];
+}
+
+/**
+ * The words of an exact rule's command, read by the same parser as the command: undefined
+ * (the rule allows no part, only the whole command as written) unless it is one simple command
+ * read with confidence. Cached: every call checks every allow rule.
+ */
+const RULE_WORDS = new Map<string, string[] | undefined>();
+
+function ruleWords(command: string): string[] | undefined {
+  if (RULE_WORDS.has(command)) return RULE_WORDS.get(command);
+  const split = splitCommand(command);
+  const only = split.commands.length === 1 ? split.commands[0] : undefined;
+  const words = split.uncertain || !only ? undefined : only.words;
+  if (!bashParserLoaded()) return words;
+  if (RULE_WORDS.size >= 1000) RULE_WORDS.clear();
+  RULE_WORDS.set(command, words);
+  return words;
+}
+
+function sameWords(rule: readonly string[] | undefined, part: readonly string[]): boolean {
+  return rule !== undefined && rule.length === part.length && rule.every((w, at) => w === part[at]);
+}
+
+/**
+ * The exact command an allow rule must equal as a whole (`permits` in evaluate.ts, for a
+ * compound or uncertain command): as given, without the whitespace around it that bash
+ * ignores; never with runs of whitespace collapsed, since a newline separates commands.
+ */
+export function wholeCommand(command: string): string {
+  const start = command.trimStart();
+  const trimmed = start.trimEnd();
+  return trimmed.endsWith("\\") ? start : trimmed;
 }
 
 /**
@@ -163,8 +197,10 @@ function literalWords(rule: PermissionRule): string[] {
     matcher.kind === "prefix"
       ? matcher.prefix
       : matcher.kind === "exact"
-        ? matcher.command
-        : (normalizeCommand(/\((.*)\)$/s.exec(rule.text)?.[1] ?? "").split("*")[0] ?? "");
+        ? normalizeCommand(matcher.command)
+        : matcher.kind === "wildcard"
+          ? matcher.lead
+          : "";
   return spec.split(" ").filter(Boolean);
 }
 

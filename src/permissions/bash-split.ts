@@ -14,6 +14,11 @@ export interface SimpleCommand {
   text: string;
   /** The same with each substitution cut out, for deny rules: `rm$(true) x` → `rm x`. */
   bare: string;
+  /**
+   * Its words as written, redirections and assignments included, quotes and whitespace inside
+   * a word kept: `git  push >"a  b"` → ["git", "push", '>"a  b"']. Exact allow rules compare these.
+   */
+  words: string[];
   /** True when it redirects output to a file (`2>&1` and `>(…)` do not). */
   writes: boolean;
   /**
@@ -95,5 +100,5 @@ function pieces(command: string): SimpleCommand[] {
     .split(/[;&|\n()`"'{}]/)
     .map((piece) => piece.trim())
     .filter(Boolean)
-    .map((text) => ({ text, bare: text, writes: true, argv: [undefined] }));
+    .map((text) => ({ text, bare: text, words: [text], writes: true, argv: [undefined] }));
 }

@@ -165,13 +165,15 @@ export class Walker {
     const text = tail ? source.slice(node.startIndex, tail.end).trim() : whole.text.trim();
     const bare = tail ? text.replace(/\s+/g, " ") : bareText(whole);
     const writes = redirected || redirects.some(isWritingRedirect) || tail?.writes === true;
-    this.commands.push({ text, bare, writes, argv });
+    const words = [...kids(node), ...outer.filter((child) => child.id !== node.id)];
+    this.commands.push({ text, bare, words: words.map((word) => word.text), writes, argv });
     this.runsInTurn(node, argv, writes, outer);
   }
 
   private assignments(node: Node, writes: boolean): void {
     const text = node.text.trim();
-    if (text !== "") this.commands.push({ text, bare: bareText(node), writes, argv: [] });
+    if (text === "") return;
+    this.commands.push({ text, bare: bareText(node), words: [text], writes, argv: [] });
   }
 
   /** What `eval`, `trap`, `sh -c`, `command`, `exec`, `env`… run, as commands of their own. */
@@ -232,7 +234,8 @@ export class Walker {
     const text = source.slice(first.startIndex, end).trim();
     const inner = argv.slice(at);
     if (RESERVED.has(inner[0] ?? "")) this.uncertain = true;
-    this.commands.push({ text, bare: text, writes, argv: inner });
+    const written = words.slice(at).map((word) => word.text);
+    this.commands.push({ text, bare: text, words: written, writes, argv: inner });
     this.runsInTurn(node, inner, writes, redirects);
   }
 

@@ -4,12 +4,12 @@
 // with the effective (possibly rewritten) call; the read gate asks `readBlocker`.
 import type { PermissionMode } from "../config/index.ts";
 import type { JsonValue } from "../session/events.ts";
-import { allowedParts, commandRestricted, uncheckedReason } from "./bash-rules.ts";
+import { allowedParts, commandRestricted, uncheckedReason, wholeCommand } from "./bash-rules.ts";
 import { outsideBecause, realOr, withResolved } from "./file-boundary.ts";
 import type { ProtectionContext } from "./protected.ts";
 import { protectedBecause } from "./protected.ts";
 import type { PathBases, PermissionRule } from "./rules.ts";
-import { matchesPath, normalizeCommand } from "./rules.ts";
+import { matchesPath } from "./rules.ts";
 import type { ToolTraits } from "./tool-kinds.ts";
 import { commandOf, pathOf, restrictionCovers, ruleCovers } from "./tool-kinds.ts";
 
@@ -132,14 +132,12 @@ function restricts(rule: PermissionRule, tool: string, subject: Subject, bases: 
   return subject.paths.some((path) => bases.some((b) => matchesPath(matcher.pattern, path, b)));
 }
 
-/** Allow rules: the whole command exactly, or every path (lexical and resolved). */
+/** Allow rules: the whole command exactly as written, or every path (lexical and resolved). */
 function permits(rule: PermissionRule, tool: string, subject: Subject, bases: PathBases[]) {
   if (!ruleCovers(rule.tool, tool)) return false;
   if (rule.matcher.kind === "any") return true;
   if (subject.command !== undefined) {
-    return (
-      rule.matcher.kind === "exact" && normalizeCommand(subject.command) === rule.matcher.command
-    );
+    return rule.matcher.kind === "exact" && wholeCommand(subject.command) === rule.matcher.command;
   }
   const { matcher } = rule;
   if (matcher.kind !== "path" || subject.paths.length === 0) return false;

@@ -53,6 +53,25 @@ const RESTRICTION_COVERS: Readonly<Record<string, readonly string[]>> = {
   read: [...(RULE_COVERS.read ?? []), "edit"],
 };
 
+/** The built-in tools, whose names rules compare without case (`Bash(…)` from Claude Code). */
+const BUILTIN_NAMES = new Set([
+  ...Object.keys(RULE_TABLE),
+  "todo_write",
+  "bash_output",
+  "bash_kill",
+]);
+
+/**
+ * The tool a rule names: a built-in's name lower-cased, an MCP rule's `mcp__` prefix too, and
+ * every other name as written, since other tools' names (an MCP server's, an external tool's)
+ * are compared exactly: `mcp__docs__*` is not server `DOCS`.
+ */
+export function ruleToolName(written: string): string {
+  const lower = written.toLowerCase();
+  if (BUILTIN_NAMES.has(lower)) return lower;
+  return lower.startsWith("mcp__") ? `mcp__${written.slice("mcp__".length)}` : written;
+}
+
 /** The subject kind of a tool's rules, or undefined when its rules take no specifier. */
 export function ruleSubjectKind(tool: string): SubjectKind | undefined {
   return RULE_TABLE[tool]?.subject;
@@ -75,12 +94,12 @@ export function restrictionCovers(ruleTool: string, callTool: string): boolean {
 
 /**
  * Rules for MCP tools (Claude Code's forms): `mcp__server__tool` names one tool, and
- * `mcp__server__*` or `mcp__server` every tool of one server; compared without case, as rule
- * names are lower-cased. Undefined for a rule that is not about an MCP tool.
+ * `mcp__server__*` or `mcp__server` every tool of one server; server and tool names compared
+ * exactly, case included. Undefined for a rule that is not about an MCP tool.
  */
 function mcpRuleCovers(ruleTool: string, callTool: string): boolean | undefined {
   if (!ruleTool.startsWith("mcp__")) return undefined;
-  const call = callTool.toLowerCase();
+  const call = callTool;
   if (ruleTool.endsWith("__*")) return call.startsWith(ruleTool.slice(0, -1));
   const server = ruleTool.slice("mcp__".length);
   if (!server.includes("__")) return call.startsWith(`${ruleTool}__`);

@@ -1,6 +1,6 @@
 // Permission rules and modes, as a user writes them: prefix, exact and wildcard bash rules,
 // compound commands, gitignore-style path globs with `~` and absolute paths, the workspace
-// boundary, case-insensitive tool names, malformed rules, each mode, and exec's ask message.
+// boundary, case-insensitive built-in tool names, malformed rules, each mode, and exec's ask message.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -88,7 +88,7 @@ describe("bash rules", () => {
     assert.equal(decide(bash("npm ci"), { allow }).outcome, "ask");
   });
 
-  it("tool names are case-insensitive, as Claude Code users write them", () => {
+  it("built-in tool names are case-insensitive, as Claude Code users write them", () => {
     assert.equal(decide(bash("git log"), { allow: ["Bash(git log:*)"] }).outcome, "allow");
     const path = join(workspace, "src", "a.ts");
     assert.equal(decide(call("edit", { path }), { deny: ["Edit(src/**)"] }).outcome, "deny");
@@ -313,7 +313,7 @@ describe("malformed rules", () => {
 
 describe("asking", () => {
   it("suggests the narrowest rule for the call", () => {
-    assert.equal(suggestRule(bash("npm   test"), ctx), "bash(npm test)");
+    assert.equal(suggestRule(bash("npm test"), ctx), "bash(npm test)");
     assert.equal(suggestRule(call("edit", { path: "src/a.ts" }), ctx), "edit(src/a.ts)");
     assert.equal(suggestRule(call("edit", { path: "a.ts" }), ctx), "edit(./a.ts)");
     assert.equal(

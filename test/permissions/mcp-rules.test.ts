@@ -1,7 +1,7 @@
 // Permission rules on MCP tools, in Claude Code's forms: `mcp__server__tool` (one tool),
 // `mcp__server__*` and `mcp__server` (every tool of one server, never another server whose name
-// starts the same), without case; `*` anywhere else is a malformed rule; and the modes on the
-// kinds MCP annotations give (read-only runs, others ask).
+// starts the same or differs in case); `*` anywhere else is a malformed rule; and the modes on
+// the kinds MCP annotations give (read-only runs, others ask).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { PermissionContext, PermissionPolicy } from "../../src/permissions/index.ts";
@@ -25,7 +25,7 @@ function decide(name: string, policy: Partial<PermissionPolicy>, readOnly = fals
 
 describe("permission rules for MCP tools", () => {
   it("mcp__server__* and mcp__server cover that server's tools only", () => {
-    for (const text of ["mcp__github__*", "mcp__github", "MCP__GitHub__*"]) {
+    for (const text of ["mcp__github__*", "mcp__github", "MCP__github__*"]) {
       const deny = rules(text);
       assert.equal(decide("mcp__github__create_issue", { deny }, true), "deny", text);
       assert.equal(decide("mcp__github-enterprise__create_issue", { deny }, true), "allow", text);
@@ -33,10 +33,22 @@ describe("permission rules for MCP tools", () => {
     }
   });
 
-  it("mcp__server__tool names one tool, without case", () => {
-    const allow = rules("mcp__github__Create_Issue");
+  it("mcp__server__tool names one tool, server and tool names compared exactly", () => {
+    const allow = rules("mcp__github__create_issue");
     assert.equal(decide("mcp__github__create_issue", { allow }), "allow");
+    assert.equal(decide("mcp__github__Create_Issue", { allow }), "ask");
+    assert.equal(decide("mcp__GitHub__create_issue", { allow }), "ask");
     assert.equal(decide("mcp__github__delete_repo", { allow }), "ask");
+  });
+
+  it("a server rule never covers a server whose name differs only in case", () => {
+    for (const text of ["mcp__docs__*", "mcp__docs"]) {
+      const allow = rules(text);
+      assert.equal(decide("mcp__docs__search", { allow }), "allow", text);
+      assert.equal(decide("mcp__DOCS__search", { allow }), "ask", text);
+      assert.equal(decide("mcp__Docs__search", { allow }), "ask", text);
+    }
+    assert.equal(decide("mcp__DOCS__search", { allow: rules("mcp__DOCS__*") }), "allow");
   });
 
   it("a deny beats an allow of the whole server", () => {

@@ -1,13 +1,14 @@
 // The HTML rendering of a view (export-view.ts): one self-contained page, streamed item by item.
-// No script, no external resource, a Content-Security-Policy that allows none; thinking and the
-// arguments a hook rewrote sit in <details>, so they toggle without JavaScript. Everything from
-// the log is escaped; assistant text goes through markdown-it with raw HTML and images off and
-// links limited to http(s)/mailto. markdown-it loads on first use. Called by export-render.ts.
+// No script, no external resource, a Content-Security-Policy that allows none; thinking and
+// rewritten arguments sit in <details>. Everything from the log is escaped; assistant text goes
+// through markdown-it under the exports' rules (export-safety.ts: no raw HTML, no images, links
+// only to http(s)/mailto), loaded on first use. Called by export-render.ts.
 import { createRequire } from "node:module";
 import type { MarkdownIt, MarkdownItOptions } from "markdown-it";
 import { HTML_STYLE } from "./export-html-style.ts";
 import { compactionLine, diffText, truncationMarker, turnFooter } from "./export-md.ts";
 import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
+import { isSafeLink, MARKDOWN_RULES } from "./export-safety.ts";
 import type { ViewItem } from "./export-view.ts";
 
 /** Where the receipt starts in an HTML export: everything before it is what the receipt hashes. */
@@ -25,9 +26,10 @@ async function loadMarkdown(): Promise<MarkdownIt> {
   const load = typeof require === "function" ? require : createRequire(import.meta.url);
   const loaded = load("markdown-it") as MarkdownItFactory | { default: MarkdownItFactory };
   const createMarkdown = typeof loaded === "function" ? loaded : loaded.default;
-  const md = createMarkdown({ html: false, linkify: false, typographer: false });
-  md.disable("image");
-  md.validateLink = (url) => /^(https?:|mailto:)/i.test(url.trim());
+  const { html, images, linkify } = MARKDOWN_RULES;
+  const md = createMarkdown({ html, linkify, typographer: false });
+  if (!images) md.disable("image");
+  md.validateLink = isSafeLink;
   markdown = md;
   return md;
 }

@@ -1,11 +1,13 @@
 // The Markdown rendering of a view (export-view.ts), streamed item by item to a sink: front
-// matter saying it is a derived view, each prompt as a quote, answers as the Markdown they are,
-// thinking as quotes, tool calls and results in fences longer than any backtick run inside, a
-// footer per turn with usage and cost. Called by export-render.ts and `sessions show --view`.
+// matter saying it is a derived view, prompts and thinking as quoted plain text, answers as
+// Markdown under the exports' rules (markdown-neutral.ts), tool calls and results in fences
+// longer than any backtick run inside, a footer per turn. Only codewhale writes headings.
+// Called by export-render.ts and `sessions show --view`.
 
 import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
 import type { ViewItem } from "./export-view.ts";
 import { formatCostDetail, formatCount, formatTokens, plural } from "./format.ts";
+import { literalMarkdown, neutralMarkdown } from "./markdown-neutral.ts";
 
 export function createMarkdownRenderer(write: (text: string) => void): ViewRenderer {
   return {
@@ -48,7 +50,7 @@ export function markdownItem(item: ViewItem): string {
       return `### ${who}\n\n${quote(item.text)}${blocked}\n\n`;
     }
     case "text":
-      return `**Assistant**\n\n${item.text}\n\n`;
+      return `**Assistant**\n\n${neutralMarkdown(item.text)}\n\n`;
     case "thinking":
       return `**Thinking**\n\n${quote(item.text)}\n\n`;
     case "tool-call":
@@ -60,9 +62,9 @@ export function markdownItem(item: ViewItem): string {
     case "failed":
       return `*Request failed${item.willRetry ? " (retried)" : ""}: ${inline(item.error)}*\n\n`;
     case "compaction":
-      return `---\n\n*${compactionLine(item)}*\n\n${quote(item.summary)}\n\n`;
+      return `---\n\n*${inline(compactionLine(item))}*\n\n${quote(item.summary)}\n\n`;
     case "turn-end":
-      return `---\n\n*${turnFooter(item)}*\n\n`;
+      return `---\n\n*${inline(turnFooter(item))}*\n\n`;
   }
 }
 
@@ -147,10 +149,9 @@ function code(text: string): string {
   return `${marks} ${flat} ${marks}`;
 }
 
-/** Each line quoted, raw HTML and entities escaped so the text stays text. */
+/** Each line quoted, every markup character escaped so the text stays text. */
 function quote(text: string): string {
-  return text
-    .replace(/[<&\\]/g, (char) => `\\${char}`)
+  return literalMarkdown(text)
     .split("\n")
     .map((line) => (line === "" ? ">" : `> ${line}`))
     .join("\n");
@@ -158,7 +159,7 @@ function quote(text: string): string {
 
 /** Text on one line with Markdown's emphasis and markup characters escaped. */
 function inline(text: string): string {
-  return text.replace(/\s+/g, " ").replace(/[\\`*_[\]<>#|~]/g, (char) => `\\${char}`);
+  return text.replace(/\s+/g, " ").replace(/[\\`*_[\]<>#|~!&]/g, (char) => `\\${char}`);
 }
 
 function yamlText(text: string): string {

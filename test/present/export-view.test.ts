@@ -124,7 +124,7 @@ describe("export views", () => {
   it("Markdown fences outgrow the backtick runs inside and quotes escape raw HTML", async () => {
     const md = await render("md");
     assert.match(md, /\n`````\n```\n````\[REDACTED:test\]<\/pre><script>x<\/script>\n`````\n/);
-    assert.match(md, /> hi \\<b>there\\<\/b>/);
+    assert.match(md, /> hi \\<b\\>there\\<\/b\\>/);
   });
 
   it("pass every string from the log through clean: names, ids, sources, rewriters", async () => {

@@ -6,9 +6,10 @@
 // `session/title` gives) as session info. Used by acp-session.ts, live and on replay.
 import { isAbsolute, resolve } from "node:path";
 import type { SessionUpdate, ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
+import { callText } from "../present/call-text.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import { contextWindowOf, type ModelLookup } from "../providers/index.ts";
-import { escapeControls } from "../runner/index.ts";
+import { escapeControls, terminalSafeLine } from "../runner/index.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 import { titleOf } from "./session-title.ts";
@@ -38,11 +39,15 @@ export class EventUpdates {
 
   /**
    * The `tool_call` for a call about to be asked about: sent before the permission request,
-   * with what its `tool/call` would show. Its `tool/call` then adds only the status.
+   * with what its `tool/call` would show, and the whole call as its content (every line of a
+   * command, every argument, escaped: a title is one line, cut). Its `tool/call` then adds
+   * only the status.
    */
   announce(callId: string, name: string, args: JsonValue, shown: CallPresentation): ToolCallUpdate {
     this.announced.add(callId);
-    return toolCall(callId, name, args, this.absolute(shown));
+    const text = wholeCallMarkdown(args);
+    const content: ToolCallContent[] = [{ type: "content", content: { type: "text", text } }];
+    return { ...toolCall(callId, name, args, this.absolute(shown)), content };
   }
 
   /**
@@ -193,13 +198,33 @@ function toolCall(
   return {
     sessionUpdate: "tool_call",
     toolCallId: callId,
-    title: shown.title,
+    title: terminalSafeLine(shown.title),
     kind: shown.kind,
     status: "pending",
     rawInput: args,
     name,
     locations,
   };
+}
+
+/** The whole call as Markdown: a command in a `sh` block, the other arguments in a `json` one. */
+function wholeCallMarkdown(args: JsonValue): string {
+  const { command, rest } = callText(args);
+  const blocks = [];
+  if (command) blocks.push(fenced("sh", command));
+  if (rest.length > 0) blocks.push(fenced("json", rest));
+  return blocks.join("\n\n");
+}
+
+/** A fenced block longer than any run of backticks in its lines, so no line can close it. */
+function fenced(language: string, lines: string[]): string {
+  const longest = Math.max(2, ...lines.map(maxRun));
+  const fence = "`".repeat(longest + 1);
+  return [`${fence}${language}`, ...lines, fence].join("\n");
+}
+
+function maxRun(line: string): number {
+  return Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
 }
 
 function planOf(event: EventOf<"todo/update">): SessionUpdate {

@@ -109,7 +109,7 @@ export class TextOutput {
     const presentation = this.tools.of(event);
     const refusal = this.options.refusal(event);
     this.calls.set(event.call_id, { call: event, presentation, refused: refusal !== undefined });
-    if (refusal) this.line(refusalLine(event, presentation, refusal.rule, this.options.style));
+    if (refusal) this.line(refusalLine(event, refusal.rule, this.options.style));
     else if (this.options.activity)
       this.line(toolStartLine(event, presentation, this.options.style));
   }

@@ -6,6 +6,7 @@ import { diffLines } from "diff";
 import { terminalSafe } from "../runner/escape-controls.ts";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/presentation.ts";
+import { callOneLine } from "./call-text.ts";
 import { formatDuration } from "./format.ts";
 
 export { terminalSafe };
@@ -83,16 +84,16 @@ export function diffStat(diff: FileDiff): string {
 }
 
 /**
- * A refused call, naming what would allow it: `refused: write notes.txt (allow it with
- * --allow 'write(./notes.txt)')`, or the refusal's reason when no allow rule would.
+ * A refused call, whole on one line (its name and arguments as JSON, escapes visible:
+ * present/call-text.ts), naming what would allow it: `refused: write {"path":"notes.txt",…}
+ * (allow it with --allow 'write(./notes.txt)')`, or the refusal's reason when no rule would.
  */
 export function refusalLine(
   call: EventOf<"tool/call">,
-  presentation: CallPresentation,
   allowRule: string | null,
   style: LineStyle,
 ): string {
-  const label = callLabel(call.name, presentation);
+  const label = callOneLine(call.name, call.arguments);
   const how =
     allowRule === null
       ? oneLine(call.decision.reason ?? `refused by ${call.decision.by}`, 240)

@@ -29,6 +29,14 @@ export function terminalSafe(text: string): string {
   return escapeControls(text).replace(BIDI, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
 }
 
+/**
+ * Text for one line of a person's terminal: every control character (tab and newline too)
+ * and the bidi overrides as visible escapes.
+ */
+export function terminalSafeLine(text: string): string {
+  return terminalSafe(escapeAllControls(text));
+}
+
 function escaped(char: string): string {
   return `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`;
 }

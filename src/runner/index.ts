@@ -3,7 +3,12 @@
 // by hooks/), and the policy types. Import from here.
 export type { ByteString } from "./byte-text.ts";
 export { stripControls } from "./control-stripper.ts";
-export { escapeAllControls, escapeControls, terminalSafe } from "./escape-controls.ts";
+export {
+  escapeAllControls,
+  escapeControls,
+  terminalSafe,
+  terminalSafeLine,
+} from "./escape-controls.ts";
 export type { KnownSecrets } from "./known-secrets.ts";
 export { knownSecretsFrom, MIN_KNOWN_SECRET_LENGTH } from "./known-secrets.ts";
 export type { TetheredChild, TetheredSpec } from "./lifeline.ts";

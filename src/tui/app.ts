@@ -480,6 +480,7 @@ export class App {
         this.showNextAsk();
       },
       rules?.targets,
+      () => this.tui.terminal.rows,
     );
     this.panel = panel;
     this.askArea.addChild(panel);

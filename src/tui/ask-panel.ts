@@ -1,8 +1,9 @@
-// The permission prompt for one `agent/ask`: the call (a rewrite marked, what an edit writes:
-// ask-preview.ts), why it asks, and the answers it offers: allow once, for this session (the
-// rule named), always (that rule written to the user or project config, chosen, confirmed,
-// trust explained), deny, deny with a reason for the model. Digits pick, Esc denies or goes
-// back. Shown by app.ts, which writes the rule and passes the decision to `agent.answer`.
+// The permission prompt for one `agent/ask`: the whole call (every line of a command, every
+// argument, a rewrite marked, what an edit writes: ask-preview.ts), scrolled with PgUp/PgDn
+// when it is taller than the screen allows, why it asks, and the answers it offers: allow
+// once, for this session (the rule named), always (that rule written to the user or project
+// config, chosen, confirmed, trust explained), deny, deny with a reason for the model. Digits
+// pick, Esc denies or goes back. Shown by app.ts, which passes the decision to `agent.answer`.
 import {
   type Component,
   type Focusable,
@@ -14,10 +15,15 @@ import {
 } from "@mariozechner/pi-tui";
 import type { AgentAsk, AskDecision } from "../agent/pending-asks.ts";
 import type { RuleTarget } from "../config/index.ts";
-import { writePreview } from "./ask-preview.ts";
+import { callPreview } from "./ask-preview.ts";
 import { callLabel } from "./call-label.ts";
 import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
+
+/** Rows below the prompt that stay on screen with it: the status line and the editor. */
+const ROWS_BELOW = 6;
+/** The call is given at least this many rows, however small the screen. */
+const MIN_CALL_ROWS = 4;
 
 type Choice = "once" | "session" | "always" | "deny" | "reason";
 
@@ -39,6 +45,9 @@ export class AskPanel implements Component, Focusable {
   private readonly choices: Choice[];
   private stage: Stage = { kind: "choose" };
   private done = false;
+  /** The first row of the call shown, and the rows of the last frame (for paging). */
+  private offset = 0;
+  private shownRows = MIN_CALL_ROWS;
 
   constructor(
     readonly ask: AgentAsk,
@@ -46,6 +55,8 @@ export class AskPanel implements Component, Focusable {
     private readonly decide: (decision: AskDecision, always?: AlwaysAllow) => void,
     /** Where "always allow" can write its rule; none: it is not offered. */
     private readonly targets: readonly RuleTarget[] = [],
+    /** The terminal's height: the call scrolls within what the screen leaves it. */
+    private readonly screenRows: () => number = () => 24,
   ) {
     const items: Array<{ value: Choice; label: string; description?: string }> = [
       { value: "once", label: "1. Allow once" },
@@ -71,7 +82,7 @@ export class AskPanel implements Component, Focusable {
   }
 
   handleInput(data: string): void {
-    if (this.done) return;
+    if (this.done || this.scroll(data)) return;
     const { stage } = this;
     const back = () => {
       this.stage = { kind: "choose" };
@@ -101,50 +112,80 @@ export class AskPanel implements Component, Focusable {
   }
 
   render(width: number): string[] {
-    const { theme, ask, stage } = this;
+    const { theme, ask } = this;
     const wrap = (text: string) =>
       wrapTextWithAnsi(text, Math.max(1, width - 2)).map((l) => `  ${l}`);
-    const lines = [
-      "",
-      truncateToWidth(
-        `${theme.warn("?")} Allow ${callLabel(safe(ask.name), safe(ask.presentation.title), theme)}?`,
-        width,
-      ),
-      ...wrap(theme.dim(safe(ask.reason))),
-    ];
+    const title = `${theme.warn("?")} Allow ${callLabel(safe(ask.name), safe(ask.presentation.title), theme)}?`;
+    const head = ["", ...wrapTextWithAnsi(title, Math.max(1, width))];
+    const body = [...wrap(theme.dim(safe(ask.reason)))];
     if (ask.originalArguments !== undefined) {
       const by = safe(ask.rewrittenBy ?? "a hook");
       const why = ask.rewriteReason ? `: ${safe(ask.rewriteReason)}` : "";
-      lines.push(...wrap(theme.warn(`↻ rewritten by ${by}${why}`)));
-      lines.push(...wrap(theme.dim(`model asked: ${safe(JSON.stringify(ask.originalArguments))}`)));
-      lines.push(...wrap(theme.dim(`will run: ${safe(JSON.stringify(ask.arguments))}`)));
+      body.push(...wrap(theme.warn(`↻ rewritten by ${by}${why}`)));
+      body.push(...wrap(theme.dim(`model asked: ${safe(JSON.stringify(ask.originalArguments))}`)));
+      body.push(...wrap(theme.dim("will run:")));
     }
-    for (const line of writePreview(ask, theme)) lines.push(...wrap(line));
+    for (const line of callPreview(ask, theme)) body.push(...wrap(line));
+    const tail = this.renderStage(width, wrap);
+    const room = this.screenRows() - ROWS_BELOW - head.length - tail.length - 1;
+    return [...head, ...this.window(body, Math.max(MIN_CALL_ROWS, room)), ...tail];
+  }
+
+  /** The rows of the call that fit, and a line saying what is above and below them. */
+  private window(body: string[], rows: number): string[] {
+    if (body.length <= rows + 1) {
+      this.offset = 0;
+      return body;
+    }
+    this.shownRows = rows;
+    this.offset = Math.min(Math.max(0, this.offset), body.length - rows);
+    const end = this.offset + rows;
+    const below = body.length - end;
+    const where = `rows ${this.offset + 1}–${end} of ${body.length}`;
+    const more = below > 0 ? `, ${below} more below` : ", the end";
+    const hint = `  ${where}${more} · PgDn/PgUp scroll (Shift+↓/↑ a row)`;
+    return [...body.slice(this.offset, end), this.theme.warn(hint)];
+  }
+
+  /** PgUp/PgDn page through a call taller than its window, Shift+↑/↓ a row at a time. */
+  private scroll(data: string): boolean {
+    const page = Math.max(1, this.shownRows - 1);
+    let by = 0;
+    if (matchesKey(data, "pageDown")) by = page;
+    else if (matchesKey(data, "pageUp")) by = -page;
+    else if (matchesKey(data, "shift+down")) by = 1;
+    else if (matchesKey(data, "shift+up")) by = -1;
+    if (by === 0) return false;
+    this.offset = Math.max(0, this.offset + by);
+    return true;
+  }
+
+  private renderStage(width: number, wrap: (text: string) => string[]): string[] {
+    const { theme, ask, stage } = this;
     const indent = (rows: string[]) => rows.map((line) => `  ${line}`);
     switch (stage.kind) {
       case "reason":
         stage.input.focused = this.focused;
-        lines.push(truncateToWidth("  Why deny? (Enter sends, Esc goes back)", width));
-        lines.push(...indent(stage.input.render(width - 2)));
-        return lines;
+        return [
+          truncateToWidth("  Why deny? (Enter sends, Esc goes back)", width),
+          ...indent(stage.input.render(width - 2)),
+        ];
       case "where":
-        lines.push(...wrap(`Always allow ${theme.bold(safe(ask.sessionRule ?? ""))}: write it to`));
-        lines.push(...indent(stage.list.render(width - 2)));
-        return lines;
+        return [
+          ...wrap(`Always allow ${theme.bold(safe(ask.sessionRule ?? ""))}: write it to`),
+          ...indent(stage.list.render(width - 2)),
+        ];
       case "confirm": {
         const { target } = stage;
-        lines.push(
-          ...wrap(
-            `Add ${theme.bold(safe(JSON.stringify(ask.sessionRule ?? "")))} to [permissions] allow in ${safe(target.path)}?`,
-          ),
-        );
-        lines.push(...wrap(theme.dim(safe(target.note))));
-        lines.push(truncateToWidth("  Enter writes it and allows the call · Esc goes back", width));
-        return lines;
+        const rule = theme.bold(safe(JSON.stringify(ask.sessionRule ?? "")));
+        return [
+          ...wrap(`Add ${rule} to [permissions] allow in ${safe(target.path)}?`),
+          ...wrap(theme.dim(safe(target.note))),
+          truncateToWidth("  Enter writes it and allows the call · Esc goes back", width),
+        ];
       }
       case "choose":
-        lines.push(...indent(this.list.render(width - 2)));
-        return lines;
+        return indent(this.list.render(width - 2));
     }
   }
 

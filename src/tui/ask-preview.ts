@@ -1,40 +1,43 @@
-// What an asked edit will write, for the permission prompt: a `write`'s content, an `edit`'s
-// change as a coloured diff, another edit tool's arguments. A protected file (the ask's
-// `protectedFile`: .git/config, hooks, .codewhale/…) is always shown whole; other edits are
-// cut after a screenful, with a count of what is left out. File text goes through `safe`.
-// Called by ask-panel.ts.
+// The whole call a permission prompt asks about, nothing left out (the prompt scrolls it): a
+// command's every line, any tool's every argument (present/call-text.ts), and for an edit what
+// it will write (a `write`'s content, an `edit`'s change as a coloured diff) with its other
+// arguments. A protected file (the ask's `protectedFile`: .git/config, hooks, .codewhale/…) is
+// named as such. Every piece of text goes through `safe`. Called by ask-panel.ts.
 import type { AgentAsk } from "../agent/pending-asks.ts";
+import { callText } from "../present/call-text.ts";
 import { diffLines } from "./diff-lines.ts";
 import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 
-/** Lines shown of what an unprotected edit writes. */
-export const PREVIEW_LINES = 20;
+/** What the prompt shows of the call, every line of it. */
+export function callPreview(ask: AgentAsk, theme: Theme): string[] {
+  if (ask.tool.kind === "edit" || ask.protectedFile) return writePreview(ask, theme);
+  const { command, rest } = callText(ask.arguments);
+  const lines = command ? command.map((line) => `${theme.dim("│")} ${line}`) : [];
+  return [...lines, ...rest.map((line) => theme.dim(line))];
+}
 
-export function writePreview(ask: AgentAsk, theme: Theme): string[] {
-  if (ask.tool.kind !== "edit" && !ask.protectedFile) return [];
-  const max = ask.protectedFile ? Number.POSITIVE_INFINITY : PREVIEW_LINES;
+/** What an edit will write, whole, and its other arguments. */
+function writePreview(ask: AgentAsk, theme: Theme): string[] {
   const args = isRecord(ask.arguments) ? ask.arguments : {};
   const path = typeof args.path === "string" ? safe(args.path) : "";
   const heading = ask.protectedFile
     ? theme.warn(`protected file${path ? ` ${path}` : ""}: all it will write is shown`)
     : theme.dim(`it will write${path ? ` ${path}` : ""}:`);
+  const { path: _, old_string, new_string, content, ...others } = args;
   let body: string[];
-  if (typeof args.old_string === "string" && typeof args.new_string === "string") {
-    const diff = { path, oldText: args.old_string, newText: args.new_string };
-    body = diffLines(diff, theme, max);
-  } else if (typeof args.content === "string") {
-    body = cut(args.content.replace(/\n$/, "").split("\n").map(safe), max, theme);
+  let shown: Record<string, unknown> = others;
+  if (typeof old_string === "string" && typeof new_string === "string") {
+    body = diffLines({ path, oldText: old_string, newText: new_string }, theme, Infinity);
+  } else if (typeof content === "string") {
+    body = content.replace(/\n$/, "").split("\n").map(safe);
+    shown = { ...others, ...(old_string === undefined ? {} : { old_string }) };
   } else {
-    body = cut((JSON.stringify(ask.arguments, null, 2) ?? "").split("\n").map(safe), max, theme);
+    body = callText(ask.arguments).rest;
+    shown = {};
   }
-  return [heading, ...body.map((line) => `  ${line}`)];
-}
-
-function cut(lines: string[], max: number, theme: Theme): string[] {
-  if (lines.length <= max) return lines;
-  const left = lines.length - max;
-  return [...lines.slice(0, max), theme.dim(`… ${left} more line${left === 1 ? "" : "s"}`)];
+  const rest = Object.keys(shown).length > 0 ? callText(shown).rest.map((l) => theme.dim(l)) : [];
+  return [heading, ...body.map((line) => `  ${line}`), ...rest];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -36,7 +36,7 @@ describe("codewhale mcp", () => {
     const lines = run.stdout.trim().split("\n");
     assert.match(
       lines[0] ?? "",
-      /^t {2}stdio {2}.* {2}connected \(codewhale-test-server 1\.0\.0\), 13 tools$/,
+      /^t {2}stdio {2}.* {2}connected \(codewhale-test-server 1\.0\.0\), 14 tools$/,
     );
     assert.match(lines[1] ?? "", /^down {2}stdio {2}\/nonexistent\/mcp-server {2}failed: /);
     assert.match(lines[2] ?? "", /^off {2}http {2}http:\/\/\*+@127\.0\.0\.1:9\/mcp {2}disabled$/);
@@ -71,7 +71,7 @@ describe("codewhale mcp", () => {
     const run = runCli(["doctor"], { env, cwd: project });
     assert.match(
       run.stdout,
-      /^ok +mcp:t +codewhale-test-server 1\.0\.0, 13 tools, 1 refused \(\d+ ms\)$/m,
+      /^ok +mcp:t +codewhale-test-server 1\.0\.0, 14 tools, 1 refused \(\d+ ms\)$/m,
     );
     assert.match(run.stdout, /^fail +mcp:down +did not start: /m);
     assert.match(run.stdout, /^info +mcp:off +disabled/m);

@@ -2,7 +2,8 @@
 // exactly what a hostile or sloppy server might send. Over stdio by default; with `--http` it
 // serves streamable HTTP on 127.0.0.1 (port 0: it prints its url on stdout), and with
 // MCP_TEST_TOKEN set every HTTP request must carry `Authorization: Bearer <token>`.
-// MCP_TEST_EXIT_AT_START=1 exits at once; MCP_TEST_START_DELAY_MS delays the handshake.
+// MCP_TEST_EXIT_AT_START=1 exits at once; MCP_TEST_START_DELAY_MS delays the handshake;
+// MCP_TEST_NAME and MCP_TEST_VERSION replace its serverInfo (a hostile server's escapes).
 // Bundled for child processes by bundleChild (bundle-child.ts).
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer } from "node:http";
@@ -131,6 +132,11 @@ const BASE_TOOLS = [
   },
   { name: "huge_schema", description: "A schema far too big.", inputSchema: huge() },
   {
+    name: "query",
+    description: "Runs SQL (nothing here says it only reads).",
+    inputSchema: object({ sql: { type: "string" } }, ["sql"]),
+  },
+  {
     name: "not_object",
     description: "A schema that is not an object.",
     inputSchema: { type: "string" },
@@ -145,7 +151,10 @@ const BASE_TOOLS = [
 function makeServer(): Server {
   let grown = false;
   const server = new Server(
-    { name: "codewhale-test-server", version: "1.0.0" },
+    {
+      name: process.env.MCP_TEST_NAME ?? "codewhale-test-server",
+      version: process.env.MCP_TEST_VERSION ?? "1.0.0",
+    },
     { capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} } },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -230,6 +239,8 @@ function makeServer(): Server {
         return text(Object.keys(process.env).sort().join("\n"));
       case "redos":
         return text("redos ran");
+      case "query":
+        return text(`ran ${String(args.sql).length} characters of SQL`);
     }
     return {
       content: [{ type: "text" as const, text: `no tool ${request.params.name}` }],

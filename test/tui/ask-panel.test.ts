@@ -31,7 +31,7 @@ const targets: RuleTarget[] = [
   { kind: "project", path: "/p/.codewhale/config.toml", note: "the project is not trusted" },
 ];
 
-function panelWith(request: AgentAsk, offered: RuleTarget[] = []) {
+function panelWith(request: AgentAsk, offered: RuleTarget[] = [], rows = 24) {
   const decisions: AskDecision[] = [];
   const always: AlwaysAllow[] = [];
   const panel = new AskPanel(
@@ -42,6 +42,7 @@ function panelWith(request: AgentAsk, offered: RuleTarget[] = []) {
       if (chosen) always.push(chosen);
     },
     offered,
+    () => rows,
   );
   return { panel, decisions, always, text: () => panel.render(80).join("\n") };
 }
@@ -99,7 +100,7 @@ describe("permission prompt", () => {
     );
     assert.match(text(), /↻ rewritten by hook:PreToolUse: no --force/);
     assert.match(text(), /model asked: \{"command":"npm test --force"\}/);
-    assert.match(text(), /will run: \{"command":"npm test"\}/);
+    assert.match(text(), /will run:\n\s+│ npm test\n/);
   });
 
   it("always allow: picks the file, shows what trust means, writes only once confirmed", () => {
@@ -128,7 +129,7 @@ describe("permission prompt", () => {
     assert.doesNotMatch(text(), /Always allow/);
   });
 
-  it("an edit shows what it writes, cut; a protected file's is shown whole", () => {
+  it("an edit shows all it writes, scrolled with PgDn/PgUp in a short terminal; a protected one says so", () => {
     const content = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
     const write = {
       name: "write",
@@ -136,26 +137,43 @@ describe("permission prompt", () => {
       tool: { kind: "edit" } as AgentAsk["tool"],
       presentation: { title: "write notes.txt", kind: "edit" as const, locations: [] },
     };
-    const plain = panelWith(ask(write)).text();
-    assert.match(plain, /it will write notes\.txt:/);
-    assert.match(plain, /line 20$/m);
-    assert.doesNotMatch(plain, /line 21$/m);
-    assert.match(plain, /… 20 more lines/);
+    const { panel, text } = panelWith(ask(write));
+    assert.match(text(), /it will write notes\.txt:/);
+    assert.match(text(), /line 1$/m);
+    assert.doesNotMatch(text(), /line 40$/m);
+    assert.match(text(), /rows 1–\d+ of 42, \d+ more below · PgDn\/PgUp scroll/);
+    for (let page = 0; page < 10 && !text().includes("the end"); page++)
+      panel.handleInput("\x1b[6~");
+    assert.match(text(), /line 40$/m);
+    assert.doesNotMatch(text(), /line 1$/m);
+    panel.handleInput("\x1b[5~");
+    assert.doesNotMatch(text(), /the end/);
+    const tall = panelWith(ask(write), [], 80).text();
+    assert.match(tall, /line 1$/m);
+    assert.match(tall, /line 40$/m);
+    assert.doesNotMatch(tall, /rows \d|more/);
     const guarded = panelWith(
       ask({ ...write, arguments: { path: ".git/config", content }, protectedFile: true }),
+      [],
+      80,
     ).text();
     assert.match(guarded, /protected file \.git\/config: all it will write is shown/);
     assert.match(guarded, /line 40$/m);
-    assert.doesNotMatch(guarded, /more lines/);
     const edit = panelWith(
       ask({
         ...write,
         name: "edit",
-        arguments: { path: ".git/config", old_string: "a = 1", new_string: "a = 2" },
+        arguments: {
+          path: ".git/config",
+          old_string: "a = 1",
+          new_string: "a = 2",
+          replace_all: true,
+        },
         protectedFile: true,
       }),
     ).text();
     assert.match(edit, /^\s+-a = 1$/m);
     assert.match(edit, /^\s+\+a = 2$/m);
+    assert.match(edit, /"replace_all": true/, "an edit's other arguments are shown too");
   });
 });

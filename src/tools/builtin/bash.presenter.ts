@@ -19,13 +19,23 @@ export const bashPresenter = definePresenter("bash", bashSchema(), {
   kind: "execute",
   call: (args) => ({
     title: args.background
-      ? `${firstLine(args.command, 80)} (background)`
-      : firstLine(args.command, 80),
+      ? `${commandTitle(args.command)} (background)`
+      : commandTitle(args.command),
     locations: [],
   }),
   result: (_args, result) => ({ summary: commandSummary(result) }),
   failure: (_args, result) => ({ summary: failedCommandSummary(result) }),
 });
+
+/**
+ * A command's first line, cut at 80 characters (`…`), and how many lines follow it when it has
+ * more: `cd build (+2 lines)`, so a title never passes for the whole command.
+ */
+export function commandTitle(command: string): string {
+  const more = command.replace(/\n+$/, "").split("\n").length - 1;
+  const first = firstLine(command, 80);
+  return more > 0 ? `${first} (+${more} line${more === 1 ? "" : "s"})` : first;
+}
 
 /** bash_output's and bash_kill's arguments: a background process id. */
 export const backgroundIdSchema = z.object({ id: z.string() });

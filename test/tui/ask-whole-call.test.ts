@@ -32,7 +32,8 @@ describe("the permission prompt shows the whole call", {
     ];
     mock.enqueue(toolCall("toolu_1", "bash", { command: lines.join("\n") }), answer("denied it"));
     say(screen, "tidy up");
-    const first = await screen.waitFor("1. Allow once");
+    // The first ask of a process loads the command parser: slow on a loaded machine.
+    const first = await screen.waitFor("1. Allow once", 60_000);
     assert.match(first, /Allow bash echo harmless \(\+33 lines\)\?/);
     assert.match(first, /│ echo step 1$/m);
     assert.match(first, /rows 1–\d+ of \d+, \d+ more below · PgDn\/PgUp scroll/);
@@ -67,7 +68,7 @@ describe("the permission prompt shows the whole call", {
     const sql = `SELECT ${"name, ".repeat(40)}id FROM users;\nDROP TABLE users; -- \u202egnp.exe`;
     mock.enqueue(toolCall("toolu_1", "mcp__t__query", { sql }), answer("no query"));
     say(screen, "look up the users");
-    const prompt = await screen.waitFor("1. Allow once");
+    const prompt = await screen.waitFor("1. Allow once", 60_000);
     // Wrapping may drop a space at a break: compare without whitespace.
     const compact = (text: string) => text.replace(/\s+/g, "");
     assert.match(prompt, /Allow mcp__t__query\?/);

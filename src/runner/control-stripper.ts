@@ -2,10 +2,13 @@
 // line until its newline so escape sequences split across reads and `\r` overwrites resolve the
 // way a terminal shows them; plain text, colour-only and `\r`-only lines take fast paths. A
 // stream that moves the cursor between lines, erases the display, sets a scroll region or
-// switches screens goes to the terminal emulator (terminal-screen.ts) from then on.
+// switches screens goes to the terminal emulator (terminal-screen.ts) from then on. With a
+// secret finder, whatever is rendered has its secrets masked first (pre-render-mask.ts).
 import type { ByteString } from "./byte-text.ts";
 import { fromByteString, toByteString, Utf8Sanitizer } from "./byte-text.ts";
 import { LineRenderer } from "./line-renderer.ts";
+import type { SecretFinder } from "./pre-render-mask.ts";
+import { hasMaskCells, maskBeforeRender, placeholdersFor } from "./pre-render-mask.ts";
 import type { TerminalSize } from "./terminal-screen.ts";
 import { TerminalScreen, terminalEmulatorLoaded } from "./terminal-screen.ts";
 
@@ -42,6 +45,11 @@ export interface StripperOptions {
    * held back, so a switch to the emulator replays it and gives what deciding upfront gives.
    */
   live?: boolean;
+  /**
+   * Finds secrets in the written-order text of what is rendered (the redactor's rules and known
+   * values), masked before rendering so no overwrite can hide part of one from redaction.
+   */
+  find?: SecretFinder | null;
 }
 
 /** Streams raw bytes in, gives cleaned valid-UTF-8 byte strings out, whole lines at a time. */
@@ -58,10 +66,14 @@ export class ControlStripper {
   /** Raw text waiting for the emulator to load (see wantsEmulator). */
   private waiting: ByteString | null = null;
   private emulatorUnavailable = false;
+  private readonly find: SecretFinder | null;
+  /** The kind of the last secret masked on the emulator's or a long line's path. */
+  private maskedKind = "secret";
 
   constructor(options: StripperOptions = {}) {
     this.terminal = options.terminal ?? { cols: 0, rows: 24 };
     this.hold = options.live ? 0 : Math.max(1, this.terminal.rows);
+    this.find = options.find ?? null;
   }
 
   /**
@@ -93,7 +105,7 @@ export class ControlStripper {
    */
   preview(): ByteString {
     if (this.waiting !== null || this.screen || this.held === "") return "";
-    return cleanLines(this.held);
+    return cleanLines(this.held, this.find, false);
   }
 
   /** Flushes the last line (without adding a newline). */
@@ -105,17 +117,17 @@ export class ControlStripper {
       this.waiting = null;
       return tail + this.fastPath(text) + this.finishFast();
     }
-    if (this.screen) return tail + fromScreen(this.screen.end());
+    if (this.screen) return tail + this.fromScreen(this.screen.end());
     return tail + this.finishFast();
   }
 
   private finishFast(): ByteString {
-    const held = this.held === "" ? "" : cleanLines(this.held);
+    const held = this.held === "" ? "" : this.clean(this.held);
     this.held = "";
     const last = this.pending;
     this.pending = "";
     if (this.renderer) return held + this.finishLong(last);
-    return held + (nextControl(last, 0) < 0 ? last : renderLine(last));
+    return held + (nextControl(last, 0) < 0 ? last : renderLine(last, this.find, true));
   }
 
   private pushText(text: ByteString): ByteString {
@@ -126,7 +138,7 @@ export class ControlStripper {
     // Colours never change what is shown: drop them first (one cut in two by a read is left to
     // cleanLines, or to the emulator).
     const plain = text.includes("\x1b[") ? text.replace(SGR, "") : text;
-    if (this.screen) return fromScreen(this.screen.write(fromByteString(plain)));
+    if (this.screen) return this.toScreen(plain);
     return plain.length === 0 ? "" : this.route(plain);
   }
 
@@ -154,7 +166,32 @@ export class ControlStripper {
     this.held = "";
     this.pending = "";
     this.screen = new TerminalScreen(this.terminal);
-    return before + fromScreen(this.screen.write(fromByteString(replay)));
+    return before + this.toScreen(replay);
+  }
+
+  /** Writes to the emulator, secrets masked first; returns what scrolled out, placeholders in. */
+  private toScreen(text: ByteString): ByteString {
+    return this.fromScreen(this.screen!.write(fromByteString(this.masked(text))));
+  }
+
+  private fromScreen(text: string): ByteString {
+    const bytes = fromScreen(text);
+    return hasMaskCells(bytes) ? placeholdersFor(bytes, this.maskedKind) : bytes;
+  }
+
+  /**
+   * `text` with its secrets masked (a read on the emulator's or a long line's path). A part of
+   * a long line without controls renders to itself, and the redactor sees it whole: left as is.
+   */
+  private masked(text: ByteString, longLine = false): ByteString {
+    if (!this.find || (longLine && nextControl(text, 0) < 0)) return text;
+    const masked = maskBeforeRender(text, this.find, true);
+    if (masked.kind !== null) this.maskedKind = masked.kind;
+    return masked.text;
+  }
+
+  private clean(block: ByteString): ByteString {
+    return cleanLines(block, this.find, true);
   }
 
   private fastPath(text: ByteString): ByteString {
@@ -164,7 +201,7 @@ export class ControlStripper {
       this.pending = joined;
       if (joined.length <= MAX_PENDING_LINE) return "";
       // The held lines come before the long line's first part.
-      const held = this.held === "" ? "" : cleanLines(this.held);
+      const held = this.held === "" ? "" : this.clean(this.held);
       this.held = "";
       return held + this.flushLong();
     }
@@ -181,16 +218,16 @@ export class ControlStripper {
 
   /** Adds whole lines to the held screenful; returns the lines pushed out of it. */
   private keepScreenful(complete: ByteString): ByteString {
-    if (this.hold === 0) return cleanLines(complete);
+    if (this.hold === 0) return this.clean(complete);
     let cut = complete.length - 1;
     for (let kept = 0; kept < this.hold && cut > 0; kept++) {
       cut = complete.lastIndexOf("\n", cut - 1);
     }
     if (cut > 0) {
       // The new lines alone fill the screen: the held lines and the new ones above it go out.
-      const held = this.held === "" ? "" : cleanLines(this.held);
+      const held = this.held === "" ? "" : this.clean(this.held);
       this.held = complete.slice(cut + 1);
-      return held + cleanLines(complete.slice(0, cut + 1));
+      return held + this.clean(complete.slice(0, cut + 1));
     }
     const all = this.held + complete;
     cut = all.length - 1;
@@ -200,23 +237,23 @@ export class ControlStripper {
       return "";
     }
     this.held = all.slice(cut + 1);
-    return cleanLines(all.slice(0, cut + 1));
+    return this.clean(all.slice(0, cut + 1));
   }
 
   /** Renders an over-long pending line; emits it when it stays long after rendering. */
   private flushLong(): ByteString {
     this.renderer ??= new LineRenderer();
-    this.renderer.feed(fromByteString(this.pending));
+    this.renderer.feed(fromByteString(this.masked(this.pending, true)));
     this.pending = "";
     if (this.renderer.width <= MAX_PENDING_LINE) return "";
-    return toByteString(this.renderer.take());
+    return this.fromScreen(this.renderer.take());
   }
 
   private finishLong(rest: ByteString): ByteString {
     const renderer = this.renderer!;
     this.renderer = null;
-    renderer.feed(fromByteString(rest));
-    return toByteString(renderer.take());
+    renderer.feed(fromByteString(this.masked(rest, true)));
+    return this.fromScreen(renderer.take());
   }
 }
 
@@ -255,7 +292,11 @@ function fromScreen(text: string): ByteString {
 }
 
 /** Cleans a block of whole lines (each ending in a newline): only lines with controls are touched. */
-export function cleanLines(block: ByteString): ByteString {
+export function cleanLines(
+  block: ByteString,
+  find: SecretFinder | null = null,
+  count = true,
+): ByteString {
   if (nextControl(block, 0) < 0) return block;
   const text = block.includes("\x1b[") ? block.replace(SGR, "") : block;
   let out = "";
@@ -264,7 +305,7 @@ export function cleanLines(block: ByteString): ByteString {
     const start = text.lastIndexOf("\n", hit) + 1;
     const newline = text.indexOf("\n", hit);
     const end = newline < 0 ? text.length : newline;
-    out += text.slice(cursor, start) + renderLine(text.slice(start, end));
+    out += text.slice(cursor, start) + renderLine(text.slice(start, end), find, count);
     cursor = end;
     hit = nextControl(text, end);
   }
@@ -284,8 +325,15 @@ function nextControl(text: ByteString, from: number): number {
   return -1;
 }
 
-/** One line as a terminal shows it; `\r` overwrites of plain ASCII skip the renderer. */
-function renderLine(line: ByteString): ByteString {
+/**
+ * One line as a terminal shows it; `\r` overwrites of plain ASCII skip the renderer. With a
+ * finder, the secrets of its written-order text are masked first, then shown as placeholders.
+ */
+function renderLine(line: ByteString, find: SecretFinder | null, count: boolean): ByteString {
+  if (find) {
+    const masked = maskBeforeRender(line, find, count);
+    if (masked.kind !== null) return placeholdersFor(renderBytes(masked.text), masked.kind);
+  }
   if (!CARRIAGE_RETURN_ONLY.test(line)) return renderBytes(line);
   let shown = "";
   for (let start = 0; ; ) {

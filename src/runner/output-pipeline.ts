@@ -1,5 +1,5 @@
-// The output policy as one streaming pipeline: capture → strip control sequences → redact
-// secrets → cut into rows (with a terminal width) → bound (head+tail) → spill. The runner feeds
+// The output policy as one streaming pipeline: capture → strip control sequences (masking the
+// secrets of what it renders) → redact secrets → cut into rows (with a terminal width) → bound (head+tail) → spill. The runner feeds
 // it subprocess bytes; tools feed it their own text through applyOutputPolicy. Every stage fails
 // open into `policyErrors`.
 import { errorMessage } from "../errors.ts";
@@ -132,6 +132,8 @@ class Pipeline implements OutputPipeline {
       terminal,
       // A live log shows each line when it ends, so nothing is held back for the emulator.
       live: this.sink !== null,
+      // Secrets are masked before a line is rendered, not only found in what it renders to.
+      find: this.redactor ? (text, count) => this.redactor!.findIn(text, count) : null,
     });
     this.live = options.tail
       ? new LiveTail(options.tail, options.tailIntervalMs ?? 100, () =>

@@ -75,6 +75,27 @@ export class Redactor {
     return this.finish(text, lineRanges, hints);
   }
 
+  /**
+   * The secrets in `text` (one line or a few; PEM blocks aside) as redactOwn finds them, nothing
+   * replaced: what the control stripper masks before rendering (pre-render-mask.ts). `count`
+   * adds each to the counts, as a redaction.
+   */
+  findIn(text: ByteString, count: boolean): SecretRange[] {
+    const scan = scanCandidates(text);
+    const lines = scan.lines;
+    const joined = lines.map(([start, end]) => text.slice(start, end)).join("\n");
+    const ranges = lines.length === 0 ? [] : toTextRanges(findSecrets(joined), lines);
+    if (scan.tableLines.length > 0) ranges.push(...tableSecrets(text, scan.tableLines));
+    for (const range of contextSecrets(text, scan.hints)) ranges.push(range);
+    if (this.known && this.known.size > 0) {
+      for (const [start, end] of this.known.find(text))
+        ranges.push({ start, end, kind: "known_secret" });
+    }
+    const merged = ranges.length === 0 ? ranges : mergeRanges(ranges);
+    if (count) for (const range of merged) this.count(range.kind);
+    return merged;
+  }
+
   /** Adds the context rules' and known values' finds to the line rules' and replaces them all. */
   private finish(text: ByteString, ranges: SecretRange[], hints: ContextHints): ByteString {
     for (const range of contextSecrets(text, hints)) ranges.push(range);

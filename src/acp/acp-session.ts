@@ -132,7 +132,10 @@ export class AcpSession {
       await this.written;
       return { stopReason: "end_turn" };
     }
-    const running = this.agent.submit(server.use === "text" ? server.text : prompt.text);
+    const running = this.agent.dispatch({
+      type: "prompt",
+      text: server.use === "text" ? server.text : prompt.text,
+    });
     this.prompts.add(running);
     try {
       const outcome = await running;
@@ -168,7 +171,7 @@ export class AcpSession {
   setMode(modeId: string): void {
     const mode = permissionModeOf(modeId);
     if (!mode) throw RequestError.invalidParams({ modeId }, `unknown mode "${modeId}"`);
-    this.agent.setPermissionMode(mode);
+    this.agent.dispatch({ type: "set_mode", mode });
     this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
   }
 
@@ -193,14 +196,14 @@ export class AcpSession {
 
   /** Ends the running turn (its tools and asks); its prompt answers `cancelled`. */
   cancel(): void {
-    this.agent.cancel();
+    this.agent.dispatch({ type: "cancel" });
   }
 
   /** Cancels what runs, waits for the turns to end (their logs complete), closes the agent. */
   async close(): Promise<void> {
     await this.switching;
-    this.agent.withdrawQueued();
-    this.agent.cancel();
+    this.agent.dispatch({ type: "withdraw" });
+    this.agent.dispatch({ type: "cancel" });
     await Promise.allSettled([...this.prompts]);
     for (const stop of this.detach.splice(0)) stop();
     for (const request of this.asking.values()) request.abort();
@@ -244,11 +247,11 @@ export class AcpSession {
     } catch (error) {
       // The log stays the session's: reopened as it was, and the client hears why not.
       this.use(await this.host.reopen(this.overrides), false, false);
-      this.agent.setPermissionMode(mode);
+      this.agent.dispatch({ type: "set_mode", mode });
       throw error;
     }
     this.use(opened, false, false);
-    this.agent.setPermissionMode(mode);
+    this.agent.dispatch({ type: "set_mode", mode });
   }
 
   /**
@@ -274,7 +277,10 @@ export class AcpSession {
         if (argument === "") throw RequestError.invalidParams({}, "/title needs a title");
         say(`Title: ${escapeAllControls(this.agent.setTitle(argument))}.`);
       } else if (name === "compact") {
-        const outcome = await this.agent.compact(argument || undefined);
+        const outcome = await this.agent.dispatch({
+          type: "compact",
+          focus: argument || undefined,
+        });
         cancelled = outcome.reason === "cancelled" || outcome.reason === "withdrawn";
         if (outcome.reason === "compacted") {
           const { tokens_before, tokens_after } = outcome.event;
@@ -338,7 +344,7 @@ export class AcpSession {
   private onAsk(ask: AgentAsk): void {
     if (ask.sessionRule !== undefined && this.rejected.has(ask.sessionRule)) {
       const reason = `the user rejected ${ask.sessionRule} for this session`;
-      this.agent.answer(ask.id, { outcome: "deny", reason });
+      this.agent.dispatch({ type: "answer", id: ask.id, decision: { outcome: "deny", reason } });
       return;
     }
     const shown = this.updates.announce(ask.callId, ask.name, ask.arguments, ask.presentation);
@@ -360,7 +366,7 @@ export class AcpSession {
       .then(({ decision, rejectRule }: ReturnType<typeof decisionOf>) => {
         this.asking.delete(ask.callId);
         if (rejectRule !== undefined) this.rejected.add(rejectRule);
-        agent.answer(ask.id, decision);
+        agent.dispatch({ type: "answer", id: ask.id, decision });
       });
   }
 }

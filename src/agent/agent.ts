@@ -10,6 +10,7 @@ import { preloadProvider } from "../providers/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { McpCatalog } from "../tools/mcp-catalog.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
+import type { AgentCommand, CommandResult, CommandResults } from "./agent-command.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
 import { compactHistory } from "./compaction.ts";
 import { type AgentOptions, type ComposedSession, composeSession } from "./compose-session.ts";
@@ -20,6 +21,7 @@ import { submitPrompt } from "./prompt-submit.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
 import { runUserShell, USER_SHELL_SOURCE, type UserShellRun } from "./user-shell.ts";
 
+export type { AgentCommand } from "./agent-command.ts";
 export type { AgentOptions } from "./compose-session.ts";
 export type { UserShellRun } from "./user-shell.ts";
 export { USER_SHELL_SOURCE } from "./user-shell.ts";
@@ -186,6 +188,36 @@ export class Agent {
       if (waits) this.bus.emit("agent/queued", { text });
       else this.startNext();
     });
+  }
+
+  /**
+   * Carries out one command (agent-command.ts): what every surface maps its input to. Returns
+   * what the command's method returns (a prompt's and a compaction's outcome, a steer's
+   * acceptance, an answer's result, the withdrawn prompts).
+   */
+  dispatch<C extends AgentCommand>(command: C): CommandResult<C> {
+    return this.carryOut(command) as CommandResult<C>;
+  }
+
+  private carryOut(command: AgentCommand): CommandResults[keyof CommandResults] {
+    switch (command.type) {
+      case "prompt":
+        return this.submit(command.text);
+      case "steer":
+        return this.steer(command.text);
+      case "cancel":
+        this.cancel();
+        return undefined;
+      case "withdraw":
+        return this.withdrawQueued();
+      case "answer":
+        return this.answer(command.id, command.decision);
+      case "compact":
+        return this.compact(command.focus);
+      case "set_mode":
+        this.setPermissionMode(command.mode);
+        return undefined;
+    }
   }
 
   /** The same as `submit` (the name earlier callers use). */

@@ -4,6 +4,7 @@
 // the narrowest allow rule of each refused ask, so that the refusal is shown with it
 // (`ExecRefusals.of`). Subscribed by exec-command.ts (and by loop tests that want exec's answers).
 import type { Agent } from "../agent/agent.ts";
+import type { AgentAsk } from "../agent/pending-asks.ts";
 import { execDenialMessage } from "../permissions/index.ts";
 import type { EventOf } from "../session/events.ts";
 
@@ -33,9 +34,16 @@ export class ExecRefusals {
 
 /** Denies every ask of `agent` with exec's advice; returns the unsubscribe. */
 export function refuseAsks(agent: Agent, refusals?: ExecRefusals): () => void {
-  return agent.bus.on("agent/ask", (ask) => {
-    const reason = execDenialMessage(ask, ask.reason, agent.permissionContext);
-    refusals?.noteAsk(ask.callId, ask.sessionRule);
-    agent.answer(ask.id, { outcome: "deny", by: "default", reason });
+  return agent.bus.on("agent/ask", (ask) => refuseAsk(agent, ask, refusals));
+}
+
+/** Denies one ask with exec's advice: how to allow the call next time. */
+export function refuseAsk(agent: Agent, ask: AgentAsk, refusals?: ExecRefusals): void {
+  const reason = execDenialMessage(ask, ask.reason, agent.permissionContext);
+  refusals?.noteAsk(ask.callId, ask.sessionRule);
+  agent.dispatch({
+    type: "answer",
+    id: ask.id,
+    decision: { outcome: "deny", by: "default", reason },
   });
 }

@@ -53,6 +53,7 @@ interface ExecOptions {
   allow: string[];
   trust?: boolean;
   compact?: string | boolean;
+  answerAsks?: boolean;
 }
 
 /**
@@ -91,6 +92,10 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
     .option(
       "--compact [focus]",
       "with --resume or --continue: compact the session's history now (optionally focused) instead of running a prompt",
+    )
+    .option(
+      "--answer-asks",
+      "with --input-format stream-json: put each ask out as an `ask` line and wait for an `answer` line, instead of refusing it",
     )
     .option(
       "--trust",
@@ -172,9 +177,17 @@ async function runExec(
       receipts: execReceipts(),
       guard: { ...(mode ? { mode } : {}), allow: options.allow },
     });
-    refuseAsks(agent, refusals);
+    const answerAsks = interactive && options.answerAsks === true;
+    if (!answerAsks) refuseAsks(agent, refusals);
     if (resuming) checkBudgetPriced(options, loaded, `${agent.provider}/${agent.model}`);
-    const run = { agent, output, cwd, started, stopped: stopped.signal };
+    const run = {
+      agent,
+      output,
+      cwd,
+      started,
+      stopped: stopped.signal,
+      ...(answerAsks ? { answerAsks: refusals } : {}),
+    };
     if (options.compact !== undefined) {
       const write = (text: string) => void process.stdout.write(text);
       await runCompact(agent, compactFocus(options.compact), format, write);
@@ -195,12 +208,14 @@ interface ExecRun {
   started: number;
   /** Aborted by the first SIGINT, SIGTERM or SIGHUP. */
   stopped: AbortSignal;
+  /** `--answer-asks`: stdin answers the asks until it ends (the refusals of the rest). */
+  answerAsks?: ExecRefusals;
 }
 
 /** One prompt, one turn; exits with the turn's code. */
 async function driveOnce(run: ExecRun, prompt: string): Promise<void> {
   await withOutput(run, async (finish) => {
-    const outcome = await run.agent.submit(prompt);
+    const outcome = await run.agent.dispatch({ type: "prompt", text: prompt });
     // Only a closed session takes a prompt back (a second signal, which exits at once).
     if (outcome.reason === "withdrawn") return { turn: 0, reason: "cancelled", error: "cancelled" };
     await finish(outcome);
@@ -211,7 +226,8 @@ async function driveOnce(run: ExecRun, prompt: string): Promise<void> {
 /** Turns driven by stdin until EOF; a signal ends the session (exit 130). */
 async function driveStdin(run: ExecRun): Promise<void> {
   await withOutput(run, async (finish) => {
-    const last = await runStdinSession(run.agent, process.stdin, run.output, finish, run.stopped);
+    const { agent, output, stopped, answerAsks } = run;
+    const last = await runStdinSession(agent, process.stdin, output, finish, stopped, answerAsks);
     if (!run.stopped.aborted) return last;
     return { turn: last?.turn ?? 0, reason: "cancelled", error: "cancelled" };
   });
@@ -234,7 +250,7 @@ async function withOutput(
   let readerGone = false;
   const stopWatching = onStdoutReaderGone(() => {
     readerGone = true;
-    agent.cancel();
+    agent.dispatch({ type: "cancel" });
   });
   try {
     output.init({
@@ -311,6 +327,9 @@ function checkFormat(options: ExecOptions): OutputFormat {
   }
   if (options.inputFormat === "stream-json" && format !== "stream-json") {
     throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  }
+  if (options.answerAsks && options.inputFormat !== "stream-json") {
+    throw new UsageError("--answer-asks needs --input-format stream-json");
   }
   if (options.showThinking && options.hideThinking) {
     throw new UsageError("use --show-thinking or --hide-thinking, not both");

@@ -5,6 +5,7 @@
 // exec-command.ts.
 import type { Agent, CompactOutcome } from "../agent/agent.ts";
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
+import type { StreamLine } from "../present/stream-json.ts";
 import type { OutputFormat } from "./exec-output.ts";
 
 /** `--compact` is for a stored session, alone: no prompt, no stdin-driven session. */
@@ -40,8 +41,12 @@ export async function runCompact(
   format: OutputFormat,
   write: (text: string) => void,
 ): Promise<void> {
-  const outcome = await agent.compact(focus);
-  write(format === "text" ? `${textLine(agent, outcome)}\n` : `${jsonLine(agent, outcome)}\n`);
+  const outcome = await agent.dispatch({ type: "compact", focus });
+  write(
+    format === "text"
+      ? `${textLine(agent, outcome)}\n`
+      : `${JSON.stringify(compactionLine(agent, outcome))}\n`,
+  );
   if (outcome.reason === "compacted" || outcome.reason === "nothing") return;
   if (outcome.reason === "cancelled" || outcome.reason === "withdrawn") {
     throw new RunStoppedError("cancelled", ExitCode.cancelled);
@@ -60,18 +65,19 @@ function textLine(agent: Agent, outcome: CompactOutcome): string {
   return `compacted session ${agent.sessionId}: about ${event.tokens_before} → ${event.tokens_after} tokens (summary by ${event.provider}/${event.model})`;
 }
 
-function jsonLine(agent: Agent, outcome: CompactOutcome): string {
+/** The `compaction` line of `--compact` and of a stream-json `compact` input line. */
+export function compactionLine(agent: Agent, outcome: CompactOutcome): StreamLine {
   if (outcome.reason !== "compacted") {
-    return JSON.stringify({
+    return {
       type: "compaction",
       session_id: agent.sessionId,
       compacted: false,
       reason: outcome.reason,
       ...(outcome.reason === "withdrawn" ? {} : { error: outcome.error }),
-    });
+    };
   }
   const { event } = outcome;
-  return JSON.stringify({
+  return {
     type: "compaction",
     session_id: agent.sessionId,
     compacted: true,
@@ -82,5 +88,5 @@ function jsonLine(agent: Agent, outcome: CompactOutcome): string {
     model: event.model,
     usage: event.usage,
     cost_usd: event.cost,
-  });
+  };
 }

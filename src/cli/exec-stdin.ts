@@ -1,15 +1,21 @@
 // `codewhale exec --input-format stream-json`: a long-lived session driven by JSON lines on
-// stdin (`user`, `steer`, `abort`), strictly newline-framed, over the agent's surface API:
-// `user` lines are submitted (the agent queues them FIFO), `steer` steers the running turn (or
-// is submitted when none runs), `abort` cancels the running turn (queued prompts still run).
-// A malformed line, or a prompt larger than the model's window (refused unrecorded), is
-// answered with an error line naming its number and the session goes on;
-// EOF ends the session once the running turn and the queued prompts are done, a signal at once
-// (the running turn is cancelled, queued prompts are withdrawn). Called by exec-command.ts.
+// stdin, strictly newline-framed, each mapped to one AgentCommand for `agent.dispatch`: `user`
+// is a prompt (the agent queues them FIFO), `steer` steers the running turn (or is a prompt
+// when none runs), `abort` cancels the running turn (queued prompts still run), `compact`
+// compacts (queued like a prompt; a `compaction` line tells how it went) and `answer` answers
+// an `ask` line (with `--answer-asks`; until stdin ends, asks then wait for it). A malformed
+// line, a prompt larger than the model's window (refused unrecorded) or an answer that does not
+// fit is answered with an error line naming its number and the session goes on; EOF ends the
+// session once the running turn and the queued prompts are done (asks still waiting then get
+// exec's refusal), a signal at once (the running turn is cancelled, queued prompts withdrawn).
 import { z } from "zod";
-import type { Agent } from "../agent/agent.ts";
+import type { Agent, AgentCommand } from "../agent/agent.ts";
+import type { AgentAsk } from "../agent/pending-asks.ts";
 import type { TurnOutcome } from "../agent/turn.ts";
 import { PromptTooLargeError } from "../errors.ts";
+import type { StreamLine } from "../present/stream-json.ts";
+import { type ExecRefusals, refuseAsk, refuseAsks } from "./exec-asks.ts";
+import { compactionLine } from "./exec-compact.ts";
 import type { ExecOutput } from "./exec-output.ts";
 
 /** Text that is empty or only whitespace would start a turn with nothing to say. */
@@ -19,8 +25,64 @@ const inputLineSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("user"), text }),
   z.object({ type: z.literal("steer"), text }),
   z.object({ type: z.literal("abort") }),
+  z.object({ type: z.literal("compact"), focus: z.string().optional() }),
+  z.object({
+    type: z.literal("answer"),
+    id: z.string(),
+    outcome: z.enum(["allow", "deny"]),
+    scope: z.enum(["once", "session"]).optional(),
+    reason: z.string().optional(),
+  }),
 ]);
 type InputLine = z.infer<typeof inputLineSchema>;
+
+/** The command an input line stands for. */
+function commandOf(line: InputLine): AgentCommand {
+  switch (line.type) {
+    case "user":
+      return { type: "prompt", text: line.text };
+    case "steer":
+      return { type: "steer", text: line.text };
+    case "abort":
+      return { type: "cancel" };
+    case "compact":
+      return { type: "compact", focus: line.focus?.trim() || undefined };
+    case "answer": {
+      const { id, outcome, scope, reason } = line;
+      const decision =
+        outcome === "allow"
+          ? { outcome, ...(scope ? { scope } : {}) }
+          : { outcome, ...(reason ? { reason } : {}) };
+      return { type: "answer", id, decision };
+    }
+  }
+}
+
+/** An `agent/ask` as an output line, for a client that answers it with an `answer` line. */
+function askLine(ask: AgentAsk): StreamLine {
+  return {
+    type: "ask",
+    id: ask.id,
+    call_id: ask.callId,
+    tool: ask.name,
+    arguments: ask.arguments,
+    ...(ask.originalArguments === undefined ? {} : { original_arguments: ask.originalArguments }),
+    reason: ask.reason,
+    asked_by: ask.askedBy,
+    options: ask.options,
+    ...(ask.sessionRule === undefined ? {} : { session_rule: ask.sessionRule }),
+  };
+}
+
+/** Puts asks out as `ask` lines until stdin ends; then refuses them as exec does. */
+function answerAsksOnStdin(agent: Agent, output: ExecOutput, refusals: ExecRefusals) {
+  const stop = agent.bus.on("agent/ask", (ask) => output.line(askLine(ask)));
+  return () => {
+    stop();
+    refuseAsks(agent, refusals);
+    for (const ask of agent.pendingAsks()) refuseAsk(agent, ask, refusals);
+  };
+}
 
 export async function runStdinSession(
   agent: Agent,
@@ -28,7 +90,9 @@ export async function runStdinSession(
   output: ExecOutput,
   finish: (outcome: TurnOutcome) => Promise<void>,
   stopped: AbortSignal,
+  answerAsks?: ExecRefusals,
 ): Promise<TurnOutcome | null> {
+  const endAsks = answerAsks ? answerAsksOnStdin(agent, output, answerAsks) : undefined;
   let last: TurnOutcome | null = null;
   let failure: { error: unknown } | null = null;
   const turns = new Set<Promise<void>>();
@@ -36,7 +100,7 @@ export async function runStdinSession(
   const failed = new AbortController();
   const submit = (prompt: string, number: number) => {
     // A prompt larger than the window is refused unrecorded; the session goes on.
-    const pending = agent.submit(prompt);
+    const pending = agent.dispatch({ type: "prompt", text: prompt });
     pending.catch((error: unknown) => {
       if (error instanceof PromptTooLargeError) {
         output.line({ type: "error", line: number, message: error.message });
@@ -57,13 +121,26 @@ export async function runStdinSession(
       .finally(() => turns.delete(turn));
     turns.add(turn);
   };
+  const compact = (command: Extract<AgentCommand, { type: "compact" }>) => {
+    const turn = agent
+      .dispatch(command)
+      .then((outcome) => output.line(compactionLine(agent, outcome)))
+      .finally(() => turns.delete(turn));
+    turns.add(turn);
+  };
   const handle = (line: InputLine, number: number) => {
-    if (line.type === "abort") agent.cancel();
-    else if (line.type === "steer" && agent.steer(line.text)) return;
-    else submit(line.text, number);
+    const command = commandOf(line);
+    if (command.type === "prompt") submit(command.text, number);
+    else if (command.type === "steer") {
+      if (!agent.dispatch(command)) submit(command.text, number);
+    } else if (command.type === "compact") compact(command);
+    else if (command.type === "answer") {
+      const answered = agent.dispatch(command);
+      if (!answered.ok) output.line({ type: "error", line: number, message: answered.message });
+    } else agent.dispatch(command);
   };
   const ended = untilAborted(AbortSignal.any([stopped, failed.signal]), () =>
-    agent.withdrawQueued(),
+    agent.dispatch({ type: "withdraw" }),
   );
   const lines = framedLines(input);
   for (let next = await nextOrEnd(lines, ended); next; next = await nextOrEnd(lines, ended)) {
@@ -72,6 +149,7 @@ export async function runStdinSession(
     if ("error" in parsed) output.line({ type: "error", line: number, message: parsed.error });
     else handle(parsed.line, number);
   }
+  endAsks?.();
   while (turns.size > 0) await Promise.all(turns);
   if (failure) throw (failure as { error: unknown }).error;
   return last;

@@ -202,7 +202,7 @@ export class App {
   /** The new session, now open: followed from here; prompts sent meanwhile go in, in order. */
   adopt(agent: Agent): void {
     this.opened = agent;
-    if (agent.permissionMode !== this.mode) agent.setPermissionMode(this.mode);
+    if (agent.permissionMode !== this.mode) agent.dispatch({ type: "set_mode", mode: this.mode });
     this.attach(agent);
     for (const raw of this.waiting.splice(0)) this.submit(raw);
     if (this.preloadDue) void agent.preload();
@@ -360,7 +360,7 @@ export class App {
       return;
     }
     const agent = this.agent;
-    agent.submit(raw).catch((error: unknown) => {
+    agent.dispatch({ type: "prompt", text: raw }).catch((error: unknown) => {
       this.transcript.notice(this.theme.bad(safe(`the session log failed: ${messageOf(error)}`)));
       this.tui.requestRender();
     });
@@ -401,7 +401,7 @@ export class App {
       this.opened?.running &&
       !this.editor.isShowingAutocomplete()
     ) {
-      this.agent.cancel();
+      this.agent.dispatch({ type: "cancel" });
       return { consume: true };
     }
     return undefined;
@@ -476,7 +476,7 @@ export class App {
       this.theme,
       (decision, always) => {
         if (always) this.writeRule(always);
-        agent.answer(ask.id, decision);
+        agent.dispatch({ type: "answer", id: ask.id, decision });
         this.showNextAsk();
       },
       rules?.targets,
@@ -574,7 +574,10 @@ export class App {
         );
       case "compact": {
         say(this.theme.dim("compacting the conversation…"));
-        const outcome = await this.agent.compact(parsed.argument || undefined);
+        const outcome = await this.agent.dispatch({
+          type: "compact",
+          focus: parsed.argument || undefined,
+        });
         if (outcome.reason !== "compacted") {
           return say(
             this.theme.warn(outcome.reason === "withdrawn" ? "/compact withdrawn" : outcome.error),

@@ -13,15 +13,15 @@ export interface SteerOutcome {
 export function steerQueued(agent: Agent): SteerOutcome {
   const outcome: SteerOutcome = { steered: [], requeued: [] };
   if (!agent.running || agent.queued.length === 0) return outcome;
-  for (const text of agent.withdrawQueued()) {
-    if (outcome.requeued.length === 0 && agent.steer(text)) {
+  for (const text of agent.dispatch({ type: "withdraw" })) {
+    if (outcome.requeued.length === 0 && agent.dispatch({ type: "steer", text: text })) {
       outcome.steered.push(text);
     } else {
       outcome.requeued.push(text);
     }
   }
   for (const text of outcome.requeued) {
-    agent.submit(text).catch(() => undefined);
+    agent.dispatch({ type: "prompt", text: text }).catch(() => undefined);
   }
   return outcome;
 }

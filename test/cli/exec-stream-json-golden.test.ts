@@ -39,6 +39,8 @@ const BEYOND_THE_RUNS: Record<string, string> = {
   "tools/changed":
     "needs a tool source whose list changes mid-session (test/agent/tool-sources.test.ts)",
   "session/checkpoint": "never a line: documented as such",
+  ask: "needs --answer-asks and a client that answers (test/cli/exec-stdin-commands.test.ts)",
+  compaction: "needs a compact input line (test/cli/exec-stdin-commands.test.ts)",
 };
 
 /** A 500 and its retry, thinking, text, a read, a refused write, a todo list, the answer. */

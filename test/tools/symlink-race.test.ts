@@ -11,10 +11,17 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import type { PermissionContext } from "../../src/permissions/index.ts";
 import { compilePolicy, readGateFor } from "../../src/permissions/index.ts";
-import { createEditTool, createReadTool, createWriteTool } from "../../src/tools/builtin/index.ts";
+import {
+  createEditTool,
+  createGrepTool,
+  createReadTool,
+  createWriteTool,
+} from "../../src/tools/builtin/index.ts";
 import { callTool, createWorkspace } from "./support/workspace.ts";
 
 const ROUNDS = 480;
+/** Each grep starts a worker thread: fewer rounds, with the flipper holding each state longer. */
+const GREP_ROUNDS = 120;
 const ws = createWorkspace("cw-race-");
 const outside = join(ws.dir, "..", "outside");
 mkdirSync(outside);
@@ -118,5 +125,48 @@ describe("a symlink swapped between the check and the open", () => {
     }
     stop(child);
     assert.equal(leaked, 0, "no read returned the denied file");
+  });
+
+  it("grep (JS backend) under a deny rule: a walked folder swapped for a link to the denied one is never searched", async () => {
+    const policy = compilePolicy({
+      mode: "default",
+      allow: [],
+      ask: [],
+      deny: [{ text: "read(g/vault/**)", source: "flag" }],
+    });
+    const ctx: PermissionContext = { workspaceRoot: ws.dir, cwd: ws.dir, home: "/nonexistent" };
+    const context = ws.context({ readGate: readGateFor(policy, ctx) });
+    const grep = createGrepTool(context, { backend: "js" });
+    mkdirSync(join(ws.dir, "g", "vault"), { recursive: true });
+    mkdirSync(join(ws.dir, "g", "pub"));
+    writeFileSync(join(ws.dir, "g", "vault", "key.txt"), "marker from the vault\n");
+    writeFileSync(join(ws.dir, "g", "pub", "key.txt"), "marker in public\n");
+    // The folder `pub` is a real folder, then a link to `vault`, then a real folder again.
+    const script = `
+      const fs = require("node:fs");
+      process.chdir(process.argv[1]);
+      let i = 0;
+      const hold = () => { for (let end = Date.now() + 1; Date.now() < end; ); };
+      for (;;) {
+        hold();
+        fs.renameSync("pub", "pub.dir");
+        fs.symlinkSync("vault", "pub");
+        hold();
+        fs.unlinkSync("pub");
+        fs.renameSync("pub.dir", "pub");
+        if (++i === 2) process.stdout.write("flipping\\n");
+      }`;
+    const child = spawn(process.execPath, ["-e", script, join(ws.dir, "g")], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    children.push(child);
+    await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
+    let leaked = 0;
+    for (let round = 0; round < GREP_ROUNDS; round++) {
+      const result = await callTool(grep, { pattern: "marker", path: "g" });
+      if (result.content.includes("from the vault")) leaked++;
+    }
+    stop(child);
+    assert.equal(leaked, 0, "no search returned the denied file");
   });
 });

@@ -3,7 +3,8 @@
 // thread, so a pattern that backtracks for hours cannot freeze the session: a line that takes
 // longer than the limit, or an abort, terminates the worker. Reads files as rg does (UTF-8,
 // BOM-aware, NUL means binary) and stops at the same cap on hits.
-import { stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { errorMessage } from "../../errors.ts";
 import type { GrepHits, GrepMatch, GrepOutcome, GrepQuery } from "./grep-search.ts";
@@ -38,6 +39,8 @@ export async function grepWithJs(
   if (files.length === 0) return { ok: true, hits: emptyHits() };
   const input: WorkerInput = {
     files,
+    target: query.target,
+    ...(await realPrefix(query.target)),
     source: regex.source,
     flags: regex.flags,
     filesOnly: query.filesOnly,
@@ -58,6 +61,17 @@ async function candidates(query: GrepQuery): Promise<string[]> {
   return files;
 }
 
+/**
+ * Where the walk's paths really are, so the worker can check that each file it opens is the one
+ * the walk found (a folder swapped for a symlink since would lead elsewhere): Linux only, where
+ * an open descriptor names its file (/proc/self/fd).
+ */
+async function realPrefix(target: string): Promise<Pick<WorkerInput, "real">> {
+  if (!existsSync("/proc/self/fd")) return {};
+  const real = await realpath(target).catch(() => undefined);
+  return real === undefined ? {} : { real: { given: target, real } };
+}
+
 /** The RegExp, in Unicode mode when the pattern compiles so; or the compile error. */
 function compile(pattern: string, ignoreCase: boolean): RegExp | string {
   const flags = ignoreCase ? "i" : "";
@@ -75,6 +89,10 @@ function compile(pattern: string, ignoreCase: boolean): RegExp | string {
 interface WorkerInput {
   /** Absolute paths, in walk order. */
   files: string[];
+  /** The search's target (a file, or the folder walked). */
+  target: string;
+  /** The target as given and as really is, to check where each opened file is (Linux). */
+  real?: { given: string; real: string };
   source: string;
   flags: string;
   filesOnly: boolean;
@@ -252,8 +270,16 @@ function searchFiles(require: NodeJS.Require, input: WorkerInput, progress: Int3
     Atomics.add(progress, 0, 1);
     let fd = -1;
     try {
-      fd = fs.openSync(file.path, "r");
-      if (scan.file(fd)) result.matches.push(...file.hits);
+      // Never through a symlink, and only the file the walk found (a read rule judged that path).
+      // The target itself (a file named by path) may be a link the path check followed.
+      const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+      const walked = file.path !== input.target;
+      fd = fs.openSync(file.path, O_RDONLY | O_NONBLOCK | (walked ? O_NOFOLLOW : 0));
+      const where = input.real ? fs.readlinkSync(`/proc/self/fd/${fd}`) : undefined;
+      const expected = input.real && input.real.real + file.path.slice(input.real.given.length);
+      if (where !== expected || !fs.fstatSync(fd).isFile()) {
+        result.warnings.push(`${file.path}: changed while it was being searched; skipped`);
+      } else if (scan.file(fd)) result.matches.push(...file.hits);
     } catch (error) {
       result.warnings.push(`${file.path}: ${(error as Error).message}`);
     } finally {

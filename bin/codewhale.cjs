@@ -3,9 +3,8 @@
 // bundled CLI (dist/cli.cjs, built by `npm run build`) with V8's code cache kept in
 // $CODEWHALE_HOME/cache, so later runs skip parsing and compiling most of the bundle. The
 // bundles cli.cjs requires on first use (`require("./tui.cjs")`, the provider SDKs' chunks:
-// scripts/build.mjs) are loaded the same way, each with its own cache. Before cli.cjs, a plain
-// interactive start draws its launch frame (dist/launch.cjs, src/cli/launch.ts). CommonJS, so
-// Node starts it without its ES module loader.
+// scripts/build.mjs) are loaded the same way, each with its own cache. CommonJS, so Node starts
+// it without its ES module loader.
 "use strict";
 // Node starts its inspector (127.0.0.1:9229, no authentication) on SIGUSR1, which any process
 // of the same user may send, a tool command included; from there the heap, provider keys and
@@ -22,7 +21,8 @@ const {
   writeFileSync,
 } = require("node:fs");
 const { createRequire } = require("node:module");
-const { basename, dirname, join } = require("node:path");
+const { homedir } = require("node:os");
+const { basename, dirname, join, resolve } = require("node:path");
 const { Script } = require("node:vm");
 
 const dist = join(__dirname, "..", "dist");
@@ -37,19 +37,16 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  const launch = launchBundle();
-  // The launch frame of a plain interactive start, when one is stored; never a reason to fail.
-  launch?.launch(args, dist);
-  runBundle(join(dist, "cli.cjs"), "cli", launch?.resolveHome);
+  runBundle(join(dist, "cli.cjs"), "cli");
 }
 
-/** dist/launch.cjs (src/cli/launch.ts), or undefined before a build (runBundle says so). */
-function launchBundle() {
-  try {
-    return require(join(dist, "launch.cjs"));
-  } catch {
-    return undefined;
-  }
+/** $CODEWHALE_HOME as src/config/home.ts resolves it (the bin loads none of src/). */
+function resolveHome(env) {
+  const home = env.HOME || homedir();
+  const fromEnv = env.CODEWHALE_HOME;
+  if (!fromEnv) return join(home, ".codewhale");
+  if (fromEnv === "~") return home;
+  return resolve(fromEnv.startsWith("~/") ? join(home, fromEnv.slice(2)) : fromEnv);
 }
 
 /**
@@ -57,9 +54,9 @@ function launchBundle() {
  * can be handed in (Node 20 has no code cache for ES modules or `require`). Without a usable
  * cache the run writes one at exit, holding every function the run compiled.
  */
-function runBundle(file, kind, resolveHome) {
+function runBundle(file, kind) {
   const bytes = readBundle(file);
-  const cache = resolveHome ? cachePath(file, bytes, kind, resolveHome) : null;
+  const cache = cachePath(file, bytes, kind);
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${bytes}\n})`;
   const cachedData = cache ? readOptional(cache) : undefined;
   // On the bundle's first line, so line numbers (and the source map) stay as built.
@@ -68,24 +65,18 @@ function runBundle(file, kind, resolveHome) {
     process.once("exit", () => writeCache(cache, kind, script));
   }
   const module = { exports: {} };
-  script.runInThisContext()(
-    module.exports,
-    requireFor(file, resolveHome),
-    module,
-    file,
-    dirname(file),
-  );
+  script.runInThisContext()(module.exports, requireFor(file), module, file, dirname(file));
   return module.exports;
 }
 
 /** `require` for a bundle: Node's own, except for the chunks beside it (run with a cache). */
-function requireFor(file, resolveHome) {
+function requireFor(file) {
   const nodeRequire = createRequire(file);
   const bundleRequire = (id) => {
     const chunk = CHUNK.exec(id);
     if (!chunk) return nodeRequire(id);
     const path = join(dirname(file), id);
-    if (!chunks.has(path)) chunks.set(path, runBundle(path, chunk[1], resolveHome));
+    if (!chunks.has(path)) chunks.set(path, runBundle(path, chunk[1]));
     return chunks.get(path);
   };
   return Object.assign(bundleRequire, nodeRequire);
@@ -105,10 +96,9 @@ function readBundle(file) {
  * The cache file for this bundle and Node version: `<kind>-<where>-<what>.v8cache`, <what> the
  * SHA-256 of the Node version and the bundle's bytes, so a rebuilt or upgraded bundle never
  * meets a stale cache, and <where> that of the bundle's path, so two installs (two checkouts)
- * sharing one home keep a cache each instead of deleting each other's. The home is resolved by
- * src/config/home.ts (through dist/launch.cjs), as the config loader resolves it.
+ * sharing one home keep a cache each instead of deleting each other's.
  */
-function cachePath(file, bytes, kind, resolveHome) {
+function cachePath(file, bytes, kind) {
   if (process.env.CODEWHALE_COMPILE_CACHE === "0") return null;
   const home = resolveHome(process.env);
   const where = createHash("sha256").update(file).digest("hex").slice(0, 12);

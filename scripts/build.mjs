@@ -133,13 +133,6 @@ await build({
   external: ["@xterm/headless", "gpt-tokenizer", "markdown-it"],
 });
 
-// The launch frame (src/cli/launch.ts): required by the bin before cli.cjs, so it is small
-// (Node's built-ins, the session id maker) and its own file.
-await build({
-  ...common,
-  entryPoints: { launch: "src/cli/launch.ts" },
-});
-
 await build({
   ...common,
   entryPoints: { cli: "src/cli/main.ts" },

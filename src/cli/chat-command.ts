@@ -24,12 +24,11 @@ import { modelInfo } from "../providers/index.ts";
 import { knownSecretsFrom, redactText } from "../runner/index.ts";
 import { FiguresFold } from "../session/figures.ts";
 import { newSessionId } from "../session/paths.ts";
-import type { DrawnFrame, InteractiveOptions, OpenRequest, SessionHeader } from "../tui/index.ts";
+import type { OpenRequest, SessionHeader } from "../tui/index.ts";
 import { chatSessions } from "./chat-sessions.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { collect, permissionMode } from "./exec-command.ts";
-import { type LaunchHandoff, launchHandoff, rememberFrame } from "./launch-handoff.ts";
 import { execReceipts } from "./receipts.ts";
 
 interface ChatOptions {
@@ -113,24 +112,14 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
     ...(flagMode ? { mode: flagMode } : {}),
   };
   const resuming = options.resume !== undefined || options.continue === true;
-  const handoff = resuming || prompt ? undefined : launchHandoff();
-  const launch = launchOptions(handoff);
   const agent = resuming
     ? await open({
         ...first,
         ...(options.resume ? { resume: options.resume } : {}),
         ...(options.continue ? { continueLatest: true } : {}),
       })
-    : newSession(
-        options.model ?? loaded.config.model,
-        credentials.env,
-        loaded.config,
-        handoff?.shown?.sessionId,
-        async (id) => {
-          const opened = await open({ ...first, sessionId: id });
-          launch.opened(id);
-          return opened;
-        },
+    : newSession(options.model ?? loaded.config.model, credentials.env, loaded.config, (id) =>
+        open({ ...first, sessionId: id }),
       );
   const { runInteractive } = await import("../tui/index.ts");
   return runInteractive({
@@ -152,54 +141,20 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
     mode,
     showThinking: loaded.config.display.show_thinking,
     ...(prompt ? { firstPrompt: prompt } : {}),
-    ...launch.options,
   });
 }
 
 /**
- * The launch frame's part of an interactive start: the frame the bin drew, handed to the TUI;
- * the TUI's first frame, remembered (launch-handoff.ts) once the session is open.
- */
-function launchOptions(handoff: LaunchHandoff | undefined): {
-  options: Pick<InteractiveOptions, "launchFrame" | "onFirstFrame">;
-  opened(sessionId: string): void;
-} {
-  if (!handoff) return { options: {}, opened: () => undefined };
-  let drawn: DrawnFrame | undefined;
-  const { shown } = handoff;
-  const launchFrame = shown && {
-    lines: shown.lines,
-    columns: handoff.columns,
-    rows: handoff.rows,
-    cursorRow: shown.frame.cursor?.row ?? shown.lines.length - 1,
-    claim: handoff.claim,
-  };
-  return {
-    options: {
-      ...(launchFrame ? { launchFrame } : {}),
-      onFirstFrame: (frame) => {
-        drawn = frame;
-      },
-    },
-    opened: (sessionId) => {
-      if (drawn) rememberFrame(handoff, drawn, sessionId);
-    },
-  };
-}
-
-/**
- * A new session, shown before it is open: its id is made here (or by the bin, which showed it
- * in the launch frame), and its model resolved (an unknown provider or a missing key fails now,
+ * A new session, shown before it is open: its id is made here, and its model resolved (an unknown provider or a missing key fails now,
  * before the TUI's first frame, exit 2).
  */
 function newSession(
   modelId: string,
   env: NodeJS.ProcessEnv,
   config: Parameters<typeof resolveModel>[0],
-  shownId: string | undefined,
   open: (sessionId: string) => Promise<Agent>,
 ): { header: SessionHeader; open: () => Promise<Agent> } {
   const { provider, model } = resolveModel(config, modelId, env);
-  const sessionId = shownId ?? newSessionId();
+  const sessionId = newSessionId();
   return { header: { sessionId, provider: provider.name, model }, open: () => open(sessionId) };
 }

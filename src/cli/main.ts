@@ -14,7 +14,6 @@ import { registerExecCommand } from "./exec-command.ts";
 import { registerExportCommand } from "./export-command.ts";
 import { reportError } from "./fail.ts";
 import { registerKeyCommand } from "./key-command.ts";
-import { launchHandoff } from "./launch-handoff.ts";
 import { registerMcpCommand } from "./mcp-command.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
 import { watchStdout } from "./stdout-reader.ts";
@@ -110,8 +109,6 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
-    // A launch frame still on screen (the TUI never took over) goes before the error line.
-    launchHandoff()?.erase();
     return reportError(error);
   }
 }

@@ -9,13 +9,11 @@ import type { PermissionMode } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
 import { App, type OpenRequest, type SessionHeader, type SessionViews } from "./app.ts";
 import { PromptHistory } from "./history.ts";
-import { captureFrame, type DrawnFrame, type ScreenFrame, seedFrame } from "./launch-seed.ts";
 import { paceRendering } from "./render-pace.ts";
 import { guardTerminal } from "./terminal-restore.ts";
 import { colorWanted, createTheme } from "./theme.ts";
 
 export type { OpenRequest, SessionHeader, SessionViews } from "./app.ts";
-export type { DrawnFrame, ScreenFrame } from "./launch-seed.ts";
 export type { SessionCommands } from "./session-commands.ts";
 
 /** A new session: drawn from its header, opened (`open`) once the first frame is on screen. */
@@ -40,14 +38,6 @@ export interface InteractiveOptions {
   env?: NodeJS.ProcessEnv;
   /** A virtual terminal in tests; the process's own by default. */
   terminal?: Terminal;
-  /**
-   * The launch frame the bin drew (src/cli/launch.ts), in raw mode: the first render lands on
-   * it, drawing only what differs (a terminal resized since is redrawn whole, as pi-tui redraws
-   * on any resize); `claim` is called as the screen is taken over.
-   */
-  launchFrame?: ScreenFrame & { claim(): void };
-  /** Called once with the first frame drawn (its lines and every byte written for it). */
-  onFirstFrame?: (frame: DrawnFrame) => void;
 }
 
 /**
@@ -67,13 +57,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const pending = "header" in options.agent ? options.agent : undefined;
   const opened = pending ? undefined : (options.agent as Agent);
   let app: App | undefined;
-  const launch = options.launchFrame;
   const guard = guardTerminal({
-    stopScreen: () => {
-      tui.stop();
-      // pi-tui puts back the mode it found, which was the launch frame's raw mode.
-      if (launch && !options.terminal) process.stdin.setRawMode?.(false);
-    },
+    stopScreen: () => tui.stop(),
     abandon: () => (app?.currentAgent ?? opened)?.dispose(),
     write: (line) => process.stderr.write(`${line}\n`),
     exit: (code) => process.exit(code),
@@ -91,16 +76,11 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
       const header = pending ? { header: pending.header } : {};
       app = new App({ ...options, agent: opened, ...header, tui, theme, history, onExit: resolve });
     });
-    if (launch) {
-      launch.claim();
-      seedFrame(tui, launch);
-    }
     tui.start();
     app?.start(options.firstPrompt);
-    const drawn = captureFrame(tui, terminal, pace.drawNow);
-    options.onFirstFrame?.(drawn);
+    pace.drawNow();
     // The first frame is on the terminal: now the session opens (its log, tools, hooks), once
-    // the keys typed before it (during a launch frame, say) are in the editor and drawn.
+    // the keys typed before it are in the editor and drawn.
     let leaving = false;
     const opening = (pending ? afterTypedKeys().then(() => pending.open()) : undefined)?.then(
       (agent) => {

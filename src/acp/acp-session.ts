@@ -21,7 +21,6 @@ import { formatCount } from "../present/format.ts";
 import { escapeAllControls, escapeControls } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { McpPromptInfo } from "../tools/mcp-catalog.ts";
-import { isPresentedTool } from "../tools/presentation.ts";
 import type { ToolProgress } from "../tools/types.ts";
 import { configOptions, settingOf } from "./config-options.ts";
 import { type ContextWindow, EventUpdates } from "./event-updates.ts";
@@ -94,10 +93,7 @@ export class AcpSession {
     this.opened = opened;
     const { agent } = opened;
     this.updates = new EventUpdates(opened.contextWindow);
-    this.updates.tools.useSessionPresenters((name) => {
-      const tool = agent.tools.get(name);
-      return tool && isPresentedTool(tool) ? tool : undefined;
-    });
+    this.updates.tools.useSessionPresenters(agent.tools.presenter);
     this.detach.push(agent.bus.on("session/event", (event) => this.observe(event, true)));
     this.detach.push(agent.bus.on("agent/ask", (ask) => this.onAsk(ask)));
     this.detach.push(agent.bus.on("tool/progress", (progress) => this.onProgress(progress)));

@@ -12,7 +12,6 @@ import type { ModelToolCall } from "../providers/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
 import { presentToolCall } from "../tools/presentation.ts";
-import { builtinPresenter } from "../tools/presenters.ts";
 import { parseToolArguments } from "../tools/toolbox.ts";
 import type { DeliveredResult, Tool, ToolProgress, ToolResult } from "../tools/types.ts";
 import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
@@ -198,7 +197,7 @@ function traitsOf(tool: Tool) {
 
 /** How a call is shown: its static presenter, else the session tool's own, else plain. */
 function present(ctx: RunContext, name: string, args: JsonValue) {
-  return presentToolCall(builtinPresenter(name) ?? ctx.tools.get(name), name, args);
+  return presentToolCall(ctx.tools.presenter(name), name, args);
 }
 
 /** The arguments of a call that will not be checked (cancelled, refused after a stop). */

@@ -20,7 +20,6 @@ import {
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { modelInfo } from "../providers/models.ts";
-import { isPresentedTool } from "../tools/presentation.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
 import { takeCredentials } from "./credential-scrub.ts";
@@ -242,10 +241,7 @@ async function withOutput(
   turns: (finish: (outcome: TurnOutcome) => Promise<void>) => Promise<TurnOutcome | null>,
 ): Promise<void> {
   const { agent, output } = run;
-  output.tools.useSessionPresenters((name) => {
-    const tool = agent.tools.get(name);
-    return tool && isPresentedTool(tool) ? tool : undefined;
-  });
+  output.tools.useSessionPresenters(agent.tools.presenter);
   // `codewhale exec … | head`: nobody reads the rest, so the turn stops as if cancelled.
   let readerGone = false;
   const stopWatching = onStdoutReaderGone(() => {

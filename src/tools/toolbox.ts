@@ -4,6 +4,8 @@
 // of a turn carries the same tools. `prepare` parses and validates a call's arguments, once.
 import { errorMessage } from "../errors.ts";
 import type { JsonValue, Payload } from "../session/events.ts";
+import { isPresentedTool, type ToolPresenter } from "./presentation.ts";
+import { builtinPresenter } from "./presenters.ts";
 import type { OpenToolSource, ToolNotice, ToolSource, ToolSourceContext } from "./source.ts";
 import type { Tool, ToolOutputContext } from "./types.ts";
 
@@ -82,6 +84,15 @@ export class Toolbox {
   get(name: string): Tool | undefined {
     return this.current.byName.get(name)?.tool;
   }
+
+  /**
+   * How calls of `name` are shown, for every surface: a built-in's static presenter, else this
+   * session's tool's own (an external command tool's), else none (the plain fallback).
+   */
+  readonly presenter = (name: string): ToolPresenter | undefined => {
+    const tool = this.get(name);
+    return builtinPresenter(name) ?? (tool && isPresentedTool(tool) ? tool : undefined);
+  };
 
   names(): string[] {
     return [...this.current.byName.keys()];

@@ -11,7 +11,6 @@ import { formatCost, formatDuration, formatTokens, plural } from "../present/for
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { FiguresFold } from "../session/figures.ts";
-import { isPresentedTool } from "../tools/presentation.ts";
 import { type AlwaysAllow, AskPanel } from "./ask-panel.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import type { PromptHistory } from "./history.ts";
@@ -140,7 +139,7 @@ export class App {
     this.mode = options.mode;
     this.display = { showThinking: options.showThinking };
     this.figures = options.views.figures();
-    const presentations = options.views.presentations((name) => this.presenter(name));
+    const presentations = options.views.presentations((name) => this.agent.tools.presenter(name));
     this.transcript = new Transcript(this.theme, this.display, presentations);
     this.status = new StatusLine(this.tui, this.theme);
     this.ownCommands = new UserCommandSet({ home: options.home, project: options.project });
@@ -280,11 +279,6 @@ export class App {
     }
     // An ask ends when its call is decided (answered here, elsewhere, or by a cancel).
     if (event.type === "tool/call") this.dropAsk(event.call_id);
-  }
-
-  private presenter(name: string) {
-    const tool = this.agent.tools.get(name);
-    return tool && isPresentedTool(tool) ? tool : undefined;
   }
 
   private submit(raw: string): void {

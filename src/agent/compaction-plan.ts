@@ -32,6 +32,7 @@ export function planCompaction(
   }
   // The previous summary is never kept as such: it is what the new one rewrites.
   if (from === 0) from = 1;
+  while (from < messages.length && isSummary(messages[from])) from++;
   while (from < messages.length && messages[from]?.role === "tool") from++;
   const replaced = messages.slice(0, from);
   const user = lastPrompt(messages);
@@ -44,8 +45,9 @@ export function planCompaction(
   };
 }
 
+/** One of the messages standing for the previous summary (compaction-summary.ts). */
 function isSummary(message: HistoryMessage | undefined): boolean {
-  return message?.role === "user" && message.summary === true;
+  return message !== undefined && message.role !== "tool" && message.summary === true;
 }
 
 /** The newest user prompt: not steering, not a note, not a summary. */

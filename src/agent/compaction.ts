@@ -7,8 +7,8 @@ import { contextWindowOf, costOf } from "../providers/index.ts";
 import { readNative } from "../providers/neutral.ts";
 import { countTokens, messageText } from "../providers/token-count.ts";
 import type { ProviderRequest } from "../providers/types.ts";
+import { summaryMessages } from "../session/compaction-summary.ts";
 import type { HistoryMessage } from "../session/derive.ts";
-import { summaryText } from "../session/derive.ts";
 import type { EventOf } from "../session/events.ts";
 import { type CompactionPlan, planCompaction } from "./compaction-plan.ts";
 import { applyHookNotes, notify } from "./notes.ts";
@@ -134,11 +134,12 @@ function shortened(messages: HistoryMessage[]): HistoryMessage[] {
 
 /** The estimated history after: the summary, the prompt kept with it, the kept messages. */
 function tokensAfter(summary: string, plan: CompactionPlan): number {
-  const texts = [summaryText(summary), ...(plan.user ? [plan.user] : []), ...plan.kept];
-  return texts.reduce<number>(
-    (sum, item) => sum + countTokens(typeof item === "string" ? item : messageText(item)),
-    0,
-  );
+  const texts = [
+    ...summaryMessages(summary, 0, plan.user ?? plan.kept[0]),
+    ...(plan.user ? [plan.user] : []),
+    ...plan.kept,
+  ];
+  return texts.reduce((sum, message) => sum + countTokens(messageText(message)), 0);
 }
 
 type Summarizer = NonNullable<RunContext["summarizer"]>;

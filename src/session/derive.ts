@@ -1,6 +1,7 @@
 // Derives the provider-neutral request history from session events. Assistant turns are the
 // provider-native messages replayed verbatim from `assistant/message`, never rebuilt from
 // chunks. Pure: feed it events (all of them, or a prefix for a snapshot) and read the result.
+import { summaryMessages } from "./compaction-summary.ts";
 import type { EventOf, JsonValue, SessionEvent } from "./events.ts";
 
 /** One message of the history a provider adapter turns into a request. */
@@ -12,7 +13,10 @@ export type HistoryMessage =
       steering?: boolean;
       /** Set for a `context/note`: what produced it (`hook:PostToolUse`, `plugin:x`). */
       note?: string;
-      /** Set for the summary of a `context/compaction` (its `seq` is the compaction's). */
+      /**
+       * Set for the messages standing for a `context/compaction` (compaction-summary.ts: its
+       * `seq` is the compaction's): codewhale's fixed texts around the summary.
+       */
       summary?: true;
     }
   | {
@@ -22,6 +26,8 @@ export type HistoryMessage =
       model: string;
       content: JsonValue[];
       seq: number;
+      /** Set for the summary of a `context/compaction` (compaction-summary.ts). */
+      summary?: true;
     }
   | {
       role: "tool";
@@ -46,11 +52,6 @@ export function noteText(event: Pick<EventOf<"context/note">, "source" | "call_i
   return `[codewhale] Note from ${event.source}${about}:\n${event.text}`;
 }
 
-/** The text the model receives in place of the history a `context/compaction` replaced. */
-export function summaryText(summary: string): string {
-  return `[codewhale] The conversation so far was compacted to save context. Summary of what happened before the messages that follow:\n${summary}`;
-}
-
 /**
  * Incremental deriver: push events in log order, read `messages()` at any point. Rules:
  * - `user/message` and `steering/message` become user messages. Steering is appended the
@@ -65,8 +66,9 @@ export function summaryText(summary: string): string {
  * - `tool/result` becomes a tool message after its call's assistant message.
  * - a `tool/call` with no `tool/result` before the next user input or assistant message (or
  *   the end) gets a synthesized error result saying it was interrupted and not re-run.
- * - `context/compaction` replaces the history derived so far by its summary (a user message,
- *   see `summaryText`), then the last user message if the summary covered it
+ * - `context/compaction` replaces the history derived so far by its summary (codewhale's fixed
+ *   user message, then the summary as an assistant message: `summaryMessages`), then the last
+ *   user message if the summary covered it
  *   (`kept_user_seq`), then the messages from the one whose seq is `kept_from_seq` on,
  *   verbatim. The compaction chose that cut at an assistant or user message, so a kept
  *   assistant message keeps its tool results (and its signed thinking, replayed as is). The
@@ -155,12 +157,7 @@ export class MessageDeriver {
             .find((message) => message.role === "user" && message.seq === event.kept_user_seq);
     const kept = this.out.slice(cut);
     this.out.length = 0;
-    this.out.push({
-      role: "user",
-      text: summaryText(event.summary),
-      seq: event.seq,
-      summary: true,
-    });
+    this.out.push(...summaryMessages(event.summary, event.seq, user ?? kept[0]));
     if (user) this.out.push(user);
     for (const message of kept) this.out.push(message);
   }

@@ -3,7 +3,9 @@
 // waiting, and the summarising request's own events contribute nothing. Pure, over real logs.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { deriveMessages, summaryText } from "../../src/session/derive.ts";
+import { SUMMARY_HEADER, summaryBody } from "../../src/session/compaction-summary.ts";
+import type { HistoryMessage } from "../../src/session/derive.ts";
+import { deriveMessages } from "../../src/session/derive.ts";
 import type { EventInput, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { sampleTurn, tempDir, writeSession } from "../support/session-fixtures.ts";
@@ -32,6 +34,14 @@ function compaction(
     tokens_after: 100,
     ...fields,
   };
+}
+
+/** A message as text: a user message's text, an assistant message's text blocks, a tool's role. */
+function text(message: HistoryMessage): string {
+  if (message.role === "user") return message.text;
+  if (message.role === "tool") return "tool";
+  const blocks = message.content as Array<{ type?: string; text?: string }>;
+  return blocks.map((block) => (block.type === "text" ? block.text : block.type)).join("");
 }
 
 function summarising(text: string): EventInput[] {
@@ -63,11 +73,11 @@ describe("deriveMessages with compaction", () => {
     const messages = deriveMessages(all);
     assert.deepEqual(
       messages.map((m) => m.role),
-      ["user", "user", "assistant", "tool"],
+      ["user", "assistant", "user", "assistant", "tool"],
     );
-    assert.equal(messages[0]!.role === "user" && messages[0]!.text, summaryText("S1"));
-    assert.equal(messages[1]!.seq, prompt.seq);
-    assert.equal(messages[2]!.seq, keptFrom.seq);
+    assert.deepEqual(messages.slice(0, 2).map(text), [SUMMARY_HEADER, summaryBody("S1")]);
+    assert.equal(messages[2]!.seq, prompt.seq);
+    assert.equal(messages[3]!.seq, keptFrom.seq);
     // A prefix of the log derives what it derived before the compaction.
     const before = deriveMessages(all.slice(0, log.length));
     assert.equal(before.length, 6);
@@ -83,10 +93,7 @@ describe("deriveMessages with compaction", () => {
       compaction({ summary: "S2" }),
     ]);
     const messages = deriveMessages(all);
-    assert.deepEqual(
-      messages.map((m) => (m.role === "user" ? m.text : m.role)),
-      [summaryText("S2")],
-    );
+    assert.deepEqual(messages.map(text), [SUMMARY_HEADER, summaryBody("S2")]);
   });
 
   it("steering sent before a compaction still reaches the model at the next step", () => {
@@ -97,8 +104,8 @@ describe("deriveMessages with compaction", () => {
       compaction({ summary: "S1" }),
       { type: "step/start", turn: 0, step: 1, provider: "anthropic", model: "claude-sonnet-4-5" },
     ]);
-    const texts = deriveMessages(all).map((m) => (m.role === "user" ? m.text : m.role));
-    assert.deepEqual(texts, [summaryText("S1"), "also check b"]);
+    const texts = deriveMessages(all).map(text);
+    assert.deepEqual(texts, [SUMMARY_HEADER, summaryBody("S1"), "also check b"]);
   });
 
   it("replaying the same log twice derives the same history", () => {

@@ -14,6 +14,7 @@ import { compilePolicy, readGateFor } from "../../src/permissions/index.ts";
 import {
   createEditTool,
   createGrepTool,
+  createLsTool,
   createReadTool,
   createWriteTool,
 } from "../../src/tools/builtin/index.ts";
@@ -125,6 +126,29 @@ describe("a symlink swapped between the check and the open", () => {
     }
     stop(child);
     assert.equal(leaked, 0, "no read returned the denied file");
+  });
+
+  it("ls under a deny rule: of 480 listings through a link flipping to the denied folder, none names its files", async () => {
+    const policy = compilePolicy({
+      mode: "default",
+      allow: [],
+      ask: [],
+      deny: [{ text: "read(hidden/**)", source: "flag" }],
+    });
+    const ctx: PermissionContext = { workspaceRoot: ws.dir, cwd: ws.dir, home: "/nonexistent" };
+    const ls = createLsTool(ws.context({ readGate: readGateFor(policy, ctx) }));
+    mkdirSync(join(ws.dir, "hidden"));
+    mkdirSync(join(ws.dir, "shown"));
+    writeFileSync(join(ws.dir, "hidden", "layoffs-2027.txt"), "");
+    writeFileSync(join(ws.dir, "shown", "readme.txt"), "");
+    const child = await flipper(join(ws.dir, "l"), ["shown", "hidden"]);
+    let leaked = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const result = await callTool(ls, { path: "l" });
+      if (result.content.includes("layoffs")) leaked++;
+    }
+    stop(child);
+    assert.equal(leaked, 0, "no listing named a file of the denied folder");
   });
 
   it("grep (JS backend) under a deny rule: a walked folder swapped for a link to the denied one is never searched", async () => {

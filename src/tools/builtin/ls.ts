@@ -4,7 +4,6 @@
 // by the output policy like any text.
 
 import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { escapeAllControls } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
@@ -14,6 +13,8 @@ import type { BuiltinToolContext } from "./context.ts";
 import { requireDirectory } from "./glob.ts";
 import { lsDescription } from "./ls.description.ts";
 import { lsPresenter, lsSchema } from "./ls.presenter.ts";
+import { listInside } from "./open-inside.ts";
+import type { ResolvedPath } from "./paths.ts";
 import { resolveToolPath } from "./paths.ts";
 import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
@@ -34,7 +35,7 @@ export function createLsTool(context: BuiltinToolContext): AnyPresentedTool {
           });
           await requireDirectory(dir.absolute, dir.display);
           const readable = readFilter(context, "ls");
-          const listed = await listEntries(dir.absolute, dir.display);
+          const listed = await listEntries(dir);
           const entries = dir.inSpill
             ? listed
             : listed.filter((entry) => readable.passes(join(dir.absolute, entry.name)));
@@ -51,11 +52,13 @@ export function createLsTool(context: BuiltinToolContext): AnyPresentedTool {
   );
 }
 
-async function listEntries(absolute: string, display: string): Promise<Dirent[]> {
+/** The entries of the directory the check judged, never one a link swapped in since leads to. */
+async function listEntries(dir: ResolvedPath): Promise<Dirent[]> {
   try {
-    return await readdir(absolute, { withFileTypes: true });
+    return await listInside(dir);
   } catch (error) {
-    throw new ToolProblem(`Cannot list ${display}: ${errnoCode(error) ?? String(error)}`);
+    if (error instanceof ToolProblem) throw error;
+    throw new ToolProblem(`Cannot list ${dir.display}: ${errnoCode(error) ?? String(error)}`);
   }
 }
 

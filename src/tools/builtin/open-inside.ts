@@ -4,9 +4,10 @@
 // (`/proc/self/fd/N/name`, resolved by the kernel from that descriptor) with O_NOFOLLOW, and
 // O_DIRECTORY for directories; elsewhere each prefix is opened the same way and the file opened
 // is then matched (device and inode) against the checked path. Used by text-file.ts.
+import type { Dirent } from "node:fs";
 import { constants, existsSync, lstatSync, realpathSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { mkdir, open, realpath } from "node:fs/promises";
+import { mkdir, open, readdir, realpath } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { errnoCode, ToolProblem } from "./problem.ts";
 
@@ -51,6 +52,33 @@ export async function openInside(
     throw error;
   }
   return handle;
+}
+
+/**
+ * Lists the directory `checked.real` as the check judged it: opened as `openInside` opens a
+ * file (every component a directory that is not a symlink), then read through its descriptor
+ * on Linux; elsewhere by path, once each prefix has been opened that way.
+ */
+export async function listInside(checked: CheckedPath): Promise<Dirent[]> {
+  const parts = checked.real === checked.root ? [] : componentsOf(checked);
+  let dir = await attempt(checked, () => open(checked.root, DIRECTORY_FLAGS));
+  let path = checked.root;
+  try {
+    for (const part of parts) {
+      path = join(path, part);
+      const next = await openDirectory(
+        checked,
+        PROC_FD ? `/proc/self/fd/${dir.fd}/${part}` : path,
+        {},
+      );
+      await dir.close();
+      dir = next;
+    }
+    const at = PROC_FD ? `/proc/self/fd/${dir.fd}` : checked.real;
+    return await readdir(at, { withFileTypes: true });
+  } finally {
+    await dir.close();
+  }
 }
 
 function componentsOf(checked: CheckedPath): string[] {

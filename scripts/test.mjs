@@ -1,30 +1,33 @@
-// Builds the CLI, then runs every test/**/*.test.ts with Node's own test runner through tsx. Node 20 has no glob
-// support in --test, so the files are listed here. Extra arguments filter by path substring.
+// Runs test/**/*.test.ts with Node's own test runner through tsx (Node 20 has no glob support
+// in --test, so the files are listed here); arguments filter by path substring. First it makes
+// sure of the system tools the selected tests need (all of them for a full run) and builds
+// dist/ when a selected test runs the CLI; the tests then run in a hermetic environment
+// (scripts/test-env.mjs) whose temp dirs all land in one scratch dir removed afterwards.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ensureTools, hermeticEnv, SYSTEM_TOOLS } from "./test-env.mjs";
+import { needsOf, selectTests } from "./test-selection.mjs";
 
-function collect(dir) {
-  const out = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== "fixtures" && entry.name !== "support") out.push(...collect(path));
-    } else if (entry.name.endsWith(".test.ts")) out.push(path);
-  }
-  return out;
+const filters = process.argv.slice(2);
+const files = selectTests(filters);
+const needs = needsOf(files);
+
+const tools = filters.length === 0 ? Object.keys(SYSTEM_TOOLS) : [...needs.tools];
+const missing = ensureTools(tools);
+if (missing !== null) {
+  console.error(missing);
+  process.exit(1);
 }
 
 // Tests that run the CLI as a child process use dist/, so build it once here, before any test
 // starts (never from inside a test: parallel test files would race on the bundle).
-const build = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (needs.dist) {
+  const build = spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
-const filters = process.argv.slice(2);
-const files = collect("test")
-  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
-  .sort();
 const args = [
   "--import",
   "tsx",
@@ -33,9 +36,8 @@ const args = [
   "--test-concurrency=2",
   ...files,
 ];
-// Every temp dir a test makes lands in one directory that is removed afterwards.
 const scratch = mkdtempSync(join(tmpdir(), "codewhale-tests-"));
-const env = { ...process.env, TMPDIR: scratch };
+const env = hermeticEnv(process.env, scratch);
 const result = spawnSync(process.execPath, args, { stdio: "inherit", env });
 try {
   rmSync(scratch, { recursive: true, force: true });

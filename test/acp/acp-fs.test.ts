@@ -19,8 +19,12 @@ const MODEL = ["--model", MODEL_OF.anthropic];
 const DENY_SECRETS = '[permissions]\ndeny = ["read(private.txt)"]';
 const FS = { fs: { readTextFile: true, writeTextFile: true } };
 
+/** A fresh call id each time: a session's tool_use ids are unique, as the mock checks. */
+let calls = 0;
+const nextCallId = () => `toolu_${++calls}`;
+
 function callThenAnswer(name: string, input: Record<string, unknown>): void {
-  mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name, input }] });
+  mock.enqueue({ blocks: [{ kind: "tool", id: nextCallId(), name, input }] });
   mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
 }
 

@@ -16,8 +16,12 @@ import { useMockProvider } from "../support/mock-provider/index.ts";
 const mock = useMockProvider();
 const MODEL = ["--model", MODEL_OF.anthropic];
 
+/** A fresh call id each time: a session's tool_use ids are unique, as the mock checks. */
+let calls = 0;
+const nextCallId = () => `toolu_${++calls}`;
+
 function bashThenAnswer(input: Record<string, unknown>): void {
-  mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input }] });
+  mock.enqueue({ blocks: [{ kind: "tool", id: nextCallId(), name: "bash", input }] });
   mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
 }
 
@@ -105,7 +109,7 @@ describe("codewhale acp: bash in the editor's terminals", () => {
 
     it("session/cancel kills and releases the terminal; the prompt ends cancelled", async () => {
       mock.enqueue({
-        blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "sleep 30" } }],
+        blocks: [{ kind: "tool", id: nextCallId(), name: "bash", input: { command: "sleep 30" } }],
       });
       const { sessionId } = await started(shared);
       const before = terminalCalls(shared).length;

@@ -17,9 +17,13 @@ import { useMockProvider } from "../support/mock-provider/index.ts";
 const mock = useMockProvider();
 const MODEL = ["--model", MODEL_OF.anthropic];
 
+/** A fresh call id each time: a session's tool_use ids are unique, as the mock checks. */
+let calls = 0;
+const nextCallId = () => `toolu_${++calls}`;
+
 /** One reply calling `name` with `input`, then a closing text reply. */
 function callThenAnswer(name: string, input: Record<string, unknown>): void {
-  mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name, input }] });
+  mock.enqueue({ blocks: [{ kind: "tool", id: nextCallId(), name, input }] });
   mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
 }
 
@@ -214,7 +218,12 @@ describe("codewhale acp: tool calls and permissions", () => {
     // Only the call: the cancelled turn sends no second request.
     mock.enqueue({
       blocks: [
-        { kind: "tool", id: "toolu_1", name: "bash", input: { command: "echo made > made.txt" } },
+        {
+          kind: "tool",
+          id: nextCallId(),
+          name: "bash",
+          input: { command: "echo made > made.txt" },
+        },
       ],
     });
     let asked = false;

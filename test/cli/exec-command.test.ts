@@ -3,7 +3,6 @@
 // pipeline), request 1's size, unknown and invalid tool calls, limits and usage errors.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { describe, it } from "node:test";
 import { chunkDeltas, type EventOf } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
@@ -17,6 +16,7 @@ import {
   runExec,
 } from "../support/exec-harness.ts";
 import { flood, type Script, useMockProvider } from "../support/mock-provider/index.ts";
+import { skipWithout } from "../support/system-tools.ts";
 
 const mock = useMockProvider();
 
@@ -100,15 +100,11 @@ describe("codewhale exec output formats", () => {
       assert.ok(thinking.every((l) => l.text === undefined && typeof l.thinking === "string"));
       if (kind !== "openai-chat")
         assert.equal(thinking.map((l) => l.thinking).join(""), "The user greets me.");
-      if (existsSync("/usr/bin/jq")) {
-        const jq = execFileSync(
-          "/usr/bin/jq",
-          ["-r", 'select(.type == "message_delta") | .text // empty'],
-          {
-            input: run.stdout,
-            encoding: "utf8",
-          },
-        );
+      if (!skipWithout("jq")) {
+        const jq = execFileSync("jq", ["-r", 'select(.type == "message_delta") | .text // empty'], {
+          input: run.stdout,
+          encoding: "utf8",
+        });
         assert.equal(jq.replaceAll("\n", ""), "Hello from the mock.");
       }
     });

@@ -109,13 +109,16 @@ function assertSignedThinking(request: RecordedRequest): void {
 
 let summaries = 0;
 
-/** Steps: a read of file N until `steps` reads were asked for; summaries when asked. */
-function sessionResponder(steps: number, summary: (n: number) => Script = summaryScript) {
-  let reads = 0;
+/**
+ * Steps: a read of file N until `steps` reads were asked for; summaries when asked. A resumed
+ * session starts `from` its earlier reads, so every call id stays unique in its history.
+ */
+function sessionResponder(steps: number, summary: (n: number) => Script = summaryScript, from = 0) {
+  let reads = from;
   summaries = 0;
   return (request: RecordedRequest): Script => {
     if (isSummaryRequest(request)) return summary(++summaries);
-    if (reads >= steps) return { blocks: [{ kind: "text", text: "all files read" }] };
+    if (reads >= from + steps) return { blocks: [{ kind: "text", text: "all files read" }] };
     reads++;
     return {
       blocks: [
@@ -233,7 +236,7 @@ describe("codewhale exec: context compaction", () => {
     assert.ok(Array.isArray(body.messages) && Array.isArray(body.tools));
     // The provider counts more than the limit: the next request compacts first.
     mock.countWith(() => 19_000);
-    mock.respondWith(sessionResponder(1));
+    mock.respondWith(sessionResponder(1, summaryScript, 18));
     const next = await runExec([...STREAM, "--resume", sessionIdOf(run.stdout), "one more"], setup);
     assert.equal(next.status, 0, next.stderr);
     const [event] = ofType(logOf(run.stdout).events, "context/compaction");
@@ -268,14 +271,14 @@ describe("codewhale exec: context compaction", () => {
     assert.ok(Array.isArray(body.input) && Array.isArray(body.tools));
     // The provider counts more than the limit (4,800): the next request compacts first.
     mock.countWith(() => 5_500);
-    mock.respondWith(sessionResponder(1));
+    mock.respondWith(sessionResponder(1, summaryScript, 4));
     const next = await runExec([...args, "--resume", sessionIdOf(run.stdout), "one more"], setup);
     assert.equal(next.status, 0, next.stderr);
     const [event] = ofType(logOf(run.stdout).events, "context/compaction");
     assert.equal(event?.tokens_before, 5_500);
     // Without the route (a proxy answering 404) the local estimate decides and nothing fails.
     mock.countWith(null);
-    mock.respondWith(sessionResponder(1));
+    mock.respondWith(sessionResponder(1, summaryScript, 5));
     const last = await runExec([...args, "--resume", sessionIdOf(run.stdout), "and one"], setup);
     assert.equal(last.status, 0, last.stderr);
   });

@@ -30,6 +30,7 @@ import {
   slow,
   startMockProvider,
 } from "../support/mock-provider/index.ts";
+import { skipWithout } from "../support/system-tools.ts";
 
 const FIXTURES = join(repoRoot, "test", "fixtures", "stream-json");
 const DOC = readFileSync(join(repoRoot, "docs", "stream-json.md"), "utf8");
@@ -230,7 +231,9 @@ describe("the stream-json contract, golden", () => {
     );
   });
 
-  it("the documented response-only pipeline prints exactly the response text (real jq)", async () => {
+  it("the documented response-only pipeline prints exactly the response text (real jq)", {
+    skip: skipWithout("jq"),
+  }, async () => {
     const pipeline = /```sh\n(codewhale exec --output-format stream-json[^\n]*\\\n[^\n]*)/.exec(
       DOC,
     )?.[1];

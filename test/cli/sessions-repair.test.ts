@@ -12,6 +12,7 @@ import { cliPath, runCli } from "../support/cli.ts";
 import { execEnv, MODEL_OF, runExec } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 import { startPayload, tempDir, writeSession } from "../support/session-fixtures.ts";
+import { skipWithout } from "../support/system-tools.ts";
 
 let home = "";
 let sessions = "";
@@ -36,8 +37,6 @@ function onTerminal(args: string[], answer: string) {
     timeout: 30_000,
   });
 }
-
-const hasScript = spawnSync("script", ["--version"]).status === 0;
 
 beforeEach(() => {
   home = tempDir("cw-home-");
@@ -116,7 +115,7 @@ describe("sessions repair", () => {
   });
 
   it("on a terminal it asks: n leaves the log unchanged (exit 1), y cuts it", {
-    skip: !hasScript,
+    skip: skipWithout("script"),
   }, () => {
     const { id, path, bytes } = damagedSession();
     const no = onTerminal(["sessions", "repair", id], "n\n");

@@ -14,6 +14,7 @@ import { readSession } from "../../src/session/reader.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { runCli } from "../support/cli.ts";
 import { startPayload, tempDir } from "../support/session-fixtures.ts";
+import { skipWithout } from "../support/system-tools.ts";
 
 /** Closes the writer's file underneath it, so its next write fails in the kernel (EBADF). */
 function breakFile(writer: SessionWriter): void {
@@ -118,8 +119,7 @@ function filesBelow(dir: string): string[] {
   );
 }
 
-const hasPrlimit = spawnSync("prlimit", ["--version"]).status === 0;
-const needsPrlimit = { skip: hasPrlimit ? false : "prlimit (util-linux) is not installed" };
+const needsPrlimit = { skip: skipWithout("prlimit") };
 
 describe("session log: a real write failure (file size limit)", () => {
   it(

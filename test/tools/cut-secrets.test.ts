@@ -5,9 +5,10 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, describe, it } from "node:test";
 import { GREP_MAX_LINE_CHARS } from "../../src/tools/builtin/grep-search.ts";
-import { createGrepTool, createReadTool, grepBackendFor } from "../../src/tools/builtin/index.ts";
+import { createGrepTool, createReadTool } from "../../src/tools/builtin/index.ts";
 import { READ_MAX_LINE_CHARS } from "../../src/tools/builtin/read.ts";
 import { tokenCut } from "../../src/tools/builtin/text-file.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { callTool, createWorkspace } from "./support/workspace.ts";
 
 const ws = createWorkspace("cw-cut-secrets-");
@@ -35,7 +36,7 @@ describe("a cut line never shows part of a key", () => {
   });
 
   for (const backend of ["js", "rg"] as const) {
-    const skip = backend === "rg" && grepBackendFor(process.env) !== "rg";
+    const skip = backend === "rg" && skipWithout("rg");
     it(`grep (${backend}), with keys across column 500`, { skip }, async () => {
       ws.write({ [`grep-${backend}/g.txt`]: lines(GREP_MAX_LINE_CHARS) });
       const grep = createGrepTool(ws.context(), { backend });

@@ -10,6 +10,7 @@ import {
   grepBackendFor,
 } from "../../src/tools/builtin/index.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { callTool, createWorkspace } from "./support/workspace.ts";
 
 const ws = createWorkspace("cw-grep-");
@@ -27,7 +28,7 @@ ws.write({
   "docs/readme.md": "say hello\n",
   "bin.dat": Buffer.from("hello\0binary"),
 });
-const rgReason = grepBackendFor(process.env) === "rg" ? false : "rg is not on the PATH";
+const rgReason = skipWithout("rg");
 
 describe("glob", () => {
   const glob = createGlobTool(ws.context());

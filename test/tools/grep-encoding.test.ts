@@ -3,13 +3,14 @@
 // long line is cut the same way whatever its bytes.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createGrepTool, grepBackendFor } from "../../src/tools/builtin/index.ts";
+import { createGrepTool } from "../../src/tools/builtin/index.ts";
 import type { AnyTool } from "../../src/tools/types.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { callTool, createWorkspace } from "./support/workspace.ts";
 
 const ws = createWorkspace("cw-grep-enc-");
 after(() => ws.cleanup());
-const rgReason = grepBackendFor(process.env) === "rg" ? false : "rg is not on the PATH";
+const rgReason = skipWithout("rg");
 
 before(() =>
   ws.write({

@@ -4,13 +4,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createGrepTool, grepBackendFor } from "../../src/tools/builtin/index.ts";
+import { createGrepTool } from "../../src/tools/builtin/index.ts";
 import type { ToolResult } from "../../src/tools/types.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { callTool, createWorkspace } from "./support/workspace.ts";
 
 const ws = createWorkspace("cw-grep-limits-");
 after(() => ws.cleanup());
-const rgReason = grepBackendFor(process.env) === "rg" ? false : "rg is not on the PATH";
+const rgReason = skipWithout("rg");
 const NARROW = "narrow the pattern, path or glob";
 
 before(() => {

@@ -12,8 +12,8 @@ import {
   createGrepTool,
   createLsTool,
   createReadTool,
-  grepBackendFor,
 } from "../../src/tools/builtin/index.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { callTool, createWorkspace } from "./support/workspace.ts";
 
 const SECRET = `sk-test-${Math.random().toString(36).slice(2)}`;
@@ -39,7 +39,7 @@ function gateFor(deny: string[], ask: string[] = []) {
 }
 
 const context = ws.context({ readGate: gateFor(["read(.env)", "read(secrets/)"]) });
-const rgReason = grepBackendFor(process.env) === "rg" ? false : "rg is not on the PATH";
+const rgReason = skipWithout("rg");
 
 for (const backend of ["js", "rg"] as const) {
   describe(`grep (${backend}) with read deny rules`, { skip: backend === "rg" && rgReason }, () => {

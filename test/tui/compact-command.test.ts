@@ -8,9 +8,10 @@ import { describe, it } from "node:test";
 import { readSession } from "../../src/session/reader.ts";
 import { execEnv, MODEL_OF } from "../support/exec-harness.ts";
 import { startMockProvider } from "../support/mock-provider/index.ts";
-import { startTmux, tmuxAvailable } from "../support/tmux.ts";
+import { skipWithout } from "../support/system-tools.ts";
+import { startTmux } from "../support/tmux.ts";
 
-describe("/compact in the terminal", { skip: !tmuxAvailable() && "tmux is not installed" }, () => {
+describe("/compact in the terminal", { skip: skipWithout("tmux") }, () => {
   it("/compact <focus> compacts between turns and the next request starts from the summary", async (t) => {
     const mock = await startMockProvider();
     const setup = execEnv(mock);

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
-import { tmuxAvailable } from "../support/tmux.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { logFiles, loggedEvents, MODEL, ofType, say, start } from "../support/tui-session.ts";
 
 /** A SessionStart hook that says it started, then waits for `release` (at most 20 s). */
@@ -40,7 +40,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 const SESSION_LINE = /session ([0-9a-f-]{36}) · (\S+)/;
 
 describe("the first frame of a new session", {
-  skip: !tmuxAvailable() && "tmux is not installed",
+  skip: skipWithout("tmux"),
   concurrency: 3,
 }, () => {
   it("is drawn before the session opens and does not change once it is open", async (t) => {

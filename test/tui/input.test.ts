@@ -19,13 +19,13 @@ import { describe, it } from "node:test";
 import { readSession } from "../../src/session/reader.ts";
 import { execEnv, fakeKey } from "../support/exec-harness.ts";
 import { startMockProvider } from "../support/mock-provider/index.ts";
-import { tmuxAvailable } from "../support/tmux.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { logFiles, loggedEvents, ofType, say, start } from "../support/tui-session.ts";
 
 const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
 
 describe("codewhale's input editor in a terminal", {
-  skip: !tmuxAvailable() && "tmux is not installed",
+  skip: skipWithout("tmux"),
   concurrency: 3,
 }, () => {
   it("keeps prompts across sessions, redacted and private; Up and Ctrl-R find them", async (t) => {

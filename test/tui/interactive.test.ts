@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { childOf, startTmux, tmuxAvailable } from "../support/tmux.ts";
+import { skipWithout } from "../support/system-tools.ts";
+import { childOf, startTmux } from "../support/tmux.ts";
 import {
   logFiles,
   loggedEvents,
@@ -20,7 +21,7 @@ import {
 const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
 
 describe("codewhale in a terminal", {
-  skip: !tmuxAvailable() && "tmux is not installed",
+  skip: skipWithout("tmux"),
   concurrency: 3,
 }, () => {
   it("streams an answer as Markdown and exits on Ctrl-D with the terminal restored", async (t) => {

@@ -11,11 +11,11 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { testServerPath } from "../support/mcp-servers.ts";
 import { fakeGithubToken } from "../support/mcp-test-server.ts";
-import { tmuxAvailable } from "../support/tmux.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { answer, loggedEvents, ofType, say, start, waitUntil } from "../support/tui-session.ts";
 
 describe("the interactive terminal: MCP prompts and resources", {
-  skip: !tmuxAvailable() && "tmux is not installed",
+  skip: skipWithout("tmux"),
 }, () => {
   it("/mcp__t__review runs the server's prompt; @t:uri attaches a resource, policed", async (t) => {
     const secret = fakeGithubToken();

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { parse } from "smol-toml";
 import { runExec } from "../support/exec-harness.ts";
-import { tmuxAvailable } from "../support/tmux.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { answer, loggedEvents, ofType, say, startChat, toolCall } from "../support/tui-session.ts";
 
 const allowIn = (file: string) =>
@@ -16,7 +16,7 @@ const allowIn = (file: string) =>
     ?.allow ?? [];
 
 describe("permission prompts in a terminal", {
-  skip: !tmuxAvailable() && "tmux is not installed",
+  skip: skipWithout("tmux"),
   concurrency: 3,
 }, () => {
   it("always allow writes the rule to the user config, confirmed, and exec then runs the call", async (t) => {

@@ -3,11 +3,11 @@
 // running turn, and the model reads it in the next request of that turn, not in a new turn.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { tmuxAvailable } from "../support/tmux.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { answer, loggedEvents, ofType, say, startChat, toolCall } from "../support/tui-session.ts";
 
 describe("steering in a terminal", {
-  skip: !tmuxAvailable() && "tmux is not installed",
+  skip: skipWithout("tmux"),
   concurrency: 2,
 }, () => {
   it("Enter on a queued message while a turn runs sends it as steering at the next step", async (t) => {

@@ -7,11 +7,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fakeProviderTokens } from "../runner/support/fake-secrets.ts";
-import { tmuxAvailable } from "../support/tmux.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { answer, say, startChat, toolCall, waitUntil } from "../support/tui-session.ts";
 
 describe("tool cards in a terminal", {
-  skip: !tmuxAvailable() && "tmux is not installed",
+  skip: skipWithout("tmux"),
   concurrency: 3,
 }, () => {
   it("shows a running bash call's output tail live, its secrets redacted", async (t) => {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { serverError } from "../support/mock-provider/index.ts";
-import { tmuxAvailable } from "../support/tmux.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { answer, loggedEvents, ofType, say, startChat } from "../support/tui-session.ts";
 
 const FAST_RETRY = "[retry]\nmax_retries = 1\ninitial_delay_ms = 300\nmax_delay_ms = 300";
@@ -20,7 +20,7 @@ function after(screen: string, prompt: string): string[] {
 }
 
 describe("turn errors in a terminal", {
-  skip: !tmuxAvailable() && "tmux is not installed",
+  skip: skipWithout("tmux"),
   concurrency: 3,
 }, () => {
   it("the provider down: one line, and the next prompt works", async (t) => {

@@ -1,6 +1,8 @@
 // A loopback mock of the three provider wire formats for tests through the real SDKs. Listens
 // on 127.0.0.1 on a random port, records every request, and plays a queue of scripts and
 // faults: `const mock = await startMockProvider(); mock.enqueue(script); …; await mock.close()`.
+// It checks every request's history (history-check.ts): a broken rule is answered 400 and
+// recorded, and `close()` rejects with what was broken, so the test that caused it fails.
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,6 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { anthropicErrorBody, anthropicErrorEvent, renderAnthropic } from "./anthropic-sse.ts";
 import { chatErrorEvent, openaiErrorBody, renderChat } from "./chat-sse.ts";
 import { badRequest } from "./faults.ts";
+import { historyViolations } from "./history-check.ts";
 import { renderResponses, responsesErrorEvent } from "./responses-sse.ts";
 import {
   type Enqueued,
@@ -39,6 +42,8 @@ export interface MockProvider {
   url: string;
   port: number;
   requests: RecordedRequest[];
+  /** The history rules broken by the requests so far, each naming its request. */
+  violations: string[];
   enqueue(...items: Enqueued[]): void;
   /**
    * Answers requests that find the queue empty from the request itself (null: none), for
@@ -51,7 +56,16 @@ export interface MockProvider {
    * answer 404, as a proxy without them would).
    */
   countWith(counter: ((request: RecordedRequest) => number) | null): void;
+  /** Stops the server; rejects when a request broke a history rule (unless `badHistory`). */
   close(): Promise<void>;
+}
+
+export interface MockOptions {
+  /**
+   * Why this test sends a history that breaks the rules on purpose: its requests are then
+   * answered as scripted, and `close()` does not reject (the violations are still recorded).
+   */
+  badHistory?: string;
 }
 
 const ROUTES: Record<string, WireApi> = {
@@ -69,8 +83,9 @@ const COUNT_PATHS: Record<string, object> = {
 /** Anthropic's and OpenAI's model list paths (the OpenAI base ends in /v1). */
 const MODEL_LISTS = new Set(["/v1/models"]);
 
-export async function startMockProvider(): Promise<MockProvider> {
+export async function startMockProvider(options: MockOptions = {}): Promise<MockProvider> {
   const requests: RecordedRequest[] = [];
+  const violations: string[] = [];
   const queue: Enqueued[] = [];
   let responder: ((request: RecordedRequest) => Enqueued) | null = null;
   let countAnswer: ((request: RecordedRequest) => number) | null = null;
@@ -108,6 +123,12 @@ export async function startMockProvider(): Promise<MockProvider> {
       };
       return sendFault(res, api, fault, idHeader);
     }
+    const broken = historyViolations(api, record.body);
+    if (broken.length > 0) {
+      const what = `mock provider: request ${requests.length} (${api}) breaks the history rules: ${broken.join("; ")}`;
+      violations.push(what);
+      if (options.badHistory === undefined) return sendFault(res, api, badRequest(what), idHeader);
+    }
     const next =
       queue.shift() ??
       responder?.(record) ??
@@ -126,6 +147,7 @@ export async function startMockProvider(): Promise<MockProvider> {
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    violations,
     enqueue: (...items) => queue.push(...items),
     respondWith: (next) => {
       responder = next;
@@ -137,6 +159,9 @@ export async function startMockProvider(): Promise<MockProvider> {
       server.closeAllConnections();
       server.close();
       await once(server, "close");
+      if (violations.length > 0 && options.badHistory === undefined) {
+        throw new Error(violations.join("\n"));
+      }
     },
   };
 }

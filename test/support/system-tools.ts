@@ -1,0 +1,33 @@
+// The system tools some tests need (tmux, rg, jq, chromium, prlimit, script, bwrap). A test
+// that needs one takes `skipWithout(tool)` as its `skip` option: skipped with a reason on a
+// machine without it, but under CI=true (where scripts/test.mjs installs every tool first) the
+// missing tool fails the test file at once. scripts/test.mjs reads these calls to know which
+// tools a run needs.
+import { spawnSync } from "node:child_process";
+
+export type SystemTool = "chromium" | "tmux" | "jq" | "rg" | "bwrap" | "prlimit" | "script";
+
+/** Each tool's Debian package, for the messages. */
+const PACKAGE: Record<SystemTool, string> = {
+  chromium: "chromium",
+  tmux: "tmux",
+  jq: "jq",
+  rg: "ripgrep",
+  bwrap: "bubblewrap",
+  prlimit: "util-linux",
+  script: "bsdutils",
+};
+
+/** False when `tool` is on the PATH; else why the test is skipped (under CI=true: throws). */
+export function skipWithout(tool: SystemTool): string | false {
+  if (onPath(tool)) return false;
+  const reason = `${tool} is not installed (apt-get install ${PACKAGE[tool]})`;
+  if (process.env.CI === "true") {
+    throw new Error(`${reason}; under CI=true a test that needs it fails instead of skipping`);
+  }
+  return reason;
+}
+
+function onPath(tool: SystemTool): boolean {
+  return spawnSync("/bin/sh", ["-c", `command -v ${tool}`], { stdio: "ignore" }).status === 0;
+}

@@ -85,10 +85,8 @@ describe("cancellation", () => {
       if (event.type === "tool/call" && event.call_id === "c1")
         setTimeout(() => h.agent.cancel(), 20);
     });
-    const started = Date.now();
     const outcome = await h.agent.run("go");
     h.agent.dispose();
-    assert.ok(Date.now() - started < 5000);
     assert.equal(outcome.reason, "cancelled");
     const results = ofType(h.events, "tool/result");
     assert.deepEqual(

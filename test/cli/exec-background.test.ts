@@ -5,9 +5,18 @@ import { execFileSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { describe, it } from "node:test";
 import { execEnv, jsonLines, MODEL_OF, spawnCli, waitFor } from "../support/exec-harness.ts";
-import { slow, useMockProvider } from "../support/mock-provider/index.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Command lines of the running processes that contain `marker`. */
 function processesWith(marker: string): string[] {
@@ -19,21 +28,25 @@ describe("codewhale exec background processes", () => {
   it("starts a background command, returns at once, and ends it with the session", async () => {
     const setup = execEnv(mock);
     const marker = `${300 + randomInt(1000)}.5`;
-    const command = `bash -c 'sleep ${marker}; true'`;
+    const command = `bash -c 'echo $$ > bg.pid; sleep ${marker}; true'`;
     mock.enqueue({
       blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command, background: true } }],
     });
-    // The answer streams slowly, so the background process can be seen while exec runs.
-    mock.enqueue(slow({ blocks: [{ kind: "text", text: "Started." }] }, 100));
+    // The next step waits in the foreground until the background command has started.
+    const wait = "until [ -s bg.pid ]; do sleep 0.05; done; cat bg.pid";
+    mock.enqueue({
+      blocks: [{ kind: "tool", id: "toolu_2", name: "bash", input: { command: wait } }],
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "Started." }] });
     const args = ["exec", "--model", MODEL_OF.anthropic, "--permission-mode", "bypass"];
-    const spawned = spawnCli([...args, "--output-format", "stream-json", "go"], setup, "");
-    await waitFor(() => processesWith(`sleep ${marker}`).length > 0);
-    const run = await spawned.done;
+    const run = await spawnCli([...args, "--output-format", "stream-json", "go"], setup, "").done;
     assert.equal(run.status, 0, run.stderr);
-    assert.ok(run.ms < 20_000, "exec did not wait for the background command");
-    const result = jsonLines(run.stdout).find((line) => line.type === "tool/result")!;
-    assert.equal(result.is_error, false);
-    assert.match(String(result.content), /^Started background process bg1\./);
+    const [result, waited] = jsonLines(run.stdout).filter((line) => line.type === "tool/result");
+    assert.equal(result?.is_error, false);
+    assert.match(String(result?.content), /^Started background process bg1\./);
+    const pid = Number.parseInt(String(waited?.content), 10);
+    assert.ok(pid > 0, String(waited?.content));
+    await waitFor(() => !isAlive(pid));
     assert.deepEqual(processesWith(`sleep ${marker}`), [], "the background tree ended with exec");
   });
 });

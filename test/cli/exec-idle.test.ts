@@ -23,6 +23,5 @@ describe("a provider that goes quiet", () => {
     assert.equal(failed?.error, "no data from the provider for 0.3 s (stream_idle_timeout_ms)");
     assert.equal(failed?.will_retry, true);
     assert.equal(lines.at(-1)!.result, "on time");
-    assert.ok(run.ms < 4000, `took ${run.ms} ms`);
   });
 });

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { STDIN_LIMIT_BYTES, STDIN_WAIT_MS } from "../../src/cli/exec-prompt.ts";
+import { STDIN_LIMIT_BYTES } from "../../src/cli/exec-prompt.ts";
 import { cliPath, runCli } from "../support/cli.ts";
 import { type ExecEnv, execEnv, MODEL_OF, runExec, spawnCli } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
@@ -95,13 +95,12 @@ describe("exec: piped stdin", () => {
     const open = spawnCli(["exec", "--model", MODEL_OF.anthropic, "hi"], setup);
     const openRun = await open.done;
     assert.equal(openRun.status, 0, openRun.stderr);
-    assert.ok(openRun.ms < STDIN_WAIT_MS, `took ${openRun.ms} ms`);
+    assert.doesNotMatch(openRun.stderr, /nothing arrived on stdin/, "a socket is not waited on");
     answer();
     // A writer that holds the pipe open and says nothing (its own stdio elsewhere).
     const silent = await shell('mkfifo p; (sleep 8 >p 2>/dev/null &); $CW "hi" <p', setup);
     assert.equal(silent.status, 0, silent.stderr);
     assert.match(silent.stderr, /nothing arrived on stdin in 3 s, going on without it/);
-    assert.ok(silent.ms < STDIN_WAIT_MS + 10_000, `took ${silent.ms} ms`);
     assert.equal(lastPrompt(), "hi");
   });
 

@@ -166,7 +166,7 @@ describe("retries", () => {
     const failed = jsonLines(run.stdout).find((l) => l.type === "step/failed")!;
     assert.deepEqual([failed.status, failed.will_retry], [429, true]);
     assert.equal(jsonLines(run.stdout).at(-1)!.result, "after the wait");
-    assert.ok(run.ms >= 300);
+    assert.equal((failed.retry as { delay_ms: number }).delay_ms, 300, "retry-after is waited");
   });
 
   it("500 until the budget runs out: a line per retry, then one line naming status and request, exit 1", async () => {
@@ -176,7 +176,6 @@ describe("retries", () => {
     for (let i = 0; i < 100; i++) mock.enqueue(serverError());
     const run = await runExec(["--model", MODEL_OF.anthropic, "hi"], setup);
     assert.equal(run.status, 1);
-    assert.ok(run.ms < 1500 + 2000, `took ${run.ms} ms`);
     assert.ok(mock.requests.length > 3);
     const lines = run.stderr.trimEnd().split("\n");
     const retries = lines.slice(0, -1);

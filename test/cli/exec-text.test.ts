@@ -259,7 +259,6 @@ describe("exec text on a terminal", () => {
   it("no prompt on a terminal's stdin is a usage error at once, not a wait", async () => {
     const setup = execEnv(mock);
     const requests = mock.requests.length;
-    const started = Date.now();
     const noPrompt = await inTerminal(
       `${cli(["exec", "--model", MODEL_OF.anthropic])} < /dev/tty`,
       setup,
@@ -272,7 +271,6 @@ describe("exec text on a terminal", () => {
     );
     assert.equal(dash.status, 2, dash.output);
     assert.match(dash.output, /"-" reads the prompt from stdin, but stdin is a terminal/);
-    assert.ok(Date.now() - started < 15_000);
     assert.equal(mock.requests.length, requests);
   });
 });

@@ -12,17 +12,13 @@ describe("a stream that goes quiet", () => {
 
   for (const kind of KINDS) {
     it(`${kind}: ends with a retryable failure after the idle limit`, async () => {
-      // Each chunk would come 20 s after the last: only the idle limit can end it sooner. The
-      // bound is loose, so a loaded machine's slow timers cannot fail it; a missing cut still does.
+      // Each chunk would come 20 s after the last: only the idle limit ends it with this error.
       mock.enqueue(slow(answer, 20_000));
-      const started = Date.now();
       const request = makeRequest({ idleTimeoutMs: 300, onDelta: () => undefined });
       const parts = await collect(streamFor(kind)(configFor(kind, mock), request));
       const { error } = errorOf(parts);
       assert.equal(error.message, "no data from the provider for 0.3 s (stream_idle_timeout_ms)");
       assert.equal(error.retryable, true);
-      const elapsed = Date.now() - started;
-      assert.ok(elapsed >= 300 && elapsed < 15_000, `ended after ${elapsed} ms`);
     });
 
     it(`${kind}: a slow but steady stream is not cut`, async () => {

@@ -1,11 +1,14 @@
 // Runs `codewhale exec` as a child process against the loopback mock provider, for each
 // provider kind: a temp CODEWHALE_HOME whose config points the providers at the mock, fake
 // keys generated at runtime in the real shapes, and async spawning (the mock shares our loop).
+// Under the test runner, a child still running when its file's tests end is killed then, so a
+// failed test cannot leave its file waiting on a CLI that waits on its stdin.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after } from "node:test";
 import type { ProviderApi } from "../../src/providers/index.ts";
 import { bundleEntry } from "./bundle-child.ts";
 import { cliPath } from "./cli.ts";
@@ -80,6 +83,13 @@ export interface Spawned {
 /** exec-tools-cli.ts: `codewhale exec` with the test tools, bundled once (bundle-child.ts). */
 const toolsCli = () => [bundleEntry(new URL("./exec-tools-cli.ts", import.meta.url))];
 
+const running = new Set<ChildProcess>();
+if (process.env.NODE_TEST_CONTEXT !== undefined) {
+  after(() => {
+    for (const child of running) child.kill("SIGKILL");
+  });
+}
+
 export function spawnCli(
   args: string[],
   setup: ExecEnv,
@@ -92,6 +102,7 @@ export function spawnCli(
     env: setup.env,
     stdio: ["pipe", "pipe", "pipe"],
   });
+  running.add(child);
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (data) => {
@@ -102,9 +113,10 @@ export function spawnCli(
   });
   if (input !== undefined) child.stdin?.end(input);
   const done = new Promise<ExecRun>((resolve) => {
-    child.on("close", (status, signal) =>
-      resolve({ status, signal, stdout, stderr, ms: Date.now() - started }),
-    );
+    child.on("close", (status, signal) => {
+      running.delete(child);
+      resolve({ status, signal, stdout, stderr, ms: Date.now() - started });
+    });
   });
   return { child, stdout: () => stdout, done };
 }
@@ -134,8 +146,8 @@ export function jsonLines(text: string): Array<Record<string, unknown>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** Polls until `check` is true or the timeout passes. */
-export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+/** Polls until `check` is true, or fails after `timeoutMs` (loose: a loaded machine is slow). */
+export async function waitFor(check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > until) throw new Error("timed out waiting");

@@ -46,9 +46,7 @@ describe("bash", () => {
   it("kills the whole tree, grandchild included, on timeout", async () => {
     const pidFile = join(ws.dir, "grandchild.pid");
     const command = `bash -c 'sleep 30 & echo $! > ${pidFile}; wait' ; echo never`;
-    const started = Date.now();
     const result = await callTool(createBashTool(ws.context()), { command, timeout_ms: 500 });
-    assert.ok(Date.now() - started < 5000);
     assert.equal(result.isError, true);
     assert.match(result.content, /\[timed out after 500 ms; the process tree was killed\]$/);
     const pid = Number(readFileSync(pidFile, "utf8"));

@@ -122,7 +122,6 @@ describe("MCP servers as a tool source", () => {
       { calls },
       { text: "done" },
     ]);
-    const started = Date.now();
     await h.agent.run("go");
     const byId = results(h.events);
     assert.equal(byId.echo?.content, "echo: hi");
@@ -162,7 +161,6 @@ describe("MCP servers as a tool source", () => {
     assert.equal(byId.fail?.is_error, true);
     assert.equal(byId.fail?.content, "the widget is jammed");
     assert.equal(byId.redos?.content, "redos ran", "a backtracking pattern is left to the server");
-    assert.ok(Date.now() - started < 10_000);
     await h.agent.close();
   });
 

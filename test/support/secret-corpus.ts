@@ -1,7 +1,8 @@
-// Scores a redaction function on the secrets corpus (test/fixtures/secrets/corpus.json): recall
-// (a positive passes when neither its secret nor any 8-char window of the secret's non-public
-// part survives), byte-identity of the hard negatives, and the known-value cases. Used by
-// test/runner/secret-corpus.test.ts and scripts/secret-corpus-table.ts.
+// Scores a redaction function on a secrets corpus: recall (a positive passes when neither its
+// secret nor any 8-char window of the secret's non-public part survives, windows the input also
+// carries outside its secrets aside), byte-identity of the negatives, and the known-value cases.
+// Loads the generated corpus (test/fixtures/secrets) and the held-out one written blind to the
+// rules (test/fixtures/secrets-heldout) into one shape. Used by the secret-corpus tests and bench.
 import { readFileSync } from "node:fs";
 import type { Corpus } from "../fixtures/secrets/generate.ts";
 
@@ -29,21 +30,77 @@ export interface CorpusScore {
 }
 
 const CORPUS_URL = new URL("../fixtures/secrets/corpus.json", import.meta.url);
+const HELDOUT_URL = new URL("../fixtures/secrets-heldout/", import.meta.url);
 
 export function loadCorpus(): Corpus {
   return JSON.parse(readFileSync(CORPUS_URL, "utf8")) as Corpus;
 }
 
-/** The first 8-char window of the secret's non-public part found in `output`, or null. */
-export function survivingWindow(output: string, value: string, publicPrefix = ""): string | null {
+interface HeldoutLine {
+  id: string;
+  kind: string;
+  source: string;
+  text: string;
+  secrets?: string[];
+}
+
+function jsonLines(name: string): HeldoutLine[] {
+  return readFileSync(new URL(name, HELDOUT_URL), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as HeldoutLine);
+}
+
+/**
+ * The held-out corpus as a Corpus: its kinds are positive kinds and negative categories, its
+ * sources the contexts; it names no public prefixes and has no known-value cases.
+ */
+export function loadHeldoutCorpus(): Corpus {
+  return {
+    seed: 0,
+    positives: jsonLines("positives.jsonl").map((line) => ({
+      id: line.id,
+      kind: line.kind,
+      context: line.source,
+      text: line.text,
+      secrets: (line.secrets ?? []).map((value) => ({ value })),
+    })),
+    negatives: jsonLines("negatives.jsonl").map((line) => ({
+      id: line.id,
+      category: line.kind,
+      text: line.text,
+    })),
+    known: [],
+  };
+}
+
+/**
+ * The first 8-char window of the secret's non-public part found in `output`, or null. A window
+ * that `elsewhere` (the input with its secrets cut out) also carries is no sign of a leak: the
+ * `k_test_5` of an `sk_test_5…` key beside a publishable `pk_test_5…` one, say.
+ */
+export function survivingWindow(
+  output: string,
+  value: string,
+  publicPrefix = "",
+  elsewhere = "",
+): string | null {
   if (output.includes(value)) return value;
   const hidden = value.startsWith(publicPrefix) ? value.slice(publicPrefix.length) : value;
   if (hidden.length <= 8) return output.includes(hidden) ? hidden : null;
   for (let at = 0; at + 8 <= hidden.length; at++) {
     const window = hidden.slice(at, at + 8);
-    if (output.includes(window)) return window;
+    if (output.includes(window) && !elsewhere.includes(window)) return window;
   }
   return null;
+}
+
+/** `text` with every secret value cut out (longest first), for survivingWindow's `elsewhere`. */
+function withoutSecrets(text: string, secrets: ReadonlyArray<{ value: string }>): string {
+  let rest = text;
+  for (const value of secrets.map((s) => s.value).sort((a, b) => b.length - a.length))
+    rest = rest.split(value).join("\u0000");
+  return rest;
 }
 
 export function scoreCorpus(corpus: Corpus, redact: Redact): CorpusScore {
@@ -58,8 +115,9 @@ export function scoreCorpus(corpus: Corpus, redact: Redact): CorpusScore {
   };
   for (const entry of corpus.positives) {
     const output = redact(entry.text, {});
+    const elsewhere = withoutSecrets(entry.text, entry.secrets);
     const survived = entry.secrets
-      .map((secret) => survivingWindow(output, secret.value, secret.public))
+      .map((secret) => survivingWindow(output, secret.value, secret.public, elsewhere))
       .find((window) => window !== null);
     tally(kinds, entry.kind, survived === undefined);
     if (survived !== undefined)

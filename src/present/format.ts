@@ -3,7 +3,9 @@
 // too), durations, counts with the right plural, token counts. Every surface formats through
 // these; none calls toFixed on a cost.
 
-export { formatCost, formatCostDetail } from "../providers/index.ts";
+// From models.ts, not the providers' index: the terminal UI's bundle (dist/tui.cjs) imports this
+// file, and the index would bring every provider SDK and zod into what its first frame loads.
+export { formatCost, formatCostDetail } from "../providers/models.ts";
 
 /** "850 ms", "2.4 s", "12 s", "3 m 05 s", "1 h 02 m". */
 export function formatDuration(ms: number): string {

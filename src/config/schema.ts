@@ -102,6 +102,8 @@ const hookSchema = z.strictObject({
   command: z.string().min(1),
   timeout_ms: positiveInt.optional(),
   on_error: z.enum(["allow", "deny"]).optional(),
+  /** Credential variables of the session this hook still gets (docs/hooks.md#environment). */
+  env_allow: stringList.optional(),
 });
 const hookList = z.array(hookSchema).default([]);
 const hooksSchema = z.strictObject({
@@ -131,6 +133,8 @@ const externalToolSchema = z.strictObject({
   /** JSON-schema-like description of the tool's input. */
   arguments: z.record(z.string(), z.json()).optional(),
   env: stringMap.default({}),
+  /** Credential variables of the session this tool's command still gets. */
+  env_allow: stringList.optional(),
 });
 
 /**
@@ -148,6 +152,8 @@ const mcpServerSchema = z
     command: z.string().min(1).optional(),
     args: stringList.default([]),
     env: stringMap.default({}),
+    /** Credential variables of the session a stdio server still gets (docs/mcp.md). */
+    env_allow: stringList.optional(),
     cwd: z.string().min(1).optional(),
     url: z.url({ protocol: /^https?$/ }).optional(),
     headers: stringMap.default({}),

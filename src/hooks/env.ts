@@ -1,11 +1,10 @@
-// The environment a hook process gets: the session's, minus every provider credential, plus
-// the project directory under both codewhale's and Claude Code's names (called once per hook);
-// the one tools and doctor's probes get: the session's minus the provider keys; and the one
-// MCP servers start from: the session's minus every credential-looking variable.
+// The environments of the processes the session starts, all from runner/child-env.ts: a hook's
+// (the session's less the provider keys, with the project directory under both codewhale's and
+// Claude Code's names; each hook then loses every credential but its `env_allow` when it
+// starts, run-event.ts), the one MCP servers start from (less every credential), and the one
+// tools and doctor's probes get (less the provider keys).
 import { BUILTIN_BASE_URL_VARS, type Env } from "../config/index.ts";
-
-/** Variables that look like credentials: `*_API_KEY`, `*_TOKEN`, and all `ANTHROPIC_*`/`OPENAI_*`. */
-const CREDENTIAL_PATTERNS = [/_API_KEY$/i, /_TOKEN$/i, /^ANTHROPIC_/i, /^OPENAI_/i];
+import { childEnvironment } from "../runner/index.ts";
 
 export interface HookEnvOptions {
   /** Each configured provider's `api_key_env`, removed whatever its name. */
@@ -13,29 +12,37 @@ export interface HookEnvOptions {
   projectDir: string;
 }
 
+/**
+ * What every hook of the session starts from: no provider key, the project dir set. The other
+ * credentials are removed per hook (hookProcessEnvironment), so `env_allow` can keep some.
+ */
 export function hookEnvironment(base: Env, options: HookEnvOptions): NodeJS.ProcessEnv {
-  const env = withoutCredentials(base, options.providerKeyVars);
+  const env = childEnvironment(base, {
+    providerKeyVars: options.providerKeyVars,
+    credentials: false,
+  });
   env.CODEWHALE_PROJECT_DIR = options.projectDir;
   env.CLAUDE_PROJECT_DIR = options.projectDir;
   return env;
 }
 
+/** The environment one hook runs with: `session` less every credential but its `env_allow`. */
+export function hookProcessEnvironment(
+  session: NodeJS.ProcessEnv,
+  allow: readonly string[] = [],
+): NodeJS.ProcessEnv {
+  return childEnvironment(session, { providerKeyVars: [], credentials: true, allow });
+}
+
 /**
- * `base` without any variable that looks like a credential and without `providerKeyVars`:
- * what hooks and MCP servers start from (a server gets a token only through its own `env`).
+ * `base` without any variable that holds a credential and without `providerKeyVars`: what MCP
+ * servers start from (a server gets a credential only through its own `env` or `env_allow`).
  */
 export function withoutCredentials(
   base: Env,
   providerKeyVars: readonly string[],
 ): NodeJS.ProcessEnv {
-  const drop = new Set(providerKeyVars);
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(base)) {
-    if (value === undefined || drop.has(name)) continue;
-    if (CREDENTIAL_PATTERNS.some((pattern) => pattern.test(name))) continue;
-    env[name] = value;
-  }
-  return env;
+  return childEnvironment(base, { providerKeyVars, credentials: true });
 }
 
 /** `env` without the configured providers' key variables: what tools and cgc get. */
@@ -43,8 +50,7 @@ export function withoutProviderKeys(
   env: Env,
   providers: Record<string, { api_key_env?: string }>,
 ): NodeJS.ProcessEnv {
-  const drop = new Set(providerKeyVars(providers));
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !drop.has(name)));
+  return childEnvironment(env, { providerKeyVars: providerKeyVars(providers), credentials: false });
 }
 
 /**

@@ -6,6 +6,7 @@ import type { HookConfig, HookEvent } from "../config/index.ts";
 import type { OutputPolicy } from "../runner/index.ts";
 import { DEFAULT_OUTPUT_POLICY } from "../runner/index.ts";
 import type { JsonValue } from "../session/events.ts";
+import { hookProcessEnvironment } from "./env.ts";
 import type { HookSession } from "./input.ts";
 import { hookInputText } from "./input.ts";
 import type { HookOutcome } from "./output.ts";
@@ -16,7 +17,10 @@ import { policeOutcome } from "./text-policy.ts";
 /** What every hook run needs from the session. */
 export interface HookRuntime {
   session: HookSession;
-  /** The hook environment (see env.ts): no credentials, project dir set. */
+  /**
+   * The session's hook environment (hookEnvironment: no provider key, project dir set); each
+   * hook runs with it less every credential but those its `env_allow` names.
+   */
   env: NodeJS.ProcessEnv;
   /** Aborts running hooks when the turn is cancelled. */
   signal?: AbortSignal;
@@ -50,7 +54,7 @@ export async function runOneHook(
   const result = await runHookCommand({
     command: hook.command,
     cwd: runtime.session.cwd,
-    env: runtime.env,
+    env: hookProcessEnvironment(runtime.env, hook.env_allow),
     input: hookInputText(event, runtime.session, fields),
     timeoutMs,
     ...(runtime.killGraceMs !== undefined ? { killGraceMs: runtime.killGraceMs } : {}),

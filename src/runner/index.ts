@@ -2,6 +2,8 @@
 // that is not a subprocess, spill scopes, process-group killing and shutdown hooks (also used
 // by hooks/), and the policy types. Import from here.
 export type { ByteString } from "./byte-text.ts";
+export type { ChildEnvOptions } from "./child-env.ts";
+export { childEnvironment, isCredentialVariable } from "./child-env.ts";
 export { stripControls } from "./control-stripper.ts";
 export {
   escapeAllControls,

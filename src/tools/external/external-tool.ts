@@ -1,10 +1,11 @@
 // External command tools declared in config (`[[tools.external]]`): each becomes a tool whose
 // arguments are validated by the schema built from its `arguments` table and whose argv is
 // filled from them (argv-template.ts), run without a shell through the shared runner with the
-// tool's own output policy and the entry's `env` on top of the session's environment.
+// tool's own output policy and the entry's `env` on top of the session's environment less every
+// credential but those its `env_allow` names (runner/child-env.ts).
 import type { ExternalToolConfig } from "../../config/index.ts";
 import { ConfigError } from "../../errors.ts";
-import { runCommand } from "../../runner/index.ts";
+import { childEnvironment, runCommand } from "../../runner/index.ts";
 import { commandSummary } from "../builtin/bash.presenter.ts";
 import { statusLine } from "../builtin/bash.ts";
 import type { BuiltinToolContext } from "../builtin/context.ts";
@@ -70,7 +71,15 @@ function createExternalTool(
           {
             command: argv,
             cwd: context.cwd,
-            env: { ...context.env, ...entry.env },
+            // The session's environment less every credential but `env_allow`, then `env`.
+            env: {
+              ...childEnvironment(context.env, {
+                providerKeyVars: [],
+                credentials: true,
+                ...(entry.env_allow ? { allow: entry.env_allow } : {}),
+              }),
+              ...entry.env,
+            },
             timeoutMs,
             signal: ctx.signal,
           },

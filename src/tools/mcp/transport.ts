@@ -1,5 +1,5 @@
 // The SDK transport of one configured MCP server: stdio (the command with the session's
-// environment less every credential-looking variable, plus the entry's own `env`; its stderr
+// environment less every credential, plus those its `env_allow` names and its own `env`; its stderr
 // kept as a bounded tail for error notices, never printed) or streamable HTTP (the url and
 // headers with `${VAR}` filled in; without an Authorization header of its own, OAuth through
 // what `mcp login` stored, never interactive). Called by connection.ts for each (re)start.
@@ -51,7 +51,7 @@ export async function buildTransport(
   const transport = new StdioClientTransport({
     command,
     args: server.args,
-    env: { ...definedOnly(options.env), ...env.value },
+    env: { ...definedOnly(options.env), ...allowed(server.env_allow, options.vars), ...env.value },
     cwd: isAbsolute(cwd) ? cwd : resolve(cwd),
     stderr: "pipe",
   });
@@ -94,6 +94,19 @@ async function httpTransport(
   });
   const needsLogin = () => authProvider?.needsLogin === true;
   return { ok: true, built: { transport, stderrTail: () => "", target: url, needsLogin } };
+}
+
+/** The variables `env_allow` names, as the session's environment has them (set ones only). */
+function allowed(
+  names: readonly string[] | undefined,
+  vars: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names ?? []) {
+    const value = vars[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
 }
 
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {

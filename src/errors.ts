@@ -9,6 +9,8 @@ export const ExitCode = {
   ok: 0,
   failure: 1,
   usage: 2,
+  /** exec: the turn completed without an answer (a refusal, a content filter, nothing said). */
+  noAnswer: 3,
   cancelled: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -3,9 +3,9 @@
 // hooks: tool-call-decision.ts, which validates a rewrite itself), ask (the guard's asks wait
 // for a surface's answer), record `tool/call` (synced, for every call before any runs),
 // execute with exactly the recorded arguments, record `tool/result` and run the PostToolUse
-// hooks. Refused and invalid calls get an error result the model reads; a cancel ends running
-// calls as interrupted and skips the rest; a hook or plugin stop ends the turn after the
-// running call. turn.ts calls it.
+// hooks. Refused, invalid and cut-off calls (providers/output-limit.ts) get an error result
+// the model reads; a cancel ends running calls as interrupted and skips the rest; a hook or
+// plugin stop ends the turn after the running call. turn.ts calls it.
 import { policedLine, policedText } from "../hooks/index.ts";
 import { evaluatePermission, prepareBashRules } from "../permissions/index.ts";
 import type { ModelToolCall } from "../providers/index.ts";
@@ -22,6 +22,8 @@ import { errorResult, interruptedResult, resultEvent } from "./tool-results.ts";
 
 export const CANCELLED_RESULT = "The tool call was cancelled by the user before it finished.";
 export const NOT_RUN_RESULT = "The tool call was not run: the user cancelled the turn.";
+export const CUT_CALL_RESULT =
+  "The tool call was not run: the response reached its output token limit while writing it, so its arguments were cut off. Make the call again, with shorter arguments or split into smaller calls.";
 /** After a cancel, how long a running tool has to stop and hand back what it has so far. */
 const CANCEL_GRACE_MS = 3000;
 
@@ -70,6 +72,7 @@ export async function recordToolCalls(
   const recorded: RecordedCalls = { prepared: [] };
   for (const call of calls) {
     if (signal.aborted) recordNotRun(ctx, turn, step, call, argumentsOf(call));
+    else if (call.cut) recordRefused(ctx, turn, step, call, argumentsOf(call), CUT_CALL_RESULT);
     else if (recorded.stop) {
       recordRefused(ctx, turn, step, call, argumentsOf(call), stopped(recorded.stop));
     } else {

@@ -19,6 +19,7 @@ import {
 } from "../config/index.ts";
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
+import { MISSING_ANSWER_LINE } from "../present/missing-answer.ts";
 import { modelInfo } from "../providers/models.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
@@ -258,20 +259,27 @@ async function withOutput(
       codewhaleVersion: VERSION,
       resumed: agent.resumed,
     });
+    // A completed turn without an answer (a refusal, a content filter, nothing) exits 3.
+    const ended = new WeakMap<TurnOutcome, { code: ExitCode; error?: string }>();
     const finish = async (outcome: TurnOutcome) => {
-      const exitCode = exitCodeOf(outcome);
+      const missing = outcome.reason === "completed" ? output.missingAnswer() : null;
+      const exitCode = missing ? ExitCode.noAnswer : exitCodeOf(outcome);
+      const error = missing ? MISSING_ANSWER_LINE[missing] : outcome.error;
+      ended.set(outcome, { code: exitCode, ...(error ? { error } : {}) });
       const end = {
         sessionId: agent.sessionId,
         reason: outcome.reason,
         exitCode,
         durationMs: Date.now() - run.started,
       };
-      await output.finish(outcome.error && exitCode !== 0 ? { ...end, error: outcome.error } : end);
+      await output.finish(error && exitCode !== 0 ? { ...end, error } : end);
     };
     const last = await turns(finish);
-    if (last && exitCodeOf(last) !== ExitCode.ok) {
-      const why = readerGone && last.reason === "cancelled" ? GONE : (last.error ?? last.reason);
-      throw new RunStoppedError(why, exitCodeOf(last));
+    const code = last ? (ended.get(last)?.code ?? exitCodeOf(last)) : ExitCode.ok;
+    if (last && code !== ExitCode.ok) {
+      const error = ended.get(last)?.error ?? last.error;
+      const why = readerGone && last.reason === "cancelled" ? GONE : (error ?? last.reason);
+      throw new RunStoppedError(why, code);
     }
   } finally {
     stopWatching();

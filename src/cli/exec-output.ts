@@ -4,6 +4,7 @@
 // only from `session/event`; the refused calls of each turn go on its result.
 
 import { formatCost, formatDuration, plural } from "../present/format.ts";
+import type { MissingAnswer } from "../present/missing-answer.ts";
 import {
   deltaLineMaxBytes,
   encodeDeltaLine,
@@ -162,10 +163,17 @@ export class ExecOutput {
     else this.stderr.write(`${text}\n`);
   }
 
+  /** Why the turn's last message holds no answer (present/missing-answer.ts), or null. */
+  missingAnswer(): MissingAnswer | null {
+    return this.answer.missing;
+  }
+
   /** Writes what ends a turn in this format, then starts counting afresh. */
-  async finish(end: Omit<RunEnd, "permissionDenials">): Promise<void> {
+  async finish(end: Omit<RunEnd, "permissionDenials" | "stopReason">): Promise<void> {
+    const { missing, stopReason } = this.answer;
     const result = resultLine(this.figures.figures, this.answer.text, {
       ...end,
+      stopReason: end.reason === "completed" && missing ? missing : stopReason,
       permissionDenials: this.denials,
     });
     if (this.text) this.endText(end);
@@ -177,7 +185,7 @@ export class ExecOutput {
   }
 
   /** The answer (unless streamed), the summary on a terminal, and how many calls were refused. */
-  private endText(end: Omit<RunEnd, "permissionDenials">): void {
+  private endText(end: Omit<RunEnd, "permissionDenials" | "stopReason">): void {
     const text = this.text as TextOutput;
     text.answer(this.answer.text);
     if (this.options.summary) {

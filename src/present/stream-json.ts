@@ -6,6 +6,7 @@ import { readNative } from "../providers/neutral.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
 import type { Figures } from "../session/figures.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
+import { type MissingAnswer, missingAnswer } from "./missing-answer.ts";
 
 /** How a tool call or result is shown (tools/presentation.ts). */
 type Presentation = CallPresentation | ResultPresentation;
@@ -164,11 +165,17 @@ export class LastAnswer {
   text = "";
   /** Thinking blocks of the last complete assistant message. */
   thinking = "";
+  /** The provider's stop reason of the last complete assistant message (null: none came). */
+  stopReason: string | null = null;
+  /** Why the last message holds no answer (missing-answer.ts), null when it answers. */
+  missing: MissingAnswer | null = null;
 
   observe(event: SessionEvent): void {
     if (event.type !== "assistant/message") return;
     this.text = blockText(event.content, "text");
     this.thinking = blockText(event.content, "thinking");
+    this.stopReason = event.stop_reason;
+    this.missing = missingAnswer(event);
   }
 }
 
@@ -215,6 +222,11 @@ export interface RunEnd {
   reason: string;
   exitCode: number;
   error?: string;
+  /**
+   * Why the model stopped: `refusal`, `content_filter` or `empty` when a completed turn has no
+   * answer, else the provider's stop reason of the last message; null when none arrived.
+   */
+  stopReason: string | null;
   durationMs: number;
   /** The calls of the turn that the permission policy refused, in order. */
   permissionDenials: PermissionDenial[];
@@ -228,6 +240,7 @@ export function resultLine(figures: Figures, answer: string, end: RunEnd): Strea
     result: answer,
     is_error: end.exitCode !== 0,
     reason: end.reason,
+    stop_reason: end.stopReason,
     exit_code: end.exitCode,
     ...(end.error === undefined ? {} : { error: end.error }),
     turns: figures.turns,

@@ -10,6 +10,7 @@ import { buildAnthropicBody } from "./anthropic-request.ts";
 import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
 import { guardStream } from "./failure.ts";
 import { providerFetch } from "./http-client.ts";
+import { markCutCall } from "./output-limit.ts";
 import type { DeltaSink, ModelToolCall, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
@@ -169,7 +170,7 @@ class MessageAssembly implements StreamAssembly<RawMessageStreamEvent> {
       content,
       stopReason: this.stopReason,
       requestId,
-      toolCalls,
+      toolCalls: markCutCall(toolCalls, this.stopReason),
       usage: { ...this.usage },
     };
   }

@@ -10,6 +10,7 @@ import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
 import { guardStream } from "./failure.ts";
 import { buildChatBody } from "./openai-chat-request.ts";
 import { createOpenAIClient } from "./openai-client.ts";
+import { markCutCall } from "./output-limit.ts";
 import type { DeltaSink, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
@@ -39,6 +40,8 @@ export const streamOpenAIChat = guardStream(async function* (config, request, em
  */
 class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
   private text: string | null = null;
+  /** OpenAI's `refusal`, kept on the message as sent (present/missing-answer.ts reads it). */
+  private refusal: string | null = null;
   private reasoning: { field: string; text: string } | null = null;
   private readonly calls: CallState[] = [];
   private readonly blockIndex = new Map<string, number>();
@@ -57,6 +60,9 @@ class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
     if (!choice) return;
     const delta = choice.delta as Record<string, unknown>;
     this.applyReasoning(delta);
+    if (typeof choice.delta.refusal === "string" && choice.delta.refusal !== "") {
+      this.refusal = (this.refusal ?? "") + choice.delta.refusal;
+    }
     if (typeof choice.delta.content === "string" && choice.delta.content !== "") {
       this.text = (this.text ?? "") + choice.delta.content;
       this.emit(this.blockOf("text"), "text", choice.delta.content);
@@ -119,6 +125,7 @@ class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
     const calls = this.calls.filter((call) => call !== undefined);
     const message: JsonObject = { role: "assistant", content: this.text };
     if (this.reasoning) message[this.reasoning.field] = this.reasoning.text;
+    if (this.refusal !== null) message.refusal = this.refusal;
     if (calls.length > 0) {
       message.tool_calls = calls.map((call) => ({
         id: call.id,
@@ -132,7 +139,10 @@ class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
       content: [message],
       stopReason: this.finishReason,
       requestId,
-      toolCalls: calls.map((call) => ({ ...call })),
+      toolCalls: markCutCall(
+        calls.map((call) => ({ ...call })),
+        this.finishReason,
+      ),
       usage: this.usage,
     };
   }

@@ -11,6 +11,7 @@ import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
 import { guardStream, StreamEventError } from "./failure.ts";
 import { createOpenAIClient } from "./openai-client.ts";
 import { buildResponsesBody } from "./openai-responses-request.ts";
+import { markCutCall } from "./output-limit.ts";
 import type { DeltaSink, ModelToolCall, StreamPart } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
@@ -85,7 +86,7 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
       content,
       stopReason: this.stopReason,
       requestId,
-      toolCalls,
+      toolCalls: markCutCall(toolCalls, this.stopReason),
       usage: this.usage,
     };
   }

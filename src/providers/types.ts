@@ -57,6 +57,11 @@ export interface ModelToolCall {
   id: string;
   name: string;
   arguments: string;
+  /**
+   * The response stopped at its output limit while this call (its last) was being written:
+   * its arguments may be cut short, so it must not run (output-limit.ts).
+   */
+  cut?: true;
 }
 
 export interface ProviderFailure {

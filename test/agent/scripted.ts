@@ -15,6 +15,7 @@ import type {
   StreamFunction,
   StreamPart,
 } from "../../src/providers/index.ts";
+import { readNative } from "../../src/providers/neutral.ts";
 import type { JsonValue, SessionEvent, Usage } from "../../src/session/events.ts";
 import { tempDir } from "../support/session-fixtures.ts";
 import { testTools } from "../support/test-tools.ts";
@@ -22,7 +23,8 @@ import { testTools } from "../support/test-tools.ts";
 export interface Reply {
   text?: string;
   thinking?: string;
-  calls?: Array<{ id: string; name: string; args: unknown; raw?: string }>;
+  /** `cut`: the response stopped at its output limit inside this call (the adapters' mark). */
+  calls?: Array<{ id: string; name: string; args: unknown; raw?: string; cut?: true }>;
   usage?: Partial<Usage>;
   /** Ends the stream with this failure after the deltas (no message). */
   fail?: Partial<ProviderFailure>;
@@ -98,12 +100,14 @@ async function* play(reply: Reply, request: ProviderRequest): AsyncGenerator<Str
     id: c.id,
     name: c.name,
     arguments: c.raw ?? JSON.stringify(c.args),
+    ...(c.cut ? { cut: c.cut } : {}),
   }));
+  const cut = toolCalls.some((call) => call.cut);
   yield {
     type: "message",
     api: "anthropic",
     content,
-    stopReason: toolCalls.length > 0 ? "tool_use" : "end_turn",
+    stopReason: cut ? "max_tokens" : toolCalls.length > 0 ? "tool_use" : "end_turn",
     requestId: "req_scripted",
     toolCalls,
     usage: { ...ZERO, input: 100, output: 10, ...reply.usage },
@@ -181,7 +185,32 @@ export async function openHarness(
     ...rest,
   });
   if (refuse !== false) refuseAsks(agent);
+  // Every test of the loop also checks that no turn ends with a call left unanswered.
+  const submit = agent.submit.bind(agent);
+  agent.submit = async (text) => {
+    const outcome = await submit(text);
+    assertCallsAnswered(events);
+    return outcome;
+  };
   return { agent, bus, events, home, sessions, workspace, sleeps };
+}
+
+/**
+ * The loop's invariant: a turn never ends with a tool call of the model that was neither run
+ * nor answered with an error result. Throws naming each such call of an ended turn.
+ */
+export function assertCallsAnswered(events: SessionEvent[]): void {
+  const ended = new Set(events.flatMap((e) => (e.type === "turn/end" ? [e.turn] : [])));
+  const answered = new Set(events.flatMap((e) => (e.type === "tool/result" ? [e.call_id] : [])));
+  const unanswered = events.flatMap((event) => {
+    if (event.type !== "assistant/message" || !ended.has(event.turn)) return [];
+    return readNative(event.content).flatMap((block) =>
+      block.kind === "tool_call" && !answered.has(block.id) ? [`${block.name} ${block.id}`] : [],
+    );
+  });
+  if (unanswered.length > 0) {
+    throw new Error(`a turn ended with calls neither run nor answered: ${unanswered.join(", ")}`);
+  }
 }
 
 export function types(events: SessionEvent[]): string[] {

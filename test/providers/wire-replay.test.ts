@@ -26,6 +26,10 @@ interface Expected {
   calls?: ModelToolCall[];
   usage?: Partial<Usage>;
   stop?: string;
+  /** The id of the one call marked cut (stopped at the output limit); no other is. */
+  cut?: string;
+  /** The Chat Completions `refusal` kept on the stored message. */
+  refusal?: string;
   /** The stream ends in an error part whose message contains this. */
   error?: string;
 }
@@ -53,6 +57,8 @@ export const EXPECTED: Record<string, Expected> = {
   },
   "anthropic/sdk-incomplete-partial-json": {
     text: "I'll create a comprehensive tax guide…",
+    // Stopped at max_tokens inside the call's arguments: marked cut, so the loop never runs it.
+    cut: "toolu_01EKqbqmZrGRXy18eN7m9kvY",
     stop: "max_tokens",
     usage: { input: 450, output: 124 },
   },
@@ -121,7 +127,12 @@ export const EXPECTED: Record<string, Expected> = {
     usage: { input: 14, output: 30 },
   },
   "chat/openai-length": { text: '{"', stop: "length", usage: { input: 79, output: 1 } },
-  "chat/openai-refusal-field": { text: "", stop: "stop", usage: { input: 79, output: 11 } },
+  "chat/openai-refusal-field": {
+    text: "",
+    refusal: "I'm sorry, I can't assist with that request.",
+    stop: "stop",
+    usage: { input: 79, output: 11 },
+  },
   "chat/openai-tool": {
     calls: [
       {
@@ -384,6 +395,12 @@ function checkParts(api: ProviderApi, parts: StreamPart[], expected: Expected): 
   if (last?.type !== "message") return;
   assert.equal(storedText(api, last.content), text, "the stored message holds the streamed text");
   if (expected.calls !== undefined) assert.deepEqual(last.toolCalls, expected.calls);
+  const cut = last.toolCalls.filter((call) => call.cut).map((call) => call.id);
+  assert.deepEqual(cut, expected.cut ? [expected.cut] : [], "calls cut at the output limit");
+  if (expected.refusal !== undefined) {
+    const [message] = last.content as Array<Record<string, JsonValue>>;
+    assert.equal(message?.refusal, expected.refusal);
+  }
   if (expected.stop !== undefined) assert.equal(last.stopReason, expected.stop);
   for (const [key, value] of Object.entries(expected.usage ?? {}))
     assert.equal(last.usage[key as keyof Usage], value, `usage.${key}`);

@@ -1,6 +1,7 @@
 // Renders a neutral script as a Responses API SSE stream of typed events: response.created,
 // output_item.added/done per item (reasoning with encrypted_content, message, function_call),
-// the text, reasoning-summary and argument deltas, then response.completed with usage.
+// the text, reasoning-summary and argument deltas, then response.completed with usage (or,
+// given a stop reason, response.incomplete with it as `incomplete_details.reason`).
 import {
   fragments,
   pieces,
@@ -37,9 +38,17 @@ export function renderResponses(script: Script, model: string, id: string): SseE
     events.push(event("response.output_item.done", { output_index, item: rendered.done }));
     items.push(rendered.done);
   });
-  events.push(
-    event("response.completed", { response: response("completed", items, responsesUsage(script)) }),
-  );
+  const reason = script.stopReason;
+  if (reason === undefined || reason === "completed") {
+    const done = response("completed", items, responsesUsage(script));
+    events.push(event("response.completed", { response: done }));
+  } else {
+    // Any other stop reason is why the response is incomplete (max_output_tokens, content_filter).
+    const cut = { ...response("incomplete", items, responsesUsage(script)) };
+    events.push(
+      event("response.incomplete", { response: { ...cut, incomplete_details: { reason } } }),
+    );
+  }
   return events;
 }
 

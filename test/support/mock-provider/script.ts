@@ -23,7 +23,10 @@ export interface ScriptUsage {
 export interface Script {
   blocks: ScriptBlock[];
   usage?: ScriptUsage;
-  /** Native stop reason; the writers pick a natural one when absent. */
+  /**
+   * Native stop reason; the writers pick a natural one when absent. Responses: any but
+   * `completed` ends the stream with response.incomplete, this as its reason.
+   */
   stopReason?: string;
   /** Characters per text or thinking delta (default 8). Tool input always spans 3+ deltas. */
   chunkSize?: number;

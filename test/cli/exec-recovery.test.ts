@@ -166,7 +166,8 @@ describe("retries", () => {
     const failed = jsonLines(run.stdout).find((l) => l.type === "step/failed")!;
     assert.deepEqual([failed.status, failed.will_retry], [429, true]);
     assert.equal(jsonLines(run.stdout).at(-1)!.result, "after the wait");
-    assert.equal((failed.retry as { delay_ms: number }).delay_ms, 300, "retry-after is waited");
+    const { delay_ms } = failed.retry as { delay_ms: number };
+    assert.ok(delay_ms >= 300, `the wait (${delay_ms} ms) honours retry-after`);
   });
 
   it("500 until the budget runs out: a line per retry, then one line naming status and request, exit 1", async () => {

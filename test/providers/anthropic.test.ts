@@ -4,8 +4,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { streamAnthropic } from "../../src/providers/anthropic.ts";
+import type { HistoryMessage } from "../../src/session/derive.ts";
 import { startMockProvider, useMockProvider } from "../support/mock-provider/index.ts";
-import { collect, configFor, deltaText, makeRequest, messageOf, READ_TOOL } from "./helpers.ts";
+import {
+  assistantFrom,
+  collect,
+  configFor,
+  deltaText,
+  makeRequest,
+  messageOf,
+  READ_TOOL,
+} from "./helpers.ts";
 
 describe("anthropic adapter", () => {
   const mock = useMockProvider();
@@ -44,6 +53,16 @@ describe("anthropic adapter", () => {
       { type: "redacted_thinking", data: "opaque-redacted-data" },
       { type: "text", text: "Done." },
     ]);
+    // And the next request carries the blocks back exactly, redacted_thinking included.
+    mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
+    const history: HistoryMessage[] = [
+      { role: "user", text: "hello", seq: 1 },
+      assistantFrom(messageOf(parts), "test", "model-a", 2),
+      { role: "user", text: "again", seq: 3 },
+    ];
+    await run(makeRequest({ messages: history, thinking: { budgetTokens: 2048 } }));
+    const sent = JSON.parse(mock.requests.at(-1)?.raw ?? "{}") as { messages: unknown[] };
+    assert.deepEqual(sent.messages[1], { role: "assistant", content: messageOf(parts).content });
   });
 
   it("reassembles a tool call whose input streamed in fragments", async () => {

@@ -3,6 +3,7 @@
 // Shared by the PreToolUse listeners (one hook at a time) and the observer events. Each
 // outcome's texts are policed (text-policy.ts) here, once, before anyone reads them.
 import type { HookConfig, HookEvent } from "../config/index.ts";
+import { maskSecretText } from "../config/index.ts";
 import type { OutputPolicy } from "../runner/index.ts";
 import { DEFAULT_OUTPUT_POLICY } from "../runner/index.ts";
 import type { JsonValue } from "../session/events.ts";
@@ -33,14 +34,20 @@ export interface HookRuntime {
   output?: OutputPolicy;
 }
 
+/** A hook's command as shown: its credentials (`--token x`, `KEY=x`, a URL's password) masked. */
+function shownCommand(hook: HookConfig): string {
+  return maskSecretText(hook.command);
+}
+
 /** `hook:<command>`: how decisions, rewrites and messages name a hook. */
 export function hookName(hook: HookConfig): string {
-  return `hook:${hook.command}`;
+  return `hook:${shownCommand(hook)}`;
 }
 
 /** `hook "<command>"`, shortened, for one-line messages. */
 export function hookLabel(hook: HookConfig): string {
-  const command = hook.command.length > 60 ? `${hook.command.slice(0, 59)}…` : hook.command;
+  const shown = shownCommand(hook);
+  const command = shown.length > 60 ? `${shown.slice(0, 59)}…` : shown;
   return `hook "${command}"`;
 }
 

@@ -23,7 +23,13 @@ describe("configSchema", () => {
       terminal_rows: 24,
       tools: {},
     });
-    assert.deepEqual(config.permissions, { mode: "default", allow: [], ask: [], deny: [] });
+    assert.deepEqual(config.permissions, {
+      mode: "default",
+      allow: [],
+      ask: [],
+      deny: [],
+      unprotect: [],
+    });
     assert.deepEqual(Object.keys(config.hooks), [...HOOK_EVENTS]);
     assert.deepEqual(config.tools, { external: [] });
     assert.deepEqual(config.thinking, {});

@@ -17,5 +17,4 @@ describe("the terminal UI's bundle", () => {
       assert.equal(source.includes(marker), false, `dist/tui.cjs holds ${marker}`);
     }
   });
-
 });

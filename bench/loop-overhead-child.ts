@@ -144,7 +144,7 @@ async function loopStream(
     cwd: home,
     sessionsDir: join(home, "sessions"),
   });
-  const outcome = await agent.run("flood");
+  const outcome = await agent.submit("flood");
   await output.finish({
     sessionId: agent.sessionId,
     reason: outcome.reason,

@@ -68,7 +68,7 @@ async function openToFirstRequest(servers: Record<string, McpServerConfig>): Pro
     guard: { mode: "bypass" },
     env: { PATH: process.env.PATH ?? "", ANTHROPIC_API_KEY: "sk-ant-api03-bench" },
   });
-  await h.agent.run("go");
+  await h.agent.submit("go");
   await h.agent.close();
   return first - started;
 }

@@ -30,7 +30,7 @@ export { USER_SHELL_SOURCE } from "./user-shell.ts";
 export const USER_ATTACH_SOURCE = "user:attach";
 
 /** A queued prompt taken back before its turn started (`withdrawQueued`, `dispose`). */
-export interface WithdrawnPrompt {
+interface WithdrawnPrompt {
   reason: "withdrawn";
   text: string;
   turn?: undefined;
@@ -218,11 +218,6 @@ export class Agent {
         this.setPermissionMode(command.mode);
         return undefined;
     }
-  }
-
-  /** The same as `submit` (the name earlier callers use). */
-  run(text: string): Promise<SubmitOutcome> {
-    return this.submit(text);
   }
 
   /**

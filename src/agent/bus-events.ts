@@ -67,7 +67,7 @@ export type BusEvents = {
 export type NoticeSource = "policy" | "hook" | "pre-execute" | "tools" | "output" | "status";
 
 /** What a plugin knows when it is asked for its pre-execute listener. */
-export interface PreExecuteSession {
+interface PreExecuteSession {
   readonly sessionId: string;
   readonly cwd: string;
 }

@@ -2,8 +2,9 @@
 // before any log exists), the log (new or resumed, repaired), the toolbox, the guard (which owns
 // the asks), and the SessionStart hooks. Everything a session holds is its own (log, bus, tools,
 // asks), so several agents live in one process. Called by Agent.open (agent.ts) only.
+import { createBus } from "../bus/bus.ts";
 import type { Env, LoadedConfig } from "../config/index.ts";
-import { configFingerprint } from "../config/index.ts";
+import { configFingerprint, loadConfig, sessionsDir } from "../config/index.ts";
 import { readGateFor } from "../permissions/index.ts";
 import {
   type CountFunction,
@@ -17,7 +18,7 @@ import { SessionWriter } from "../session/writer.ts";
 import type { FileAccess, TerminalHost } from "../tools/builtin/index.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
-import type { AgentBus } from "./bus-events.ts";
+import type { AgentBus, BusEvents } from "./bus-events.ts";
 import { applyHookNotes } from "./notes.ts";
 import { resolveModel, splitModelId } from "./provider-resolve.ts";
 import { realSleep, type Sleep } from "./retry.ts";
@@ -43,13 +44,16 @@ import { TokenEstimate } from "./token-estimate.ts";
 import type { TurnStop } from "./tool-calls.ts";
 
 export interface AgentOptions {
-  /** The agent's own bus; surfaces subscribe to it (`agent.bus`). */
-  bus: AgentBus;
-  loaded: LoadedConfig;
-  env: Env;
   /** The workspace the session works in. */
   cwd: string;
-  sessionsDir: string;
+  /** The agent's own bus, which surfaces subscribe to (`agent.bus`); default: a new one. */
+  bus?: AgentBus;
+  /** Default: the config of `cwd` and the user's, as `loadConfig` reads them. */
+  loaded?: LoadedConfig;
+  /** Default: `process.env`. */
+  env?: Env;
+  /** Default: the config's session directory. */
+  sessionsDir?: string;
   /** An explicit `--model`; on resume it switches the session's model (`session/model`). */
   modelOverride?: string;
   /** Session id or prefix to resume. */
@@ -89,7 +93,7 @@ export interface AgentOptions {
 }
 
 /** Session-wide figures folded from the events: turns so far and cost. */
-export class SessionTotals {
+class SessionTotals {
   nextTurn = 0;
   cost = 0;
   observe(event: SessionEvent): void {
@@ -112,7 +116,19 @@ export interface ComposedSession {
   sessionStop: TurnStop | undefined;
 }
 
-export async function composeSession(options: AgentOptions): Promise<ComposedSession> {
+/** The options with their defaults filled in. */
+type OpenOptions = AgentOptions &
+  Required<Pick<AgentOptions, "bus" | "loaded" | "env" | "sessionsDir">>;
+
+function withDefaults(given: AgentOptions): OpenOptions {
+  const env = given.env ?? process.env;
+  const loaded = given.loaded ?? loadConfig({ cwd: given.cwd, env });
+  const bus = given.bus ?? createBus<BusEvents>();
+  return { ...given, env, loaded, bus, sessionsDir: given.sessionsDir ?? sessionsDir(loaded) };
+}
+
+export async function composeSession(given: AgentOptions): Promise<ComposedSession> {
+  const options = withDefaults(given);
   const { bus, loaded } = options;
   const prepared = preparePolicy(loaded, options.cwd, options.guard ?? {});
   for (const message of prepared.policy.notices)
@@ -179,14 +195,14 @@ export async function composeSession(options: AgentOptions): Promise<ComposedSes
 }
 
 /** `[compaction] model`, resolved (its provider and key checked when the session opens). */
-function summarizerOf(options: AgentOptions): Pick<RunContext, "summarizer"> {
+function summarizerOf(options: OpenOptions): Pick<RunContext, "summarizer"> {
   const id = options.loaded.config.compaction.model;
   if (id === undefined) return {};
   return { summarizer: resolveModel(options.loaded.config, id, options.env) };
 }
 
 /** The `--model` flag; on resume without it, the session's own model; else config `model`. */
-function chooseModel(options: AgentOptions, prior: PriorSession | null): string {
+function chooseModel(options: OpenOptions, prior: PriorSession | null): string {
   if (options.modelOverride) {
     splitModelId(options.modelOverride);
     return options.modelOverride;
@@ -203,7 +219,7 @@ function chooseModel(options: AgentOptions, prior: PriorSession | null): string 
  * tells the bus (`agent/session-start`) and only then publishes its events.
  */
 function openLog(
-  options: AgentOptions,
+  options: OpenOptions,
   prior: PriorSession | null,
   resolved: { provider: { name: string }; model: string },
   journal: SessionJournal,
@@ -245,7 +261,7 @@ function openLog(
  * false), then the surface's own `tools` sources; every notice of theirs goes on the bus.
  */
 function openToolbox(
-  options: AgentOptions,
+  options: OpenOptions,
   prepared: PreparedPolicy,
   sessionId: string,
 ): Promise<SessionTools> {

@@ -5,7 +5,7 @@
 import type { SessionWriter } from "../session/writer.ts";
 import type { AgentBus, NoticeSource } from "./bus-events.ts";
 
-export interface NoteSink {
+interface NoteSink {
   readonly bus: AgentBus;
   readonly writer: SessionWriter;
 }

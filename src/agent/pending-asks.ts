@@ -55,7 +55,7 @@ export type AnswerResult =
   | { ok: false; error: "unknown" | "answered" | "invalid" | "not-offered"; message: string };
 
 /** A call whose decision is `ask`, as the tool-call path (tool-calls.ts) hands it over. */
-export interface AskedCall {
+interface AskedCall {
   turn: number;
   /** The running turn's signal: the wait ends with it. */
   signal: AbortSignal;

@@ -6,7 +6,7 @@ import type { Config, Env } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
 import type { ProviderConfig } from "../providers/index.ts";
 
-export interface ResolvedModel {
+interface ResolvedModel {
   provider: ProviderConfig;
   /** The model id without the provider prefix. */
   model: string;

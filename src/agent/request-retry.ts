@@ -7,7 +7,7 @@ import type { RunContext } from "./run-context.ts";
 import type { PartialBlock } from "./step.ts";
 
 /** What a failed attempt's event records. */
-export interface FailedAttempt {
+interface FailedAttempt {
   error: string;
   status: number | null;
   request_id: string | null;
@@ -16,11 +16,11 @@ export interface FailedAttempt {
   retry?: { delay_ms: number; next_attempt: number; max_attempts: number };
 }
 
-export type Attempt<T> =
+type Attempt<T> =
   | ({ ok: true } & T)
   | { ok: false; failure: ProviderFailure; partial: PartialBlock[] };
 
-export type Retried<T> =
+type Retried<T> =
   | ({ ok: true } & T)
   | { ok: false; cancelled: true }
   | { ok: false; cancelled: false; failure: ProviderFailure };

@@ -5,7 +5,7 @@ import type { Config } from "../config/index.ts";
 import type { ProviderFailure } from "../providers/index.ts";
 
 /** What the backoff reads of `[retry]`. */
-export type RetrySettings = Omit<Config["retry"], "stream_idle_timeout_ms">;
+type RetrySettings = Omit<Config["retry"], "stream_idle_timeout_ms">;
 
 /** How the loop waits between attempts; tests inject one that does not wait. */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;

@@ -19,7 +19,7 @@ import { summarizeHead } from "../session/summary.ts";
 import { SessionWriter } from "../session/writer.ts";
 import { interruptedResult } from "./tool-results.ts";
 
-export interface SessionTarget {
+interface SessionTarget {
   sessionsDir: string;
   cwd: string;
   /** A session id or unique prefix. */

@@ -39,7 +39,7 @@ export interface SessionTools {
   dispose(): Promise<void>;
 }
 
-export interface SessionToolsOptions {
+interface SessionToolsOptions {
   sessionId: string;
   cwd: string;
   config: Config;
@@ -64,7 +64,7 @@ export interface SessionToolsOptions {
 }
 
 /** The default sources, in the order their tools are offered (built-ins first, MCP last). */
-export async function defaultToolSources(
+async function defaultToolSources(
   options: SessionToolsOptions,
   catalog: CatalogSink = { policy: () => outputPolicyFor(options.config.output), set: () => {} },
 ): Promise<ToolSource[]> {

@@ -55,7 +55,7 @@ export async function streamAttempt(
 }
 
 /** One request's stream: each delta to `record` (and kept), the message or the failure. */
-export type StreamOutcome =
+type StreamOutcome =
   | { ok: true; message: MessagePart }
   | { ok: false; failure: ProviderFailure; partial: PartialBlock[] };
 

@@ -9,7 +9,7 @@ import { promptFilePlace, readPromptFile, repositoryRoot } from "../config/index
 import { ConfigError } from "../errors.ts";
 import { BUILTIN_PROMPT } from "./builtin-prompt.ts";
 
-export interface SystemPromptOptions {
+interface SystemPromptOptions {
   cwd: string;
   home: string;
   /** Replaces the built-in part when set (config `system_prompt_file` / the flag). */
@@ -56,7 +56,7 @@ function basePrompt(promptFile: string | undefined): string {
 }
 
 /** The instruction files that apply to `cwd`, outermost first, then the user's own. */
-export function instructionFiles(cwd: string, home: string): string[] {
+function instructionFiles(cwd: string, home: string): string[] {
   const files: string[] = [];
   for (const dir of directoriesFromRoot(resolve(cwd))) {
     for (const name of INSTRUCTION_FILES) {

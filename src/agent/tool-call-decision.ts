@@ -11,7 +11,7 @@ import type { JsonValue, ToolDecision } from "../session/events.ts";
 import type { InputCheck } from "../tools/types.ts";
 
 /** How hooks or plugins changed a call's arguments (`tool/call` and `agent/ask` carry it). */
-export interface Rewrite {
+interface Rewrite {
   /** The model's own arguments. */
   originalArguments: JsonValue;
   /** Who rewrote them, in order: "plugin:timeout, hook:./nice.sh". */

@@ -33,7 +33,7 @@ interface Cancelled {
 }
 
 /** A recorded call that may run: its tool and the arguments its `tool/call` records. */
-export interface PreparedCall {
+interface PreparedCall {
   callId: string;
   name: string;
   tool: Tool;
@@ -51,7 +51,7 @@ export interface TurnStop {
   by: string;
 }
 
-export interface RecordedCalls {
+interface RecordedCalls {
   prepared: PreparedCall[];
   stop?: TurnStop;
 }

@@ -30,7 +30,7 @@ export interface TurnOutcome {
 }
 
 /** What the turn reads from the agent while it runs. */
-export interface TurnControl {
+interface TurnControl {
   signal: AbortSignal;
   /** USD spent by the whole session so far. */
   sessionCost(): number;

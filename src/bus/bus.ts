@@ -1,11 +1,11 @@
-// The in-process typed event bus: `on`/`emit` for notifications observed by many, `serial`
-// and `collect` for asking listeners to decide, and scopes that plugins dispose as a unit.
+// The in-process typed event bus: `on`/`emit` for notifications observed by many, and
+// `collect` for asking every listener to decide.
 // A listener that throws or rejects is reported and skipped; it never stops the others.
 // The application's event map lives in agent/bus-events.ts; this module knows no event names.
 import { errorMessage } from "../errors.ts";
 
 /** Maps each event name to the signature of its listeners. Use a `type` alias or interface. */
-export type EventMap<Events> = { [K in keyof Events]: (...args: never[]) => unknown };
+type EventMap<Events> = { [K in keyof Events]: (...args: never[]) => unknown };
 
 type ArgsOf<F> = F extends (...args: infer A) => unknown ? A : never;
 type ReturnOf<F> = F extends (...args: never[]) => infer R ? R : never;
@@ -18,7 +18,7 @@ type IsNotification<F> = [ReturnOf<F>] extends [void] ? true : false;
  * A listener for an event: its declared signature, and it may always answer asynchronously.
  * A notification's listeners may return anything; it is ignored.
  */
-export type Listener<F> = (
+type Listener<F> = (
   ...args: ArgsOf<F>
 ) => IsNotification<F> extends true ? unknown : ReturnOf<F> | PromiseLike<Awaited<ReturnOf<F>>>;
 
@@ -27,44 +27,25 @@ export type Decision<F> =
   IsNotification<F> extends true ? never : Exclude<Awaited<ReturnOf<F>>, undefined>;
 
 /** Called for every listener that throws or rejects; the default writes one line to stderr. */
-export type ListenerErrorReporter = (error: unknown, eventName: string) => void;
+type ListenerErrorReporter = (error: unknown, eventName: string) => void;
 
 export interface BusOptions {
   onListenerError?: ListenerErrorReporter;
 }
 
-/** Registers listeners; a plugin scope has the same `on`. */
-export interface BusListen<Events extends EventMap<Events>> {
+export interface Bus<Events extends EventMap<Events>> {
   /** Adds a listener after all existing ones. The returned disposer is idempotent. */
   on<K extends keyof Events & string>(name: K, listener: Listener<Events[K]>): () => void;
-}
-
-/** A group of listeners removed together, typically everything one plugin registered. */
-export interface BusScope<Events extends EventMap<Events>> extends BusListen<Events> {
-  readonly label: string;
-  readonly disposed: boolean;
-  /** Removes every listener registered through this scope. Idempotent. */
-  dispose(): void;
-}
-
-export interface Bus<Events extends EventMap<Events>> extends BusListen<Events> {
   /**
    * Calls every listener synchronously in registration order; results are ignored. An emit
    * made by a listener is queued and delivered once the current event reached everyone.
    */
   emit<K extends keyof Events & string>(name: K, ...args: ArgsOf<Events[K]>): void;
-  /** Awaits listeners in order; the first non-undefined result wins and stops the rest. */
-  serial<K extends keyof Events & string>(
-    name: K,
-    ...args: ArgsOf<Events[K]>
-  ): Promise<Decision<Events[K]> | undefined>;
   /** Awaits every listener in order, one after another; returns their non-undefined results. */
   collect<K extends keyof Events & string>(
     name: K,
     ...args: ArgsOf<Events[K]>
   ): Promise<Decision<Events[K]>[]>;
-  /** A child handle whose `dispose()` removes every listener it registered. */
-  scope(label?: string): BusScope<Events>;
   listenerCount(name: keyof Events & string): number;
 }
 
@@ -82,7 +63,7 @@ interface QueuedEmit {
 }
 
 /** The default reporter: one line on stderr naming the event. */
-export function reportToStderr(error: unknown, eventName: string): void {
+function reportToStderr(error: unknown, eventName: string): void {
   const line = errorMessage(error).split("\n")[0] ?? "";
   process.stderr.write(`codewhale: a listener for "${eventName}" failed: ${line}\n`);
 }
@@ -93,7 +74,6 @@ export function createBus<Events extends EventMap<Events>>(options: BusOptions =
   const registry = new Map<string, Registration[]>();
   const pending: QueuedEmit[] = [];
   let draining = false;
-  let scopeCount = 0;
 
   const report = (error: unknown, eventName: string): void => {
     try {
@@ -168,15 +148,6 @@ export function createBus<Events extends EventMap<Events>>(options: BusOptions =
       }
     },
 
-    async serial(name, ...args) {
-      for (const target of snapshot(name)) {
-        if (!target.active) continue;
-        const result = await decide(name, target, args);
-        if (result !== undefined) return result as Decision<Events[typeof name]>;
-      }
-      return undefined;
-    },
-
     async collect(name, ...args) {
       const results: Decision<Events[typeof name]>[] = [];
       for (const target of snapshot(name)) {
@@ -187,41 +158,8 @@ export function createBus<Events extends EventMap<Events>>(options: BusOptions =
       return results;
     },
 
-    scope(label) {
-      scopeCount += 1;
-      return createScope<Events>(label ?? `scope ${scopeCount}`, on);
-    },
-
     listenerCount(name) {
       return registry.get(name)?.length ?? 0;
-    },
-  };
-}
-
-function createScope<Events extends EventMap<Events>>(
-  label: string,
-  register: BusListen<Events>["on"],
-): BusScope<Events> {
-  const disposers = new Set<() => void>();
-  let disposed = false;
-  return {
-    label,
-    get disposed() {
-      return disposed;
-    },
-    on(name, listener) {
-      if (disposed) throw new Error(`bus scope "${label}" is disposed; cannot add "${name}"`);
-      const dispose = register(name, listener);
-      const scoped = () => {
-        disposers.delete(scoped);
-        dispose();
-      };
-      disposers.add(scoped);
-      return scoped;
-    },
-    dispose() {
-      disposed = true;
-      for (const dispose of [...disposers]) dispose();
     },
   };
 }

@@ -22,7 +22,7 @@ describe("steering", () => {
     h.bus.on("session/event", (event) => {
       if (event.type === "tool/call") h.agent.steer("also check the tests");
     });
-    await h.agent.run("work");
+    await h.agent.submit("work");
     h.agent.dispose();
     const steering = ofType(h.events, "steering/message")[0]!;
     assert.equal(steering.text, "also check the tests");
@@ -42,7 +42,7 @@ describe("steering", () => {
     h.bus.on("session/event", (event) => {
       if (event.type === "assistant/chunk" && !sent) sent = h.agent.steer("wait, one more thing");
     });
-    const outcome = await h.agent.run("go");
+    const outcome = await h.agent.submit("go");
     h.agent.dispose();
     assert.equal(outcome.reason, "completed");
     assert.equal(script.requests.length, 2);
@@ -64,7 +64,7 @@ describe("cancellation", () => {
     h.bus.on("session/event", (event) => {
       if (event.type === "assistant/chunk" && event.delta === "nswe") h.agent.cancel();
     });
-    const outcome = await h.agent.run("go");
+    const outcome = await h.agent.submit("go");
     h.agent.dispose();
     assert.equal(outcome.reason, "cancelled");
     const failed = ofType(h.events, "step/failed")[0]!;
@@ -85,7 +85,7 @@ describe("cancellation", () => {
       if (event.type === "tool/call" && event.call_id === "c1")
         setTimeout(() => h.agent.cancel(), 20);
     });
-    const outcome = await h.agent.run("go");
+    const outcome = await h.agent.submit("go");
     h.agent.dispose();
     assert.equal(outcome.reason, "cancelled");
     const results = ofType(h.events, "tool/result");

@@ -33,7 +33,7 @@ describe("hooks in the loop", () => {
   it("SessionStart context reaches the first request before the prompt, as a durable note", async () => {
     const command = hooks.script("start.sh", "cat >/dev/null\necho 'Use pnpm.'");
     const { h, requests } = await open([{ text: "ok" }], { SessionStart: [{ command }] });
-    await h.agent.run("install");
+    await h.agent.submit("install");
     h.agent.dispose();
     assert.deepEqual(userTexts(requests[0]!.messages), [
       "[codewhale] Note from hook:SessionStart:\nUse pnpm.",
@@ -52,14 +52,14 @@ describe("hooks in the loop", () => {
     ].join("\n");
     const command = hooks.script("prompt.sh", body);
     const { h, requests } = await open([{ text: "ok" }], { UserPromptSubmit: [{ command }] });
-    const blocked = await h.agent.run("my secret is 42");
+    const blocked = await h.agent.submit("my secret is 42");
     assert.deepEqual(blocked, {
       turn: 0,
       reason: "error",
       error: `prompt blocked by hook:${command}: no secrets`,
     });
     assert.equal(requests.length, 0);
-    await h.agent.run("hello");
+    await h.agent.submit("hello");
     h.agent.dispose();
     assert.deepEqual(userTexts(requests[0]!.messages), [
       "hello",
@@ -80,7 +80,7 @@ describe("hooks in the loop", () => {
     const command = hooks.script("post.sh", echoJson(answer));
     const call = { calls: [{ id: "c1", name: "echo", args: { text: "hi" } }] };
     const { h, requests } = await open([call, { text: "ok" }], { PostToolUse: [{ command }] });
-    await h.agent.run("go");
+    await h.agent.submit("go");
     h.agent.dispose();
     const second = requests[1]!.messages;
     assert.deepEqual(
@@ -102,7 +102,7 @@ describe("hooks in the loop", () => {
     const { h, requests } = await open([{ text: "done?" }, { text: "tests pass" }], {
       Stop: [{ command }],
     });
-    const outcome = await h.agent.run("fix it");
+    const outcome = await h.agent.submit("fix it");
     h.agent.dispose();
     assert.equal(outcome.reason, "completed");
     assert.equal(requests.length, 2);

@@ -34,7 +34,7 @@ async function run(replies: Reply[], config: Partial<Record<string, HookConfig[]
   const h = await openHarness(script, { flags: { hooks: config } });
   const notices: string[] = [];
   h.bus.on("agent/notice", ({ message }) => void notices.push(message));
-  await h.agent.run("go");
+  await h.agent.submit("go");
   h.agent.dispose();
   return { h, requests: script.requests, notices };
 }
@@ -66,7 +66,7 @@ describe("hook text in the loop, through the output policy", () => {
     const script = scripted(echoCall, { text: "ok" });
     const flags = { hooks: { PreToolUse: [{ command }] }, output: { max_bytes: 2000 } };
     const h = await openHarness(script, { flags });
-    await h.agent.run("go");
+    await h.agent.submit("go");
     h.agent.dispose();
     const content = ofType(h.events, "tool/result")[0]?.content ?? "";
     assert.ok(Buffer.byteLength(content) < 2600, `${Buffer.byteLength(content)} bytes`);

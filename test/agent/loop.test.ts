@@ -14,7 +14,7 @@ describe("agent loop", () => {
   it("a text-only turn writes the step events in order and completes", async () => {
     const script = scripted({ text: "Hello there" });
     const h = await openHarness(script);
-    const outcome = await h.agent.run("hi");
+    const outcome = await h.agent.submit("hi");
     h.agent.dispose();
     assert.equal(outcome.reason, "completed");
     const names = types(h.events).filter((t) => t !== "assistant/chunk");
@@ -42,7 +42,7 @@ describe("agent loop", () => {
       { text: "done" },
     );
     const h = await openHarness(script);
-    const outcome = await h.agent.run("echo please");
+    const outcome = await h.agent.submit("echo please");
     h.agent.dispose();
     assert.equal(outcome.reason, "completed");
     const after = types(h.events)
@@ -89,7 +89,7 @@ describe("agent loop", () => {
       { text: "sorry" },
     );
     const h = await openHarness(script);
-    assert.equal((await h.agent.run("go")).reason, "completed");
+    assert.equal((await h.agent.submit("go")).reason, "completed");
     h.agent.dispose();
     const results = script.requests[1]!.messages.filter((m) => m.role === "tool");
     assert.equal(results.length, 3);
@@ -118,7 +118,7 @@ describe("agent loop", () => {
       decide: (call) =>
         call.name === "echo" ? { outcome: "deny", reason: "echo is not allowed here" } : undefined,
     }));
-    await h.agent.run("go");
+    await h.agent.submit("go");
     h.agent.dispose();
     const call = ofType(h.events, "tool/call")[0]!;
     assert.deepEqual(call.decision, {
@@ -136,7 +136,7 @@ describe("agent loop", () => {
     const loop = { calls: [{ id: "c", name: "echo", args: { text: "again" } }] };
     const script = scripted({ ...loop }, { ...loop }, { ...loop });
     const h = await openHarness(script, { flags: { max_steps: 2 } });
-    const outcome = await h.agent.run("loop");
+    const outcome = await h.agent.submit("loop");
     h.agent.dispose();
     assert.equal(outcome.reason, "max_steps");
     assert.equal(script.requests.length, 2);
@@ -150,7 +150,7 @@ describe("agent loop", () => {
     const h = await openHarness(script, {
       flags: { max_budget_usd: 1, model: "anthropic/claude-sonnet-4-5" },
     });
-    const outcome = await h.agent.run("spend");
+    const outcome = await h.agent.submit("spend");
     h.agent.dispose();
     assert.equal(outcome.reason, "max_budget");
     assert.equal(script.requests.length, 1);
@@ -164,7 +164,7 @@ describe("agent loop", () => {
     const h = await openHarness(script, { flags: { model: "anthropic/tiny", models } });
     // The prompt fits the window alone (a larger one is refused unrecorded); with the system
     // prompt and the tools the request does not, and there is nothing to compact.
-    const outcome = await h.agent.run("hello world ".repeat(40));
+    const outcome = await h.agent.submit("hello world ".repeat(40));
     h.agent.dispose();
     assert.equal(outcome.reason, "error");
     assert.match(
@@ -180,7 +180,7 @@ describe("agent loop", () => {
     const lifecycle: string[] = [];
     const h = await openHarness(script);
     h.bus.on("agent/status", ({ status }) => void lifecycle.push(status));
-    await h.agent.run("hi");
+    await h.agent.submit("hi");
     h.agent.dispose();
     assert.deepEqual(lifecycle, ["running", "idle"]);
     assert.ok(readSession(h.agent.logPath).events.every((e) => !e.type.startsWith("agent/")));

@@ -1,4 +1,4 @@
-// The minimal surface of docs/architecture.md is a real program: the doc shows exactly
+// The minimal surface of src/agent/README.md is a real program: the README shows exactly
 // docs/examples/minimal-surface.ts (typechecked with the rest), and this test runs it as a
 // child process against the loopback mock provider: it streams the answer, and a tool call's
 // ask is answered from its stdin.
@@ -13,7 +13,7 @@ import { fakeKey } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const example = fileURLToPath(new URL("../../docs/examples/minimal-surface.ts", import.meta.url));
-const architecture = fileURLToPath(new URL("../../docs/architecture.md", import.meta.url));
+const readme = fileURLToPath(new URL("../../src/agent/README.md", import.meta.url));
 
 interface Run {
   status: number | null;
@@ -51,8 +51,8 @@ function runExample(
 describe("the minimal surface example", () => {
   const mock = useMockProvider();
 
-  it("is the code the architecture doc shows", () => {
-    const doc = readFileSync(architecture, "utf8");
+  it("is the code the agent's README shows", () => {
+    const doc = readFileSync(readme, "utf8");
     const source = readFileSync(example, "utf8");
     assert.ok(doc.includes(`\`\`\`ts\n${source}\`\`\``), "the doc's example is the file");
   });

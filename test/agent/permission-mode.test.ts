@@ -23,13 +23,13 @@ describe("switching the permission mode", () => {
       guard: { mode: "bypass" },
       tools: [staticToolSource("test", [recordingWriteTool(ran)])],
     });
-    await h.agent.run("write it");
+    await h.agent.submit("write it");
     assert.equal(ran.length, 1, "bypass: the first write runs");
 
     h.agent.setPermissionMode("plan");
     assert.equal(h.agent.permissionMode, "plan");
     script.push(write("w2"), { text: "refused" });
-    await h.agent.run("write it again");
+    await h.agent.submit("write it again");
     assert.equal(ran.length, 1, "plan: the write never ran");
     const refused = ofType(h.events, "tool/result").find((r) => r.call_id === "w2");
     assert.equal(refused?.is_error, true);
@@ -39,7 +39,7 @@ describe("switching the permission mode", () => {
 
     h.agent.setPermissionMode("bypass");
     script.push(write("w3"), { text: "wrote again" });
-    await h.agent.run("and once more");
+    await h.agent.submit("and once more");
     h.agent.dispose();
     assert.deepEqual(
       ran.map((r) => (r.args as { content: string }).content),

@@ -32,7 +32,7 @@ describe("resume", () => {
     const h = await openHarness(script, { home, workspace, resume: id.slice(0, 13) });
     assert.equal(h.agent.sessionId, id);
     assert.equal(h.agent.resumed, true);
-    await h.agent.run("go on");
+    await h.agent.submit("go on");
     h.agent.dispose();
     const log = readSession(h.agent.logPath).events;
     assert.equal(log.filter((e) => e.type === "session/start").length, 1);
@@ -59,7 +59,7 @@ describe("resume", () => {
     const home = tempDir("cw-home-");
     const workspace = tempDir("cw-ws-");
     const first = await openHarness(scripted({ text: "one" }), { home, workspace });
-    await first.agent.run("first");
+    await first.agent.submit("first");
     first.agent.dispose();
     const before = readSession(first.agent.logPath).events;
     const script = scripted({ text: "two" });
@@ -69,7 +69,7 @@ describe("resume", () => {
       continueLatest: true,
       modelOverride: "anthropic/claude-haiku-4-5",
     });
-    await h.agent.run("second");
+    await h.agent.submit("second");
     h.agent.dispose();
     assert.equal(h.agent.sessionId, first.agent.sessionId);
     const after = readSession(h.agent.logPath).events;

@@ -25,7 +25,7 @@ describe("retries", () => {
   it("backs off with full jitter, honouring retry-after, then succeeds", async () => {
     const script = scripted(http(429, { retryAfterMs: 1500 }), http(500), { text: "finally" });
     const h = await openHarness(script);
-    const outcome = await h.agent.run("hi");
+    const outcome = await h.agent.submit("hi");
     h.agent.dispose();
     assert.equal(outcome.reason, "completed");
     assert.deepEqual(h.sleeps, [1500, 500], "retry-after wins; then half of 2 × 500 ms");
@@ -43,7 +43,7 @@ describe("retries", () => {
   it("gives up after max_retries with one line: provider, HTTP status, request id, message", async () => {
     const script = scripted(http(500), http(500), http(500));
     const h = await openHarness(script, { flags: { retry: { max_retries: 2 } } });
-    const outcome = await h.agent.run("hi");
+    const outcome = await h.agent.submit("hi");
     h.agent.dispose();
     assert.equal(outcome.reason, "error");
     assert.equal(outcome.error, "anthropic HTTP 500 (request req_9): api_error: boom");
@@ -80,7 +80,7 @@ describe("retries", () => {
       fail: { message: "HTTP 400 invalid_request_error: bad", status: 400, retryable: false },
     });
     const h = await openHarness(script);
-    const outcome = await h.agent.run("hi");
+    const outcome = await h.agent.submit("hi");
     h.agent.dispose();
     assert.equal(outcome.reason, "error");
     assert.deepEqual(h.sleeps, []);
@@ -93,8 +93,8 @@ describe("retries", () => {
       { text: "next turn" },
     );
     const h = await openHarness(script);
-    assert.equal((await h.agent.run("hi")).reason, "completed");
-    await h.agent.run("again");
+    assert.equal((await h.agent.submit("hi")).reason, "completed");
+    await h.agent.submit("again");
     h.agent.dispose();
     const [failed] = failedOf(h.events);
     assert.equal(failed!.will_retry, true);

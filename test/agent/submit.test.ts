@@ -19,7 +19,7 @@ describe("submit", () => {
     h.bus.on("agent/queued", ({ text }) => queued.push(text));
     const outcomes = await Promise.all([
       h.agent.submit("first"),
-      h.agent.run("second"), // `run` is `submit`: it queues, it no longer throws
+      h.agent.submit("second"), // `run` is `submit`: it queues, it no longer throws
       h.agent.submit("third"),
     ]);
     h.agent.dispose();

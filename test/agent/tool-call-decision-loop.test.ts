@@ -59,7 +59,7 @@ async function runWith(
   const { answer } = options;
   if (answer) h.bus.on("agent/ask", (ask) => h.agent.answer(ask.id, answer(ask)));
   for (const plugin of options.plugins ?? []) h.bus.on("tools/pre-execute", () => plugin);
-  await h.agent.run("go");
+  await h.agent.submit("go");
   h.agent.dispose();
   return { h, ran, requests: script.requests };
 }
@@ -201,7 +201,7 @@ describe("the pre-execute seam in the loop", () => {
     const h = await openHarness(script);
     h.bus.on("agent/notice", ({ message }) => void notices.push(message));
     h.bus.on("tools/pre-execute", () => boom);
-    await h.agent.run("go");
+    await h.agent.submit("go");
     h.agent.dispose();
     assert.equal(ofType(h.events, "tool/result")[0]!.content, "plugin:boom failed: kaput");
     assert.deepEqual(notices, ["plugin:boom failed: kaput"]);

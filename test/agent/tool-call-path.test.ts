@@ -50,7 +50,7 @@ async function runWith(tools: Tool[], replies: Reply[], plugins: HookListener[] 
     guard: { mode: "bypass" },
   });
   for (const plugin of plugins) h.bus.on("tools/pre-execute", () => plugin);
-  await h.agent.run("go");
+  await h.agent.submit("go");
   h.agent.dispose();
   return readSession(h.agent.logPath).events;
 }
@@ -172,7 +172,7 @@ describe("one declared kind", () => {
       tools: [staticToolSource("test", [deploy(kind)])],
       guard: { mode: "accept-edits" },
     });
-    await h.agent.run("go");
+    await h.agent.submit("go");
     h.agent.dispose();
     return ofType(readSession(h.agent.logPath).events, "tool/call")[0]?.decision;
   }

@@ -55,8 +55,8 @@ describe("tool sources in a session", () => {
     }
     assert.ok(names.includes("echo"), "the added source's own tool is offered");
     assert.equal(names.filter((name) => name === "bash").length, 1);
-    await h.agent.run("go");
-    await h.agent.run("and again");
+    await h.agent.submit("go");
+    await h.agent.submit("and again");
     h.agent.dispose();
     assert.deepEqual(ran, [], "the source's bash never ran: the built-in did");
     const result = ofType(logOf(h.agent), "tool/result")[0];
@@ -95,7 +95,7 @@ describe("tool sources in a session", () => {
       guard: { mode: "bypass" },
       bus: busWith(notices),
     });
-    await h.agent.run("count");
+    await h.agent.submit("count");
     h.agent.dispose();
     assert.ok(
       notices.some((line) =>
@@ -163,8 +163,8 @@ describe("a tool list that changes mid-turn", () => {
     mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name: "toggle", input: {} }] });
     mock.enqueue({ blocks: [{ kind: "text", text: "toggled it" }] });
     mock.enqueue({ blocks: [{ kind: "text", text: "second turn" }] });
-    const first = await agent.run("toggle");
-    const second = await agent.run("what now?");
+    const first = await agent.submit("toggle");
+    const second = await agent.submit("what now?");
     agent.dispose();
     assert.equal(first.reason, "completed");
     assert.equal(second.reason, "completed");

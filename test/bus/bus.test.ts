@@ -1,5 +1,5 @@
-// The typed event bus: fan-out order, decisions (serial, collect) over async listeners, error
-// isolation, plugin scopes, re-entrant emits and disposer idempotence.
+// The typed event bus: fan-out order, decisions (collect) over async listeners, error
+// isolation, re-entrant emits and disposer idempotence.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { AgentBus, BusEvents } from "../../src/agent/bus-events.ts";
@@ -100,7 +100,7 @@ describe("listener errors", () => {
     assert.deepEqual(errors, [{ message: "later", eventName: "ping" }]);
   });
 
-  test("serial and collect report a rejecting listener and skip it", async () => {
+  test("collect reports a rejecting listener and skips it", async () => {
     const { bus, errors } = recordingBus();
     bus.on("decide", async () => {
       throw new Error("rejected");
@@ -109,11 +109,10 @@ describe("listener errors", () => {
       throw new Error("thrown");
     });
     bus.on("decide", async (input) => `ok ${input}`);
-    assert.equal(await bus.serial("decide", "a"), "ok a");
     assert.deepEqual(await bus.collect("decide", "b"), ["ok b"]);
     assert.deepEqual(
       errors.map((e) => e.message),
-      ["rejected", "thrown", "rejected", "thrown"],
+      ["rejected", "thrown"],
     );
   });
 
@@ -156,71 +155,6 @@ describe("listener errors", () => {
   });
 });
 
-describe("serial", () => {
-  test("awaits async listeners in order and the first non-undefined result wins", async () => {
-    const { bus } = recordingBus();
-    const calls: string[] = [];
-    bus.on("decide", async () => {
-      calls.push("no opinion");
-      await tick();
-      return undefined;
-    });
-    bus.on("decide", async (input) => {
-      await tick();
-      calls.push("decides");
-      return `decided ${input}`;
-    });
-    bus.on("decide", () => {
-      calls.push("never asked");
-      return "too late";
-    });
-    assert.equal(await bus.serial("decide", "x"), "decided x");
-    assert.deepEqual(calls, ["no opinion", "decides"]);
-  });
-
-  test("does not start a listener before the previous one settled", async () => {
-    const { bus } = recordingBus();
-    const log: string[] = [];
-    bus.on("decide", async () => {
-      log.push("first start");
-      await tick();
-      log.push("first end");
-      return undefined;
-    });
-    bus.on("decide", () => {
-      log.push("second start");
-      return undefined;
-    });
-    await bus.serial("decide", "x");
-    assert.deepEqual(log, ["first start", "first end", "second start"]);
-  });
-
-  test("resolves undefined when nobody decides or nobody listens", async () => {
-    const { bus } = recordingBus();
-    assert.equal(await bus.serial("decide", "x"), undefined);
-    bus.on("decide", () => undefined);
-    assert.equal(await bus.serial("decide", "x"), undefined);
-  });
-
-  test("a falsy decision still wins", async () => {
-    const { bus } = recordingBus();
-    bus.on("count", () => 0);
-    bus.on("count", () => 5);
-    assert.equal(await bus.serial("count"), 0);
-  });
-
-  test("a listener removed while an earlier one runs is not asked", async () => {
-    const { bus } = recordingBus();
-    let disposeSecond = () => {};
-    bus.on("decide", async () => {
-      disposeSecond();
-      return undefined;
-    });
-    disposeSecond = bus.on("decide", () => "second");
-    assert.equal(await bus.serial("decide", "x"), undefined);
-  });
-});
-
 describe("collect", () => {
   test("awaits every listener one after another and keeps non-undefined results in order", async () => {
     const { bus } = recordingBus();
@@ -256,66 +190,6 @@ describe("collect", () => {
     });
     assert.deepEqual(await bus.collect("count"), [1]);
     assert.deepEqual(await bus.collect("count"), [1, 99]);
-  });
-});
-
-describe("scopes", () => {
-  test("dispose removes every listener the scope registered and only those", () => {
-    const { bus } = recordingBus();
-    const seen: string[] = [];
-    bus.on("ping", () => seen.push("bus"));
-    const plugin = bus.scope("plugin-a");
-    plugin.on("ping", () => seen.push("plugin ping"));
-    plugin.on("pair", () => seen.push("plugin pair"));
-    assert.equal(bus.listenerCount("ping"), 2);
-    plugin.dispose();
-    bus.emit("ping", 1);
-    bus.emit("pair", "x", 1);
-    assert.deepEqual(seen, ["bus"]);
-    assert.equal(bus.listenerCount("ping"), 1);
-    assert.equal(bus.listenerCount("pair"), 0);
-    assert.equal(plugin.disposed, true);
-  });
-
-  test("a scope listener's own disposer works, and dispose stays idempotent", () => {
-    const { bus } = recordingBus();
-    const plugin = bus.scope("plugin-b");
-    const dispose = plugin.on("ping", () => {});
-    plugin.on("ping", () => {});
-    dispose();
-    dispose();
-    assert.equal(bus.listenerCount("ping"), 1);
-    plugin.dispose();
-    plugin.dispose();
-    assert.equal(bus.listenerCount("ping"), 0);
-  });
-
-  test("on after dispose throws a programmer error naming the scope", () => {
-    const { bus } = recordingBus();
-    const plugin = bus.scope("plugin-c");
-    plugin.dispose();
-    assert.throws(() => plugin.on("ping", () => {}), /scope "plugin-c" is disposed/);
-    assert.equal(bus.listenerCount("ping"), 0);
-  });
-
-  test("scopes get a label when none is given, and two scopes are independent", () => {
-    const { bus } = recordingBus();
-    const a = bus.scope();
-    const b = bus.scope();
-    assert.notEqual(a.label, b.label);
-    a.on("ping", () => {});
-    b.on("ping", () => {});
-    a.dispose();
-    assert.equal(bus.listenerCount("ping"), 1);
-  });
-
-  test("scope listeners take part in serial and collect", async () => {
-    const { bus } = recordingBus();
-    const plugin = bus.scope("plugin-d");
-    plugin.on("decide", async () => "plugin");
-    assert.equal(await bus.serial("decide", "x"), "plugin");
-    plugin.dispose();
-    assert.equal(await bus.serial("decide", "x"), undefined);
   });
 });
 
@@ -407,9 +281,7 @@ describe("types", () => {
   test("decisions are typed from the event map and wrong arguments do not compile", async () => {
     const { bus } = recordingBus();
     bus.on("count", async () => 3);
-    const first: number | undefined = await bus.serial("count");
     const all: number[] = await bus.collect("count");
-    assert.equal(first, 3);
     assert.deepEqual(all, [3]);
     // @ts-expect-error: "ping" takes a number
     bus.emit("ping", "one");

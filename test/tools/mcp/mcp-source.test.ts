@@ -122,7 +122,7 @@ describe("MCP servers as a tool source", () => {
       { calls },
       { text: "done" },
     ]);
-    await h.agent.run("go");
+    await h.agent.submit("go");
     const byId = results(h.events);
     assert.equal(byId.echo?.content, "echo: hi");
     assert.equal(byId.echo?.is_error, false);
@@ -197,7 +197,7 @@ describe("MCP servers as a tool source", () => {
     assert.equal(started.length, 3);
     assert.ok(h.agent.tools.names().includes("mcp__ok__echo"));
     assert.ok(!h.agent.tools.names().some((n) => n.startsWith("mcp__gone__")));
-    const outcome = await h.agent.run("go");
+    const outcome = await h.agent.submit("go");
     assert.equal(outcome.reason, "completed");
     await h.agent.close();
   });
@@ -208,7 +208,7 @@ describe("MCP servers as a tool source", () => {
       { calls: [{ id: "c2", name: "mcp__t__echo", args: { text: "after" } }] },
       { text: "done" },
     ]);
-    await h.agent.run("go");
+    await h.agent.submit("go");
     const byId = results(h.events);
     assert.equal(byId.c1?.is_error, true);
     assert.match(
@@ -234,10 +234,10 @@ describe("MCP servers as a tool source", () => {
     ]);
     // A failed assertion must not leave the server running: the test would never end.
     t.after(() => h.agent.close());
-    await h.agent.run("grow");
+    await h.agent.submit("grow");
     const during = script.requests.map((r) => r.tools.some((t) => t.name === "mcp__t__late"));
     assert.deepEqual(during, [false, false, false], "the list stays the same within the turn");
-    await h.agent.run("use it");
+    await h.agent.submit("use it");
     assert.equal(
       script.requests[3]?.tools.some((t) => t.name === "mcp__t__late"),
       true,
@@ -263,7 +263,7 @@ describe("MCP servers as a tool source", () => {
       { calls: [{ id: "c1", name: "mcp__t__slow", args: { ms: 3000 } }] },
       { text: "done" },
     ]);
-    await h.agent.run("go");
+    await h.agent.submit("go");
     const result = results(h.events).c1;
     assert.equal(result?.is_error, true);
     assert.match(result?.content ?? "", /did not answer within 200 ms \(tool_timeout_ms\)/);
@@ -275,7 +275,7 @@ describe("MCP servers as a tool source", () => {
       { t: testServerConfig({ env: { GIVEN_TOKEN: "${SERVICE_TOKEN}" } }) },
       [{ calls: [{ id: "c1", name: "mcp__t__env", args: {} }] }, { text: "done" }],
     );
-    await h.agent.run("go");
+    await h.agent.submit("go");
     const names = (results(h.events).c1?.content ?? "").split("\n");
     assert.ok(names.includes("PLAIN_VAR") || names.includes("PATH"), names.join(","));
     assert.ok(!names.includes("ANTHROPIC_API_KEY"));
@@ -305,7 +305,7 @@ describe("MCP servers as a tool source", () => {
       ),
       notices.join("\n"),
     );
-    await h.agent.run("go");
+    await h.agent.submit("go");
     assert.equal(results(h.events).c1?.content, "echo: over http");
     await h.agent.close();
   });
@@ -320,7 +320,7 @@ describe("MCP servers as a tool source", () => {
       { text: "done" },
     ]);
     assert.equal(h.agent.tools.get("mcp__everything__echo")?.kind, "read");
-    await h.agent.run("go");
+    await h.agent.submit("go");
     const byId = results(h.events);
     assert.equal(byId.c1?.content, "Echo: ref");
     assert.match(
@@ -380,7 +380,7 @@ describe("MCP servers as a tool source", () => {
       },
       "default",
     );
-    await h.agent.run("go");
+    await h.agent.submit("go");
     const calls = Object.fromEntries(
       ofType(h.events, "tool/call").map((c) => [c.call_id, c.decision]),
     );
@@ -409,7 +409,7 @@ describe("MCP servers as a tool source", () => {
       args: { text: `n${i}` },
     }));
     const { h } = await session({ t: testServerConfig() }, [{ calls }, { text: "done" }]);
-    await h.agent.run("go");
+    await h.agent.submit("go");
     await new Promise((resolve) => setImmediate(resolve));
     process.off("warning", onWarning);
     assert.equal(results(h.events).c14?.content, "echo: n14");

@@ -16,7 +16,7 @@ describe("unanswered tool calls", () => {
     const h = await openHarness(
       scripted({ calls: [{ id: "c1", name: "echo", args: { text: "a" } }] }, { text: "ok" }),
     );
-    await h.agent.run("go");
+    await h.agent.submit("go");
     h.agent.dispose();
     assert.doesNotThrow(() => assertCallsAnswered(h.events));
     const withoutResult = h.events.filter((e) => e.type !== "tool/result");
@@ -29,7 +29,7 @@ describe("unanswered tool calls", () => {
       { text: "retried" },
     );
     const h = await openHarness(script);
-    const outcome = await h.agent.run("go");
+    const outcome = await h.agent.submit("go");
     h.agent.dispose();
     assert.equal(outcome.reason, "completed");
     const [call] = ofType(h.events, "tool/call");

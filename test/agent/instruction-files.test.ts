@@ -21,7 +21,7 @@ describe("instruction files", () => {
     writeFileSync(join(home, "AGENTS.md"), "Home agents rule.");
     const script = scripted({ text: "ok" });
     const h = await openHarness(script, { workspace: sub, home });
-    await h.agent.run("hi");
+    await h.agent.submit("hi");
     h.agent.dispose();
     const system = script.requests[0]!.system;
     const order = [

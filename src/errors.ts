@@ -167,3 +167,9 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** A command must run in the OS sandbox, which cannot run here, and the fallback is to refuse. */
+export class SandboxUnavailableError extends CodewhaleError {
+  readonly exitCode = ExitCode.failure;
+  override readonly name = "SandboxUnavailableError";
+}

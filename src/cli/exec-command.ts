@@ -40,6 +40,7 @@ interface ExecOptions {
   outputFormat: string;
   inputFormat: string;
   maxSteps?: string;
+  sandbox?: string;
   cwd?: string;
   resume?: string;
   continue?: boolean;
@@ -73,6 +74,7 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
     .option("--output-format <format>", "text, json or stream-json", "text")
     .option("--input-format <format>", "text, or stream-json for a session driven by stdin", "text")
     .option("--max-steps <n>", "most model requests per turn (config `max_steps`)")
+    .option("--sandbox <mode>", "workspace-write, read-only or off (config `sandbox.mode`)")
     .option("--cwd <dir>", "the workspace to work in (default: the current directory)")
     .option("--resume <id>", "continue a session by id, short id or unique prefix")
     .option("--continue", "continue the most recent session of this project (or directory)")

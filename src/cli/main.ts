@@ -15,6 +15,7 @@ import { registerExportCommand } from "./export-command.ts";
 import { reportError } from "./fail.ts";
 import { registerKeyCommand } from "./key-command.ts";
 import { registerMcpCommand } from "./mcp-command.ts";
+import { registerSandboxCommand } from "./sandbox-command.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
 import { watchStdout } from "./stdout-reader.ts";
 import { registerTrustCommand } from "./trust-command.ts";
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerExportCommand(program);
   registerKeyCommand(program);
   registerMcpCommand(program);
+  registerSandboxCommand(program);
   registerSessionsCommand(program);
   registerTrustCommand(program);
   forEachCommand(program, (command) => command.exitOverride(usageErrorOf(command)));

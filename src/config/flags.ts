@@ -5,12 +5,15 @@ import type { ConfigInput } from "./schema.ts";
 export interface ConfigFlagOptions {
   model?: string;
   maxSteps?: string;
+  /** `--sandbox MODE`: `sandbox.mode`. */
+  sandbox?: string;
 }
 
 export function configFlagsFromOptions(options: ConfigFlagOptions): ConfigInput {
   const flags: Record<string, unknown> = {};
   if (options.model !== undefined) flags.model = options.model;
   if (options.maxSteps !== undefined) flags.max_steps = numberIfNumeric(options.maxSteps);
+  if (options.sandbox !== undefined) flags.sandbox = { mode: options.sandbox };
   return flags as ConfigInput;
 }
 

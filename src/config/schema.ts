@@ -85,6 +85,18 @@ const outputSchema = z.strictObject({
   tools: z.record(z.string(), toolOutputSchema).prefault({}),
 });
 
+/** `[sandbox]`: the OS sandbox the bash tool's commands run in (docs/sandbox.md). */
+const sandboxSchema = z.strictObject({
+  mode: z.enum(["workspace-write", "read-only", "off"]).default("workspace-write"),
+  /** More directories writable in `workspace-write`, besides the workspace and the temp dir. */
+  writable: z.array(z.string().trim().min(1)).default([]),
+  /** More paths hidden from commands, besides ~/.ssh, ~/.aws, ~/.config/gcloud and others. */
+  deny_read: z.array(z.string().trim().min(1)).default([]),
+  network: z.enum(["off", "on"]).default("off"),
+  /** Where bubblewrap cannot run: ask (today: refuse, with the notice), run unconfined, refuse. */
+  fallback: z.enum(["ask", "off", "refuse"]).default("ask"),
+});
+
 const permissionsSchema = z.strictObject({
   mode: z.enum(PERMISSION_MODES).default("default"),
   allow: stringList.default([]),
@@ -206,6 +218,7 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     /** How the surfaces show a session; display only, the log and the requests never change. */
     display: z.strictObject({ show_thinking: z.boolean().default(false) }).prefault({}),
     permissions: permissionsSchema.prefault({}),
+    sandbox: sandboxSchema.prefault({}),
     hooks: hooksSchema.prefault({}),
     compaction: compactionSchema.prefault({}),
     tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),

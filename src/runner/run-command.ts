@@ -11,6 +11,9 @@ import type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { guardProcessTree } from "./process-tree.ts";
+import type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
+import { bwrapArgs } from "./sandbox-policy.ts";
+import { bwrapPath } from "./sandbox-probe.ts";
 
 export interface CommandSpec {
   /** A shell command run with `bash -c`, or an argv array run directly (no shell parsing). */
@@ -21,6 +24,8 @@ export interface CommandSpec {
   signal?: AbortSignal;
   /** Between SIGTERM and SIGKILL; default 2000 ms. */
   killGraceMs?: number;
+  /** Run inside bubblewrap under this policy (sandbox-policy.ts); absent: unconfined. */
+  sandbox?: { policy: SandboxPolicy; host: BwrapHostOptions };
 }
 
 export interface RunResult extends PolicyResult {
@@ -41,7 +46,11 @@ export async function runCommand(
   options: PipelineOptions = {},
 ): Promise<RunResult> {
   const started = Date.now();
-  const argv = typeof spec.command === "string" ? ["bash", "-c", spec.command] : [...spec.command];
+  const command =
+    typeof spec.command === "string" ? ["bash", "-c", spec.command] : [...spec.command];
+  const argv = spec.sandbox
+    ? [bwrapPath(), ...bwrapArgs(spec.sandbox.policy, spec.sandbox.host), "--", ...command]
+    : command;
   const pipeline = createOutputPipeline(policy, options);
   const tethered = spawnTethered({
     argv,

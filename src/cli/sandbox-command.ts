@@ -1,0 +1,64 @@
+// `codewhale sandbox [--sandbox MODE] [--cwd DIR] -- CMD [ARGS…]`: runs one command under the
+// configured OS sandbox (`[sandbox]`, docs/sandbox.md) through the shared runner, the way the bash
+// tool runs it, and prints its policed output; the policy goes to stderr with --explain. Exits
+// with the command's code; 1 when the sandbox cannot run and the fallback refuses. Registered by
+// cli/main.ts.
+import { constants } from "node:os";
+import type { Command } from "commander";
+import { configFlagsFromOptions, loadConfig } from "../config/index.ts";
+import { SandboxUnavailableError } from "../errors.ts";
+import type { RunResult } from "../runner/index.ts";
+import { bwrapArgs, outputPolicyFor, runCommand } from "../runner/index.ts";
+import { setupSandbox } from "../tools/sandbox-setup.ts";
+import { cwdOption } from "./cwd-option.ts";
+
+interface SandboxOptions {
+  sandbox?: string;
+  cwd?: string;
+  explain?: boolean;
+}
+
+export function registerSandboxCommand(program: Command): void {
+  program
+    .command("sandbox")
+    .description("run a command in the OS sandbox the bash tool uses")
+    .argument("<command...>", "the command and its arguments, after --")
+    .option("--sandbox <mode>", "workspace-write, read-only or off (config `sandbox.mode`)")
+    .option("--cwd <dir>", "the workspace: run the command here (and find the project config)")
+    .option("--explain", "print the policy and the bwrap arguments to stderr first")
+    .addHelpText("after", "\nExample: codewhale sandbox -- touch ~/outside")
+    .action((command: string[], options: SandboxOptions) => runSandboxed(command, options));
+}
+
+async function runSandboxed(command: string[], options: SandboxOptions): Promise<void> {
+  const cwd = cwdOption(options.cwd);
+  const { config } = loadConfig({
+    cwd,
+    env: process.env,
+    flags: configFlagsFromOptions({ ...(options.sandbox ? { sandbox: options.sandbox } : {}) }),
+  });
+  const sandbox = await setupSandbox({ section: config.sandbox, workspace: cwd, env: process.env });
+  if (sandbox.refusal) throw new SandboxUnavailableError(sandbox.refusal);
+  if (sandbox.notice) process.stderr.write(`codewhale: ${sandbox.notice}\n`);
+  if (options.explain) {
+    process.stderr.write(`codewhale: sandbox: ${sandbox.summary}\n`);
+    if (sandbox.runSpec) {
+      const args = bwrapArgs(sandbox.runSpec.policy, sandbox.runSpec.host);
+      process.stderr.write(`codewhale: bwrap ${args.join(" ")}\n`);
+    }
+  }
+  const policy = { ...outputPolicyFor(config.output), spillToTemp: false };
+  const result = await runCommand(
+    { command, cwd, ...(sandbox.runSpec ? { sandbox: sandbox.runSpec } : {}) },
+    policy,
+  );
+  process.stdout.write(result.output);
+  process.exitCode = exitCodeOf(result);
+}
+
+/** The command's own exit code; death by a signal maps to 128 + its number, as shells do. */
+function exitCodeOf(result: RunResult): number {
+  if (result.exitCode !== null) return result.exitCode;
+  const number = result.signal ? constants.signals[result.signal] : undefined;
+  return number ? 128 + number : 1;
+}

@@ -1,0 +1,175 @@
+// The OS sandbox policy of a command, as plain data, and the bubblewrap argument list it becomes.
+// The config layer's `[sandbox]` section plus the session's paths (workspace, spill directory,
+// HOME, codewhale home) resolve into a SandboxPolicy (resolveSandboxPolicy); run-command.ts
+// prefixes a command with `bwrap` and bwrapArgs(policy) when a spec carries one. See docs/sandbox.md.
+import { createHash } from "node:crypto";
+import { lstatSync, realpathSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+
+export const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+export type SandboxNetwork = "off" | "on";
+export type SandboxFallback = "ask" | "off" | "refuse";
+
+/** The `[sandbox]` section as the config layer resolves it (structural, to stay decoupled). */
+export interface SandboxConfigSection {
+  mode: SandboxMode;
+  writable: readonly string[];
+  deny_read: readonly string[];
+  network: SandboxNetwork;
+  fallback: SandboxFallback;
+}
+
+export const DEFAULT_SANDBOX_SECTION: Readonly<SandboxConfigSection> = Object.freeze({
+  mode: "workspace-write",
+  writable: [],
+  deny_read: [],
+  network: "off",
+  fallback: "ask",
+});
+
+/** The paths a policy is resolved against; all absolute. */
+export interface SandboxPaths {
+  workspace: string;
+  home: string;
+  /** codewhale's home (`$CODEWHALE_HOME` or `~/.codewhale`): its keys and sessions are hidden. */
+  codewhaleHome: string;
+  /** The session's temp (spill) directory, writable in `workspace-write`. */
+  tempDir?: string;
+}
+
+/** One resolved policy: what a command may write, may not read, and whether it has a network. */
+export interface SandboxPolicy {
+  mode: Exclude<SandboxMode, "off">;
+  network: SandboxNetwork;
+  /** Bound read-write (workspace-write only), real paths that exist. */
+  writable: string[];
+  /** Bound read-only over a writable root (the workspace's hooks, config, agent settings). */
+  readOnly: string[];
+  /** Hidden: an empty tmpfs over a directory, /dev/null over a file. */
+  denyRead: string[];
+  /** Where the command starts (the workspace), bound read-only in `read-only` mode. */
+  workspace: string;
+  /** First 16 hex digits of the SHA-256 of the fields above, for the receipt. */
+  hash: string;
+}
+
+/** Inside the workspace, never writable: what runs later with the user's full rights. */
+export const PROTECTED_IN_WORKSPACE = [
+  ".git/hooks",
+  ".git/config",
+  ".codewhale",
+  ".claude",
+  ".mcp.json",
+] as const;
+
+/** Hidden by default, relative to HOME. */
+export const DEFAULT_DENY_READ_IN_HOME = [".ssh", ".aws", ".config/gcloud", ".gnupg"] as const;
+/** Hidden by default, relative to codewhale's home: its keys and sessions. */
+export const DEFAULT_DENY_READ_IN_CODEWHALE_HOME = ["keys", "sessions", "mcp-auth"] as const;
+
+/** The policy of `section`, or null when its mode is `off`. */
+export function resolveSandboxPolicy(
+  section: SandboxConfigSection,
+  paths: SandboxPaths,
+): SandboxPolicy | null {
+  if (section.mode === "off") return null;
+  const workspace = realOrSelf(paths.workspace);
+  const writable =
+    section.mode === "workspace-write"
+      ? existing([
+          workspace,
+          ...(paths.tempDir ? [paths.tempDir] : []),
+          ...section.writable.map((p) => expand(p, paths)),
+        ])
+      : [];
+  const readOnly = writable.flatMap((root) =>
+    existing(PROTECTED_IN_WORKSPACE.map((rel) => join(root, rel))),
+  );
+  const denyRead = existing([
+    ...DEFAULT_DENY_READ_IN_HOME.map((rel) => join(paths.home, rel)),
+    ...DEFAULT_DENY_READ_IN_CODEWHALE_HOME.map((rel) => join(paths.codewhaleHome, rel)),
+    ...section.deny_read.map((p) => expand(p, paths)),
+  ]);
+  const body = {
+    mode: section.mode,
+    network: section.network,
+    writable,
+    readOnly,
+    denyRead,
+    workspace,
+  };
+  return { ...body, hash: hashOf(body) };
+}
+
+/** Options the availability probe decides (sandbox-probe.ts). */
+export interface BwrapHostOptions {
+  /** `--unshare-user` works on this host (unprivileged user namespaces). */
+  unshareUser: boolean;
+}
+
+/** The bwrap arguments (before `--` and the command) that enforce `policy`. */
+export function bwrapArgs(policy: SandboxPolicy, host: BwrapHostOptions): string[] {
+  const args = ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc"];
+  if (host.unshareUser) args.push("--unshare-user");
+  if (policy.network === "off") args.push("--unshare-net");
+  // The whole file system read-only, then a fresh /dev, /proc and a private /tmp over it.
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  // Roots under /tmp would be hidden by the private /tmp: each is bound again after it.
+  if (policy.mode === "read-only") args.push("--ro-bind", policy.workspace, policy.workspace);
+  for (const root of policy.writable) args.push("--bind", root, root);
+  for (const path of policy.readOnly) args.push("--ro-bind", path, path);
+  for (const path of policy.denyRead) {
+    if (isDirectory(path)) args.push("--tmpfs", path, "--remount-ro", path);
+    else args.push("--ro-bind", "/dev/null", path);
+  }
+  args.push("--chdir", policy.workspace);
+  return args;
+}
+
+/** A one-line summary for notices and receipts: `workspace-write, network off`. */
+export function describePolicy(policy: SandboxPolicy | null): string {
+  if (!policy) return "no sandbox";
+  return `${policy.mode}, network ${policy.network}`;
+}
+
+function hashOf(body: Omit<SandboxPolicy, "hash">): string {
+  return createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 16);
+}
+
+function expand(path: string, paths: SandboxPaths): string {
+  if (path === "~") return paths.home;
+  if (path.startsWith("~/")) return join(paths.home, path.slice(2));
+  return isAbsolute(path) ? path : resolve(paths.workspace, path);
+}
+
+/** The real paths of those that exist (a bind needs a source), without duplicates. */
+function existing(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const path of paths) {
+    const real = realOrNull(path);
+    if (real !== null && !out.includes(real)) out.push(real);
+  }
+  return out;
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    lstatSync(path);
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function realOrSelf(path: string): string {
+  return realOrNull(path) ?? resolve(path);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

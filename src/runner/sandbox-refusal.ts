@@ -1,0 +1,37 @@
+// Tells the model when a command failed because the sandbox refused a write: a "Read-only file
+// system" (EROFS) or "Permission denied" (EACCES) line naming a path outside the policy's
+// writable roots (or on a protected path inside them). Called by the bash tool on each result.
+import { isAbsolute, relative } from "node:path";
+import type { SandboxPolicy } from "./sandbox-policy.ts";
+
+const REFUSAL = /(\/[^\s:'"`]*)['"`]?:?[^\n]*?(Read-only file system|Permission denied)/g;
+
+/** A note naming the sandbox and the refused paths, or null when the output shows no refusal. */
+export function sandboxRefusalNote(output: string, policy: SandboxPolicy | null): string | null {
+  if (!policy) return null;
+  const refused = new Set<string>();
+  for (const match of output.matchAll(REFUSAL)) {
+    const path = match[1] ?? "";
+    const readOnlyError = match[2] === "Read-only file system";
+    if (readOnlyError || !writableUnder(policy, path)) refused.add(path);
+  }
+  if (refused.size === 0) return null;
+  const paths = [...refused].slice(0, 3).join(", ");
+  const where =
+    policy.mode === "read-only"
+      ? "nothing is writable"
+      : `only ${policy.writable.join(", ")} ${policy.writable.length === 1 ? "is" : "are"} writable (not ${protectedNames(policy)})`;
+  return `[sandbox: the command ran in the OS sandbox (${policy.mode}), which refused writing ${paths}: ${where}. This is the sandbox, not a bug in the command; do not retry the same write.]`;
+}
+
+function writableUnder(policy: SandboxPolicy, path: string): boolean {
+  const inside = (root: string) => {
+    const rel = relative(root, path);
+    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  };
+  return policy.writable.some(inside) && !policy.readOnly.some(inside);
+}
+
+function protectedNames(policy: SandboxPolicy): string {
+  return policy.readOnly.length > 0 ? policy.readOnly.join(", ") : "protected paths";
+}

@@ -1,0 +1,64 @@
+// The OS sandbox of one session: the `[sandbox]` config resolved against the session's paths
+// (workspace, temp dir, HOME, codewhale home), bubblewrap's availability probed once, and what
+// happens where it cannot run (the fallback). Built by the agent for the bash tool and by
+// `codewhale sandbox`; `runSpec` is what a command spec carries (none: run unconfined).
+import type { Config } from "../config/index.ts";
+import { resolveHome } from "../config/index.ts";
+import type { BwrapHostOptions, SandboxPolicy } from "../runner/index.ts";
+import { describePolicy, probeSandbox, resolveSandboxPolicy } from "../runner/index.ts";
+
+export interface SessionSandbox {
+  /** The policy commands run under, or null when they run unconfined (mode off, or fallback off). */
+  readonly policy: SandboxPolicy | null;
+  /** What a command spec carries: `{ policy, host }`, or undefined (unconfined). */
+  readonly runSpec: { policy: SandboxPolicy; host: BwrapHostOptions } | undefined;
+  /** Why commands must not run at all (no sandbox here and the fallback refuses), else null. */
+  readonly refusal: string | null;
+  /** The one notice for the session start and doctor when the sandbox cannot run, else null. */
+  readonly notice: string | null;
+  /** For the receipt: `workspace-write, network off` or `no sandbox (…)`. */
+  readonly summary: string;
+}
+
+export interface SandboxSetupOptions {
+  section: Config["sandbox"];
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  tempDir?: string;
+}
+
+export async function setupSandbox(options: SandboxSetupOptions): Promise<SessionSandbox> {
+  const { section, env } = options;
+  const policy = resolveSandboxPolicy(section, {
+    workspace: options.workspace,
+    home: env.HOME || "/nonexistent",
+    codewhaleHome: resolveHome(env),
+    ...(options.tempDir ? { tempDir: options.tempDir } : {}),
+  });
+  if (!policy) return unconfined("no sandbox (sandbox.mode = off)", null, null);
+  const probe = await probeSandbox();
+  if (probe.available) {
+    const host = { unshareUser: probe.unshareUser };
+    return {
+      policy,
+      runSpec: { policy, host },
+      refusal: null,
+      notice: null,
+      summary: describePolicy(policy),
+    };
+  }
+  if (section.fallback === "off") {
+    const notice = `the OS sandbox cannot run here (${probe.reason}); commands run unconfined (sandbox.fallback = off)`;
+    return unconfined("no sandbox (unavailable; sandbox.fallback = off)", null, notice);
+  }
+  const refusal = `the OS sandbox cannot run here (${probe.reason}) and sandbox.fallback = ${section.fallback}: commands are refused; install bubblewrap, or set sandbox.fallback = "off" or --sandbox off to run them unconfined`;
+  return unconfined("no sandbox (unavailable; commands refused)", refusal, refusal);
+}
+
+function unconfined(
+  summary: string,
+  refusal: string | null,
+  notice: string | null,
+): SessionSandbox {
+  return { policy: null, runSpec: undefined, refusal, notice, summary };
+}

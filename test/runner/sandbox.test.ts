@@ -1,0 +1,156 @@
+// The OS sandbox with real bubblewrap and real processes: temp dirs outside /tmp as the workspace,
+// a fake HOME with keys in it, and commands that try to get out (writes outside the workspace,
+// into .git/hooks and HOME, reading ~/.ssh, a loopback connection, a daemon that outlives the
+// command, a symlink, /proc/self/root, /dev/fd). Under CI=true a host without bwrap fails.
+import assert from "node:assert/strict";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { OutputPolicy, RunResult, SandboxPolicy } from "../../src/runner/index.ts";
+import {
+  DEFAULT_SANDBOX_SECTION,
+  probeSandbox,
+  resolveSandboxPolicy,
+  runCommand,
+} from "../../src/runner/index.ts";
+
+const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };
+// /var/tmp, not /tmp: the sandbox's /tmp is private, so a HOME under /tmp would be hidden anyway.
+const base = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "cw-sandbox-"));
+const workspace = join(base, "workspace");
+const home = join(base, "home");
+const outside = join(base, "outside");
+for (const dir of [join(workspace, ".git", "hooks"), join(home, ".ssh"), outside]) {
+  mkdirSync(dir, { recursive: true });
+}
+writeFileSync(join(home, ".ssh", "id_rsa"), "PRIVATE-KEY-CONTENT\n");
+symlinkSync(outside, join(workspace, "escape"));
+
+const probe = await probeSandbox();
+if (!probe.available && process.env.CI === "true") {
+  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
+}
+const host = probe.available ? { unshareUser: probe.unshareUser } : null;
+
+after(() => rmSync(base, { recursive: true, force: true }));
+
+function policyOf(overrides: Partial<typeof DEFAULT_SANDBOX_SECTION> = {}): SandboxPolicy {
+  const policy = resolveSandboxPolicy(
+    { ...DEFAULT_SANDBOX_SECTION, ...overrides },
+    { workspace, home, codewhaleHome: join(home, ".codewhale") },
+  );
+  assert.ok(policy);
+  return policy;
+}
+
+async function sandboxed(command: string, policy = policyOf()): Promise<RunResult> {
+  if (!host) throw new Error("unreachable: the suite skips without bwrap");
+  return runCommand(
+    {
+      command,
+      cwd: workspace,
+      env: { PATH: process.env.PATH, HOME: home },
+      sandbox: { policy, host },
+    },
+    output,
+  );
+}
+
+const skip = () => (host ? false : "bwrap cannot run here (CI=true makes this a failure)");
+
+describe("the OS sandbox (bubblewrap)", () => {
+  it("lets a command write in the workspace and nowhere else", { skip: skip() }, async () => {
+    const run = await sandboxed(`touch ok; touch ${outside}/no; touch ${home}/no; echo done`);
+    assert.match(run.output, /Read-only file system/);
+    assert.ok(existsSync(join(workspace, "ok")));
+    assert.deepEqual(readdirSync(outside), []);
+    assert.ok(!existsSync(join(home, "no")));
+  });
+
+  it("keeps .git/hooks read-only inside the writable workspace", { skip: skip() }, async () => {
+    const run = await sandboxed("echo evil > .git/hooks/pre-commit");
+    assert.notEqual(run.exitCode, 0);
+    assert.ok(!existsSync(join(workspace, ".git", "hooks", "pre-commit")));
+  });
+
+  it("hides ~/.ssh, also through /proc/self/root", { skip: skip() }, async () => {
+    const run = await sandboxed(
+      `cat ${home}/.ssh/id_rsa; cat /proc/self/root${home}/.ssh/id_rsa; ls -a ${home}/.ssh`,
+    );
+    assert.doesNotMatch(run.output, /PRIVATE-KEY-CONTENT|id_rsa\n/);
+  });
+
+  it("writes nothing through a symlink out of the workspace or a /dev/fd path", {
+    skip: skip(),
+  }, async () => {
+    const run = await sandboxed(
+      `touch escape/via-link; exec 3<${outside}; touch /dev/fd/3/via-fd; touch /proc/self/fd/3/via-proc`,
+    );
+    assert.match(run.output, /Read-only file system/);
+    assert.deepEqual(readdirSync(outside), []);
+  });
+
+  it("gives a read-only command no writable place but its private /tmp", {
+    skip: skip(),
+  }, async () => {
+    const run = await sandboxed(
+      "touch ro; echo x > /tmp/scratch && echo tmp-ok",
+      policyOf({ mode: "read-only" }),
+    );
+    assert.match(run.output, /tmp-ok/);
+    assert.ok(!existsSync(join(workspace, "ro")));
+  });
+
+  describe("network", () => {
+    let server: Server;
+    let port = 0;
+    before(async () => {
+      server = createServer((socket) => socket.end("hello\n"));
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const address = server.address();
+      port = typeof address === "object" && address ? address.port : 0;
+    });
+    after(() => server.close());
+    const connect = () => `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`;
+
+    it("refuses a loopback connection with network off", { skip: skip() }, async () => {
+      const run = await sandboxed(connect());
+      assert.notEqual(run.exitCode, 0);
+      assert.doesNotMatch(run.output, /hello/);
+    });
+
+    it("allows it with network on", { skip: skip() }, async () => {
+      const run = await sandboxed(connect(), policyOf({ network: "on" }));
+      assert.match(run.output, /hello/);
+    });
+  });
+
+  it("kills a daemon (setsid + nohup) when the command ends", { skip: skip() }, async () => {
+    const token = `${process.pid}${Date.now() % 100000}`;
+    await sandboxed(`setsid nohup sleep 7${token} >/dev/null 2>&1 & echo started`);
+    const daemons = () =>
+      readdirSync("/proc").filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`7${token}`);
+        } catch {
+          return false;
+        }
+      });
+    for (let i = 0; i < 50 && daemons().length > 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const survived = daemons();
+    for (const pid of survived) process.kill(Number(pid), "SIGKILL"); // only this test's daemon
+    assert.deepEqual(survived, []);
+  });
+});

@@ -18,7 +18,7 @@ import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
 import type { Config, Env } from "../config/index.ts";
 import { formatCount } from "../present/format.ts";
-import { escapeAllControls, escapeControls } from "../runner/index.ts";
+import { terminalSafe, terminalSafeLine } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { McpPromptInfo } from "../tools/mcp-catalog.ts";
 import type { ToolProgress } from "../tools/types.ts";
@@ -123,7 +123,7 @@ export class AcpSession {
     if (server.use === "refused") {
       this.send({
         sessionUpdate: "agent_message_chunk",
-        content: { type: "text", text: escapeAllControls(server.message) },
+        content: { type: "text", text: terminalSafeLine(server.message) },
       });
       await this.written;
       return { stopReason: "end_turn" };
@@ -271,7 +271,7 @@ export class AcpSession {
         );
       } else if (name === "title") {
         if (argument === "") throw RequestError.invalidParams({}, "/title needs a title");
-        say(`Title: ${escapeAllControls(this.agent.setTitle(argument))}.`);
+        say(`Title: ${terminalSafeLine(this.agent.setTitle(argument))}.`);
       } else if (name === "compact") {
         const outcome = await this.agent.dispatch({
           type: "compact",
@@ -285,12 +285,12 @@ export class AcpSession {
           );
         } else {
           say(
-            `/compact: ${outcome.reason === "withdrawn" ? "withdrawn" : escapeAllControls(outcome.error)}`,
+            `/compact: ${outcome.reason === "withdrawn" ? "withdrawn" : terminalSafeLine(outcome.error)}`,
           );
         }
       }
     } catch (error) {
-      say(`/${name}: ${error instanceof Error ? escapeAllControls(error.message) : "failed"}`);
+      say(`/${name}: ${error instanceof Error ? terminalSafeLine(error.message) : "failed"}`);
     }
     await this.written;
     return cancelled;
@@ -317,7 +317,7 @@ export class AcpSession {
     this.send({
       sessionUpdate: "tool_call_update",
       toolCallId: progress.callId,
-      content: [{ type: "content", content: { type: "text", text: escapeControls(text) } }],
+      content: [{ type: "content", content: { type: "text", text: terminalSafe(text) } }],
     });
   }
 

@@ -6,7 +6,7 @@
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { Config, Env } from "../config/index.ts";
-import { escapeAllControls } from "../runner/index.ts";
+import { terminalSafeLine } from "../runner/index.ts";
 
 /** Thinking levels and the budget each sets (`thinking.budget_tokens`; off: none). */
 export const THINKING_LEVELS = [
@@ -47,7 +47,7 @@ export function configOptions(
       category: "model",
       type: "select",
       // A model from a stored log is shown, never interpreted by the editor.
-      currentValue: escapeAllControls(settings.model),
+      currentValue: terminalSafeLine(settings.model),
       options: modelChoices(settings.model, config, env).map((value) => ({ value, name: value })),
     },
     {

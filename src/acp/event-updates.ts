@@ -9,7 +9,7 @@ import type { SessionUpdate, ToolCallContent, ToolCallLocation } from "@agentcli
 import { callText } from "../present/call-text.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import { contextWindowOf, type ModelLookup } from "../providers/index.ts";
-import { escapeControls, terminalSafeLine } from "../runner/index.ts";
+import { terminalSafe, terminalSafeLine } from "../runner/index.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 import { titleOf } from "./session-title.ts";
@@ -179,7 +179,7 @@ function chunk(
   kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk",
   text: string,
 ): SessionUpdate {
-  return { sessionUpdate: kind, content: { type: "text", text: escapeControls(text) } };
+  return { sessionUpdate: kind, content: { type: "text", text: terminalSafe(text) } };
 }
 
 /** A `tool_call` update: the call's presentation, its effective arguments, pending. */

@@ -3,6 +3,7 @@
 // turned into the server prompt's text (arguments positional in declared order, through the
 // output policy) that runs as the user's prompt. acp-session.ts calls these.
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
+import { terminalSafeLine } from "../runner/index.ts";
 import type { McpCatalog, McpPromptInfo } from "../tools/mcp-catalog.ts";
 import { promptArguments, promptUsage } from "../tools/mcp-prompt-input.ts";
 
@@ -12,8 +13,10 @@ export function promptCommands(prompts: readonly McpPromptInfo[]): AvailableComm
     const hint = promptUsage(prompt).slice(prompt.command.length + 1);
     return {
       name: prompt.command.slice(1),
-      description: `${prompt.description || "MCP prompt"} (MCP server ${prompt.server})`,
-      ...(hint ? { input: { hint } } : {}),
+      description: terminalSafeLine(
+        `${prompt.description || "MCP prompt"} (MCP server ${prompt.server})`,
+      ),
+      ...(hint ? { input: { hint: terminalSafeLine(hint) } } : {}),
     };
   });
 }

@@ -10,7 +10,7 @@ import {
   type McpServerConfig,
   parseMcpServer,
 } from "../config/index.ts";
-import { escapeControls } from "../runner/index.ts";
+import { terminalSafe } from "../runner/index.ts";
 
 export type EditorMcpServers = Record<string, McpServerConfig>;
 
@@ -24,7 +24,7 @@ export function mcpServersFor(
 ): EditorMcpServers {
   const chosen: EditorMcpServers = {};
   for (const server of servers ?? []) {
-    const name = escapeControls(server.name);
+    const name = terminalSafe(server.name);
     if (!MCP_SERVER_NAME.test(server.name)) {
       diagnostic(
         `the editor's MCP server "${name}" is not connected: a name of letters, digits, - or single _ is needed`,
@@ -45,7 +45,7 @@ export function mcpServersFor(
           : undefined;
     const parsed = input ? parseMcpServer(input) : undefined;
     if (!parsed?.ok) {
-      const why = parsed ? escapeControls(parsed.problem) : "an unknown kind of server";
+      const why = parsed ? terminalSafe(parsed.problem) : "an unknown kind of server";
       diagnostic(`the editor's MCP server "${name}" is not connected: ${why}`);
       continue;
     }

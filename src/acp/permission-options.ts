@@ -4,7 +4,7 @@
 // rule without asking again). A cancelled or unknown answer denies. Used by acp-session.ts.
 import type { PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
 import type { AgentAsk, AskDecision } from "../agent/pending-asks.ts";
-import { escapeAllControls } from "../runner/index.ts";
+import { terminalSafeLine } from "../runner/index.ts";
 
 export function permissionOptions(ask: AgentAsk): PermissionOption[] {
   const options: PermissionOption[] = [
@@ -13,7 +13,7 @@ export function permissionOptions(ask: AgentAsk): PermissionOption[] {
   if (ask.options.includes("allow_session") && ask.sessionRule !== undefined) {
     options.push({
       optionId: "allow_session",
-      name: `Allow ${escapeAllControls(ask.sessionRule)} for this session`,
+      name: `Allow ${terminalSafeLine(ask.sessionRule)} for this session`,
       kind: "allow_always",
     });
   }
@@ -21,7 +21,7 @@ export function permissionOptions(ask: AgentAsk): PermissionOption[] {
   if (ask.sessionRule !== undefined) {
     options.push({
       optionId: "reject_session",
-      name: `Reject ${escapeAllControls(ask.sessionRule)} for this session`,
+      name: `Reject ${terminalSafeLine(ask.sessionRule)} for this session`,
       kind: "reject_always",
     });
   }

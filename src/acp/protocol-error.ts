@@ -4,11 +4,11 @@
 // place acp-agent.ts maps errors, as cli/fail.ts is for the command line.
 import { RequestError } from "@agentclientprotocol/sdk";
 import { CodewhaleError, ConfigError, errorMessage, UsageError } from "../errors.ts";
-import { escapeControls } from "../runner/index.ts";
+import { terminalSafe } from "../runner/index.ts";
 
 export function protocolError(error: unknown): RequestError {
   if (error instanceof RequestError) return error;
-  const line = escapeControls(errorMessage(error).split("\n")[0] ?? "unknown error");
+  const line = terminalSafe(errorMessage(error).split("\n")[0] ?? "unknown error");
   if (error instanceof UsageError || error instanceof ConfigError) {
     return new RequestError(-32602, line);
   }

@@ -4,7 +4,7 @@
 // Registered by cli/main.ts; provider keys leave the process as in exec (credential-scrub.ts).
 import type { Command } from "commander";
 import { UsageError } from "../errors.ts";
-import { escapeControls } from "../runner/index.ts";
+import { terminalSafe } from "../runner/index.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { takeCredentials } from "./credential-scrub.ts";
 import { execReceipts } from "./receipts.ts";
@@ -42,7 +42,7 @@ export function registerAcpCommand(program: Command, deps: AcpCommandDeps = {}):
           takeCredentials(names);
         },
         receipts: () => execReceipts(env),
-        diagnostic: (line) => process.stderr.write(`codewhale: ${escapeControls(line)}\n`),
+        diagnostic: (line) => process.stderr.write(`codewhale: ${terminalSafe(line)}\n`),
       });
     });
 }

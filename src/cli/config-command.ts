@@ -14,6 +14,7 @@ import {
 import { ConfigError } from "../errors.ts";
 import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 import { positiveInteger } from "./flag-values.ts";
+import { printErr, printJson, printOut } from "./print.ts";
 
 interface ConfigCommandOptions extends ConfigFlagOptions {
   cwd?: string;
@@ -46,12 +47,12 @@ function loadOptions(options: ConfigCommandOptions): LoadOptions {
 
 function showConfig(options: ConfigCommandOptions): void {
   const loaded = loadConfig(loadOptions(options));
-  if (loaded.trust.notice) process.stderr.write(`${loaded.trust.notice}\n`);
+  if (loaded.trust.notice) printErr(`${loaded.trust.notice}\n`);
   const config = maskSecrets(loaded.config);
   if (options.json) {
     const sources = sourcesOf(config, loaded);
-    process.stdout.write(`${JSON.stringify({ config, sources, files: loaded.files }, null, 2)}\n`);
-  } else process.stdout.write(formatShowText(config, loaded));
+    printJson({ config, sources, files: loaded.files });
+  } else printOut(formatShowText(config, loaded));
 }
 
 /** One line per leaf: `key = value  # source`. `config` must already be masked. */
@@ -76,10 +77,10 @@ function checkConfig(options: ConfigCommandOptions): void {
   const report = inspectConfig({ ...loadOptions(options), layerChecks: CONFIG_LAYER_CHECKS });
   if (report.problems.length === 0) {
     const files = report.files.map((file) => file.path).join(", ");
-    process.stdout.write(`config ok (${files || "no config files; defaults only"})\n`);
+    printOut(`config ok (${files || "no config files; defaults only"})\n`);
     return;
   }
-  for (const problem of report.problems) process.stderr.write(`${problem.message}\n`);
+  for (const problem of report.problems) printErr(`${problem.message}\n`);
   const count = report.problems.length;
   throw new ConfigError(`config check found ${count} problem${count === 1 ? "" : "s"}`);
 }

@@ -18,6 +18,7 @@ import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { modelChecks } from "./doctor-endpoint.ts";
 import { probeServers } from "./mcp-command.ts";
+import { printJson, printOut } from "./print.ts";
 
 export type CheckStatus = "ok" | "info" | "warn" | "fail";
 
@@ -45,8 +46,8 @@ export function registerDoctorCommand(program: Command): void {
     .action(async (options: { json?: boolean; cwd?: string }) => {
       const cwd = options.cwd === undefined ? undefined : cwdOption(options.cwd);
       const checks = await runDoctor({ cwd, env: process.env });
-      if (options.json) process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
-      else process.stdout.write(formatDoctor(checks));
+      if (options.json) printJson(checks);
+      else printOut(formatDoctor(checks));
       if (checks.some((check) => check.status === "fail")) setExitCodeAtExit(ExitCode.failure);
     });
 }

@@ -12,7 +12,7 @@ import {
 } from "../present/export-receipt.ts";
 import type { ExportFormat } from "../present/export-render-types.ts";
 import type { ExportView } from "../present/export-view.ts";
-import { escapeControls } from "../runner/index.ts";
+import { terminalSafe } from "../runner/index.ts";
 import { findSession } from "../session/paths.ts";
 import { loadOrCreateSigningKey } from "../session/signing-key.ts";
 import { summarizeSession } from "../session/summary.ts";
@@ -50,7 +50,7 @@ export function registerExportCommand(program: Command): void {
 async function exportSession(id: string, options: ExportOptions): Promise<void> {
   const sessionsDir = resolveSessionsDir(options);
   const done = await exportLog(findSession(sessionsDir, id), sessionsDir, options);
-  if (done) process.stderr.write(escapeControls(`${done}\n`));
+  if (done) process.stderr.write(terminalSafe(`${done}\n`));
 }
 
 /** What one export writes: the view, its format, how far, where (stdout when no output). */

@@ -7,7 +7,7 @@ import { SessionCorruptError } from "../errors.ts";
 import type { ExportReceipt } from "../present/export-receipt.ts";
 import { createViewRender } from "../present/export-render.ts";
 import type { Redact } from "../present/export-view.ts";
-import { escapeControls, redactText } from "../runner/index.ts";
+import { redactText, terminalSafe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { SessionReader } from "../session/reader.ts";
 import type { HashingSink } from "./export-output.ts";
@@ -87,7 +87,7 @@ export function hashFilePrefix(
 
 /** What derived views apply to every string: redaction unless `--no-redact`, then escapes. */
 export function cleanFor(redact: boolean): Redact {
-  return redact ? (text) => escapeControls(redactText(text)) : escapeControls;
+  return redact ? (text) => terminalSafe(redactText(text)) : terminalSafe;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   parseReceipt,
   receiptSignatureProblem,
 } from "../present/export-receipt.ts";
-import { escapeControls } from "../runner/index.ts";
+import { terminalSafe } from "../runner/index.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import { findSession, isRegularFile } from "../session/paths.ts";
 import { loadSigningKey, readPublicKeyFile, type TrustedKey } from "../session/signing-key.ts";
@@ -68,7 +68,7 @@ async function verifyExport(file: string, options: VerifyOptions): Promise<void>
   }
   const { view, format } = receipt.selector;
   process.stdout.write(
-    escapeControls(
+    terminalSafe(
       `ok ${file}: ${view} ${format} of session ${id} through seq ${receipt.last_seq}; source unchanged, output identical, receipt signed by ${receipt.signature.key}\n`,
     ),
   );

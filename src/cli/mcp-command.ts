@@ -13,6 +13,7 @@ import type { ServerProbe } from "../tools/mcp/index.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { registerMcpAuthCommands } from "./mcp-auth-command.ts";
 import { registerMcpEditCommands } from "./mcp-edit-command.ts";
+import { printJson, printOut } from "./print.ts";
 
 export interface McpServerReport {
   name: string;
@@ -39,8 +40,8 @@ export function registerMcpCommand(program: Command): void {
     .action(async (options: { json?: boolean; cwd?: string }) => {
       const loaded = loadFor(options.cwd);
       const reports = await probeServers(loaded, process.env);
-      if (options.json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
-      else process.stdout.write(formatList(reports, loaded));
+      if (options.json) printJson(reports);
+      else printOut(formatList(reports, loaded));
     });
   mcp
     .command("get")
@@ -59,8 +60,8 @@ export function registerMcpCommand(program: Command): void {
         [name, { ...server, enabled: true }],
       ]);
       if (!report) return;
-      if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      else process.stdout.write(formatGet(report));
+      if (options.json) printJson(report);
+      else printOut(formatGet(report));
     });
   registerMcpEditCommands(mcp);
   registerMcpAuthCommands(mcp);

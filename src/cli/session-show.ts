@@ -4,7 +4,7 @@
 // sessions-command.ts, and by sessions-stats.ts to count the bytes a terminal receives.
 import { SessionCorruptError } from "../errors.ts";
 import { plural } from "../present/format.ts";
-import { escapeControls } from "../runner/index.ts";
+import { terminalSafe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { type Figures, foldFigures } from "../session/figures.ts";
 import { readSession, type TailDamage } from "../session/reader.ts";
@@ -41,7 +41,7 @@ export function showText(shown: ShownSession): string {
   const header = renderSummaryHeader({ summary, figures, verified });
   const lines = [...header, "", ...renderEventLines(events)];
   if (torn) lines.push(`(torn last line: ${torn.bytes} bytes, cut on resume)`);
-  if (damaged) lines.push(escapeControls(damagedTailNote(damaged, summary.id)));
+  if (damaged) lines.push(terminalSafe(damagedTailNote(damaged, summary.id)));
   return `${lines.join("\n")}\n`;
 }
 

@@ -5,10 +5,12 @@ import type { Command } from "commander";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
 import type { ExportView } from "../present/export-view.ts";
 import { plural } from "../present/format.ts";
+import { jsonSafe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { findSession, isRegularFile } from "../session/paths.ts";
 import { SessionReader } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
+import { printOut } from "./print.ts";
 import { receiptLines, verifyTrust } from "./receipts.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { readShown, showText } from "./session-show.ts";
@@ -98,12 +100,11 @@ async function showSession(id: string, options: ShowOptions): Promise<void> {
   if (options.json) {
     const { summary, torn, damaged, events, figures } = shown;
     const shownEvents = events.map(withoutImageData);
-    process.stdout.write(
-      `${JSON.stringify({ summary, torn, damaged, events: shownEvents, figures })}\n`,
-    );
+    const json = JSON.stringify({ summary, torn, damaged, events: shownEvents, figures });
+    process.stdout.write(`${jsonSafe(json)}\n`);
     return;
   }
-  process.stdout.write(showText(shown));
+  printOut(showText(shown));
 }
 
 /** An event as `--json` prints it: an image block's base64 left out (`data_omitted`). */

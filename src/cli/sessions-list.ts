@@ -9,12 +9,13 @@ import { isWithin, loadConfig, projectRootOf } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { displayWidth, padToWidth, truncateToWidth } from "../present/display-width.ts";
 import { formatCost, plural } from "../present/format.ts";
-import { escapeAllControls, terminalSafe } from "../runner/index.ts";
+import { terminalSafeLine } from "../runner/index.ts";
 import { listSessionFiles } from "../session/paths.ts";
 import { type SessionSummary, summarizeHead, withFigures } from "../session/summary.ts";
 import { scanLog } from "../session/summary-scan.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { positiveInteger } from "./flag-values.ts";
+import { printJson, printOut } from "./print.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 
 export interface ListOptions extends SessionDirOptions {
@@ -29,10 +30,10 @@ const TITLE_WIDTH = 60;
 export function listSessions(options: ListOptions): void {
   const listed = listedSessions(options);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(listed.shown, null, 2)}\n`);
+    printJson(listed.shown);
     return;
   }
-  process.stdout.write(`${listLines(listed).join("\n")}\n`);
+  printOut(`${listLines(listed).join("\n")}\n`);
 }
 
 /** What `sessions list` prints, as lines (also the terminal's `/sessions`). */
@@ -117,7 +118,7 @@ function renderTable(rows: readonly SessionSummary[], base: string): string[] {
     localTime(s.lastActivity ?? s.started),
     String(s.turns),
     costCell(s),
-    s.cwd === null ? "?" : escapeAllControls(workspaceOf(s.cwd, base)),
+    s.cwd === null ? "?" : terminalSafeLine(workspaceOf(s.cwd, base)),
     sessionTitle(s),
   ]);
   const widths = HEADER.map((head, i) =>
@@ -157,7 +158,7 @@ export function sessionTitle(summary: SessionSummary): string {
     summary.title ??
     summary.firstPrompt ??
     (summary.damaged ? `(${summary.damaged})` : "(no prompt)");
-  return terminalSafe(escapeAllControls(text.replace(/\s+/g, " ").trim()));
+  return terminalSafeLine(text.replace(/\s+/g, " ").trim());
 }
 
 /** "YYYY-MM-DD HH:MM" in the local time zone; "?" for a missing or unreadable time. */

@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { ExitCode, UsageError } from "../errors.ts";
 import { plural } from "../present/format.ts";
-import { escapeControls } from "../runner/index.ts";
+import { terminalSafe } from "../runner/index.ts";
 import { findSession } from "../session/paths.ts";
 import { type CutPlan, repairLog } from "../session/repair.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
@@ -25,7 +25,7 @@ export function registerRepairCommand(sessions: Command, withDir: (c: Command) =
 async function repairSession(id: string, options: RepairOptions): Promise<void> {
   const path = findSession(resolveSessionsDir(options), id);
   const outcome = await repairLog(path, (plan) => confirmCut(plan, options));
-  const say = (line: string) => process.stdout.write(`${escapeControls(line)}\n`);
+  const say = (line: string) => process.stdout.write(`${terminalSafe(line)}\n`);
   if (outcome.kind === "intact") {
     say(`nothing to repair: ${path} is intact (${plural(outcome.events, "event")})`);
     return;
@@ -57,7 +57,7 @@ async function confirmCut(plan: CutPlan, options: RepairOptions): Promise<boolea
   if (!process.stdin.isTTY) {
     throw new UsageError(`${describeCut(plan)}; no terminal to ask on: rerun with --yes to cut it`);
   }
-  const question = `${escapeControls(describeCut(plan))}\nCut it, keeping the cut lines in a side file next to the log? [y/N] `;
+  const question = `${terminalSafe(describeCut(plan))}\nCut it, keeping the cut lines in a side file next to the log? [y/N] `;
   const reader = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await new Promise<string>((resolve) => {

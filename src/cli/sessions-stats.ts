@@ -7,6 +7,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { formatCost, formatCostDetail, formatCount, plural } from "../present/format.ts";
 import { type CacheFigures, type SessionStats, sessionStats } from "../present/session-stats.ts";
 import { findSession } from "../session/paths.ts";
+import { printJson, printOut } from "./print.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { readShown, showText } from "./session-show.ts";
 
@@ -16,8 +17,8 @@ export interface StatsOptions extends SessionDirOptions {
 
 export function printSessionStats(id: string, options: StatsOptions): void {
   const stats = statsOfLog(findSession(resolveSessionsDir(options), id));
-  if (options.json) process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
-  else process.stdout.write(`${renderStats(stats).join("\n")}\n`);
+  if (options.json) printJson(stats);
+  else printOut(`${renderStats(stats).join("\n")}\n`);
 }
 
 /** The report `sessions stats` prints, as lines (also the terminal's `/stats`). */

@@ -19,6 +19,7 @@ import {
   writeTrustedProjects,
 } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
+import { printOut } from "./print.ts";
 
 /** Where the command reads and writes; tests pass their own. */
 export interface TrustIo {
@@ -36,7 +37,7 @@ interface TrustOptions {
 const processIo = (): TrustIo => ({
   env: process.env,
   cwd: process.cwd(),
-  write: (text) => process.stdout.write(text),
+  write: printOut,
 });
 
 export function registerTrustCommand(program: Command, io: () => TrustIo = processIo): void {

@@ -5,12 +5,7 @@ export type { ByteString } from "./byte-text.ts";
 export type { ChildEnvOptions } from "./child-env.ts";
 export { childEnvironment, isCredentialVariable } from "./child-env.ts";
 export { stripControls } from "./control-stripper.ts";
-export {
-  escapeAllControls,
-  escapeControls,
-  terminalSafe,
-  terminalSafeLine,
-} from "./escape-controls.ts";
+export { jsonSafe, terminalSafe, terminalSafeLine } from "./escape-controls.ts";
 export type { KnownSecrets } from "./known-secrets.ts";
 export { knownSecretsFrom, MIN_KNOWN_SECRET_LENGTH } from "./known-secrets.ts";
 export type { TetheredChild, TetheredSpec } from "./lifeline.ts";

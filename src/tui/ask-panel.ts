@@ -15,9 +15,9 @@ import {
 } from "@mariozechner/pi-tui";
 import type { AgentAsk, AskDecision } from "../agent/pending-asks.ts";
 import type { RuleTarget } from "../config/index.ts";
+import { terminalSafe as safe } from "../runner/index.ts";
 import { callPreview } from "./ask-preview.ts";
 import { callLabel } from "./call-label.ts";
-import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 
 /** Rows below the prompt that stay on screen with it: the status line and the editor. */

@@ -5,8 +5,8 @@
 // named as such. Every piece of text goes through `safe`. Called by ask-panel.ts.
 import type { AgentAsk } from "../agent/pending-asks.ts";
 import { callText } from "../present/call-text.ts";
+import { terminalSafe as safe } from "../runner/index.ts";
 import { diffLines } from "./diff-lines.ts";
-import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 
 /** What the prompt shows of the call, every line of it. */

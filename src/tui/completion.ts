@@ -5,7 +5,9 @@
 // workspace. A typed path is offered only when it is one of those files or their directories.
 // Nothing outside the workspace is ever offered (`../x`, an absolute path, `~`, a symlink out).
 // `@server:` offers that MCP server's resources (mcp-input.ts lists them), and a typed `@`
-// that starts a server's name offers `@server:` too. Made by app.ts.
+// that starts a server's name offers `@server:` too. A file name is shown and inserted through
+// the escaper (a hostile repository's `\x1b[2J.txt` reads, and goes into the prompt, as that
+// text: what the model's tools show it as too). Made by app.ts.
 import { realpathSync } from "node:fs";
 import { join, posix, sep } from "node:path";
 import {
@@ -16,9 +18,9 @@ import {
   fuzzyFilter,
   type SlashCommand,
 } from "@mariozechner/pi-tui";
+import { terminalSafe as safe, terminalSafeLine } from "../runner/index.ts";
 import { walkFiles } from "../tools/builtin/walk.ts";
 import type { McpResourceInfo } from "../tools/mcp-catalog.ts";
-import { safe } from "./safe-text.ts";
 
 /** The MCP resources completion offers after `@server:`. */
 export interface ResourceLister {
@@ -112,6 +114,16 @@ export class WorkspaceFiles {
   }
 }
 
+/** A listed file as the menu shows it and the editor takes it: through the escaper. */
+function escapedItem(item: AutocompleteItem): AutocompleteItem {
+  return {
+    ...item,
+    value: terminalSafeLine(item.value),
+    label: terminalSafeLine(item.label),
+    ...(item.description === undefined ? {} : { description: terminalSafeLine(item.description) }),
+  };
+}
+
 /**
  * A typed path (quotes stripped) as the index spells it, `dir/` for a directory; undefined
  * when it is absolute, starts at home or leaves the workspace (`..`).
@@ -173,8 +185,9 @@ export class InputCompletion implements AutocompleteProvider {
       const name = path.endsWith("/")
         ? `${path.slice(0, -1).split("/").pop()}/`
         : (path.split("/").pop() ?? path);
-      const value = quoted || path.includes(" ") ? `@"${path}"` : `@${path}`;
-      return { value, label: name, description: path };
+      const shown = terminalSafeLine(path);
+      const value = quoted || path.includes(" ") || shown !== path ? `@"${shown}"` : `@${path}`;
+      return { value, label: terminalSafeLine(name), description: shown };
     });
     return { items: [...servers, ...files], prefix };
   }
@@ -220,7 +233,7 @@ export class InputCompletion implements AutocompleteProvider {
     if (!commandMenu && start !== "" && workspaceRelative(`${start}x`) === undefined) return null;
     const offered = await offer();
     if (!offered || commandMenu) return offered;
-    const items = await this.files.within(offered.items, options.signal);
+    const items = (await this.files.within(offered.items, options.signal)).map(escapedItem);
     return items.length > 0 ? { ...offered, items } : null;
   }
 

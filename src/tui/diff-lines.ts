@@ -2,8 +2,8 @@
 // structuredPatch (two lines of context), `+` green, `-` red, hunk headers dim, cut after
 // `maxLines` with a count of what is left out; file text is shown through `safe`. Called by tool-card.ts with a presenter's FileDiff.
 import { structuredPatch } from "diff";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { FileDiff } from "../tools/presentation.ts";
-import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 
 export function diffLines(diff: FileDiff, theme: Theme, maxLines = 24): string[] {

@@ -9,8 +9,8 @@ import {
   matchesKey,
   truncateToWidth,
 } from "@mariozechner/pi-tui";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { PromptHistory } from "./history.ts";
-import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 
 export class HistorySearch implements Component, Focusable {

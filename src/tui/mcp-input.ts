@@ -7,9 +7,9 @@
 // completion.ts.
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { McpPromptInfo, McpResourceInfo } from "../tools/mcp-catalog.ts";
 import { promptArguments, promptUsage, resourceMentions } from "../tools/mcp-prompt-input.ts";
-import { safe } from "./safe-text.ts";
 
 export type McpInputResult = { ok: true; text: string } | { ok: false; message: string };
 

@@ -1,7 +1,8 @@
 // A searchable list above the input editor (the `/resume` picker): typing filters the items
 // fuzzily by their label and description, Up/Down move, Enter picks, Esc (or Ctrl-C) leaves.
 // Items come in the order the caller wants them shown (for sessions: this project's first,
-// newest first). Opened by app.ts, which gives it focus while open.
+// newest first); their labels and descriptions (a session's title, its workspace) are shown
+// through the escaper. Opened by app.ts, which gives it focus while open.
 import {
   type Component,
   type Focusable,
@@ -12,6 +13,7 @@ import {
   SelectList,
   truncateToWidth,
 } from "@mariozechner/pi-tui";
+import { terminalSafeLine } from "../runner/index.ts";
 import type { Theme } from "./theme.ts";
 
 const VISIBLE = 10;
@@ -19,15 +21,23 @@ const VISIBLE = 10;
 export class Picker implements Component, Focusable {
   private readonly input = new Input();
   private list: SelectList;
+  private readonly items: readonly SelectItem[];
   private _focused = false;
 
   constructor(
     private readonly title: string,
-    private readonly items: readonly SelectItem[],
+    items: readonly SelectItem[],
     private readonly theme: Theme,
     private readonly done: (picked: string | undefined) => void,
   ) {
-    this.list = this.listOf(items);
+    this.items = items.map((item) => ({
+      ...item,
+      label: terminalSafeLine(item.label),
+      ...(item.description === undefined
+        ? {}
+        : { description: terminalSafeLine(item.description) }),
+    }));
+    this.list = this.listOf(this.items);
   }
 
   get focused(): boolean {

@@ -6,7 +6,7 @@
 import { isAbsolute, join } from "node:path";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
-import { safe } from "./safe-text.ts";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { Theme } from "./theme.ts";
 
 export type ExportFormat = "md" | "html";

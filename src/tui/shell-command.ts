@@ -4,7 +4,7 @@
 // while a turn runs; Esc stops it. Also how such a note is drawn in the transcript. Used by
 // app.ts and transcript.ts.
 import type { Agent } from "../agent/agent.ts";
-import { safe } from "./safe-text.ts";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { StatusLine } from "./status-line.ts";
 import type { Theme } from "./theme.ts";
 

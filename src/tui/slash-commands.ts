@@ -3,7 +3,7 @@
 // argument. What each one does is app.ts's (it owns the session); this file only names them.
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import type { PermissionMode } from "../config/index.ts";
-import { safe } from "./safe-text.ts";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { LoadedCommands } from "./user-commands.ts";
 
 export const SLASH_COMMANDS = [

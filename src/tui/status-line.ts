@@ -6,6 +6,7 @@ import type { Component, TUI } from "@mariozechner/pi-tui";
 import { truncateToWidth } from "@mariozechner/pi-tui";
 import { formatCost, formatDuration, formatTokens } from "../present/format.ts";
 import { retryLine } from "../present/tool-line.ts";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { Theme } from "./theme.ts";
 
@@ -20,7 +21,7 @@ export class StatusLine implements Component {
   private timer: NodeJS.Timeout | undefined;
   private cancelling = false;
   private retrying: string | undefined;
-  /** The idle line: model, mode, session cost. */
+  /** The idle line: model, mode, session cost; shown through the escaper (a model's name is config). */
   idle = "";
   /** USD per million output tokens of the session's model, when known (the live estimate). */
   outputPrice: number | null = null;
@@ -83,7 +84,7 @@ export class StatusLine implements Component {
 
   render(width: number): string[] {
     const { theme } = this;
-    if (!this.timer) return this.idle ? [truncateToWidth(theme.dim(this.idle), width)] : [];
+    if (!this.timer) return this.idle ? [truncateToWidth(theme.dim(safe(this.idle)), width)] : [];
     const elapsed = formatDuration(this.now() - (this.turnStarted ?? this.now()));
     // Until a step ends its tokens are not counted: about four characters a token meanwhile.
     const streaming = Math.round(this.streamedChars / 4);

@@ -4,9 +4,9 @@
 // redacted, and the whole diff. Everything is shown through `safe`, wrapped to the width.
 // Called by tool-card.ts.
 import { wrapTextWithAnsi } from "@mariozechner/pi-tui";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { EventOf, JsonValue } from "../session/events.ts";
 import { diffLines } from "./diff-lines.ts";
-import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 import type { CardResult } from "./tool-card.ts";
 

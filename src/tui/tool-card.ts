@@ -5,11 +5,11 @@
 // model was given and sent. Focused (Alt-Up/Alt-Down), its title is marked `▶`. Built by
 // transcript.ts; a pi-tui Component.
 import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { EventOf } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 import { callLabel } from "./call-label.ts";
 import { diffLines } from "./diff-lines.ts";
-import { safe } from "./safe-text.ts";
 import type { Theme } from "./theme.ts";
 import { cardDetail, compactJson, redactionNote } from "./tool-card-detail.ts";
 

@@ -7,9 +7,9 @@
 import { Container, Spacer, Text } from "@mariozechner/pi-tui";
 import { oneLine } from "../present/tool-line.ts";
 import type { ToolPresentations } from "../present/tool-presentations.ts";
+import { terminalSafe as safe } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { ResultPresentation } from "../tools/presentation.ts";
-import { safe } from "./safe-text.ts";
 import { shellNoteText, USER_SHELL_SOURCE } from "./shell-command.ts";
 import type { Theme } from "./theme.ts";
 import { ThinkingBlock } from "./thinking-block.ts";

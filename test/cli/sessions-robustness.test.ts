@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { beforeEach, describe, it } from "node:test";
-import { escapeControls } from "../../src/runner/index.ts";
+import { terminalSafe } from "../../src/runner/index.ts";
 import { listSessionFiles, newSessionId, sessionPath } from "../../src/session/paths.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { runCli } from "../support/cli.ts";
@@ -140,7 +140,7 @@ describe("terminal control sequences from a log", () => {
   });
 
   it("escapes C0, DEL and C1 controls but keeps newline, tab and other text", () => {
-    assert.equal(escapeControls("a\tb\nc\r\x00\x7f\u009bé✓"), "a\tb\nc\\x0d\\x00\\x7f\\x9bé✓");
+    assert.equal(terminalSafe("a\tb\nc\r\x00\x7f\u009bé✓"), "a\tb\nc\\x0d\\x00\\x7f\\x9bé✓");
   });
 });
 

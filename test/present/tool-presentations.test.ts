@@ -179,7 +179,7 @@ describe("the module graph of stored-session rendering", () => {
     const sessions = await moduleGraph("src/cli/sessions-command.ts");
     assert.ok(sessions.includes("src/session/figures.ts"), sessions.join(" "));
     assert.ok(sessions.includes("src/tools/presenters.ts"), sessions.join(" "));
-    // The runner's barrel (escapeControls) brings its process code along, unused: not checked here.
+    // The runner's barrel (terminalSafe) brings its process code along, unused: not checked here.
     const agentOrTools = runtimeFiles(sessions).filter((input) => !input.startsWith("src/runner/"));
     assert.deepEqual(agentOrTools, []);
     assert.deepEqual(factories(sessions), [], "files that make tools");

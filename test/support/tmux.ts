@@ -22,6 +22,8 @@ export interface TmuxScreen {
   /** Polls until the screen matches; throws with the last screen after `timeoutMs`. */
   waitFor(expected: string | RegExp, timeoutMs?: number): Promise<string>;
   resize(columns: number, rows: number): void;
+  /** Every byte the program wrote to the terminal so far (with `record: true`), as UTF-8. */
+  raw(): string;
   /** A tmux format of the pane, e.g. "#{cursor_flag}". */
   format(spec: string): string;
   /** The pid of the process in the pane (sh, then codewhale exec'd by nothing: sh's child). */
@@ -49,6 +51,8 @@ export function startTmux(
     rows?: number;
     /** Runs this instead of codewhale (benchmark baselines). */
     command?: string[];
+    /** Keep every byte written to the terminal, for `raw()` (tmux pipe-pane). */
+    record?: boolean;
   },
 ): TmuxScreen {
   // A socket of our own, removed with the server: nothing is left in tmux's shared directory.
@@ -81,6 +85,8 @@ export function startTmux(
     script,
   );
   tmux("set-option", "-t", "cw", "status", "off");
+  const recording = `${socket}.raw`;
+  if (options.record) tmux("pipe-pane", "-o", "-t", "cw", `cat >> ${quote(recording)}`);
   const screen = () =>
     tmux("capture-pane", "-p", "-t", "cw")
       .split("\n")
@@ -114,10 +120,19 @@ export function startTmux(
     resize: (columns, rows) =>
       void tmux("resize-window", "-t", "cw", "-x", String(columns), "-y", String(rows)),
     format: (spec) => tmux("display-message", "-p", "-t", "cw", spec).trim(),
+    raw: () => {
+      if (!options.record) throw new Error("startTmux without record: true");
+      try {
+        return readFileSync(recording, "utf8");
+      } catch {
+        return "";
+      }
+    },
     panePid: () => Number(tmux("display-message", "-p", "-t", "cw", "#{pane_pid}").trim()),
     kill: () => {
       spawnSync("tmux", ["-S", socket, "kill-server"], { env });
       rmSync(socket, { force: true });
+      rmSync(recording, { force: true });
     },
   };
 }

@@ -29,6 +29,8 @@ export interface StartOptions {
   toml?: string;
   /** Top-level config keys for the temp home, before its first table. */
   topToml?: string;
+  /** Keep the raw bytes written to the terminal (`screen.raw()`). */
+  record?: boolean;
 }
 
 /** A mock provider, a temp home and workspace, and `codewhale <args>` in tmux at the prompt. */
@@ -48,6 +50,7 @@ export async function start(
     cwd: setup.workspace,
     columns: options.columns ?? 100,
     rows: options.rows ?? 30,
+    ...(options.record ? { record: true } : {}),
   });
   t.after(async () => {
     screen.kill();

@@ -4,7 +4,7 @@
 // model gets the same bounded, stripped, redacted result as from the local runner. The host
 // (TerminalHost) is the surface's; bash.ts calls runInTerminal when the context has one.
 import { errorMessage } from "../../errors.ts";
-import { applyOutputPolicy, escapeAllControls } from "../../runner/index.ts";
+import { applyOutputPolicy, terminalSafeLine } from "../../runner/index.ts";
 import type { ToolContext, ToolResult } from "../types.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { toToolResult } from "./policed.ts";
@@ -108,7 +108,7 @@ async function hostStep<T>(what: string, step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    const line = escapeAllControls(errorMessage(error).split("\n")[0] ?? "unknown error");
+    const line = terminalSafeLine(errorMessage(error).split("\n")[0] ?? "unknown error");
     throw new ToolProblem(`The editor's terminal could not ${what}: ${line}`);
   }
 }

@@ -4,7 +4,7 @@
 // resolveToolPath (workspace boundary, read rules) and the disk checks first, and the output
 // policy still applies to what the tools return. Set per session (createToolContext's `files`).
 import { errorMessage } from "../../errors.ts";
-import { escapeAllControls } from "../../runner/index.ts";
+import { terminalSafeLine } from "../../runner/index.ts";
 import { ToolProblem } from "./problem.ts";
 import { hardLinked, statOrNull } from "./text-file.ts";
 
@@ -63,5 +63,5 @@ export async function surfaceWrite(
 }
 
 function oneLine(error: unknown): string {
-  return escapeAllControls(errorMessage(error).split("\n")[0] ?? "unknown error");
+  return terminalSafeLine(errorMessage(error).split("\n")[0] ?? "unknown error");
 }

@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import picomatch from "picomatch";
-import { escapeAllControls } from "../../runner/index.ts";
+import { terminalSafeLine } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -37,11 +37,11 @@ export function createGlobTool(context: BuiltinToolContext): AnyPresentedTool {
           for await (const file of walk) {
             const rel = relative(base.absolute, file).split("\\").join("/");
             if (!matches(rel) || !readable.passes(file)) continue;
-            found.push(escapeAllControls(displayPath(context.cwd, file)));
+            found.push(terminalSafeLine(displayPath(context.cwd, file)));
           }
           const note = skippedNote(readable.skipped);
           if (found.length === 0) {
-            const none = `No files match ${escapeAllControls(args.pattern)} in ${base.display}.`;
+            const none = `No files match ${terminalSafeLine(args.pattern)} in ${base.display}.`;
             return { content: note ? `${none}\n${note}` : none };
           }
           return policed(context, "glob", `${found.join("\n")}\n`, { trailer: note });

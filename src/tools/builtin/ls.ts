@@ -5,7 +5,7 @@
 
 import type { Dirent } from "node:fs";
 import { join } from "node:path";
-import { escapeAllControls } from "../../runner/index.ts";
+import { terminalSafeLine } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -63,7 +63,7 @@ async function listEntries(dir: ResolvedPath): Promise<Dirent[]> {
 }
 
 function entryName(entry: Dirent): string {
-  const name = escapeAllControls(entry.name);
+  const name = terminalSafeLine(entry.name);
   if (entry.isDirectory()) return `${name}/`;
   if (entry.isSymbolicLink()) return `${name}@`;
   return name;

@@ -5,7 +5,7 @@
 
 import { relative, resolve } from "node:path";
 import { isWithin } from "../../config/index.ts";
-import { escapeAllControls, followSymlinks } from "../../runner/index.ts";
+import { followSymlinks, terminalSafeLine } from "../../runner/index.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { ToolProblem } from "./problem.ts";
 import { checkReadable } from "./read-gate.ts";
@@ -40,17 +40,17 @@ export function resolveToolPath(
   const spillDir = context.spill?.dir;
   const spillRoot = spillDir === undefined ? undefined : realTarget(spillDir, spillDir);
   if (options.allowSpill && spillRoot !== undefined && isWithin(target, spillRoot)) {
-    const display = escapeAllControls(absolute);
+    const display = terminalSafeLine(absolute);
     return { absolute, display, inSpill: true, real: target, root: spillRoot };
   }
   // Lexically inside, and (through every symlink, dangling or not) really inside.
   const root = realTarget(context.cwd, ".");
   if (!isWithin(absolute, context.cwd) || !isWithin(target, root)) {
     throw new ToolProblem(
-      `${escapeAllControls(input)} is outside the workspace (${context.cwd}); tools may only use paths inside it`,
+      `${terminalSafeLine(input)} is outside the workspace (${context.cwd}); tools may only use paths inside it`,
     );
   }
-  const display = escapeAllControls(displayPath(context.cwd, absolute));
+  const display = terminalSafeLine(displayPath(context.cwd, absolute));
   if (options.readBy) checkReadable(context, options.readBy, absolute, target, display);
   return { absolute, display, inSpill: false, real: target, root };
 }
@@ -69,6 +69,6 @@ export function realTarget(absolute: string, input: string): string {
   const target = followSymlinks(absolute);
   if (target !== undefined) return target;
   throw new ToolProblem(
-    `${escapeAllControls(input)} has too many levels of symbolic links (a loop?)`,
+    `${terminalSafeLine(input)} has too many levels of symbolic links (a loop?)`,
   );
 }

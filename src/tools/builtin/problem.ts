@@ -1,7 +1,7 @@
 // A failure the model should read and fix (a missing file, a path outside the workspace):
 // thrown inside a tool and turned into an error result by `guarded`, never past the tool. Names
 // and text the model gave, echoed in messages, show their control characters as visible escapes.
-import { escapeControls } from "../../runner/index.ts";
+import { terminalSafe } from "../../runner/index.ts";
 import type { ToolResult } from "../types.ts";
 
 export class ToolProblem extends Error {
@@ -14,7 +14,7 @@ export async function guarded(body: () => Promise<ToolResult>): Promise<ToolResu
     return await body();
   } catch (error) {
     if (error instanceof ToolProblem)
-      return { content: escapeControls(error.message), isError: true };
+      return { content: terminalSafe(error.message), isError: true };
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 // How `todo_write` calls are shown, from the recorded arguments alone: the list's schema (the
 // tool validates with it) and the static presenter.
 import { z } from "zod";
-import { escapeAllControls } from "../../runner/escape-controls.ts";
+import { terminalSafeLine } from "../../runner/escape-controls.ts";
 import { countOf, definePresenter } from "../presentation.ts";
 import { cutLine } from "./line-cut.ts";
 
@@ -33,5 +33,5 @@ function todoSummary(todos: readonly Todo[]): string {
 /** The first item in progress, on one line, cut, controls as escapes; or null. */
 export function currentItem(todos: readonly Todo[]): string | null {
   const current = todos.find((todo) => todo.status === "in_progress");
-  return current ? escapeAllControls(cutLine(current.content, SHOWN_CHARS)) : null;
+  return current ? terminalSafeLine(cutLine(current.content, SHOWN_CHARS)) : null;
 }

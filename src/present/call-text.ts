@@ -1,12 +1,12 @@
 // The whole of a tool call, as a person approving or reading about it must see it: every line
 // of a command and every argument of any tool, nothing cut, every control character, bidi
 // override and invisible character as a visible escape (runner's one escaper). The terminal's
-// permission prompt and ACP's permission request show `callLines`; exec's refusal line shows
+// permission prompt and ACP's permission request show `callText`; exec's refusal line shows
 // `callOneLine`.
 import { terminalSafeLine } from "../runner/escape-controls.ts";
 
 /** The call as lines: a command's own lines, then its other arguments; else the JSON. */
-export interface CallText {
+interface CallText {
   /** The lines of a `command` argument (bash, command tools), each escaped; null: none. */
   command: string[] | null;
   /** The other arguments (or all of them) as indented JSON lines, each escaped; [] when none. */
@@ -20,12 +20,6 @@ export function callText(args: unknown): CallText {
     return { command: command.split("\n").map(terminalSafeLine), rest: others };
   }
   return { command: null, rest: jsonLines(args) };
-}
-
-/** Every line of the call, a command first: what the terminal's prompt shows. */
-export function callLines(args: unknown): string[] {
-  const { command, rest } = callText(args);
-  return [...(command ?? []), ...rest];
 }
 
 /**

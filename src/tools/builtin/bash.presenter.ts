@@ -31,7 +31,7 @@ export const bashPresenter = definePresenter("bash", bashSchema(), {
  * A command's first line, cut at 80 characters (`…`), and how many lines follow it when it has
  * more: `cd build (+2 lines)`, so a title never passes for the whole command.
  */
-export function commandTitle(command: string): string {
+function commandTitle(command: string): string {
   const more = command.replace(/\n+$/, "").split("\n").length - 1;
   const first = firstLine(command, 80);
   return more > 0 ? `${first} (+${more} line${more === 1 ? "" : "s"})` : first;

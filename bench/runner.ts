@@ -2,8 +2,8 @@
 // built `codewhale capture` (throughput, peak RSS, beside `cat > /dev/null` of the same stream;
 // best of BENCH_RUNS, default 3, with the spread), each stage in-process, and redaction and
 // stripping on 50 MB of build/log text, and one short command start to result
-// (command-round-trip.ts). BENCH_QUICK=1 shrinks every size 16×. bench/run.ts
-// imports benchRunner and prints its lines.
+// (command-round-trip.ts). BENCH_QUICK=1 shrinks every size 16×. bench/run.ts imports
+// benchRunner; `node --import tsx bench/runner.ts redaction` runs only the 50 MB redaction.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +17,7 @@ import { createSecretlintBackstop } from "../src/runner/secretlint-backstop.ts";
 import { createSpillScope } from "../src/runner/spill.ts";
 import { SpillWriter } from "../src/runner/spill-writer.ts";
 import { Redactor as MainRedactor } from "./baseline/redact/redactor.ts";
+import { Redactor as Before29Redactor } from "./baseline/redact-29/redactor.ts";
 import { benchCommandRoundTrip } from "./command-round-trip.ts";
 
 const MiB = 1024 * 1024;
@@ -290,16 +291,24 @@ function rates(values: number[]): string {
   return `best ${Math.max(...values).toFixed(0)} MB/s, median ${median.toFixed(0)} MB/s`;
 }
 
+/** The median of `a[i] / b[i]`: runs paired in time, so load that shifts between runs cancels. */
+function medianRatio(a: number[], b: number[]): number {
+  const ratios = a.map((value, i) => value / b[i]!).sort((x, y) => x - y);
+  return ratios[Math.floor(ratios.length / 2)]!;
+}
+
 async function mixed50(blocks: string[], bytes: number): Promise<string[]> {
   const mb = bytes / MiB;
   let parts: string[] = [];
   const strip = timed(() => {
     parts = stripAll(blocks, bytes);
   });
-  // Alternating runs of this tree's rules and main's before issue 13 (bench/baseline/redact),
-  // so both see the same machine load; best and median of each.
+  // Alternating runs of this tree's rules, main's before issue 13 (bench/baseline/redact) and
+  // before issue 29 (bench/baseline/redact-29), so all see the same machine load; best and
+  // median of each, and the median of this tree's rate over issue 29's, run by run.
   const ours: number[] = [];
   const main: number[] = [];
+  const before29: number[] = [];
   let same = true;
   for (let run = 0; run < Math.max(5, RUNS); run++) {
     const before = new MainRedactor(null);
@@ -307,6 +316,13 @@ async function mixed50(blocks: string[], bytes: number): Promise<string[]> {
       mb /
         timed(() => {
           for (const part of parts) before.redactOwn(part);
+        }),
+    );
+    const previous = new Before29Redactor(null);
+    before29.push(
+      mb /
+        timed(() => {
+          for (const part of parts) previous.redactOwn(part);
         }),
     );
     const builtIn = new Redactor(null);
@@ -332,10 +348,14 @@ async function mixed50(blocks: string[], bytes: number): Promise<string[]> {
     `  stripping  ${(mb / strip).toFixed(0)} MB/s`,
     `  redaction  ${rates(ours)}  (built-in rules, as shipped; a second run gives ${same ? "the same" : "DIFFERENT"} output)`,
     `  baseline   ${rates(main)}  (main's rules before issue 13, same run, alternating)`,
+    `  baseline   ${rates(before29)}  (main's rules before issue 29, same run, alternating; median ratio ${medianRatio(ours, before29).toFixed(2)})`,
     `  redaction  ${(mb / redactBackstop).toFixed(0)} MB/s  (with the secretlint backstop)`,
   ];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const line of await benchRunner()) console.log(line);
+  const only = process.argv[2] === "redaction";
+  const blocks = [logBlock(1), logBlock(2), logBlock(3), logBlock(4)];
+  const lines = only ? await mixed50(blocks, (50 * MiB) / SCALE) : await benchRunner();
+  for (const line of lines) console.log(line);
 }

@@ -22,10 +22,11 @@ export function contextSecrets(text: string, hints: ContextHints): SecretRange[]
   if ((hints.tab || text.includes("Cookie File")) && text.includes("\tTRUE\t"))
     cookieJar(text, found);
   if (prompts !== "") printedAlone(text, found);
-  if (prompts.includes("netrc") || /^\s*(?:\d+[:\t ]\s*)?machine /.test(text)) netrc(text, found);
+  if (prompts.includes("netrc") || NETRC_START.test(text)) netrc(text, found);
   if (prompts.includes("pgpass") || (text.length < 4096 && PGPASS_FILE.test(text)))
     pgpass(text, found);
   if (prompts.includes("kubeadm")) bootstrapTokens(text, found);
+  if (prompts.includes("terraform") || prompts.includes("tfstate")) terraformSecrets(text, found);
   return found;
 }
 
@@ -45,9 +46,32 @@ export function tableSecrets(text: string, lines: Array<[number, number]>): Secr
   return found;
 }
 
-/** The prompt lines of the block (`$ cmd`, `% cmd`, `PS> cmd`), joined. */
+/** The prompt lines of the block (`$ cmd`, `% cmd`, `PS> cmd`, `C:\dir> cmd`), joined. */
 function promptText(text: string): string {
-  return (text.match(/^(?:\$|%|PS[^\n>]*>) [^\n]*/gm) ?? []).join("\n");
+  return (text.match(/^(?:\$|%|PS[^\n>]*>|[A-Z]:\\[^\n>]*>) [^\n]*/gm) ?? []).join("\n");
+}
+
+/** A `.netrc` read whole, known by its first line or by a cmd prompt (`C:\> type _netrc`) before it. */
+const NETRC_START = /^(?:[A-Z]:\\[^\n>]*> [^\n]*netrc[^\n]*\n)?\s*(?:\d+[:\t ]\s*)?machine /;
+
+/**
+ * Terraform's secrets under no credential key: an output or attribute marked
+ * `"sensitive": true` (`terraform output -json`), and a `random_password`'s `result`.
+ */
+const SENSITIVE_OUTPUT =
+  /"sensitive":[ \t]*true\b[^{}]*?"value":[ \t]*"((?:[^"\\\n]|\\.)+)"|"value":[ \t]*"((?:[^"\\\n]|\\.)+)"[^{}]*?"sensitive":[ \t]*true\b/dg;
+const RANDOM_PASSWORD_RESULT =
+  /"random_password"[\s\S]{0,2000}?(?:\bresult[ \t]*=[ \t]*"([^"\n]+)"|"result":[ \t]*"([^"\n]+)")/dg;
+
+function terraformSecrets(text: string, found: SecretRange[]): void {
+  for (const match of text.matchAll(SENSITIVE_OUTPUT)) {
+    const group = match[1] === undefined ? 2 : 1;
+    if (!isPlaceholder(match[group]!)) add(found, match, group, "secret");
+  }
+  for (const match of text.matchAll(RANDOM_PASSWORD_RESULT)) {
+    const group = match[1] === undefined ? 2 : 1;
+    if (!isPlaceholder(match[group]!)) add(found, match, group, "password");
+  }
 }
 
 /** `kubeadm token list` prints bootstrap tokens (`abcdef.0123456789abcdef`) under no key. */
@@ -100,12 +124,34 @@ function containerEnv(text: string, found: SecretRange[]): void {
   }
 }
 
+/**
+ * Commands whose output is a secret and nothing else: key and token generators, secret stores
+ * asked for one value, a Secret's data by jsonpath.
+ */
+const SECRET_PRINTERS = [
+  "openssl rand\\b",
+  "\\btoken_(?:hex|urlsafe|bytes)\\(",
+  "\\brandomBytes\\(",
+  "\\brails secret\\b",
+  "\\bget_random_secret_key\\(",
+  "\\bkey:generate\\b[^\\n]*--show",
+  "\\bwg genkey\\b(?![^\\n]*[|>])",
+  "\\bvault (?:kv get|read)\\b[^\\n]*-field",
+  "\\bsecretsmanager get-secret-value\\b[^\\n]*--output text",
+  "\\bgcloud secrets versions access\\b",
+  "\\bterraform output -raw\\b",
+  "\\bkubectl get secrets?\\b[^\\n]*jsonpath",
+  "/run/secrets/",
+].join("|");
+
 /** A prompt line printing a file or value whose name says credential, then one lone word. */
 const PRINTED_ALONE = new RegExp(
   [
     "^(?:\\$|%|#|PS[^\\n>]*>) (?:",
     // A reader of a file or value whose name says credential: `cat ~/.config/x/token`.
-    "(?=[^\\n]*\\b(?:cat|head|tail|type|bat|less|more|Get-Content|jq|yq|base64 (?:-d|--decode))\\b)(?=[^\\n]*(?:token|secret|passw|credential|api[-_]?key|[-_.]key\\b|\\.pat\\b|auth))",
+    "(?=[^\\n]*\\b(?:cat|head|tail|type|bat|less|more|Get-Content|jq|yq|base64 (?:-d|--decode))\\b)(?=[^\\n]*(?:token|secret|passw|credential|api[-_]?key|(?:[-_.]|private|secret|signing|master)key\\b|\\.pat\\b|auth))",
+    // Or a command that prints a secret alone: `openssl rand -hex 32`.
+    `|(?=[^\\n]*(?:${SECRET_PRINTERS}))`,
     // Or echo/printf of a variable whose name does: `echo $REDIS_PASSWORD` (not of prose).
     "|(?=[^\\n]*\\b(?:echo|printf|print|Write-Output)\\b[^\\n]*\\$\\{?(?:env:)?\\w*(?:token|secret|passw|pwd|pass\\b|credential|key|auth))",
     ")[^\\n]*\\n([^\\s$#%][^\\s]{7,})$",

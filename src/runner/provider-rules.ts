@@ -48,7 +48,7 @@ export const PROVIDER_SHAPES: readonly ProviderShape[] = [
   shape(
     "slack_webhook",
     "gitleaks:slack-webhook-url",
-    "https://hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_+]+",
+    "https://hooks\\.slack\\.com/(?:services/T[A-Z0-9]+/B[A-Z0-9]+/|workflows/|triggers/)[A-Za-z0-9/_+]+",
   ),
   shape(
     "discord_webhook",
@@ -85,7 +85,13 @@ export const PROVIDER_SHAPES: readonly ProviderShape[] = [
   ),
   shape("mailgun_api_key", "gitleaks:mailgun-private-api-token", "key-[a-f0-9]{32}"),
   shape("twilio_api_key", "gitleaks:twilio-api-key", "SK[0-9a-fA-F]{32}"),
-  shape("telegram_bot_token", "gitleaks:telegram-bot-api-token", "\\d{8,10}:AA[A-Za-z0-9_\\-]{33}"),
+  // Also glued to the `bot` of a Bot API URL path: `https://api.telegram.org/bot<token>/getMe`.
+  shape(
+    "telegram_bot_token",
+    "gitleaks:telegram-bot-api-token",
+    "(?:(?<=/bot)|(?<![A-Za-z0-9_]))\\d{8,10}:AA[A-Za-z0-9_\\-]{33}",
+    true,
+  ),
   shape("fcm_server_key", "codewhale", "AAAA[A-Za-z0-9_\\-]{7}:APA91b[A-Za-z0-9_\\-]{100,}"),
   shape("shopify_token", "gitleaks:shopify-access-token", "shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"),
   shape("linear_api_key", "gitleaks:linear-api-key", "lin_api_[A-Za-z0-9]{40}"),
@@ -207,6 +213,7 @@ export const TOKEN_PREFIX_WORDS = {
     "sntryu",
     "sntrys",
     "sb_secret",
+    "TF_TOKEN",
   ],
   dash: [
     "sk",

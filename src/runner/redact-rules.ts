@@ -25,8 +25,12 @@ const PROVIDER_RULES: SecretRule[] = PROVIDER_SHAPES.map((shape) => ({
       : `(?<![A-Za-z0-9_])(?:${shape.source})(?![A-Za-z0-9_])`,
     "g",
   ),
-  // A mask after the vendor's prefix (`sk_live_xxxxxxxx`) is the placeholder rule's.
-  accept: (match) => (isPlaceholder(match[0]) ? null : shape.kind),
+  // A mask after the vendor's prefix (`sk_live_xxxxxxxx`) is the placeholder rule's, and so is
+  // one that ends a URL (`…/services/T00000000/B00000000/XXXXXXXX`).
+  accept: (match) =>
+    isPlaceholder(match[0]) || isPlaceholder(match[0].slice(match[0].lastIndexOf("/") + 1))
+      ? null
+      : shape.kind,
 }));
 
 /** OpenAI keys share `sk-` with too much prose and code to trust the prefix alone. */
@@ -51,10 +55,26 @@ const STRUCTURAL_RULES: SecretRule[] = [
     accept: (match) => {
       const password = match[2];
       if (password === undefined) return looksRandom(match[3]!, 16) ? "url_credentials" : null;
-      if (isPlaceholder(password)) return null;
+      // `[user[:password]@]`: a usage text's brackets close after the word.
+      if (isPlaceholder(password.slice(0, password.length - unclosedTail(password)))) return null;
       const scheme = match[1]!.replace(LINE_PREFIX, "");
       return DATABASE_SCHEMES.test(scheme) ? "connection_string" : "url_credentials";
     },
+  },
+  {
+    // A random user name before a password (a legacy Sentry DSN's `public:secret`) is a key too.
+    kind: "url_credentials",
+    pattern: /\b[a-z][a-z0-9+.-]*:\/\/([^\s/:@'"<>]{16,}):[^\s/@'"<>]+@/dgi,
+    groups: [1],
+    accept: (match) => (looksRandom(match[1]!, 16) ? "url_credentials" : null),
+  },
+  {
+    // A query inside a percent-encoded URL: `%3Fsv%3D…%26sig%3D…` (a SAS URL as a parameter).
+    kind: "url_credentials",
+    pattern: /%(?:3[Ff]|26)([A-Za-z_.-]+)%3[Dd]((?:[^%&\s"'#<>;]|%(?!26))+)/dg,
+    groups: [2],
+    accept: (match) =>
+      acceptValue(keyClass(match[1]!), match[2]!, true) ? "url_credentials" : null,
   },
   {
     kind: "url_credentials",
@@ -89,8 +109,11 @@ const STRUCTURAL_RULES: SecretRule[] = [
     accept: (match) => (isPlaceholder(match[2]!) ? null : "password"),
   },
   {
+    // `user:password` after a credential flag: curl's `-u` (also on a continued line), wget's
+    // `--user`, jenkins-cli's `-auth`, httpie's `-a`.
     kind: "password",
-    pattern: /\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*["']?[^:\s"']+:([^\s"']+)/dg,
+    pattern:
+      /(?<=[ \t])(?:-u|--user|-a|-auth|--auth|--basic-auth)[ \t=]*["']?[^:\s"'$]+:([^\s"']+)/dg,
     groups: [1],
     accept: (match) => (isPlaceholder(match[1]!) ? null : "password"),
   },
@@ -98,6 +121,13 @@ const STRUCTURAL_RULES: SecretRule[] = [
     kind: "password",
     pattern: /ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?["']([^"'\n]+)["']/dg,
     groups: [1],
+  },
+  {
+    // JSON inside a JSON string: `"SecretString": "{\"password\":\"…\"}"`.
+    kind: "secret_assignment",
+    pattern: /\\"([A-Za-z_][\w.-]*)\\":[ \t]*\\"((?:[^"\\\n]|\\[^"\n])*)\\"/dg,
+    groups: [2],
+    accept: (match) => kindFor(keyClass(match[1]!), match[2]!, true),
   },
   {
     kind: "secret_assignment",
@@ -243,7 +273,9 @@ const KEY_QUALIFIERS = new Set([
 /** One-word keys that end with a secret word: `clientsecret`, `personalaccesstoken`. */
 const COMPOUND_ENDING = /(?:secret|token|password|key)$/;
 /** A trailing word that names the encoding, not the thing: `client-key-data`, `token_value`. */
-const ENCODING_WORDS = new Set(["data", "value", "b64", "base64", "raw", "str", "string"]);
+const ENCODING_WORDS = new Set(["data", "value", "b64", "base64", "raw", "str", "string", "base"]);
+/** A trailing version or index: `ses_smtp_password_v4`, `API_KEY_2`. */
+const VERSION_WORD = /^(?:v?\d+)$/;
 
 /** The words of a key: `DB_PASSWORD` → db password, `apiKeySecret` → api key secret. */
 function keyWords(key: string): string[] {
@@ -258,7 +290,13 @@ function keyWords(key: string): string[] {
 export function keyClass(key: string): KeyClass | null {
   // `password_` is a prefix of some other name, not a key that ends with a secret word.
   if (!/[A-Za-z0-9]$/.test(key)) return null;
+  // Terraform's credentials by host: `TF_TOKEN_app_terraform_io`.
+  if (/(?:^|[^A-Za-z])TF_TOKEN_/.test(key)) return "token";
+  const bare = key.replace(LINE_PREFIX, "");
+  // `PASS` alone in capitals is a test runner's verdict (`--- PASS: TestX`, `PASS  src/…`).
+  if (bare === "PASS") return null;
   const words = keyWords(key);
+  if (words.length > 1 && VERSION_WORD.test(words.at(-1)!)) words.pop();
   if (words.length > 1 && ENCODING_WORDS.has(words.at(-1)!)) words.pop();
   const last = words.at(-1);
   if (last === undefined || words.some((word) => NOT_SECRET_WORDS.has(word))) return null;
@@ -329,6 +367,9 @@ function acceptAssignment(match: RegExpExecArray): string | null {
   if (!quoted && (isExpression(value) || TYPE_AFTER.test(value) || isPlaceholder(raw))) return null;
   if (isArnPart(match) || PUBLIC_BEFORE.test(lineBefore(match, 12))) return null;
   const end = match.index + match[0].length;
+  // `token::tests` (a path), `${TOKEN:?msg}` (a parameter expansion): no assignment.
+  if (value.startsWith(":") || lineBefore(match, 2).endsWith("${")) return null;
+  if (!quoted && isBracketedPhrase(value, match.input, end)) return null;
   const after = match.input.slice(end, end + 2);
   return kindFor(keyClass(key), value, quoted, after);
 }
@@ -362,6 +403,16 @@ const CLOSER_OF: ReadonlyMap<number, number> = new Map([
   [0x5d, 0x5b],
   [0x7d, 0x7b],
 ]);
+
+/** `<set to the key 'X' in secret 'y'>`, `(sensitive value)`: a phrase in brackets, not a value. */
+function isBracketedPhrase(value: string, input: string, end: number): boolean {
+  const close = { "<": ">", "(": ")", "[": "]" }[value[0] ?? ""];
+  if (close === undefined || value.includes(close)) return false;
+  const lineEnd = input.indexOf("\n", end);
+  const rest = input.slice(end, lineEnd < 0 ? input.length : lineEnd);
+  const at = rest.indexOf(close);
+  return at >= 0 && isPlaceholder(value + rest.slice(0, at + 1));
+}
 
 /** `public key: …` (wg, ssh-keygen): the word before the key makes it public. */
 const PUBLIC_BEFORE = /\bpublic[ \t]$/i;

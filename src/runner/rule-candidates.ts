@@ -125,6 +125,7 @@ export function scanCandidates(text: string, tables = true): Candidates {
   scanSeparators(">", text, lines);
   scanSeparators("|", text, lines);
   scanSeparators(",", text, lines);
+  scanSeparators("%3D", text, lines);
   // Aligned tables come from a command (`$ vault kv get`, `printenv | column -t`) or have a
   // `Value` column: scanning every double blank of indented text costs more than all else.
   const table = new LineSet(text);
@@ -273,13 +274,28 @@ function scanDoubleBlanks(text: string, lines: LineSet): void {
   }
 }
 
-/** Where a key ends before the separator at `at`: past blanks and one quote. */
+/**
+ * Where a key's last word ends before the separator at `at`: past blanks, one quote (escaped
+ * too, as in JSON inside a JSON string) and a version or index (`password_v4`, `KEY_2`).
+ */
 function keyEnd(text: string, at: number): number {
   let end = at;
   let code = text.charCodeAt(end - 1);
   while (code === 0x20 || code === 0x09) code = text.charCodeAt(--end - 1);
-  if (code === 0x22 || code === 0x27) end--;
-  return end;
+  if (code === 0x22 || code === 0x27) {
+    end--;
+    if (text.charCodeAt(end - 1) === 0x5c) end--;
+  }
+  let digits = end;
+  while (isDigit(text.charCodeAt(digits - 1))) digits--;
+  if (digits === end) return end;
+  if (text.charCodeAt(digits - 1) === 0x76) digits--; // v
+  code = text.charCodeAt(digits - 1);
+  return code === 0x5f || code === 0x2d ? digits - 1 : end;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /** Lines hit by any gate, keyed by their end; add() returns the line end to resume from. */

@@ -11,7 +11,16 @@ const CODE_REFERENCE =
   /^(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env\(|ENV\[|Deno\.env|System\.getenv|settings\.|config\.|self\.|this\.|var\.|local\.|data\.|module\.|random_\w+\.|secrets\.|vars\.|Environment\.|\$env:)/;
 /** Words that mark a value as a stand-in, not a credential. */
 const PLACEHOLDER_WORD =
-  /^(?:<[^>]*>|\[[^\]]*\]|\{[\w-]*\}|\(?(?:redacted|masked|hidden|filtered|removed|none|null|empty|unset|not set)\)?|your[-_ ]?[\w-]*|[\w-]*(?:_here|-here)|replace[-_ ]?me|change[-_ ]?me|placeholder|\.\.\.|…|\u00e2\u0080\u00a6)$/i;
+  /^(?:<[^>]*>|\[[^\]]*\]|\{[\w-]*\}|\(?(?:redacted|masked|hidden|filtered|removed|none|null|empty|unset|not set|sensitive(?: value)?)\)?|your[-_ ]?[\w-]*|[\w-]*(?:_here|-here)|replace[-_ ]?me|change[-_ ]?me|placeholder|\.\.\.|…|\u00e2\u0080\u00a6)$/i;
+/** A stand-in after a vendor's prefix: `sk_live_REPLACE_ME`, `ghp_your_token_here`. */
+const PREFIXED_PLACEHOLDER =
+  /^(?:[A-Za-z0-9]{1,12}[_.-]){1,3}(?:your[-_]?[\w-]*|[\w-]*(?:_here|-here)|replace[-_]?me|change[-_]?me|placeholder)$/i;
+/** A value cut short and described: `AQoDYXdzEJr...<remainder of session token>`. */
+const ELIDED = /^[^\s<>]{0,24}(?:\.\.\.|…)[ \t]*<[^<>]*>$/;
+/** The literal word a document writes where a password goes: `postgres://user:password@host`. */
+const PASSWORD_WORD = /^(?:password|passwd|pass|secret)$/i;
+/** A vendor's documented example value: AWS's `AKIAIOSFODNN7EXAMPLE`, `…bPxRfiCYEXAMPLEKEY`. */
+const DOCUMENTED_EXAMPLE = /EXAMPLE(?:KEY)?$/;
 /** Masks: only `x`, `*`, `•`, `#` or `.` (after an optional vendor prefix), at most 4 real chars kept. */
 const MASK_CHAR = "(?:[*#•·●]|\u00e2\u0080\u00a2|\u00c2\u00b7|\u00e2\u0097\u008f)";
 const MASK = new RegExp(
@@ -20,12 +29,12 @@ const MASK = new RegExp(
 /** Not a value at all: empty, null-ish, booleans, numbers, durations, algorithm names, JS. */
 const NON_VALUE =
   /^(?:|null|nil|none|undefined|true|false|yes|no|on|off|n\/a|-?\d+(?:\.\d+)?|\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d|w|y|mo|kb|mb|gb|k|b|%)|(?:HS|RS|ES|PS)(?:256|384|512)|EdDSA|none|AES-?\d+(?:-?(?:GCM|CBC|CTR))?|argon2(?:id|i|d)?|bcrypt|scrypt|pbkdf2\S*|sha-?\d+|md5|plain|basic|bearer|oauth2?|required|optional|string|number|boolean|str|int|bool|bytes|String|Optional\[.*|void|typeof|new|function|this|await|require|import|return|async|yield|!0|!1)$/i;
-/** Public by design: publishable keys, public keys, recipients. */
+/** Public by design: publishable keys, public keys, recipients, ECDSA signatures (DER, base64). */
 const PUBLIC_VALUE =
-  /^(?:pk_(?:live|test)_|pk\.eyJ|sb_publishable_|phc_|ssh-(?:ed25519|rsa|dss)\s|ecdsa-sha2-|sk-ssh-|age1[02-9ac-hj-np-z]{20,}|-----BEGIN (?:PUBLIC KEY|CERTIFICATE|SSH2 PUBLIC KEY|PGP PUBLIC KEY BLOCK)|SHA256:|MD5:)/;
+  /^(?:ME[QUY]CI[A-Za-z0-9+/]{60,}={0,2}$|pk_(?:live|test)_|pk\.eyJ|sb_publishable_|phc_|ssh-(?:ed25519|rsa|dss)\s|ecdsa-sha2-|sk-ssh-|age1[02-9ac-hj-np-z]{20,}|-----BEGIN (?:PUBLIC KEY|CERTIFICATE|SSH2 PUBLIC KEY|PGP PUBLIC KEY BLOCK)|SHA256:|MD5:)/;
 /** A filesystem path (the value names where a secret is, not the secret). */
 const PATH =
-  /^(?:~|\.{1,2}|[A-Za-z]:)?[\\/](?:[\w.@+-]+[\\/])*[\w.@+-]*$|^(?:[\w.@+-]+\/)+[\w@+-]+\.[A-Za-z0-9]{1,6}$/;
+  /^(?:~|\.{1,2}|[A-Za-z]:)?[\\/](?:[\w.@+-]+[\\/])*[\w.@+-]*$|^(?:[\w.@+-]+\/)+[\w@+-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,6}$/;
 /**
  * A path segment no person or mkdtemp named: 16+ chars of upper and lower case and digits with
  * no separator, or a `+`/`=` (base64, as in an AWS secret key that starts with `/`).
@@ -43,6 +52,10 @@ export function isPlaceholder(value: string): boolean {
     REFERENCE.test(value) ||
     CODE_REFERENCE.test(value) ||
     PLACEHOLDER_WORD.test(value) ||
+    PREFIXED_PLACEHOLDER.test(value) ||
+    PASSWORD_WORD.test(value) ||
+    ELIDED.test(value) ||
+    DOCUMENTED_EXAMPLE.test(value) ||
     MASK.test(value) ||
     PUBLIC_VALUE.test(value) ||
     SEALED.test(value) ||

@@ -23,6 +23,7 @@ import type {
 import { builtinToolSource, createToolContext } from "../tools/builtin/index.ts";
 import { codeGraphSource, externalToolSource, gcfEnabled } from "../tools/external/index.ts";
 import { EMPTY_MCP_CATALOG, type McpCatalog } from "../tools/mcp-catalog.ts";
+import { setupSandbox } from "../tools/sandbox-setup.ts";
 import type { ToolNotice, ToolSource } from "../tools/source.ts";
 import { Toolbox } from "../tools/toolbox.ts";
 import type { RunContext } from "./run-context.ts";
@@ -115,6 +116,13 @@ async function mcpAuthSecrets(options: SessionToolsOptions): Promise<string[]> {
 export async function createSessionTools(options: SessionToolsOptions): Promise<SessionTools> {
   sweepStaleSpillDirs();
   const spill: SpillScope = createSpillScope(options.sessionId);
+  const sandbox = await setupSandbox({
+    section: options.config.sandbox,
+    workspace: options.cwd,
+    env: options.env,
+    tempDir: spill.dir,
+  });
+  if (sandbox.notice) options.onNotice({ message: sandbox.notice, level: "tools" });
   const workspace = createToolContext({
     cwd: options.cwd,
     output: options.config.output,
@@ -128,6 +136,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     ...(options.readGate ? { readGate: options.readGate } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.terminal ? { terminal: options.terminal } : {}),
+    sandbox,
   });
   const closing = new AbortController();
   const cleanUp = async () => {

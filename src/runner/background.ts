@@ -7,7 +7,7 @@ import type { ByteString } from "./byte-text.ts";
 import type { LogWindow } from "./log-window.ts";
 import { readLogWindow } from "./log-window.ts";
 import type { OutputPolicy } from "./policy.ts";
-import type { RunResult } from "./run-command.ts";
+import type { CommandSpec, RunResult } from "./run-command.ts";
 import { runCommand } from "./run-command.ts";
 import type { SpillFile, SpillScope } from "./spill.ts";
 import { createSpillScope } from "./spill.ts";
@@ -20,6 +20,8 @@ export interface BackgroundSpec {
   /** The policy its output is logged under (redaction); reads are bounded by its `maxBytes`. */
   policy: OutputPolicy;
   killGraceMs?: number;
+  /** Run inside the OS sandbox under this policy (run-command.ts); absent: unconfined. */
+  sandbox?: CommandSpec["sandbox"];
 }
 
 export interface BackgroundCommand {
@@ -87,6 +89,7 @@ function startCommand(spec: BackgroundSpec, file: SpillFile): BackgroundCommand 
       ...(spec.env ? { env: spec.env } : {}),
       signal: controller.signal,
       ...(spec.killGraceMs === undefined ? {} : { killGraceMs: spec.killGraceMs }),
+      ...(spec.sandbox ? { sandbox: spec.sandbox } : {}),
     },
     { ...spec.policy, maxBytes: RESULT_BYTES, spillToTemp: false },
     { sink },

@@ -42,7 +42,7 @@ export interface SandboxPaths {
 export interface SandboxPolicy {
   mode: Exclude<SandboxMode, "off">;
   network: SandboxNetwork;
-  /** Bound read-write (workspace-write only), real paths that exist. */
+  /** Bound read-write (workspace-write only); one missing when the command starts is skipped. */
   writable: string[];
   /** Bound read-only over a writable root (the workspace's hooks, config, agent settings). */
   readOnly: string[];
@@ -77,11 +77,11 @@ export function resolveSandboxPolicy(
   const workspace = realOrSelf(paths.workspace);
   const writable =
     section.mode === "workspace-write"
-      ? existing([
-          workspace,
-          ...(paths.tempDir ? [paths.tempDir] : []),
-          ...section.writable.map((p) => expand(p, paths)),
-        ])
+      ? [
+          ...existing([workspace, ...section.writable.map((p) => expand(p, paths))]),
+          // Created on first spill, maybe after the policy: bound if it exists by then.
+          ...(paths.tempDir ? [resolve(paths.tempDir)] : []),
+        ]
       : [];
   const readOnly = writable.flatMap((root) =>
     existing(PROTECTED_IN_WORKSPACE.map((rel) => join(root, rel))),
@@ -117,13 +117,14 @@ export function bwrapArgs(policy: SandboxPolicy, host: BwrapHostOptions): string
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   // Roots under /tmp would be hidden by the private /tmp: each is bound again after it.
   if (policy.mode === "read-only") args.push("--ro-bind", policy.workspace, policy.workspace);
-  for (const root of policy.writable) args.push("--bind", root, root);
+  for (const root of policy.writable) args.push("--bind-try", root, root);
   for (const path of policy.readOnly) args.push("--ro-bind", path, path);
   for (const path of policy.denyRead) {
     if (isDirectory(path)) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
   }
-  args.push("--chdir", policy.workspace);
+  // The host's TMPDIR may lie under the hidden /tmp: temp files go to the private one.
+  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", policy.workspace);
   return args;
 }
 

@@ -38,7 +38,16 @@ describe("codewhale exec background processes", () => {
       blocks: [{ kind: "tool", id: "toolu_2", name: "bash", input: { command: wait } }],
     });
     mock.enqueue({ blocks: [{ kind: "text", text: "Started." }] });
-    const args = ["exec", "--model", MODEL_OF.anthropic, "--permission-mode", "bypass"];
+    // Unconfined: `$$` must be a host pid (in the OS sandbox it is one of its own pid namespace).
+    const args = [
+      "exec",
+      "--model",
+      MODEL_OF.anthropic,
+      "--permission-mode",
+      "bypass",
+      "--sandbox",
+      "off",
+    ];
     const run = await spawnCli([...args, "--output-format", "stream-json", "go"], setup, "").done;
     assert.equal(run.status, 0, run.stderr);
     const [result, waited] = jsonLines(run.stdout).filter((line) => line.type === "tool/result");

@@ -29,7 +29,16 @@ describe("codewhale exec: what a child's environment holds", () => {
       blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: SHOW_ENV } }],
     });
     mock.enqueue(slow({ blocks: [{ kind: "text", text: "reading ".repeat(20) }] }, 20));
-    const args = ["exec", "--model", MODEL_OF.anthropic, "--permission-mode", "bypass"];
+    // Unconfined, the harder case: in the OS sandbox $PPID is its own init, not codewhale.
+    const args = [
+      "exec",
+      "--model",
+      MODEL_OF.anthropic,
+      "--permission-mode",
+      "bypass",
+      "--sandbox",
+      "off",
+    ];
     const spawned = spawnCli([...args, "--output-format", "stream-json", "go"], setup, "");
     await waitFor(() => spawned.stdout().includes("message_delta"), 15_000);
     // A second local process (this test) reads exec's environment block while it runs.

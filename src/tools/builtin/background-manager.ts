@@ -4,7 +4,13 @@
 // their policy-processed output in the session's spill directory.
 import type { BackgroundCommand, BackgroundScope } from "../../runner/background.ts";
 import { createBackgroundScope } from "../../runner/background.ts";
-import type { LogWindow, OutputPolicy, RunResult, SpillScope } from "../../runner/index.ts";
+import type {
+  CommandSpec,
+  LogWindow,
+  OutputPolicy,
+  RunResult,
+  SpillScope,
+} from "../../runner/index.ts";
 
 export interface BackgroundJob {
   id: string;
@@ -27,6 +33,8 @@ export interface BackgroundStart {
   env: NodeJS.ProcessEnv;
   /** The policy the output is logged under. */
   policy: OutputPolicy;
+  /** The OS sandbox it runs in (tools/sandbox-setup.ts); absent: unconfined. */
+  sandbox?: CommandSpec["sandbox"];
 }
 
 export interface BackgroundManager {

@@ -4,7 +4,7 @@
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
 import type { RunResult } from "../../runner/index.ts";
-import { runCommand } from "../../runner/index.ts";
+import { runCommand, sandboxRefusalNote } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -23,12 +23,16 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
       input: zodInput(schema),
       readOnly: false,
       async execute(args, ctx) {
+        const sandbox = context.sandbox;
+        if (sandbox?.refusal) return { content: `Not run: ${sandbox.refusal}.`, isError: true };
+        const confined = sandbox?.runSpec ? { sandbox: sandbox.runSpec } : {};
         if (args.background) {
           const job = await context.background.start({
             command: args.command,
             cwd: context.cwd,
             env: context.env,
             policy: context.policy("bash"),
+            ...confined,
           });
           return {
             content: `Started background process ${job.id}. Read its output with bash_output {"id":"${job.id}"}; stop it with bash_kill.`,
@@ -48,6 +52,7 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
             env: context.env,
             timeoutMs,
             signal: ctx.signal,
+            ...confined,
           },
           context.policy("bash"),
           {
@@ -56,7 +61,11 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
             ...(ctx.progress ? { tail: (tail: string) => ctx.progress?.({ tail }) } : {}),
           },
         );
-        return toToolResult(run, { trailer: statusLine(run, timeoutMs), isError: failed(run) });
+        const refused = failed(run)
+          ? sandboxRefusalNote(run.output, sandbox?.policy ?? null)
+          : null;
+        const trailer = statusLine(run, timeoutMs) + (refused ? `\n${refused}` : "");
+        return toToolResult(run, { trailer, isError: failed(run) });
       },
     },
     bashPresenter,

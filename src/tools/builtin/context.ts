@@ -11,6 +11,7 @@ import type {
   SpillScope,
 } from "../../runner/index.ts";
 import { outputPolicyFor } from "../../runner/index.ts";
+import type { SessionSandbox } from "../sandbox-setup.ts";
 import type { BackgroundManager } from "./background-manager.ts";
 import { createBackgroundManager } from "./background-manager.ts";
 import type { TerminalHost } from "./bash-terminal.ts";
@@ -33,6 +34,8 @@ export interface BuiltinToolContext {
   files: FileAccess;
   /** Where bash runs a foreground command instead of the local runner (bash-terminal.ts). */
   terminal?: TerminalHost;
+  /** The OS sandbox bash runs its commands in (sandbox-setup.ts); absent: unconfined. */
+  sandbox?: SessionSandbox;
 }
 
 /**
@@ -64,6 +67,7 @@ export interface ToolContextOptions {
   knownSecrets?: KnownSecrets;
   files?: FileAccess;
   terminal?: TerminalHost;
+  sandbox?: SessionSandbox;
 }
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -87,5 +91,6 @@ export function createToolContext(options: ToolContextOptions): BuiltinToolConte
     readGate: options.readGate ?? OPEN_READ_GATE,
     files: options.files ?? LOCAL_FILES,
     ...(options.terminal ? { terminal: options.terminal } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   };
 }

@@ -17,6 +17,7 @@ export function resultEvent(callId: string, result: ToolResult, interrupted = fa
     spill_path: result.spillPath ?? null,
     policy_errors: result.policyErrors ?? [],
     ...(interrupted ? { interrupted } : {}),
+    ...(result.sandbox ? { sandbox: result.sandbox } : {}),
     ...(result.images && result.images.length > 0
       ? {
           blocks: result.images.map((image) => ({

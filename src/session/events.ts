@@ -182,6 +182,19 @@ const payloadDefinitions = {
       /** Set when the call was never run to completion (cancelled, or interrupted by a crash). */
       interrupted: z.boolean().optional(),
       /**
+       * The OS sandbox a command ran under (added within v1; set by the bash tool, absent for
+       * tools that run no command): its mode (`none`: it ran unconfined, sandbox off or not
+       * available with fallback off), its network, and the first 16 hex digits of the SHA-256 of
+       * the resolved policy (docs/sandbox.md), absent for `none`.
+       */
+      sandbox: z
+        .object({
+          mode: z.enum(["workspace-write", "read-only", "none"]),
+          network: z.enum(["off", "on"]),
+          policy_hash: z.string().optional(),
+        })
+        .optional(),
+      /**
        * Content blocks besides the text, in order (added within v1; absent when there are
        * none): images of an MCP result, base64 `data`, PNG, JPEG, GIF or WebP, each at most
        * 1 MiB decoded and at most four per result. `content` describes each one too

@@ -6,6 +6,7 @@ import type { Config } from "../config/index.ts";
 import { resolveHome } from "../config/index.ts";
 import type { BwrapHostOptions, SandboxPolicy } from "../runner/index.ts";
 import { describePolicy, probeSandbox, resolveSandboxPolicy } from "../runner/index.ts";
+import type { Payload } from "../session/events.ts";
 
 export interface SessionSandbox {
   /** The policy commands run under, or null when they run unconfined (mode off, or fallback off). */
@@ -16,9 +17,15 @@ export interface SessionSandbox {
   readonly refusal: string | null;
   /** The one notice for the session start and doctor when the sandbox cannot run, else null. */
   readonly notice: string | null;
-  /** For the receipt: `workspace-write, network off` or `no sandbox (…)`. */
+  /** For notices: `workspace-write, network off` or `no sandbox (…)`. */
   readonly summary: string;
+  /** What each command's `tool/result` records (`sandbox`). */
+  readonly receipt: SandboxReceipt;
 }
+
+export type SandboxReceipt = NonNullable<Payload<"tool/result">["sandbox"]>;
+
+const UNCONFINED: SandboxReceipt = { mode: "none", network: "on" };
 
 export interface SandboxSetupOptions {
   section: Config["sandbox"];
@@ -45,6 +52,7 @@ export async function setupSandbox(options: SandboxSetupOptions): Promise<Sessio
       refusal: null,
       notice: null,
       summary: describePolicy(policy),
+      receipt: { mode: policy.mode, network: policy.network, policy_hash: policy.hash },
     };
   }
   if (section.fallback === "off") {
@@ -60,5 +68,5 @@ function unconfined(
   refusal: string | null,
   notice: string | null,
 ): SessionSandbox {
-  return { policy: null, runSpec: undefined, refusal, notice, summary };
+  return { policy: null, runSpec: undefined, refusal, notice, summary, receipt: UNCONFINED };
 }

@@ -40,6 +40,7 @@ export async function deliverResult(
     ...(result.isError ? { isError: true } : {}),
     ...(result.images ? { images: result.images } : {}),
     ...(result.todos ? { todos: result.todos } : {}),
+    ...(result.sandbox ? { sandbox: result.sandbox } : {}),
     originalBytes: policed.originalBytes,
     deliveredBytes: policed.deliveredBytes,
     truncated: policed.truncated,

@@ -70,6 +70,8 @@ export interface ToolResult {
   truncated?: boolean;
   spillPath?: string | null;
   policyErrors?: string[];
+  /** The OS sandbox the command ran under (bash), recorded on `tool/result`. */
+  sandbox?: Payload<"tool/result">["sandbox"];
   /** The whole todo list the call set (`todo_write`): the loop records it as `todo/update`. */
   todos?: Payload<"todo/update">["todos"];
 }

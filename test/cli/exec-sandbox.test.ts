@@ -29,15 +29,19 @@ async function session(...flags: string[]) {
   const args = ["--model", MODEL_OF.anthropic, "--permission-mode", "bypass", ...flags];
   const run = await runExec([...args, "--output-format", "stream-json", "go"], setup, "");
   assert.equal(run.status, 0, run.stderr);
-  const results = jsonLines(run.stdout).filter((line) => line.type === "tool/result");
-  return { setup, results: results.map((line) => String(line.content)) };
+  const lines = jsonLines(run.stdout).filter((line) => line.type === "tool/result");
+  return { setup, results: lines.map((line) => String(line.content)), lines };
 }
 
 describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
   it("refuses a foreground write outside the workspace and says it was the sandbox", async () => {
     bash("toolu_1", { command: `touch inside && touch ${outside}/fg` });
     mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
-    const { setup, results } = await session();
+    const { setup, results, lines } = await session();
+    const receipt = lines[0]?.sandbox as Record<string, unknown> | undefined;
+    assert.equal(receipt?.mode, "workspace-write");
+    assert.equal(receipt?.network, "off");
+    assert.match(String(receipt?.policy_hash), /^[0-9a-f]{16}$/);
     assert.match(results[0] ?? "", /Read-only file system/);
     assert.match(results[0] ?? "", /\[sandbox: .*refused writing .*\/fg/);
     assert.ok(existsSync(join(setup.workspace, "inside")));
@@ -58,7 +62,8 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
   it("runs the same command unconfined with --sandbox off", async () => {
     bash("toolu_1", { command: `touch ${outside}/off` });
     mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
-    await session("--sandbox", "off");
+    const { lines } = await session("--sandbox", "off");
     assert.ok(existsSync(join(outside, "off")));
+    assert.deepEqual(lines[0]?.sandbox, { mode: "none", network: "on" }, "the receipt says so");
   });
 });

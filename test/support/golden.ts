@@ -42,7 +42,8 @@ export function runContext(
  *   `<ID> (<SHORT>)` (in JSON, `"shortId":"<SHORT>"`);
  * - a session log's dated folder `sessions/2026/12/01/` → `sessions/<DATE>/`;
  * - an ISO-8601 time → `<TIME>`;
- * - a 64-digit hex string (hash chain, config fingerprint) → `<HASH>`;
+ * - a 64-digit hex string (hash chain, config fingerprint) → `<HASH>`, and a sandbox
+ *   `policy_hash` (it covers the temp workspace's path) too;
  * - a signing key's fingerprint `SHA256:<base64>` (a new key per run) → `SHA256:<KEY>`, and a
  *   checkpoint's JSON `"sig":"<base64>"` → `"sig":"<SIG>"`;
  * - a JSON duration, `"duration_ms":123` (and `turn_ms`, `request_ms`, `span_ms` of the
@@ -68,6 +69,7 @@ export function normalise(text: string, context: NormaliseContext): string {
     .replace(/sessions\/\d{4}\/\d{2}\/\d{2}\//g, "sessions/<DATE>/")
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, "<TIME>")
     .replace(/\b[0-9a-f]{64}\b/g, "<HASH>")
+    .replace(/"policy_hash":"[0-9a-f]{16}"/g, '"policy_hash":"<HASH>"')
     .replace(/SHA256:[A-Za-z0-9+/]{43}/g, "SHA256:<KEY>")
     .replace(/"sig":"[A-Za-z0-9+/=]+"/g, '"sig":"<SIG>"')
     .replace(/"(duration|turn|request|span)_ms":\d+/g, '"$1_ms":0')

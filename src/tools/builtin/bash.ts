@@ -36,14 +36,18 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
           });
           return {
             content: `Started background process ${job.id}. Read its output with bash_output {"id":"${job.id}"}; stop it with bash_kill.`,
+            ...(sandbox ? { sandbox: sandbox.receipt } : {}),
           };
         }
         const timeoutMs = args.timeout_ms ?? context.bashTimeout.defaultMs;
         if (context.terminal) {
           const run = { command: args.command, timeoutMs };
-          return runInTerminal(context, context.terminal, run, ctx, (ended) =>
+          const ran = await runInTerminal(context, context.terminal, run, ctx, (ended) =>
             statusLine(ended, timeoutMs),
           );
+          // An editor's terminal runs it outside the OS sandbox: the receipt says so.
+          if (sandbox) ran.sandbox = { mode: "none", network: "on" };
+          return ran;
         }
         const run = await runCommand(
           {
@@ -65,7 +69,10 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
           ? sandboxRefusalNote(run.output, sandbox?.policy ?? null)
           : null;
         const trailer = statusLine(run, timeoutMs) + (refused ? `\n${refused}` : "");
-        return toToolResult(run, { trailer, isError: failed(run) });
+        const result = toToolResult(run, { trailer, isError: failed(run) });
+        // Set on the same object: toToolResult marks it as already policed.
+        if (sandbox) result.sandbox = sandbox.receipt;
+        return result;
       },
     },
     bashPresenter,

@@ -3,7 +3,7 @@
 // its placeholder shows. Which key names hold a credential is decided here (keyClass), which
 // values are not secrets in secret-values.ts. All run on UTF-8 byte strings, line by line.
 import { PROVIDER_SHAPES, TOKEN_PREFIXES } from "./provider-rules.ts";
-import { isLocation, isPlaceholder, looksRandom } from "./secret-values.ts";
+import { isDocumentStandIn, isLocation, isPlaceholder, looksRandom } from "./secret-values.ts";
 
 /** One rule: a global regex, the group(s) holding the secret (first that matched), a kind. */
 export interface SecretRule {
@@ -28,7 +28,9 @@ const PROVIDER_RULES: SecretRule[] = PROVIDER_SHAPES.map((shape) => ({
   // A mask after the vendor's prefix (`sk_live_xxxxxxxx`) is the placeholder rule's, and so is
   // one that ends a URL (`…/services/T00000000/B00000000/XXXXXXXX`).
   accept: (match) =>
-    isPlaceholder(match[0]) || isPlaceholder(match[0].slice(match[0].lastIndexOf("/") + 1))
+    isPlaceholder(match[0]) ||
+    isDocumentStandIn(match[0]) ||
+    isPlaceholder(match[0].slice(match[0].lastIndexOf("/") + 1))
       ? null
       : shape.kind,
 }));
@@ -56,7 +58,8 @@ const STRUCTURAL_RULES: SecretRule[] = [
       const password = match[2];
       if (password === undefined) return looksRandom(match[3]!, 16) ? "url_credentials" : null;
       // `[user[:password]@]`: a usage text's brackets close after the word.
-      if (isPlaceholder(password.slice(0, password.length - unclosedTail(password)))) return null;
+      const bare = password.slice(0, password.length - unclosedTail(password));
+      if (isPlaceholder(bare) || isDocumentStandIn(bare)) return null;
       const scheme = match[1]!.replace(LINE_PREFIX, "");
       return DATABASE_SCHEMES.test(scheme) ? "connection_string" : "url_credentials";
     },
@@ -319,8 +322,8 @@ export function acceptValue(
   quoted: boolean,
   after = "",
 ): boolean {
-  if (cls === null || isPlaceholder(value) || isLocation(value) || URL_VALUE.test(value))
-    return false;
+  if (cls === null || isPlaceholder(value) || isDocumentStandIn(value)) return false;
+  if (isLocation(value) || URL_VALUE.test(value)) return false;
   if (cls === "password") return value.length >= 4 && !(!quoted && isProse(value, after));
   return looksRandom(value, cls === "weak" ? 16 : 12);
 }

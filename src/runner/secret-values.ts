@@ -45,6 +45,14 @@ const PLAIN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i;
 /** SealedSecret ciphertext: base64 starting with its version bytes, hundreds of chars long. */
 const SEALED = /^Ag[A-D][A-Za-z0-9+/]{200,}={0,2}$/;
 
+/**
+ * Stand-ins that only a document writes, kept in output but not in a child's environment (where
+ * dropping one costs nothing): the word `password` as a URL's password, AWS's documented keys.
+ */
+export function isDocumentStandIn(value: string): boolean {
+  return PASSWORD_WORD.test(value) || DOCUMENTED_EXAMPLE.test(value);
+}
+
 /** True when the value in a credential position must stay (issue 13's placeholder rule). */
 export function isPlaceholder(value: string): boolean {
   return (
@@ -53,9 +61,7 @@ export function isPlaceholder(value: string): boolean {
     CODE_REFERENCE.test(value) ||
     PLACEHOLDER_WORD.test(value) ||
     PREFIXED_PLACEHOLDER.test(value) ||
-    PASSWORD_WORD.test(value) ||
     ELIDED.test(value) ||
-    DOCUMENTED_EXAMPLE.test(value) ||
     MASK.test(value) ||
     PUBLIC_VALUE.test(value) ||
     SEALED.test(value) ||

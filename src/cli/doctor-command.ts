@@ -17,6 +17,7 @@ import { findExecutable } from "../tools/which.ts";
 import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { modelChecks } from "./doctor-endpoint.ts";
+import { sandboxCheck } from "./doctor-sandbox.ts";
 import { probeServers } from "./mcp-command.ts";
 import { printJson, printOut } from "./print.ts";
 
@@ -67,6 +68,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
   if (loaded) {
     checks.push(sessionsCheck(loaded), ...providerChecks(loaded.config, env));
     checks.push(...(await modelChecks(loaded.config, env)));
+    checks.push(await sandboxCheck(loaded.config, cwd, env));
   } else {
     const detail = "not checked: the config is invalid";
     checks.push(

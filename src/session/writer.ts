@@ -2,7 +2,9 @@
 // order, and syncs to disk before returning from every append the durability contract names
 // (see docs/session-format.md). Publishes each appended event, in order, to one listener.
 // Streamed deltas that arrive together are recorded as one chunk (chunk-coalescer.ts). A failed
-// write never leaves a torn line behind it, and a session whose first write fails leaves no file.
+// write never leaves a torn line behind it. A new log's file appears only with its first
+// `user/message`: header, prompt and anything between are written and synced together, into a
+// new file linked into place, so no log on disk lacks the prompt that started it (see create).
 // With a signer, every `turn/end` and the close are followed by a signed `session/checkpoint`.
 
 import {
@@ -12,13 +14,15 @@ import {
   constants as fsConstants,
   fstatSync,
   ftruncateSync,
+  linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { SessionWriteError } from "../errors.ts";
 import { canonicalJson } from "./canonical-json.ts";
 import type { CheckpointSigner } from "./checkpoint.ts";
@@ -100,6 +104,18 @@ function cutTornLine(fd: number, written: Buffer): void {
   if (torn > 0) bestEffort(() => ftruncateSync(fd, fstatSync(fd).size - torn));
 }
 
+/** The error of finding something (a file, a link, anything) at `path`, or null. */
+function existingAt(path: string): Error | null {
+  try {
+    lstatSync(path);
+  } catch {
+    return null;
+  }
+  return Object.assign(new Error(`EEXIST: file already exists, open '${path}'`), {
+    code: "EEXIST",
+  });
+}
+
 /** Runs a cleanup step whose failure must not hide the error being reported. */
 function bestEffort(step: () => void): void {
   try {
@@ -124,11 +140,14 @@ export class SessionWriter {
   /** Set by the first failed write or sync; every later append, sync and close throws it. */
   private broken: SessionWriteError | null = null;
   private readonly chunks = new ChunkCoalescer((chunk) => this.record(chunk));
+  /** A `user/message` has been appended: a new log's file is created at the next sync. */
+  private prompted = false;
 
   private constructor(
     readonly id: string,
     readonly path: string,
-    private readonly fd: number,
+    /** The open log; null while a new log waits for its first prompt (see create). */
+    private fd: number | null,
     private readonly releaseLock: () => void,
     private readonly options: WriterOptions,
     position: { nextSeq: number; lastHash: string; lastType: EventType | null },
@@ -138,7 +157,14 @@ export class SessionWriter {
     this.lastType = position.lastType;
   }
 
-  /** Starts a new session log and appends its `session/start`. */
+  /**
+   * Starts a new session log with its `session/start`. The file does not exist until the
+   * first `user/message`: that append writes the header, every event before it and the
+   * prompt to a new file (`.<id>.jsonl.new` beside the log), syncs it and links it to the
+   * log's path, so a crash leaves either no log or one that starts with its prompt. A writer
+   * that never gets a prompt writes its file at close, unless it holds only the header: a
+   * session closed before its first prompt leaves no log.
+   */
   static create(
     sessionsDir: string,
     start: Omit<Payload<"session/start">, "session_id">,
@@ -150,26 +176,20 @@ export class SessionWriter {
     const path = sessionPath(sessionsDir, id);
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const release = acquireWriterLock(path, id);
-    let fd: number;
-    try {
-      // A new log only: never through a file or link already at its path (its id may have
-      // been shown before the log was opened, see WriterOptions.id).
-      fd = openSync(path, NEW_LOG_FLAGS, 0o600);
-    } catch (error) {
+    // A new log only: never through a file or link already at its path (its id may have been
+    // shown before the log was opened, see WriterOptions.id); the link at the first prompt
+    // refuses one planted later.
+    const planted = existingAt(path);
+    if (planted) {
       release();
-      throw new SessionWriteError(path, error);
+      throw new SessionWriteError(path, planted);
     }
-    const writer = new SessionWriter(id, path, fd, release, options, {
+    const writer = new SessionWriter(id, path, null, release, options, {
       nextSeq: 0,
       lastHash: "",
       lastType: null,
     });
-    try {
-      writer.append({ type: "session/start", session_id: id, ...start });
-    } catch (error) {
-      writer.abandon();
-      throw error;
-    }
+    writer.append({ type: "session/start", session_id: id, ...start });
     return writer;
   }
 
@@ -254,6 +274,7 @@ export class SessionWriter {
     this.lastHash = h;
     this.nextSeq = seq + 1;
     this.lastType = input.type;
+    if (input.type === "user/message") this.prompted = true;
     this.unsynced = true;
     return { ...event, h } as SessionEvent;
   }
@@ -265,7 +286,8 @@ export class SessionWriter {
 
   /** Records a synced checkpoint in the index. */
   private recordCheckpoint(checkpoint: SessionEvent): void {
-    if (checkpoint.type !== "session/checkpoint") return;
+    // Not before the log is on disk: a new log's checkpoints before its prompt are not synced.
+    if (checkpoint.type !== "session/checkpoint" || this.fd === null) return;
     this.options.signer?.recorded(this.id, checkpoint.signed_seq, checkpoint.signed_h);
   }
 
@@ -275,13 +297,23 @@ export class SessionWriter {
     return this.nextSeq;
   }
 
-  /** Writes pending lines to the file and syncs them to disk. */
+  /**
+   * Writes pending lines to the file and syncs them to disk; a new log waiting for its first
+   * prompt stays in memory (see create).
+   */
   sync(): void {
     this.checkWritable();
     this.chunks.seal();
+    this.syncOpen(this.prompted);
+  }
+
+  /** `sync`, creating a new log's file first when `create` says so. */
+  private syncOpen(create: boolean): void {
+    const fd = this.fd ?? (create ? this.createFile() : null);
+    if (fd === null) return;
     this.flush();
     if (!this.unsynced) return;
-    this.io(() => fdatasyncSync(this.fd));
+    this.io(() => fdatasyncSync(fd));
     this.unsynced = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -293,9 +325,11 @@ export class SessionWriter {
    */
   close(): void {
     if (this.closed) return;
+    // Only the header: the session never started (no prompt), and leaves no log.
+    const started = this.fd !== null || this.nextSeq > 1;
     try {
-      if (!this.broken) this.closingCheckpoint();
-      if (!this.broken) this.sync();
+      if (!this.broken && started) this.closingCheckpoint();
+      if (!this.broken && started) this.syncOpen(true);
     } finally {
       this.closed = true;
       if (this.timer) clearTimeout(this.timer);
@@ -311,27 +345,42 @@ export class SessionWriter {
     this.chunks.seal();
     if (!signer || this.lastType === "session/checkpoint" || this.lastType === null) return;
     const checkpoint = this.encodeCheckpoint(signer);
-    this.sync();
+    this.syncOpen(true);
     this.recordCheckpoint(checkpoint);
     this.deliver(checkpoint);
   }
 
   /**
-   * After a failed first append: closes the file, removes it while it is still empty (a
-   * session that never started leaves nothing to trip over) and releases the lock.
+   * Creates a new log's file with everything pending: written to a new file beside the log,
+   * synced, then linked to the log's path (which fails if anything is there by now) and the
+   * temporary name removed. On failure nothing is left at either path.
    */
-  private abandon(): void {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    bestEffort(() => {
-      if (fstatSync(this.fd).size === 0) unlinkSync(this.path);
-    });
-    bestEffort(() => closeSync(this.fd));
-    this.releaseLock();
+  private createFile(): number {
+    const temp = join(dirname(this.path), `.${this.id}.jsonl.new`);
+    let fd: number | null = null;
+    try {
+      fd = openSync(temp, NEW_LOG_FLAGS, 0o600);
+      const bytes = Buffer.from(this.pending.join(""), "utf8");
+      writeAll(fd, bytes);
+      fdatasyncSync(fd);
+      linkSync(temp, this.path);
+    } catch (error) {
+      const opened = fd;
+      if (opened !== null) bestEffort(() => closeSync(opened));
+      bestEffort(() => unlinkSync(temp));
+      return this.breakWith(error);
+    }
+    bestEffort(() => unlinkSync(temp));
+    this.pending = [];
+    this.pendingLength = 0;
+    this.unsynced = false;
+    this.fd = fd;
+    return fd;
   }
 
   /** Closes the file; after a failed write, a failing close adds nothing to report. */
   private closeFile(): void {
+    if (this.fd === null) return;
     try {
       closeSync(this.fd);
     } catch (error) {
@@ -367,16 +416,18 @@ export class SessionWriter {
   }
 
   private flush(): void {
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 || this.fd === null) return;
+    const fd = this.fd;
     const bytes = Buffer.from(this.pending.join(""), "utf8");
     this.pending = [];
     this.pendingLength = 0;
-    this.io(() => writeAll(this.fd, bytes));
+    this.io(() => writeAll(fd, bytes));
   }
 
-  /** Writes text past the pending lines (which the caller flushed). */
+  /** Writes text past the pending lines (which the caller flushed) of a resumed log. */
   private writeRaw(text: string): void {
-    this.io(() => writeAll(this.fd, Buffer.from(text, "utf8")));
+    const fd = this.fd;
+    if (fd !== null) this.io(() => writeAll(fd, Buffer.from(text, "utf8")));
   }
 
   private scheduleSync(): void {
@@ -396,7 +447,8 @@ export class SessionWriter {
    * failed write breaks the writer, and the next call throws it.
    */
   private syncInBackground(): void {
-    if (this.broken) return;
+    const fd = this.fd;
+    if (this.broken || fd === null) return;
     try {
       this.flush();
     } catch {
@@ -404,7 +456,7 @@ export class SessionWriter {
     }
     if (!this.unsynced) return;
     this.unsynced = false;
-    fdatasync(this.fd, (error) => {
+    fdatasync(fd, (error) => {
       if (error && !this.closed) this.unsynced = true;
     });
   }

@@ -111,8 +111,10 @@ describe("session checkpoints", () => {
   it("refuses a log stored under another session's file name", () => {
     const { signer, trust } = setup();
     const writer = SessionWriter.create(tempDir(), startPayload, { signer });
+    writer.append({ type: "user/message", text: "hello" });
     writer.close();
     const other = SessionWriter.create(tempDir(), startPayload);
+    other.append({ type: "user/message", text: "hello" });
     other.close();
     copyFileSync(writer.path, other.path);
     const { events } = readSession(other.path);

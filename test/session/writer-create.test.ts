@@ -3,8 +3,15 @@
 // refuses both (SessionWriteError naming the log), writes nothing through them and leaves no
 // lock; a made-ahead id names the log it opens.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { SessionWriteError } from "../../src/errors.ts";
 import { newSessionId, sessionPath } from "../../src/session/paths.ts";
@@ -24,6 +31,7 @@ describe("a new session log", () => {
     const dir = tempDir();
     const id = newSessionId();
     const writer = SessionWriter.create(dir, startPayload, { id });
+    writer.append({ type: "user/message", text: "hello" });
     writer.close();
     assert.equal(writer.id, id);
     const events = readSession(sessionPath(dir, id)).events;
@@ -47,5 +55,37 @@ describe("a new session log", () => {
       assert.ok(!existsSync(`${path}.lock`), "no lock left behind");
     }
     assert.equal(readFileSync(target, "utf8"), "export SAFE=1\n", "nothing written through");
+  });
+
+  it("is refused at its first prompt when a link was planted at its path after the start", () => {
+    const dir = tempDir();
+    const target = join(tempDir("cw-target-"), "rc");
+    writeFileSync(target, "export SAFE=1\n");
+    const writer = SessionWriter.create(dir, startPayload);
+    symlinkSync(target, writer.path);
+    assert.throws(
+      () => writer.append({ type: "user/message", text: "hello" }),
+      (error: unknown) => error instanceof SessionWriteError && error.file === writer.path,
+    );
+    assert.throws(() => writer.close(), SessionWriteError);
+    assert.equal(readFileSync(target, "utf8"), "export SAFE=1\n", "nothing written through");
+    assert.deepEqual(readdirSync(dirname(writer.path)), [basename(writer.path)], "only the link");
+  });
+
+  it("does not exist before its first prompt, and holds header and prompt once it does", () => {
+    const dir = tempDir();
+    const writer = SessionWriter.create(dir, startPayload);
+    assert.equal(existsSync(writer.path), false);
+    writer.append({ type: "user/message", text: "hello" });
+    const types = readSession(writer.path).events.map((event) => event.type);
+    assert.deepEqual(types, ["session/start", "user/message"]);
+    writer.close();
+  });
+
+  it("is never written when the session closes before its first prompt", () => {
+    const dir = tempDir();
+    const writer = SessionWriter.create(dir, startPayload);
+    writer.close();
+    assert.deepEqual(readdirSync(dirname(writer.path)), []);
   });
 });

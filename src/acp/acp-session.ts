@@ -231,23 +231,33 @@ export class AcpSession {
     return { thinking: { budget: setting.budget } };
   }
 
-  /** Closes this agent and opens the log again with `overrides`, in the same mode. */
+  /**
+   * Closes this agent and opens the log again with `overrides`, in the same mode. Before the
+   * first prompt there is no log (docs/session-format.md): the session starts anew under its
+   * id, and keeps the title it was given.
+   */
   private async reopen(overrides: Overrides): Promise<void> {
     const mode = this.agent.permissionMode;
+    const title = this.agent.history().findLast((event) => event.type === "session/title");
     for (const stop of this.detach.splice(0)) stop();
     await this.agent.close();
+    const resumed = (opened: OpenedAgent) => {
+      if (!opened.agent.resumed && title?.type === "session/title") {
+        opened.agent.setTitle(title.title);
+      }
+      this.use(opened, false, false);
+      this.agent.dispatch({ type: "set_mode", mode });
+    };
     let opened: OpenedAgent;
     try {
       opened = await this.host.reopen(overrides);
       this.overrides = overrides;
     } catch (error) {
       // The log stays the session's: reopened as it was, and the client hears why not.
-      this.use(await this.host.reopen(this.overrides), false, false);
-      this.agent.dispatch({ type: "set_mode", mode });
+      resumed(await this.host.reopen(this.overrides));
       throw error;
     }
-    this.use(opened, false, false);
-    this.agent.dispatch({ type: "set_mode", mode });
+    resumed(opened);
   }
 
   /**

@@ -3,7 +3,7 @@
 // they stay isolated; file tools and bash through the client's fs and terminals when it offers
 // them), reopening one with another model or thinking level, listing the stored ones for
 // session/list, closing one or all (when the client goes away). Called by acp-agent.ts.
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type {
   AgentContext,
@@ -47,8 +47,11 @@ export interface AcpOptions {
   diagnostic(line: string): void;
 }
 
-/** How a session is opened: a new log, or a stored one with or without its history replayed. */
-type Opening = { kind: "new" } | { kind: "load" | "resume"; sessionId: string };
+/**
+ * How a session is opened: a new log (under a known id when a session reopens before its
+ * first prompt, which has no log yet), or a stored one with or without its history replayed.
+ */
+type Opening = { kind: "new"; sessionId?: string } | { kind: "load" | "resume"; sessionId: string };
 
 const PAGE = 100;
 
@@ -108,13 +111,7 @@ export class AcpSessions {
         client,
         env: this.options.env,
         reopen: (overrides) =>
-          this.openAgent(
-            session,
-            directory,
-            { kind: "resume", sessionId: session.id },
-            overrides,
-            editors,
-          ),
+          this.openAgent(session, directory, reopening(session), overrides, editors),
       });
       const opened = await this.openAgent(session, directory, opening, {}, editors, true);
       this.open.set(opened.agent.sessionId, session);
@@ -196,6 +193,7 @@ export class AcpSessions {
       sessionsDir: dir,
       ...(chosen ? { modelOverride: chosen } : {}),
       ...(resume ? { resume: resume.id } : {}),
+      ...(opening.kind === "new" && opening.sessionId ? { sessionId: opening.sessionId } : {}),
       ...(files ? { files } : {}),
       ...(terminal ? { terminal } : {}),
       ...(this.options.tools ? { tools: this.options.tools() } : {}),
@@ -208,6 +206,14 @@ export class AcpSessions {
   private config(cwd: string): LoadedConfig {
     return loadConfig({ cwd, env: this.options.env });
   }
+}
+
+/** A session reopens its log; before its first prompt it has none, and starts it anew. */
+function reopening(session: AcpSession): Opening {
+  const sessionId = session.id;
+  return existsSync(session.agent.logPath)
+    ? { kind: "resume", sessionId }
+    : { kind: "new", sessionId };
 }
 
 /** The stored log of an exact session id, with its model; an unknown id is "not found". */

@@ -240,6 +240,7 @@ function openLog(
       },
       {
         publish: journal.publish,
+        holdUntilPrompt: true,
         ...(signer ? { signer } : {}),
         ...(options.sessionId ? { id: options.sessionId } : {}),
       },

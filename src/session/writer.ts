@@ -2,9 +2,9 @@
 // order, and syncs to disk before returning from every append the durability contract names
 // (see docs/session-format.md). Publishes each appended event, in order, to one listener.
 // Streamed deltas that arrive together are recorded as one chunk (chunk-coalescer.ts). A failed
-// write never leaves a torn line behind it. A new log's file appears only with its first
-// `user/message`: header, prompt and anything between are written and synced together, into a
-// new file linked into place, so no log on disk lacks the prompt that started it (see create).
+// write never leaves a torn line behind it. A session the agent opens has no file until its
+// first `user/message`: header, prompt and anything between are written and synced together,
+// into a new file linked into place, so no log on disk lacks the prompt that started it.
 // With a signer, every `turn/end` and the close are followed by a signed `session/checkpoint`.
 
 import {
@@ -58,6 +58,11 @@ export interface WriterOptions {
    * it is not read again.
    */
   verified?: { summary: ReadSummary; lastType: EventType };
+  /**
+   * A new log's file appears only with its first `user/message` (see `create`); every session
+   * the agent opens is created so. Without it the file is created with the header.
+   */
+  holdUntilPrompt?: boolean;
 }
 
 const WRITE_THRESHOLD_BYTES = 1 << 20;
@@ -158,12 +163,12 @@ export class SessionWriter {
   }
 
   /**
-   * Starts a new session log with its `session/start`. The file does not exist until the
-   * first `user/message`: that append writes the header, every event before it and the
-   * prompt to a new file (`.<id>.jsonl.new` beside the log), syncs it and links it to the
-   * log's path, so a crash leaves either no log or one that starts with its prompt. A writer
-   * that never gets a prompt writes its file at close, unless it holds only the header: a
-   * session closed before its first prompt leaves no log.
+   * Starts a new session log with its `session/start`. With `holdUntilPrompt` the file does
+   * not exist until the first `user/message`: that append writes the header, every event
+   * before it and the prompt to a new file (`.<id>.jsonl.new` beside the log), syncs it and links it to the
+   * log's path, so a crash leaves either no log or one that starts with its prompt. Until
+   * then every event is held in memory (and published as usual); a session closed before its
+   * first prompt leaves no log, and what it held (a title, a model switch) is dropped.
    */
   static create(
     sessionsDir: string,
@@ -179,17 +184,26 @@ export class SessionWriter {
     // A new log only: never through a file or link already at its path (its id may have been
     // shown before the log was opened, see WriterOptions.id); the link at the first prompt
     // refuses one planted later.
-    const planted = existingAt(path);
-    if (planted) {
+    let fd: number | null = null;
+    try {
+      const planted = options.holdUntilPrompt ? existingAt(path) : null;
+      if (planted) throw planted;
+      if (!options.holdUntilPrompt) fd = openSync(path, NEW_LOG_FLAGS, 0o600);
+    } catch (error) {
       release();
-      throw new SessionWriteError(path, planted);
+      throw new SessionWriteError(path, error);
     }
-    const writer = new SessionWriter(id, path, null, release, options, {
+    const writer = new SessionWriter(id, path, fd, release, options, {
       nextSeq: 0,
       lastHash: "",
       lastType: null,
     });
-    writer.append({ type: "session/start", session_id: id, ...start });
+    try {
+      writer.append({ type: "session/start", session_id: id, ...start });
+    } catch (error) {
+      writer.abandon();
+      throw error;
+    }
     return writer;
   }
 
@@ -325,8 +339,8 @@ export class SessionWriter {
    */
   close(): void {
     if (this.closed) return;
-    // Only the header: the session never started (no prompt), and leaves no log.
-    const started = this.fd !== null || this.nextSeq > 1;
+    // No prompt yet: the session never started, and leaves no log (what it held is dropped).
+    const started = this.fd !== null || this.prompted;
     try {
       if (!this.broken && started) this.closingCheckpoint();
       if (!this.broken && started) this.syncOpen(true);
@@ -376,6 +390,23 @@ export class SessionWriter {
     this.unsynced = false;
     this.fd = fd;
     return fd;
+  }
+
+  /**
+   * After a failed first append: closes the file, removes it while it is still empty (a
+   * session that never started leaves nothing to trip over) and releases the lock.
+   */
+  private abandon(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    const fd = this.fd;
+    if (fd !== null) {
+      bestEffort(() => {
+        if (fstatSync(fd).size === 0) unlinkSync(this.path);
+      });
+      bestEffort(() => closeSync(fd));
+    }
+    this.releaseLock();
   }
 
   /** Closes the file; after a failed write, a failing close adds nothing to report. */

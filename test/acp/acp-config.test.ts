@@ -85,10 +85,22 @@ describe("codewhale acp: config options, slash commands and titles", () => {
     const last = mock.requests.at(-1)!;
     assert.equal((last.body as { model?: string }).model, model);
     assert.notEqual(last.api, "anthropic");
-    const switched = logOf(shared.setup, sessionId).find((e) => e.type === "session/model");
-    assert.deepEqual(switched && { provider: switched.provider, model: switched.model }, {
+    // Set before the first prompt, which starts the log: its header names the model.
+    const [start] = logOf(shared.setup, sessionId);
+    assert.deepEqual(start?.type === "session/start" && [start.provider, start.model], [
       provider,
       model,
+    ]);
+    // Set after it: the log records the switch.
+    const [backProvider, backModel] = MODEL_OF.anthropic.split("/");
+    await setOption(shared, sessionId, "model", MODEL_OF.anthropic);
+    mock.enqueue({ blocks: [{ kind: "text", text: "back" }] });
+    assert.equal((await shared.client.prompt(sessionId, "again")).stopReason, "end_turn");
+    assert.equal(mock.requests.at(-1)!.api, "anthropic");
+    const switched = logOf(shared.setup, sessionId).find((e) => e.type === "session/model");
+    assert.deepEqual(switched && { provider: switched.provider, model: switched.model }, {
+      provider: backProvider,
+      model: backModel,
     });
   });
 
@@ -190,8 +202,6 @@ describe("codewhale acp: config options, slash commands and titles", () => {
     assert.match(said, /Permission mode: plan\./);
     assert.match(said, /Thinking: low\./);
     assert.match(said, /\/mode: .*unknown mode "yolo"/);
-    const titled = logOf(shared.setup, sessionId).findLast((e) => e.type === "session/title");
-    assert.equal(titled?.type === "session/title" && titled.title, "Parser \x1b[2Jwork");
     // The mode survived the reopen that /thinking made.
     mock.enqueue({
       blocks: [
@@ -208,6 +218,10 @@ describe("codewhale acp: config options, slash commands and titles", () => {
       "failed",
       "plan mode still holds",
     );
+    // The title, set before the first prompt (and kept across the /thinking reopen), is in
+    // the log that prompt started.
+    const titled = logOf(shared.setup, sessionId).findLast((e) => e.type === "session/title");
+    assert.equal(titled?.type === "session/title" && titled.title, "Parser \x1b[2Jwork");
   });
 
   it("a prompt naming no command of the bridge goes to the model as written", async () => {

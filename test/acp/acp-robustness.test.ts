@@ -91,19 +91,28 @@ describe("codewhale acp: robustness", () => {
       await holder.initialize();
       const sessionId = await holder.newSession(setup.workspace);
       await other.initialize();
-      await assert.rejects(
+      const load = () =>
         other.agent.request(acp.methods.agent.session.load, {
           sessionId,
           cwd: setup.workspace,
           mcpServers: [],
-        }),
-        (error: acp.RequestError) => {
-          assert.equal(error.code, -32603);
-          assert.match(error.message, /is open in process \d+/);
-          assert.doesNotMatch(error.message, /\n/);
-          return true;
-        },
-      );
+        });
+      // Before its first prompt a session has no log (docs/session-format.md): not found.
+      await assert.rejects(load(), (error: acp.RequestError) => {
+        assert.equal(error.code, -32002);
+        assert.deepEqual(error.data, { sessionId });
+        assert.doesNotMatch(error.message, /\n/);
+        return true;
+      });
+      mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
+      assert.equal((await holder.prompt(sessionId, "hello")).stopReason, "end_turn");
+      // Once it has one, the lock held open refuses the load.
+      await assert.rejects(load(), (error: acp.RequestError) => {
+        assert.equal(error.code, -32603);
+        assert.match(error.message, /is open in process \d+/);
+        assert.doesNotMatch(error.message, /\n/);
+        return true;
+      });
     } finally {
       await Promise.all([holder.close(), other.close()]);
     }

@@ -2,6 +2,7 @@
 // such that a surface that subscribes and reads the history in one step sees every event of
 // the session exactly once, even when it attaches while a turn is appending.
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { describe, it } from "node:test";
 import type { SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
@@ -12,7 +13,8 @@ function attach(h: Awaited<ReturnType<typeof openHarness>>) {
   const live: SessionEvent[] = [];
   h.bus.on("session/event", (event) => void live.push(event));
   const past = h.agent.history();
-  const onDisk = readSession(h.agent.logPath).events.length;
+  // Before the first prompt the log is not on disk yet (docs/session-format.md).
+  const onDisk = existsSync(h.agent.logPath) ? readSession(h.agent.logPath).events.length : 0;
   return { all: () => [...past, ...live], pastLength: past.length, onDisk };
 }
 

@@ -1,7 +1,8 @@
 // A new session's log is only ever a new file: its id can be made (and shown) before the log is
 // opened, so another local process could plant a file or a link at that path first. The writer
 // refuses both (SessionWriteError naming the log), writes nothing through them and leaves no
-// lock; a made-ahead id names the log it opens.
+// lock; a made-ahead id names the log it opens. Held until its first prompt (the agent's
+// sessions), the file appears with the prompt, and a session closed before it leaves none.
 import assert from "node:assert/strict";
 import {
   existsSync,
@@ -14,6 +15,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { SessionWriteError } from "../../src/errors.ts";
+import type { SessionEvent } from "../../src/session/events.ts";
 import { newSessionId, sessionPath } from "../../src/session/paths.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
@@ -61,7 +63,7 @@ describe("a new session log", () => {
     const dir = tempDir();
     const target = join(tempDir("cw-target-"), "rc");
     writeFileSync(target, "export SAFE=1\n");
-    const writer = SessionWriter.create(dir, startPayload);
+    const writer = SessionWriter.create(dir, startPayload, { holdUntilPrompt: true });
     symlinkSync(target, writer.path);
     assert.throws(
       () => writer.append({ type: "user/message", text: "hello" }),
@@ -72,19 +74,35 @@ describe("a new session log", () => {
     assert.deepEqual(readdirSync(dirname(writer.path)), [basename(writer.path)], "only the link");
   });
 
-  it("does not exist before its first prompt, and holds header and prompt once it does", () => {
+  it("does not exist before its first prompt, and holds header, held events and prompt once it does", () => {
     const dir = tempDir();
-    const writer = SessionWriter.create(dir, startPayload);
+    const published: SessionEvent[] = [];
+    const writer = SessionWriter.create(dir, startPayload, {
+      holdUntilPrompt: true,
+      publish: (event) => void published.push(event),
+    });
+    writer.append({ type: "session/title", title: "before the prompt" });
+    writer.sync();
     assert.equal(existsSync(writer.path), false);
+    assert.deepEqual(
+      published.map((event) => event.type),
+      ["session/start", "session/title"],
+      "published live",
+    );
     writer.append({ type: "user/message", text: "hello" });
-    const types = readSession(writer.path).events.map((event) => event.type);
-    assert.deepEqual(types, ["session/start", "user/message"]);
+    const { events } = readSession(writer.path);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ["session/start", "session/title", "user/message"],
+    );
+    assert.deepEqual(events, published, "the same events, seq and h, as published");
     writer.close();
   });
 
   it("is never written when the session closes before its first prompt", () => {
     const dir = tempDir();
-    const writer = SessionWriter.create(dir, startPayload);
+    const writer = SessionWriter.create(dir, startPayload, { holdUntilPrompt: true });
+    writer.append({ type: "session/title", title: "held, then dropped" });
     writer.close();
     assert.deepEqual(readdirSync(dirname(writer.path)), []);
   });

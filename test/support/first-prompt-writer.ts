@@ -8,7 +8,7 @@ const dir = process.argv[2]!;
 process.stdout.write("ready\n");
 
 function session(): void {
-  const writer = SessionWriter.create(dir, startPayload);
+  const writer = SessionWriter.create(dir, startPayload, { holdUntilPrompt: true });
   setTimeout(() => {
     writer.append({ type: "user/message", text: "the first prompt" });
     writer.append({ type: "turn/start", turn: 0 });

@@ -38,6 +38,7 @@ interface ChatOptions {
   continue?: boolean;
   sessionDir?: string;
   permissionMode?: string;
+  sandbox?: string;
   allow: string[];
   trust?: boolean;
 }
@@ -56,6 +57,7 @@ export function registerChatCommand(program: Command): void {
     .option("--continue", "continue the newest session started in this directory")
     .option("--session-dir <dir>", "where session logs live (default $CODEWHALE_HOME/sessions)")
     .option("--permission-mode <mode>", `${PERMISSION_MODES.join(", ")} (config permissions.mode)`)
+    .option("--sandbox <mode>", "workspace-write, read-only or off (config `sandbox.mode`)")
     .option("--allow <rule>", "also allow calls matching this rule", collect, [])
     .option("--trust", "trust this project's config for this session")
     .action(async (prompt: string | undefined, options: ChatOptions) => {

@@ -39,15 +39,13 @@ export class EventUpdates {
 
   /**
    * The `tool_call` for a call about to be asked about: sent before the permission request,
-   * with what its `tool/call` would show, and the whole call as its content (every line of a
-   * command, every argument, escaped: a title is one line, cut). Its `tool/call` then adds
-   * only the status.
+   * with what its `tool/call` would show. Every `tool_call` (announced, live or replayed)
+   * carries the whole call as its content (every line of a command, every argument, escaped:
+   * a title is one line, cut). Its `tool/call` then adds only the status.
    */
   announce(callId: string, name: string, args: JsonValue, shown: CallPresentation): ToolCallUpdate {
     this.announced.add(callId);
-    const text = wholeCallMarkdown(args);
-    const content: ToolCallContent[] = [{ type: "content", content: { type: "text", text } }];
-    return { ...toolCall(callId, name, args, this.absolute(shown)), content };
+    return toolCall(callId, name, args, this.absolute(shown));
   }
 
   /**
@@ -204,7 +202,13 @@ function toolCall(
     rawInput: args,
     name,
     locations,
+    content: wholeCallContent(args),
   };
+}
+
+/** The whole call as the `tool_call`'s content, live and on replay alike. */
+function wholeCallContent(args: JsonValue): ToolCallContent[] {
+  return [{ type: "content", content: { type: "text", text: wholeCallMarkdown(args) } }];
 }
 
 /** The whole call as Markdown: a command in a `sh` block, the other arguments in a `json` one. */

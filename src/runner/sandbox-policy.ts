@@ -3,7 +3,7 @@
 // HOME, codewhale home) resolve into a SandboxPolicy (resolveSandboxPolicy); run-command.ts
 // prefixes a command with `bwrap` and bwrapArgs(policy) when a spec carries one. See docs/sandbox.md.
 import { createHash } from "node:crypto";
-import { lstatSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 
 export const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
@@ -117,7 +117,9 @@ export function bwrapArgs(policy: SandboxPolicy, host: BwrapHostOptions): string
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   // Roots under /tmp would be hidden by the private /tmp: each is bound again after it.
   if (policy.mode === "read-only") args.push("--ro-bind", policy.workspace, policy.workspace);
-  for (const root of policy.writable) args.push("--bind-try", root, root);
+  // Bound only where it exists now: a spill directory under a TMPDIR that cannot hold one
+  // (ENOTDIR, which bwrap's --bind-try does not pass over) must not fail every command.
+  for (const root of policy.writable) if (existsSync(root)) args.push("--bind", root, root);
   for (const path of policy.readOnly) args.push("--ro-bind", path, path);
   for (const path of policy.denyRead) {
     if (isDirectory(path)) args.push("--tmpfs", path, "--remount-ro", path);

@@ -4,7 +4,7 @@
 import type { Config } from "../config/index.ts";
 import { setupSandbox } from "../tools/sandbox-setup.ts";
 
-export interface SandboxCheck {
+interface SandboxCheck {
   name: "sandbox";
   status: "ok" | "warn" | "info";
   detail: string;

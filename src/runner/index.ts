@@ -23,23 +23,8 @@ export { placeholder, Redactor } from "./redactor.ts";
 export { cellWidth } from "./row-wrapper.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
 export { runCommand } from "./run-command.ts";
-export type {
-  BwrapHostOptions,
-  SandboxConfigSection,
-  SandboxFallback,
-  SandboxMode,
-  SandboxNetwork,
-  SandboxPaths,
-  SandboxPolicy,
-} from "./sandbox-policy.ts";
-export {
-  bwrapArgs,
-  DEFAULT_SANDBOX_SECTION,
-  describePolicy,
-  resolveSandboxPolicy,
-  SANDBOX_MODES,
-} from "./sandbox-policy.ts";
-export type { SandboxProbe } from "./sandbox-probe.ts";
+export type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
+export { bwrapArgs, describePolicy, resolveSandboxPolicy } from "./sandbox-policy.ts";
 export { probeSandbox } from "./sandbox-probe.ts";
 export { sandboxRefusalNote } from "./sandbox-refusal.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";

@@ -6,13 +6,13 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 
-export const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
-export type SandboxMode = (typeof SANDBOX_MODES)[number];
-export type SandboxNetwork = "off" | "on";
-export type SandboxFallback = "ask" | "off" | "refuse";
+const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
+type SandboxMode = (typeof SANDBOX_MODES)[number];
+type SandboxNetwork = "off" | "on";
+type SandboxFallback = "ask" | "off" | "refuse";
 
 /** The `[sandbox]` section as the config layer resolves it (structural, to stay decoupled). */
-export interface SandboxConfigSection {
+interface SandboxConfigSection {
   mode: SandboxMode;
   writable: readonly string[];
   deny_read: readonly string[];
@@ -20,7 +20,7 @@ export interface SandboxConfigSection {
   fallback: SandboxFallback;
 }
 
-export const DEFAULT_SANDBOX_SECTION: Readonly<SandboxConfigSection> = Object.freeze({
+const DEFAULT_SANDBOX_SECTION: Readonly<SandboxConfigSection> = Object.freeze({
   mode: "workspace-write",
   writable: [],
   deny_read: [],
@@ -29,7 +29,7 @@ export const DEFAULT_SANDBOX_SECTION: Readonly<SandboxConfigSection> = Object.fr
 });
 
 /** The paths a policy is resolved against; all absolute. */
-export interface SandboxPaths {
+interface SandboxPaths {
   workspace: string;
   home: string;
   /** codewhale's home (`$CODEWHALE_HOME` or `~/.codewhale`): its keys and sessions are hidden. */
@@ -55,7 +55,7 @@ export interface SandboxPolicy {
 }
 
 /** Inside the workspace, never writable: what runs later with the user's full rights. */
-export const PROTECTED_IN_WORKSPACE = [
+const PROTECTED_IN_WORKSPACE = [
   ".git/hooks",
   ".git/config",
   ".codewhale",
@@ -64,9 +64,9 @@ export const PROTECTED_IN_WORKSPACE = [
 ] as const;
 
 /** Hidden by default, relative to HOME. */
-export const DEFAULT_DENY_READ_IN_HOME = [".ssh", ".aws", ".config/gcloud", ".gnupg"] as const;
+const DEFAULT_DENY_READ_IN_HOME = [".ssh", ".aws", ".config/gcloud", ".gnupg"] as const;
 /** Hidden by default, relative to codewhale's home: its keys and sessions. */
-export const DEFAULT_DENY_READ_IN_CODEWHALE_HOME = ["keys", "sessions", "mcp-auth"] as const;
+const DEFAULT_DENY_READ_IN_CODEWHALE_HOME = ["keys", "sessions", "mcp-auth"] as const;
 
 /** The policy of `section`, or null when its mode is `off`. */
 export function resolveSandboxPolicy(

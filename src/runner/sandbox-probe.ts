@@ -5,9 +5,7 @@
 import { spawn } from "node:child_process";
 import type { BwrapHostOptions } from "./sandbox-policy.ts";
 
-export type SandboxProbe =
-  | ({ available: true } & BwrapHostOptions)
-  | { available: false; reason: string };
+type SandboxProbe = ({ available: true } & BwrapHostOptions) | { available: false; reason: string };
 
 let cached: Promise<SandboxProbe> | null = null;
 

@@ -23,11 +23,11 @@ export interface SessionSandbox {
   readonly receipt: SandboxReceipt;
 }
 
-export type SandboxReceipt = NonNullable<Payload<"tool/result">["sandbox"]>;
+type SandboxReceipt = NonNullable<Payload<"tool/result">["sandbox"]>;
 
 const UNCONFINED: SandboxReceipt = { mode: "none", network: "on" };
 
-export interface SandboxSetupOptions {
+interface SandboxSetupOptions {
   section: Config["sandbox"];
   workspace: string;
   env: NodeJS.ProcessEnv;

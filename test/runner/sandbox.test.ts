@@ -18,12 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { OutputPolicy, RunResult, SandboxPolicy } from "../../src/runner/index.ts";
-import {
-  DEFAULT_SANDBOX_SECTION,
-  probeSandbox,
-  resolveSandboxPolicy,
-  runCommand,
-} from "../../src/runner/index.ts";
+import { probeSandbox, resolveSandboxPolicy, runCommand } from "../../src/runner/index.ts";
 
 const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };
 // /var/tmp, not /tmp: the sandbox's /tmp is private, so a HOME under /tmp would be hidden anyway.
@@ -45,7 +40,18 @@ const host = probe.available ? { unshareUser: probe.unshareUser } : null;
 
 after(() => rmSync(base, { recursive: true, force: true }));
 
-function policyOf(overrides: Partial<typeof DEFAULT_SANDBOX_SECTION> = {}): SandboxPolicy {
+type SandboxSection = Parameters<typeof resolveSandboxPolicy>[0];
+
+/** The documented defaults of `[sandbox]` (docs/config.md). */
+const DEFAULT_SANDBOX_SECTION: SandboxSection = {
+  mode: "workspace-write",
+  writable: [],
+  deny_read: [],
+  network: "off",
+  fallback: "ask",
+};
+
+function policyOf(overrides: Partial<SandboxSection> = {}): SandboxPolicy {
   const policy = resolveSandboxPolicy(
     { ...DEFAULT_SANDBOX_SECTION, ...overrides },
     { workspace, home, codewhaleHome: join(home, ".codewhale") },

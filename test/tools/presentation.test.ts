@@ -40,7 +40,7 @@ const cases: Case[] = [
     tool: "bash",
     args: { command: "npm test\n# more" },
     result: "ok 1\nok 2\n[exit code 0]",
-    call: { title: "npm test", kind: "execute", locations: [] },
+    call: { title: "npm test (+1 line)", kind: "execute", locations: [] },
     summary: "exit code 0 · 2 lines",
   },
   {

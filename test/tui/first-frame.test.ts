@@ -45,7 +45,7 @@ describe("the first frame of a new session", {
 }, () => {
   it("is drawn before the session opens and does not change once it is open", async (t) => {
     const { dir, toml } = hookDir(t);
-    const { screen, setup } = await start(t, [], { toml });
+    const { screen, setup, mock } = await start(t, [], { toml });
     const frame = screen.screen();
     await until(() => existsSync(join(dir, "hook-started")), "the hook to start");
     assert.ok(!existsSync(join(dir, "hook-done")), "the session is still opening");
@@ -55,9 +55,12 @@ describe("the first frame of a new session", {
     assert.match(frame, new RegExp(`${MODEL} · mode default · /help`));
     writeFileSync(join(dir, "release"), "");
     await until(() => existsSync(join(dir, "hook-done")), "the hook to end");
-    await until(() => logged(setup.home) > 0, "the log");
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(screen.screen(), frame, "the frame is the same once the session is open");
+    assert.equal(logged(setup.home), 0, "no log before the session's first prompt");
+    mock.enqueue({ blocks: [{ kind: "text", text: "answered" }] });
+    say(screen, "hello");
+    await screen.waitFor("answered");
     const [begun] = ofType(loggedEvents(setup.home), "session/start");
     assert.equal(begun?.session_id, shown[1], "the id shown is the session's");
   });
@@ -90,9 +93,8 @@ describe("the first frame of a new session", {
     const end = await screen.waitFor(/TTY .*END/);
     assert.match(end, /EXITED 0/);
     assert.match(end, /TTY icanon echo END/);
-    // Closed as a session is at exit: its closing checkpoint written, its lock released.
-    assert.equal(loggedEvents(setup.home).at(-1)?.type, "session/checkpoint");
-    assert.ok(!existsSync(`${logFiles(setup.home)[0]}.lock`), "the lock is released");
+    // Closed before its first prompt: no log is left, nor a lock (docs/session-format.md).
+    assert.equal(logged(setup.home), 0, "no log without a prompt");
   });
 
   it("ends with one line and the terminal restored when the session cannot open", async (t) => {

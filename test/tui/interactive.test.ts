@@ -218,7 +218,10 @@ describe("codewhale in a terminal", {
 
   it("refuses, in one line, to open a session that another codewhale has open", async (t) => {
     const first = await start(t);
-    first.mock.enqueue(text("still mine"));
+    // A session's log (and its lock) exist from its first prompt on.
+    first.mock.enqueue(text("first answer"), text("still mine"));
+    say(first.screen, "hello");
+    await first.screen.waitFor("first answer");
     const id = ofType(await openedEvents(first.setup.home), "session/start")[0]?.session_id ?? "";
     const second = startTmux(["--model", MODEL, "--resume", id], {
       env: first.setup.env,

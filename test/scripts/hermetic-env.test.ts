@@ -11,12 +11,17 @@ import { loadConfig } from "../../src/config/load.ts";
 import { tempDir } from "../support/session-fixtures.ts";
 
 describe("the tests' environment", () => {
-  it("HOME, CODEWHALE_HOME and the XDG directories are fresh dirs in the run's scratch dir", () => {
+  it("HOME and CODEWHALE_HOME are fresh dirs in the run's scratch dir, and no XDG dir is inherited", () => {
     const scratch = tmpdir();
-    for (const name of ["HOME", "CODEWHALE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"]) {
+    for (const name of ["HOME", "CODEWHALE_HOME"]) {
       const value = process.env[name] ?? "";
       assert.ok(value.startsWith(`${scratch}/`), `${name}=${value} is not inside ${scratch}`);
     }
+    assert.deepEqual(
+      Object.keys(process.env).filter((name) => name.startsWith("XDG_")),
+      [],
+      "XDG dirs fall back to the fresh HOME",
+    );
     assert.equal(resolveHome(process.env), process.env.CODEWHALE_HOME);
     assert.equal(existsSync(join(resolveHome(process.env), "config.toml")), false);
   });

@@ -3,8 +3,8 @@
 // hooks: tool-call-decision.ts, which validates a rewrite itself), ask (the guard's asks wait
 // for a surface's answer), record `tool/call` (synced, for every call before any runs),
 // execute with exactly the recorded arguments, record `tool/result` and run the PostToolUse
-// hooks. Refused, invalid and cut-off calls (providers/output-limit.ts) get an error result
-// the model reads; a cancel ends running calls as interrupted and skips the rest; a hook or
+// hooks. Refused, invalid, cut-off (providers/output-limit.ts) and custom (free-form) calls
+// get an error result the model reads; a cancel ends running calls as interrupted and skips the rest; a hook or
 // plugin stop ends the turn after the running call. turn.ts calls it.
 import { policedLine, policedText } from "../hooks/index.ts";
 import { evaluatePermission, prepareBashRules } from "../permissions/index.ts";
@@ -24,6 +24,10 @@ export const CANCELLED_RESULT = "The tool call was cancelled by the user before 
 export const NOT_RUN_RESULT = "The tool call was not run: the user cancelled the turn.";
 export const CUT_CALL_RESULT =
   "The tool call was not run: the response reached its output token limit while writing it, so its arguments were cut off. Make the call again, with shorter arguments or split into smaller calls.";
+/** A Responses custom tool call: codewhale declares none, every tool takes JSON arguments. */
+function customCallResult(name: string): string {
+  return `The tool call was not run: ${name} was called as a custom tool with free-form input, but codewhale declares no custom tools; every tool takes JSON arguments. Make the call again as a function call with JSON arguments that match the tool's schema.`;
+}
 /** After a cancel, how long a running tool has to stop and hand back what it has so far. */
 const CANCEL_GRACE_MS = 3000;
 
@@ -73,7 +77,9 @@ export async function recordToolCalls(
   for (const call of calls) {
     if (signal.aborted) recordNotRun(ctx, turn, step, call, argumentsOf(call));
     else if (call.cut) recordRefused(ctx, turn, step, call, argumentsOf(call), CUT_CALL_RESULT);
-    else if (recorded.stop) {
+    else if (call.custom) {
+      recordRefused(ctx, turn, step, call, argumentsOf(call), customCallResult(call.name));
+    } else if (recorded.stop) {
       recordRefused(ctx, turn, step, call, argumentsOf(call), stopped(recorded.stop));
     } else {
       const ready = await recordOne(ctx, turn, step, call, signal);
@@ -203,9 +209,12 @@ function present(ctx: RunContext, name: string, args: JsonValue) {
   return presentToolCall(ctx.tools.presenter(name), name, args);
 }
 
-/** The arguments of a call that will not be checked (cancelled, refused after a stop). */
+/**
+ * The arguments of a call that will not be checked (cancelled, refused after a stop); a custom
+ * call's raw input is kept as the string it is.
+ */
 function argumentsOf(call: ModelToolCall): JsonValue {
-  return parseToolArguments(call.arguments).value;
+  return call.custom ? call.arguments : parseToolArguments(call.arguments).value;
 }
 
 /**

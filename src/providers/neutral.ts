@@ -53,6 +53,9 @@ function readItem(item: JsonObject): NeutralBlock[] {
       return readResponsesReasoning(item);
     case "function_call":
       return [toolCall(item.call_id, item.name, item.arguments)];
+    case "custom_tool_call":
+      // Free-form input has no JSON form of its own: another model reads it as `{input}`.
+      return [toolCall(item.call_id, item.name, JSON.stringify({ input: item.input ?? "" }))];
     default:
       // redacted_thinking and anything unknown carry nothing another model can read.
       return [];

@@ -1,6 +1,7 @@
 // Builds the Responses API request body from the neutral history. Stateless on purpose
 // (`store: false`): reasoning items come back with `encrypted_content` and are replayed
-// verbatim, with function calls and their `function_call_output` items, to the same model.
+// verbatim, with function calls and their `function_call_output` items (a custom tool call's
+// result is its `custom_tool_call_output`), to the same model.
 // An output with images (kept by the loop for this model) is a list of input_text and
 // input_image parts.
 import type { HistoryMessage } from "../session/derive.ts";
@@ -13,7 +14,8 @@ type JsonObject = { [key: string]: JsonValue };
 
 export function buildResponsesBody(config: ProviderConfig, request: ProviderRequest): JsonObject {
   const target = { api: "openai-responses" as const, provider: config.name, model: request.model };
-  const input = request.messages.flatMap((message) => toInputItems(message, target));
+  const custom = customCallIds(request.messages, target);
+  const input = request.messages.flatMap((message) => toInputItems(message, target, custom));
   const body: JsonObject = { model: request.model };
   if (request.system !== "") body.instructions = request.system;
   body.input = input;
@@ -36,10 +38,21 @@ export function buildResponsesBody(config: ProviderConfig, request: ProviderRequ
   return body;
 }
 
-function toInputItems(
-  message: HistoryMessage,
-  target: { api: "openai-responses"; provider: string; model: string },
-): JsonValue[] {
+type Target = { api: "openai-responses"; provider: string; model: string };
+
+/** The call ids of the custom tool calls replayed verbatim (their results differ in type). */
+function customCallIds(messages: HistoryMessage[], target: Target): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== "assistant" || !isNative(message, target)) continue;
+    for (const item of message.content) {
+      if (isObject(item) && item.type === "custom_tool_call") ids.add(String(item.call_id));
+    }
+  }
+  return ids;
+}
+
+function toInputItems(message: HistoryMessage, target: Target, custom: Set<string>): JsonValue[] {
   if (message.role === "user") return [{ role: "user", content: message.text }];
   if (message.role === "tool") {
     const images = message.images ?? [];
@@ -53,7 +66,8 @@ function toInputItems(
               image_url: `data:${image.mimeType};base64,${image.data}`,
             })),
           ];
-    return [{ type: "function_call_output", call_id: message.call_id, output }];
+    const type = custom.has(message.call_id) ? "custom_tool_call_output" : "function_call_output";
+    return [{ type, call_id: message.call_id, output }];
   }
   if (isNative(message, target)) return message.content.filter(isObject);
   return toResponsesItems(readNative(message.content));

@@ -1,6 +1,6 @@
 // The `openai-responses` adapter: streams the Responses API through the official SDK (imported
 // lazily). The finished output items (reasoning with encrypted_content, messages, function
-// calls) are kept verbatim as `assistant/message` content.
+// calls, custom tool calls) are kept verbatim as `assistant/message` content.
 import type {
   ResponseCreateParamsStreaming,
   ResponseStreamEvent,
@@ -48,6 +48,7 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
         this.emit(event.output_index, "thinking", event.delta);
         return;
       case "response.function_call_arguments.delta":
+      case "response.custom_tool_call_input.delta":
         this.emit(event.output_index, "tool_input", event.delta);
         return;
       case "response.output_item.done":
@@ -75,11 +76,7 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
 
   finish(requestId: string | null): StreamPart {
     const content = this.items.filter((item) => item !== undefined);
-    const toolCalls: ModelToolCall[] = content.flatMap((item) =>
-      item.type === "function_call"
-        ? [{ id: String(item.call_id), name: String(item.name), arguments: String(item.arguments) }]
-        : [],
-    );
+    const toolCalls = content.flatMap(toolCallOf);
     return {
       type: "message",
       api: "openai-responses",
@@ -90,6 +87,15 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
       usage: this.usage,
     };
   }
+}
+
+/** The call an output item makes: a function call's JSON arguments, a custom call's raw input. */
+function toolCallOf(item: JsonObject): ModelToolCall[] {
+  const call = { id: String(item.call_id), name: String(item.name) };
+  if (item.type === "function_call") return [{ ...call, arguments: String(item.arguments) }];
+  if (item.type === "custom_tool_call")
+    return [{ ...call, arguments: String(item.input ?? ""), custom: true }];
+  return [];
 }
 
 /** `input_tokens` includes cached tokens; Usage.input does not. Reasoning is part of output. */

@@ -62,6 +62,12 @@ export interface ModelToolCall {
    * its arguments may be cut short, so it must not run (output-limit.ts).
    */
   cut?: true;
+  /**
+   * A Responses `custom_tool_call`: the model called a free-form tool, and `arguments` is its
+   * raw input string, not JSON. codewhale declares no custom tools, so the loop answers it with
+   * an error result (agent/tool-calls.ts).
+   */
+  custom?: true;
 }
 
 export interface ProviderFailure {

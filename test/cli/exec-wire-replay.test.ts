@@ -33,7 +33,16 @@ const CASES: Array<{ name: string; kind: ProviderApi; call: { id: string; name: 
     kind: "openai-responses",
     call: { id: "call_2025306790300011", name: "weather" },
   },
+  {
+    // A custom (free-form) tool call: codewhale declares no custom tools, so the model reads
+    // why, in the custom_tool_call_output the API requires.
+    name: "responses/openai-custom-tool",
+    kind: "openai-responses",
+    call: { id: "call_custom_sql_001", name: "write_sql" },
+  },
 ];
+
+const OUTPUT_TYPES: JsonValue[] = ["function_call_output", "custom_tool_call_output"];
 
 /** The assistant items of a request body, per wire format. */
 function assistantItems(kind: ProviderApi, raw: string): JsonValue[] {
@@ -41,7 +50,7 @@ function assistantItems(kind: ProviderApi, raw: string): JsonValue[] {
   const list = (kind === "openai-responses" ? body.input : body.messages) ?? [];
   if (kind === "openai-responses") {
     return list.filter(
-      (item) => isObject(item) && item.type !== undefined && item.type !== "function_call_output",
+      (item) => isObject(item) && item.type !== undefined && !OUTPUT_TYPES.includes(item.type),
     );
   }
   const assistant = list.filter((m) => isObject(m) && m.role === "assistant");
@@ -90,4 +99,38 @@ describe("exec: recorded streams through the CLI", () => {
       assert.ok(next.includes(call.id));
     });
   }
+
+  it("a custom tool call is recorded with its raw input and answered with an error the model can act on", async () => {
+    mock.enqueue(replayOf("responses/openai-custom-tool"), {
+      blocks: [{ kind: "text", text: "done" }],
+    });
+    const first = mock.requests.length;
+    const run = await runExec(
+      ["--model", MODEL_OF["openai-responses"], "--output-format", "stream-json", "users?"],
+      execEnv(mock),
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const lines = jsonLines(run.stdout);
+    const deltas = lines.filter((l) => l.type === "tool_input_delta").map((l) => l.partial_json);
+    assert.equal(deltas.join(""), "SELECT * FROM users WHERE age > 25", "the input streamed");
+    const call = lines.find((l) => l.type === "tool/call");
+    assert.equal(call?.arguments, "SELECT * FROM users WHERE age > 25");
+    const result = lines.find((l) => l.type === "tool/result");
+    assert.equal(result?.is_error, true);
+    assert.match(
+      String(result?.content),
+      /^The tool call was not run: write_sql was called as a custom tool/,
+    );
+    const next = JSON.parse(mock.requests[first + 1]?.raw ?? "{}") as { input: JsonValue[] };
+    const output = next.input.find(
+      (item) =>
+        isObject(item) &&
+        item.call_id === "call_custom_sql_001" &&
+        item.type !== "custom_tool_call",
+    );
+    assert.deepEqual(isObject(output) && [output.type, output.output], [
+      "custom_tool_call_output",
+      result?.content,
+    ]);
+  });
 });

@@ -61,10 +61,23 @@ describe("the mock provider's history rules", () => {
     const check = (input: unknown[]) => historyViolations("openai-responses", { input });
     assert.deepEqual(check([user, fc, out]), []);
     assert.deepEqual(check([user, out, fc]), [
-      "input[1] is an output for f1, not an open function_call",
-      "function_call f1 has no function_call_output",
+      "input[1] is an output for f1, not an open call",
+      "call f1 has no function_call_output",
     ]);
     assert.deepEqual(check([user, fc, out, fc, out]), ["function_call f1 appears twice"]);
+  });
+
+  it("Responses: a custom_tool_call is answered by a custom_tool_call_output, not a function_call_output", () => {
+    const ct = { type: "custom_tool_call", call_id: "c1", name: "sql", input: "SELECT 1" };
+    const custom = { type: "custom_tool_call_output", call_id: "c1", output: "x" };
+    const fn = { type: "function_call_output", call_id: "c1", output: "x" };
+    const user = { role: "user", content: "hi" };
+    const check = (input: unknown[]) => historyViolations("openai-responses", { input });
+    assert.deepEqual(check([user, ct, custom]), []);
+    assert.deepEqual(check([user, ct, fn]), [
+      "input[2] answers c1 with function_call_output, not custom_tool_call_output",
+    ]);
+    assert.deepEqual(check([user, ct]), ["call c1 has no custom_tool_call_output"]);
   });
 
   it("a broken history is answered 400 naming the rule, recorded, and fails the test at close", async () => {

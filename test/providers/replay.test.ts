@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { streamFor } from "../../src/providers/index.ts";
 import type { HistoryMessage } from "../../src/session/derive.ts";
-import { type Script, useMockProvider } from "../support/mock-provider/index.ts";
+import { replayOf, type Script, useMockProvider } from "../support/mock-provider/index.ts";
 import { comparable, HISTORY_KEY, historyPrefix } from "../support/prefix-stability.ts";
 import {
   assistantFrom,
@@ -120,6 +120,28 @@ describe("switching model", () => {
         assert.ok(raw.includes("Reading a.") && raw.includes("call_a"));
       });
     }
+  }
+
+  for (const to of KINDS) {
+    it(`a recorded Responses custom tool call reaches ${to} model-b as a call with its input, answered`, async () => {
+      mock.enqueue(replayOf("responses/openai-custom-tool"));
+      const config = configFor("openai-responses", mock);
+      const produced = messageOf(
+        await collect(streamFor("openai-responses")(config, makeRequest())),
+      );
+      const history: HistoryMessage[] = [
+        { role: "user", text: "users?", seq: 1 },
+        assistantFrom(produced, "test", "model-a", 2),
+        toolResult("call_custom_sql_001", "not run", 3),
+      ];
+      mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
+      const request = makeRequest({ model: "model-b", messages: history });
+      const parts = await collect(streamFor(to)(configFor(to, mock), request));
+      assert.equal(parts.at(-1)?.type, "message", "the mock's history rules hold");
+      const raw = mock.requests.at(-1)?.raw ?? "";
+      assert.ok(raw.includes("SELECT * FROM users WHERE age > 25"), "the call's input");
+      assert.ok(!raw.includes("custom_tool_call"), "as a function call");
+    });
   }
 
   it("treats the same model under another provider name as foreign", async () => {

@@ -30,6 +30,8 @@ interface Expected {
   cut?: string;
   /** The Chat Completions `refusal` kept on the stored message. */
   refusal?: string;
+  /** The tool input streamed as deltas, all calls together. */
+  toolInput?: string;
   /** The stream ends in an error part whose message contains this. */
   error?: string;
 }
@@ -103,7 +105,21 @@ export const EXPECTED: Record<string, Expected> = {
     stop: "completed",
     usage: { input: 27361, output: 4416, cache_read: 3712, reasoning: 3712 },
   },
-  "responses/openai-custom-tool": { text: "", calls: [], stop: "completed" },
+  "responses/openai-custom-tool": {
+    text: "",
+    // A custom (free-form) tool call: its raw input, marked custom so the loop answers it.
+    calls: [
+      {
+        id: "call_custom_sql_001",
+        name: "write_sql",
+        arguments: "SELECT * FROM users WHERE age > 25",
+        custom: true,
+      },
+    ],
+    toolInput: "SELECT * FROM users WHERE age > 25",
+    stop: "completed",
+    usage: { input: 50, output: 20 },
+  },
   "responses/openai-error": { error: "insufficient_quota" },
   "responses/lmstudio-basic": { text: "## The Festival of Whispering Leaves…", stop: "completed" },
   "responses/lmstudio-tool-call": {
@@ -377,6 +393,8 @@ describe("recorded provider streams", () => {
 function checkParts(api: ProviderApi, parts: StreamPart[], expected: Expected): void {
   const text = deltaText(parts, "text");
   const thinking = deltaText(parts, "thinking");
+  if (expected.toolInput !== undefined)
+    assert.equal(deltaText(parts, "tool_input"), expected.toolInput);
   if (expected.text !== undefined)
     assert.ok(matches(text, expected.text), `text: ${JSON.stringify(text.slice(0, 80))}`);
   if (expected.thinking !== undefined)

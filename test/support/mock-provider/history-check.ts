@@ -90,29 +90,42 @@ function chatViolations(messages: unknown): string[] {
   return out;
 }
 
+/** A Responses call item and the output item type that answers it. */
+const RESPONSES_OUTPUT_OF: Record<string, string> = {
+  function_call: "function_call_output",
+  custom_tool_call: "custom_tool_call_output",
+};
+
 /**
- * Responses input items: every function_call_output follows its function_call, once; every
- * function_call has its output; message items have a known role.
+ * Responses input items: every function_call_output (custom_tool_call_output) follows its
+ * function_call (custom_tool_call), once; every call has its output, of its own type; message
+ * items have a known role.
  */
 function responsesViolations(input: unknown): string[] {
   if (typeof input === "string") return [];
   if (!Array.isArray(input)) return ["`input` is neither text nor a list"];
   const out: string[] = [];
-  const open = new Set<string>();
+  const open = new Map<string, string>();
   const seen = new Set<string>();
+  const outputs = new Set(Object.values(RESPONSES_OUTPUT_OF));
   input.forEach((item, at) => {
     if (!isRecord(item)) {
       out.push(`input[${at}] is not an object`);
       return;
     }
     const callId = String(item.call_id);
-    if (item.type === "function_call") {
-      if (seen.has(callId)) out.push(`function_call ${callId} appears twice`);
+    const type = String(item.type);
+    const answeredBy = RESPONSES_OUTPUT_OF[type];
+    if (answeredBy !== undefined) {
+      if (seen.has(callId)) out.push(`${type} ${callId} appears twice`);
       seen.add(callId);
-      open.add(callId);
-    } else if (item.type === "function_call_output") {
-      if (!open.has(callId))
-        out.push(`input[${at}] is an output for ${callId}, not an open function_call`);
+      open.set(callId, answeredBy);
+    } else if (outputs.has(type)) {
+      const wanted = open.get(callId);
+      if (wanted === undefined)
+        out.push(`input[${at}] is an output for ${callId}, not an open call`);
+      else if (wanted !== type)
+        out.push(`input[${at}] answers ${callId} with ${type}, not ${wanted}`);
       open.delete(callId);
     } else if (item.type === undefined || item.type === "message") {
       if (!["system", "developer", "user", "assistant"].includes(String(item.role))) {
@@ -120,7 +133,7 @@ function responsesViolations(input: unknown): string[] {
       }
     }
   });
-  for (const id of open) out.push(`function_call ${id} has no function_call_output`);
+  for (const [id, wanted] of open) out.push(`call ${id} has no ${wanted}`);
   return out;
 }
 

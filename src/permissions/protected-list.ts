@@ -89,3 +89,46 @@ export const GIT_CONTROL_NAMES: readonly string[] = [
   "packed-refs",
   "config.worktree",
 ];
+
+/**
+ * Files named like a git directory's own: `config` (a file with no extension, in any folder),
+ * which runs commands (`core.fsmonitor`, `core.pager`) once git takes its folder for a
+ * repository; protected by name at any depth, case-insensitively, a folder named `config/`
+ * excepted. `permissions.unprotect` may let them go; the git-directory shape still holds.
+ */
+export const GIT_LOOKALIKE_NAMES: readonly string[] = ["config"];
+
+/**
+ * The hooks git runs (githooks(5), git 2.39): protected by name in any folder named `hooks`, so
+ * `src/hooks/use-thing.ts` stays ordinary while `vendor/x/hooks/post-checkout` asks.
+ */
+export const GIT_HOOK_NAMES: readonly string[] = [
+  "applypatch-msg",
+  "pre-applypatch",
+  "post-applypatch",
+  "pre-commit",
+  "pre-merge-commit",
+  "prepare-commit-msg",
+  "commit-msg",
+  "post-commit",
+  "pre-rebase",
+  "post-checkout",
+  "post-merge",
+  "pre-push",
+  "pre-receive",
+  "update",
+  "proc-receive",
+  "post-receive",
+  "post-update",
+  "reference-transaction",
+  "push-to-checkout",
+  "pre-auto-gc",
+  "post-rewrite",
+  "sendemail-validate",
+  "fsmonitor-watchman",
+  "p4-changelist",
+  "p4-prepare-changelist",
+  "p4-post-changelist",
+  "p4-pre-submit",
+  "post-index-change",
+];

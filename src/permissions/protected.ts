@@ -1,13 +1,18 @@
 // Whether a write or edit touches a protected file: the built-in list (protected-list.ts), git's
-// control names and any folder the write makes a git directory (judged by what it becomes), the
-// files configured commands run (run-targets.ts), the codewhale home and `protected_paths`, less
-// `permissions.unprotect`. Such an edit asks in every mode but bypass, whatever the allow rules
-// say (evaluate.ts); exec's advice (ask.ts) reads the same verdict.
+// control names and files named like a git directory's (`config`, `hooks/pre-commit`), any folder
+// the write makes a git directory (judged by what it becomes), the files configured commands run
+// (run-targets.ts), the codewhale home and `protected_paths`, less `permissions.unprotect`. Such
+// an edit asks in every mode but bypass, whatever the allow rules say (evaluate.ts).
 import type { Dirent } from "node:fs";
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { realOr } from "./file-boundary.ts";
-import { GIT_CONTROL_NAMES, PROTECTED_GROUPS } from "./protected-list.ts";
+import {
+  GIT_CONTROL_NAMES,
+  GIT_HOOK_NAMES,
+  GIT_LOOKALIKE_NAMES,
+  PROTECTED_GROUPS,
+} from "./protected-list.ts";
 import type { PathBases, PathPattern } from "./rules.ts";
 import { globToRegExp, matchesPath, parsePathPattern } from "./rules.ts";
 import type { RunTarget } from "./run-targets.ts";
@@ -39,7 +44,13 @@ const GIT_DIR_ENTRIES: readonly string[] = [
   ...GIT_CONTROL_NAMES.slice(1),
 ];
 
-const CONTROL_NAMES = new Set(GIT_CONTROL_NAMES.map((name) => name.toLowerCase()));
+/** Entries that, beside a `config` file, make a folder a git directory's object store. */
+const GIT_STORE_ENTRIES: readonly string[] = ["objects", "refs"];
+
+const lower = (names: readonly string[]) => new Set(names.map((name) => name.toLowerCase()));
+const CONTROL_NAMES = lower(GIT_CONTROL_NAMES);
+const LOOKALIKE_NAMES = lower(GIT_LOOKALIKE_NAMES);
+const HOOK_NAMES = lower(GIT_HOOK_NAMES);
 
 const BUILTIN = PROTECTED_GROUPS.flatMap((group) =>
   group.entries.map((entry) => ({
@@ -103,6 +114,8 @@ function whyProtected(path: string, guards: Guards): string | undefined {
     if (rel !== "" && CONTROL_NAMES.has(basename(rel).toLowerCase())) {
       return `${basename(rel)}: a name git uses to recognise or find a git directory, which can run commands`;
     }
+    const lookalike = gitLookalike(rel);
+    if (lookalike && !letGo()) return lookalike;
   }
   const run = guards.runs.find((target) => runBy(target.path, path));
   if (run && !letGo()) return `run by ${run.by}`;
@@ -114,6 +127,22 @@ function whyProtected(path: string, guards: Guards): string | undefined {
   }
   const gitDir = enclosingGitDir(path, roots);
   return gitDir ? `it makes or changes the git directory ${gitDir}` : undefined;
+}
+
+/**
+ * Why `rel` is named like a git directory's own file: a `config` anywhere, or a hook git runs
+ * directly in a folder named `hooks`. Neither is a git directory yet; each is one `HEAD` away.
+ */
+function gitLookalike(rel: string): string | undefined {
+  const name = basename(rel);
+  if (LOOKALIKE_NAMES.has(name.toLowerCase())) {
+    return `${name}: named like a git directory's config, whose core.fsmonitor and core.pager run commands`;
+  }
+  const folder = basename(dirname(rel));
+  if (folder.toLowerCase() === "hooks" && HOOK_NAMES.has(name.toLowerCase())) {
+    return `${folder}/${name}: named like a git hook, which git runs on commit, checkout or merge`;
+  }
+  return undefined;
 }
 
 /** Whether `path` is the run target (or under it, a hooks folder), as given or resolved. */
@@ -141,8 +170,8 @@ function homeTargets(home: string): string[] {
 
 /**
  * The nearest directory above `path`, up to the workspace root, that is a git directory once the
- * write is done: it holds a HEAD file and another of git's entries, counting the one the write
- * creates. So a git directory built file by file (`config`, `objects/`, `refs/`, then `HEAD`, in
+ * write is done: it holds a HEAD file and another of git's entries, or a `config` file and
+ * `objects/` or `refs/`, counting the one the write creates. So a git directory built file by file (`config`, `objects/`, `refs/`, then `HEAD`, in
  * any order) asks at the write that completes it, and the real git directory a `.git` file
  * points to (a worktree's, a submodule's) counts however it is named.
  */
@@ -162,11 +191,17 @@ function enclosingGitDir(path: string, roots: readonly PathBases[]): string | un
   return undefined;
 }
 
-/** Whether `dir` is git-shaped once `added` (its entry the write creates or changes) exists. */
+/**
+ * Whether `dir` is git-shaped once `added` (its entry the write creates or changes) exists: a
+ * HEAD file with another of git's entries, or a `config` file with `objects/` or `refs/`.
+ */
 function isGitDirAfter(dir: string, added: string, addsFile: boolean): boolean {
-  const head = (addsFile && added === "head") || isKind(join(dir, "HEAD"), "file");
-  if (!head) return false;
-  return GIT_DIR_ENTRIES.some((entry) => added === entry.toLowerCase() || exists(join(dir, entry)));
+  const holds = (entries: readonly string[]) =>
+    entries.some((entry) => added === entry.toLowerCase() || exists(join(dir, entry)));
+  const hasFile = (name: string) =>
+    (addsFile && added === name.toLowerCase()) || isKind(join(dir, name), "file");
+  if (hasFile("HEAD")) return holds(GIT_DIR_ENTRIES);
+  return hasFile("config") && holds(GIT_STORE_ENTRIES);
 }
 
 function exists(path: string): boolean {

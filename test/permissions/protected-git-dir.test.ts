@@ -1,7 +1,8 @@
 // A git directory built file by file in accept-edits: whatever the order of the writes (config
 // with core.fsmonitor, objects/, refs/, HEAD), one of them asks before real git takes the folder
-// for a repository; git's recognition files are protected by name at any depth; folders named
-// like a git directory's parts (src/hooks, config/, refs/) without a HEAD stay ordinary.
+// for a repository; git's recognition files, `config` and git's hooks in a hooks folder are
+// protected by name at any depth; objects/ and refs/ ask beside a config; folders named like a
+// git directory's parts (src/hooks, config/, refs/) without a HEAD or config stay ordinary.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -90,25 +91,68 @@ describe("a git directory built file by file", () => {
     }
   });
 
+  it("config and git's hooks in any folder named hooks are protected by name; unprotect lets them go", () => {
+    const ws = join(root, "lookalikes");
+    mkdirSync(ws);
+    for (const path of ["config", "src/Config", "x/hooks/pre-commit", "y/HOOKS/post-checkout"]) {
+      assert.equal(decide(ws, path).outcome, "ask", path);
+    }
+    for (const path of ["src/hooks/useThing.ts", "src/hooks/pre-commit.ts", "config/db.yml"]) {
+      assert.equal(decide(ws, path).outcome, "allow", path);
+    }
+    const policy = compilePolicy({ mode: "accept-edits", allow: [], ask: [], deny: [] });
+    const call = (path: string): PermissionCall => ({
+      name: "write",
+      arguments: { path, content: "x" },
+      tool: { readOnly: false, kind: "edit" },
+    });
+    const unprotect = ["**/config", "**/hooks/*"];
+    const released = { ...contextFor(ws), unprotect };
+    assert.equal(evaluatePermission(call("deploy/config"), policy, released).outcome, "allow");
+    assert.equal(evaluatePermission(call("x/hooks/pre-commit"), policy, released).outcome, "allow");
+  });
+
+  it("objects/ or refs/ beside a config ask even without a HEAD, and whatever unprotect says", () => {
+    const ws = join(root, "store");
+    mkdirSync(join(ws, "lib", "store"), { recursive: true });
+    writeFileSync(join(ws, "lib", "store", "config"), "[core]\n");
+    const released = { ...contextFor(ws), unprotect: ["**/config"] };
+    const policy = compilePolicy({ mode: "accept-edits", allow: [], ask: [], deny: [] });
+    for (const path of ["lib/store/objects/info/packs", "lib/store/refs/heads/main"]) {
+      const call: PermissionCall = {
+        name: "write",
+        arguments: { path, content: "x" },
+        tool: { readOnly: false, kind: "edit" },
+      };
+      const decision = evaluatePermission(call, policy, released);
+      assert.equal(decision.outcome, "ask", path);
+      assert.match(decision.reason ?? "", /makes or changes the git directory .*lib\/store/);
+    }
+    assert.equal(decide(ws, "lib/store/hooks/README.md").outcome, "allow");
+  });
+
   it("a repository's HEAD shipped in the tree: adding objects/ or a config beside it asks", () => {
     const ws = join(root, "shipped");
     mkdirSync(join(ws, "lib", "bare"), { recursive: true });
     writeFileSync(join(ws, "lib", "bare", "HEAD"), "ref: refs/heads/main\n");
-    for (const path of ["lib/bare/objects/x", "lib/bare/config", "lib/bare/hooks/post-checkout"]) {
+    for (const path of ["lib/bare/objects/x", "lib/bare/info/exclude", "lib/bare/hooks/x.md"]) {
       const decision = decide(ws, path);
       assert.equal(decision.outcome, "ask", path);
       assert.match(decision.reason ?? "", /makes or changes the git directory .*lib\/bare/);
     }
+    for (const path of ["lib/bare/config", "lib/bare/hooks/post-checkout"]) {
+      assert.equal(decide(ws, path).outcome, "ask", path);
+    }
     assert.equal(decide(ws, "lib/bare/README.md").outcome, "allow");
   });
 
-  it("folders named like a git directory's parts, without a HEAD, stay ordinary", () => {
+  it("folders named like a git directory's parts, without a HEAD or config, stay ordinary", () => {
     const ws = join(root, "plain");
     mkdirSync(join(ws, "src", "hooks"), { recursive: true });
     for (const path of [
       "src/hooks/run-hook.ts",
       "config/routes.rb",
-      "src/config",
+      "src/config.ts",
       "lib/refs/heads.ts",
       "objects/x.js",
       "info/index.md",

@@ -14,6 +14,11 @@ import {
   PROTECTED_PATHS,
   runTargets,
 } from "../../src/permissions/index.ts";
+import {
+  GIT_CONTROL_NAMES,
+  GIT_HOOK_NAMES,
+  GIT_LOOKALIKE_NAMES,
+} from "../../src/permissions/protected-list.ts";
 import { shellWords } from "../../src/permissions/run-targets.ts";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "codewhale-runs-")));
@@ -127,6 +132,9 @@ describe("run targets and unprotect in the permission check", () => {
 
   it("docs/permissions.md lists every built-in entry", () => {
     const doc = readFileSync(new URL("../../docs/permissions.md", import.meta.url), "utf8");
-    for (const entry of PROTECTED_PATHS) assert.ok(doc.includes(`\`${entry}\``), entry);
+    const names = [...GIT_CONTROL_NAMES, ...GIT_LOOKALIKE_NAMES, ...GIT_HOOK_NAMES];
+    for (const entry of [...PROTECTED_PATHS, ...names]) {
+      assert.ok(doc.includes(`\`${entry}\``), entry);
+    }
   });
 });

@@ -25,10 +25,15 @@ export const streamOpenAIResponses = guardStream(async function* (config, reques
 
 /**
  * Collects finished output items by output index and the usage of the final response; hands
- * each text, reasoning and argument delta to `emit` as it arrives.
+ * each text, reasoning and argument delta to `emit` as it arrives. A response cut at its output
+ * limit may never close the item it was writing (no output_item.done): that item is taken from
+ * the final response's `output` when listed there, else rebuilt from its deltas (`unfinished`
+ * below), so the call it held is not lost (it is marked cut, output-limit.ts).
  */
 class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
   private readonly items: JsonObject[] = [];
+  private readonly opened: OpenItem[] = [];
+  private final: JsonObject[] = [];
   private usage: Usage = zeroUsage();
   private stopReason: string | null = null;
 
@@ -40,8 +45,14 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
 
   apply(event: ResponseStreamEvent): void {
     switch (event.type) {
+      case "response.output_item.added":
+        this.opened[event.output_index] = {
+          item: structuredClone(event.item) as unknown as JsonObject,
+          streamed: "",
+        };
+        return;
       case "response.output_text.delta":
-        this.emit(event.output_index, "text", event.delta);
+        this.stream(event.output_index, "text", event.delta);
         return;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
@@ -49,7 +60,7 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
         return;
       case "response.function_call_arguments.delta":
       case "response.custom_tool_call_input.delta":
-        this.emit(event.output_index, "tool_input", event.delta);
+        this.stream(event.output_index, "tool_input", event.delta);
         return;
       case "response.output_item.done":
         this.items[event.output_index] = structuredClone(event.item) as unknown as JsonObject;
@@ -57,6 +68,7 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
       case "response.completed":
       case "response.incomplete":
         if (event.response.usage) this.usage = responsesUsage(event.response.usage);
+        this.final = structuredClone(event.response.output ?? []) as unknown as JsonObject[];
         this.stopReason =
           event.response.incomplete_details?.reason ?? event.response.status ?? "completed";
         return;
@@ -74,8 +86,31 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
     }
   }
 
+  /** A delta, emitted, and kept for its item in case the item is never closed. */
+  private stream(index: number, kind: "text" | "tool_input", delta: string): void {
+    const open = this.opened[index];
+    if (open) open.streamed += delta;
+    this.emit(index, kind, delta);
+  }
+
+  /** Each output index's item: as closed, else as the final response lists it, else rebuilt. */
+  private outputItems(): JsonObject[] {
+    const count = Math.max(this.items.length, this.opened.length, this.final.length);
+    const out: JsonObject[] = [];
+    for (let index = 0; index < count; index++) {
+      const open = this.opened[index];
+      const listed = this.final[index];
+      const item =
+        this.items[index] ??
+        (listed && (!open || listed.type === open.item.type) ? listed : undefined) ??
+        (open ? unfinished(open) : undefined);
+      if (item) out.push(item);
+    }
+    return out;
+  }
+
   finish(requestId: string | null): StreamPart {
-    const content = this.items.filter((item) => item !== undefined);
+    const content = this.outputItems();
     const toolCalls = content.flatMap(toolCallOf);
     return {
       type: "message",
@@ -87,6 +122,25 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
       usage: this.usage,
     };
   }
+}
+
+/** An output item announced by output_item.added, with the deltas streamed into it. */
+interface OpenItem {
+  item: JsonObject;
+  streamed: string;
+}
+
+/**
+ * An item the stream never closed, as far as it got: a call with the arguments (or custom
+ * input) streamed so far, a message with its text. Anything else (a reasoning item has no
+ * encrypted_content until closed, and cannot be sent back without it) is dropped.
+ */
+function unfinished({ item, streamed }: OpenItem): JsonObject | undefined {
+  const status = "incomplete";
+  if (item.type === "function_call") return { ...item, arguments: streamed, status };
+  if (item.type === "custom_tool_call") return { ...item, input: streamed, status };
+  if (item.type !== "message" || streamed === "") return undefined;
+  return { ...item, status, content: [{ type: "output_text", text: streamed, annotations: [] }] };
 }
 
 /** The call an output item makes: a function call's JSON arguments, a custom call's raw input. */

@@ -93,15 +93,24 @@ const OUTPUT_LIMIT: Record<ProviderApi, string> = {
   "openai-responses": "max_output_tokens",
 };
 
+/** The cut variants: each kind's own, and Responses items the stream never closed. */
+const CUT_CASES: Array<{ kind: ProviderApi; openLastItem?: "listed" | "unlisted" }> = [
+  ...KINDS.map((kind) => ({ kind })),
+  { kind: "openai-responses", openLastItem: "listed" },
+  { kind: "openai-responses", openLastItem: "unlisted" },
+];
+
 describe("exec: a tool call cut off at the output token limit", () => {
-  for (const kind of KINDS) {
-    it(`${kind}: is not run, the model reads why, and the turn goes on`, async () => {
+  for (const { kind, openLastItem } of CUT_CASES) {
+    const unclosed = openLastItem ? ` (never closed, ${openLastItem} in the final output)` : "";
+    it(`${kind}${unclosed}: is not run, the model reads why, and the turn goes on`, async () => {
       const setup = execEnv(mock);
       const toolLog = join(setup.home, "tools.jsonl");
       mock.enqueue(
         {
           blocks: [{ kind: "tool", id: "call_cut", name: "bash", input: { command: "echo hi" } }],
           stopReason: OUTPUT_LIMIT[kind],
+          ...(openLastItem ? { openLastItem } : {}),
         },
         { blocks: [{ kind: "text", text: "I will try again." }] },
       );

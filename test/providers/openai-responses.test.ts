@@ -96,4 +96,27 @@ describe("openai-responses adapter", () => {
       },
     ]);
   });
+
+  for (const openLastItem of ["listed", "unlisted"] as const) {
+    it(`keeps a call cut at max_output_tokens and never closed (${openLastItem} in the final output), marked cut`, async () => {
+      mock.enqueue({
+        blocks: [
+          { kind: "text", text: "Writing it." },
+          { kind: "tool", id: "call_long", name: "write", input: { path: "a.txt", content: "x" } },
+        ],
+        stopReason: "max_output_tokens",
+        openLastItem,
+      });
+      const parts = await run(makeRequest({ tools: [READ_TOOL] }));
+      const message = messageOf(parts);
+      assert.equal(message.stopReason, "max_output_tokens");
+      const streamed = deltaText(parts, "tool_input");
+      assert.ok(streamed.length > 0 && !streamed.endsWith("}"), "the arguments were cut");
+      assert.deepEqual(message.toolCalls, [
+        { id: "call_long", name: "write", arguments: streamed, cut: true },
+      ]);
+      const types = message.content.map((item) => (item as { type: string }).type);
+      assert.deepEqual(types, ["message", "function_call"], "the text and the call are kept");
+    });
+  }
 });

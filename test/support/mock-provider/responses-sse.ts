@@ -34,7 +34,13 @@ export function renderResponses(script: Script, model: string, id: string): SseE
   script.blocks.forEach((block, output_index) => {
     const rendered = renderItem(block, `${id}_${output_index}`, script.chunkSize ?? 8);
     events.push(event("response.output_item.added", { output_index, item: rendered.added }));
-    for (const [type, body] of rendered.deltas) events.push(event(type, { output_index, ...body }));
+    const open = script.openLastItem !== undefined && output_index === script.blocks.length - 1;
+    const deltas = open ? rendered.deltas.slice(0, -1) : rendered.deltas;
+    for (const [type, body] of deltas) events.push(event(type, { output_index, ...body }));
+    if (open) {
+      if (script.openLastItem === "listed") items.push(inProgress(rendered.added, deltas));
+      return;
+    }
     events.push(event("response.output_item.done", { output_index, item: rendered.done }));
     items.push(rendered.done);
   });
@@ -111,6 +117,15 @@ function renderItem(block: ScriptBlock, id: string, size: number): RenderedItem 
       };
     }
   }
+}
+
+/** An item never closed, as the final response lists it: what its deltas said so far. */
+function inProgress(
+  added: Record<string, unknown>,
+  deltas: [string, Record<string, unknown>][],
+): Record<string, unknown> {
+  const streamed = deltas.map(([, body]) => String(body.delta)).join("");
+  return added.type === "function_call" ? { ...added, arguments: streamed } : added;
 }
 
 function responsesUsage(script: Script): unknown {

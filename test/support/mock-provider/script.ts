@@ -32,6 +32,12 @@ export interface Script {
   chunkSize?: number;
   /** Chat only: the field reasoning streams in (default `reasoning_content`). */
   chatReasoningField?: "reasoning_content" | "reasoning";
+  /**
+   * Responses only: the last item is cut halfway through its deltas and never closed (no
+   * output_item.done), as a response stopped at its output limit may end; `listed` keeps it,
+   * in progress, in the final response's `output`, `unlisted` leaves it out.
+   */
+  openLastItem?: "listed" | "unlisted";
   /** Slow tokens: wait this long before each event. */
   delayMs?: number;
   /** Destroy the socket after this many events. */

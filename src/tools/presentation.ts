@@ -148,6 +148,17 @@ export function firstLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * A command's title: its first line cut at `max` characters (`…`), and how many lines follow it
+ * when it has more: `cd build (+2 lines)`, so a title never passes for the whole command (bash,
+ * external tools; a permission prompt shows it above the whole call).
+ */
+export function commandTitle(command: string, max: number): string {
+  const more = command.replace(/\n+$/, "").split("\n").length - 1;
+  const first = firstLine(command, max);
+  return more > 0 ? `${first} (+${countOf(more, "line")})` : first;
+}
+
 /** A listing's note that files were left out by a read rule (tools/builtin/read-gate.ts). */
 const SKIPPED_NOTE =
   /^\(\d+ (?:files?|entry|entries) skipped: a permission rule covers reading (?:it|them)\)$/;

@@ -3,7 +3,12 @@
 // with them) and static presenters, and the "exit code 0 · 12 lines" summary command tools share
 // (a failed command: "exit code 1: <its last output line>").
 import { z } from "zod";
-import { definePresenter, firstLine, type PresentableResult } from "../presentation.ts";
+import {
+  commandTitle,
+  definePresenter,
+  firstLine,
+  type PresentableResult,
+} from "../presentation.ts";
 
 /** bash's arguments; the tool caps `timeout_ms` at the config's maximum, a stored log cannot. */
 export function bashSchema(maxTimeoutMs?: number) {
@@ -19,23 +24,13 @@ export const bashPresenter = definePresenter("bash", bashSchema(), {
   kind: "execute",
   call: (args) => ({
     title: args.background
-      ? `${commandTitle(args.command)} (background)`
-      : commandTitle(args.command),
+      ? `${commandTitle(args.command, 80)} (background)`
+      : commandTitle(args.command, 80),
     locations: [],
   }),
   result: (_args, result) => ({ summary: commandSummary(result) }),
   failure: (_args, result) => ({ summary: failedCommandSummary(result) }),
 });
-
-/**
- * A command's first line, cut at 80 characters (`…`), and how many lines follow it when it has
- * more: `cd build (+2 lines)`, so a title never passes for the whole command.
- */
-function commandTitle(command: string): string {
-  const more = command.replace(/\n+$/, "").split("\n").length - 1;
-  const first = firstLine(command, 80);
-  return more > 0 ? `${first} (+${more} line${more === 1 ? "" : "s"})` : first;
-}
 
 /** bash_output's and bash_kill's arguments: a background process id. */
 export const backgroundIdSchema = z.object({ id: z.string() });

@@ -12,7 +12,7 @@ import type { BuiltinToolContext } from "../builtin/context.ts";
 import { toToolResult } from "../builtin/policed.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
-import { definePresenter, firstLine } from "../presentation.ts";
+import { commandTitle, definePresenter } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
 import { argumentSchemaFrom } from "./argument-schema.ts";
 import { fillArgvTemplate, parseArgvTemplate } from "./argv-template.ts";
@@ -93,7 +93,7 @@ function createExternalTool(
     definePresenter(entry.name, schema, {
       kind: "execute",
       call: (args) => ({
-        title: firstLine(fillArgvTemplate(template, args).join(" "), 100),
+        title: commandTitle(fillArgvTemplate(template, args).join(" "), 100),
         locations: [],
       }),
       result: (_args, result) => ({ summary: commandSummary(result) }),

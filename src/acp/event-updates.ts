@@ -4,7 +4,7 @@
 // kind, tool calls from their static presenters, results with the policy-processed content and
 // diffs, the todo list as a plan, usage per step, the title (the first prompt's, or the name
 // `session/title` gives) as session info. Used by acp-session.ts, live and on replay.
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { SessionUpdate, ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
 import { callText } from "../present/call-text.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
@@ -147,8 +147,12 @@ export class EventUpdates {
     return { ...shown, locations };
   }
 
+  /**
+   * A path from the call as the editor is sent it: absolute, normalised (no `..` left to hide
+   * where it leads) and through the one escaper, like every other text from outside.
+   */
   private path(path: string): string {
-    return isAbsolute(path) ? path : resolve(this.cwd, path);
+    return terminalSafeLine(resolve(this.cwd, path));
   }
 
   /** Context used by the step's request (input, cache and output) and the session's cost. */

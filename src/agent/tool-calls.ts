@@ -9,6 +9,7 @@
 import { policedLine, policedText } from "../hooks/index.ts";
 import { evaluatePermission, prepareBashRules } from "../permissions/index.ts";
 import type { ModelToolCall } from "../providers/index.ts";
+import type { ProxiedConnection } from "../runner/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
 import { presentToolCall } from "../tools/presentation.ts";
@@ -261,6 +262,9 @@ async function execute(
     progress: (update: ToolProgress) => {
       if (!signal.aborted)
         ctx.bus.emit("tool/progress", { ...update, callId: call.callId, tool: call.name });
+    },
+    connection: (connection: ProxiedConnection) => {
+      ctx.writer.append({ type: "sandbox/connection", call_id: call.callId, ...connection });
     },
   };
   const running = call.tool.run(call.args, toolCtx);

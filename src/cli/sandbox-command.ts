@@ -7,7 +7,7 @@ import { constants } from "node:os";
 import type { Command } from "commander";
 import { configFlagsFromOptions, loadConfig } from "../config/index.ts";
 import { SandboxUnavailableError } from "../errors.ts";
-import type { RunResult } from "../runner/index.ts";
+import type { ProxiedConnection, RunResult } from "../runner/index.ts";
 import { bwrapArgs, outputPolicyFor, runCommand } from "../runner/index.ts";
 import { setupSandbox } from "../tools/sandbox-setup.ts";
 import { cwdOption } from "./cwd-option.ts";
@@ -48,12 +48,19 @@ async function runSandboxed(command: string[], options: SandboxOptions): Promise
     }
   }
   const policy = { ...outputPolicyFor(config.output), spillToTemp: false };
-  const result = await runCommand(
-    { command, cwd, ...(sandbox.runSpec ? { sandbox: sandbox.runSpec } : {}) },
-    policy,
-  );
+  const confined = sandbox.runSpec ? { sandbox: { ...sandbox.runSpec, onConnection } } : {};
+  const result = await runCommand({ command, cwd, ...confined }, policy);
   process.stdout.write(result.output);
   process.exitCode = exitCodeOf(result);
+}
+
+/** Each connection the sandbox's proxy decided, on stderr: what a session log records. */
+function onConnection(connection: ProxiedConnection): void {
+  const verdict = connection.allowed ? "allowed" : "refused";
+  const error = connection.error ? ` (${connection.error})` : "";
+  process.stderr.write(
+    `codewhale: sandbox: ${verdict} ${connection.host}:${connection.port}${error}\n`,
+  );
 }
 
 /** The command's own exit code; death by a signal maps to 128 + its number, as shells do. */

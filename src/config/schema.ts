@@ -92,7 +92,23 @@ const sandboxSchema = z.strictObject({
   writable: z.array(z.string().trim().min(1)).default([]),
   /** More paths hidden from commands, besides ~/.ssh, ~/.aws, ~/.config/gcloud and others. */
   deny_read: z.array(z.string().trim().min(1)).default([]),
-  network: z.enum(["off", "on"]).default("off"),
+  /**
+   * `off`, `on`, or `[sandbox.network] allow = [hosts]`: only those hosts, through the proxy
+   * (exact names, `*.example.com` for any name under it).
+   */
+  network: z
+    .union([
+      z.enum(["off", "on"]),
+      z.strictObject({
+        allow: z.array(
+          z
+            .string()
+            .trim()
+            .regex(/^(\*\.)?[A-Za-z0-9_.:-]+$/, "expected a host name, or *.domain"),
+        ),
+      }),
+    ])
+    .default("off"),
   /** Where bubblewrap cannot run: ask (today: refuse, with the notice), run unconfined, refuse. */
   fallback: z.enum(["ask", "off", "refuse"]).default("ask"),
 });

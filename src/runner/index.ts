@@ -26,6 +26,7 @@ export { runCommand } from "./run-command.ts";
 export type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
 export { bwrapArgs, describePolicy, resolveSandboxPolicy } from "./sandbox-policy.ts";
 export { probeSandbox } from "./sandbox-probe.ts";
+export type { ProxiedConnection } from "./sandbox-proxy.ts";
 export { sandboxRefusalNote } from "./sandbox-refusal.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";
 export { createSecretlintBackstop } from "./secretlint-backstop.ts";

@@ -11,9 +11,12 @@ import type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { guardProcessTree } from "./process-tree.ts";
+import { bridgedCommand, proxyBwrapArgs } from "./sandbox-bridge.ts";
 import type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
 import { bwrapArgs } from "./sandbox-policy.ts";
 import { bwrapPath } from "./sandbox-probe.ts";
+import type { NetworkProxy, NetworkProxyOptions } from "./sandbox-proxy.ts";
+import { startNetworkProxy } from "./sandbox-proxy.ts";
 
 export interface CommandSpec {
   /** A shell command run with `bash -c`, or an argv array run directly (no shell parsing). */
@@ -25,7 +28,17 @@ export interface CommandSpec {
   /** Between SIGTERM and SIGKILL; default 2000 ms. */
   killGraceMs?: number;
   /** Run inside bubblewrap under this policy (sandbox-policy.ts); absent: unconfined. */
-  sandbox?: { policy: SandboxPolicy; host: BwrapHostOptions };
+  sandbox?: SandboxRun;
+}
+
+/** A sandboxed run: the policy, the host's bwrap options, and the proxy's reports. */
+interface SandboxRun {
+  policy: SandboxPolicy;
+  host: BwrapHostOptions;
+  /** Each connection the proxy allowed or refused (policies with an allow list). */
+  onConnection?: NetworkProxyOptions["onConnection"];
+  /** Names the proxy connects to at a fixed address instead of resolving them (tests). */
+  hosts?: NetworkProxyOptions["hosts"];
 }
 
 export interface RunResult extends PolicyResult {
@@ -48,9 +61,44 @@ export async function runCommand(
   const started = Date.now();
   const command =
     typeof spec.command === "string" ? ["bash", "-c", spec.command] : [...spec.command];
-  const argv = spec.sandbox
-    ? [bwrapPath(), ...bwrapArgs(spec.sandbox.policy, spec.sandbox.host), "--", ...command]
-    : command;
+  const proxy = spec.sandbox ? await proxyFor(spec.sandbox) : null;
+  try {
+    const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command) : command;
+    return await runArgv(spec, argv, policy, options, started);
+  } finally {
+    await proxy?.close();
+  }
+}
+
+/** The proxy a policy with an allow list needs, started for this one command. */
+function proxyFor(run: SandboxRun): Promise<NetworkProxy> | null {
+  const { policy } = run;
+  if (policy.network !== "off" || policy.allow.length === 0) return null;
+  return startNetworkProxy({
+    allow: policy.allow,
+    ...(run.onConnection ? { onConnection: run.onConnection } : {}),
+    ...(run.hosts ? { hosts: run.hosts } : {}),
+  });
+}
+
+function sandboxedArgv(run: SandboxRun, proxy: NetworkProxy | null, command: string[]): string[] {
+  const args = [bwrapPath(), ...bwrapArgs(run.policy, run.host)];
+  if (!proxy) return [...args, "--", ...command];
+  return [
+    ...args,
+    ...proxyBwrapArgs(proxy.dir),
+    "--",
+    ...bridgedCommand(proxy.socketName, command),
+  ];
+}
+
+async function runArgv(
+  spec: CommandSpec,
+  argv: string[],
+  policy: OutputPolicy,
+  options: PipelineOptions,
+  started: number,
+): Promise<RunResult> {
   const pipeline = createOutputPipeline(policy, options);
   const tethered = spawnTethered({
     argv,

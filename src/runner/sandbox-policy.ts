@@ -9,6 +9,10 @@ import { isAbsolute, join, resolve } from "node:path";
 const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
 type SandboxMode = (typeof SANDBOX_MODES)[number];
 type SandboxNetwork = "off" | "on";
+/** `[sandbox.network]` as a table: only these hosts, through the proxy (sandbox-proxy.ts). */
+interface SandboxNetworkAllow {
+  allow: readonly string[];
+}
 type SandboxFallback = "ask" | "off" | "refuse";
 
 /** The `[sandbox]` section as the config layer resolves it (structural, to stay decoupled). */
@@ -16,7 +20,7 @@ interface SandboxConfigSection {
   mode: SandboxMode;
   writable: readonly string[];
   deny_read: readonly string[];
-  network: SandboxNetwork;
+  network: SandboxNetwork | SandboxNetworkAllow;
   fallback: SandboxFallback;
 }
 
@@ -41,7 +45,13 @@ interface SandboxPaths {
 /** One resolved policy: what a command may write, may not read, and whether it has a network. */
 export interface SandboxPolicy {
   mode: Exclude<SandboxMode, "off">;
+  /** `off`: the command's own network namespace; `on`: the host's network. */
   network: SandboxNetwork;
+  /**
+   * With network `off`, the hosts reachable through the proxy (`[sandbox.network] allow`),
+   * exact names or `*.domain`; empty: none.
+   */
+  allow: string[];
   /** Bound read-write (workspace-write only); one missing when the command starts is skipped. */
   writable: string[];
   /** Bound read-only over a writable root (the workspace's hooks, config, agent settings). */
@@ -91,9 +101,12 @@ export function resolveSandboxPolicy(
     ...DEFAULT_DENY_READ_IN_CODEWHALE_HOME.map((rel) => join(paths.codewhaleHome, rel)),
     ...section.deny_read.map((p) => expand(p, paths)),
   ]);
+  const network = typeof section.network === "string" ? section.network : "off";
+  const allow = typeof section.network === "string" ? [] : [...new Set(section.network.allow)];
   const body = {
     mode: section.mode,
-    network: section.network,
+    network,
+    allow,
     writable,
     readOnly,
     denyRead,
@@ -133,11 +146,17 @@ export function bwrapArgs(policy: SandboxPolicy, host: BwrapHostOptions): string
 /** A one-line summary for notices and receipts: `workspace-write, network off`. */
 export function describePolicy(policy: SandboxPolicy | null): string {
   if (!policy) return "no sandbox";
+  if (policy.network === "off" && policy.allow.length > 0) {
+    return `${policy.mode}, network only to ${policy.allow.join(", ")} (through the proxy)`;
+  }
   return `${policy.mode}, network ${policy.network}`;
 }
 
 function hashOf(body: Omit<SandboxPolicy, "hash">): string {
-  return createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 16);
+  // An empty allow list is left out, so a policy without one keeps the hash it had before it.
+  const { allow, ...rest } = body;
+  const hashed = allow.length > 0 ? body : rest;
+  return createHash("sha256").update(JSON.stringify(hashed)).digest("hex").slice(0, 16);
 }
 
 function expand(path: string, paths: SandboxPaths): string {

@@ -191,6 +191,11 @@ const payloadDefinitions = {
         .object({
           mode: z.enum(["workspace-write", "read-only", "none"]),
           network: z.enum(["off", "on"]),
+          /**
+           * With network `off`: the hosts reachable through the sandbox's proxy
+           * (`[sandbox.network] allow`; added within v1, absent when none).
+           */
+          allow: z.array(z.string()).optional(),
           policy_hash: z.string().optional(),
         })
         .optional(),
@@ -306,6 +311,21 @@ const payloadDefinitions = {
       focus: z.string().optional(),
       /** Instructions for the summary added by PreCompact hooks. */
       instructions: z.array(z.string()).optional(),
+    }),
+  /**
+   * A sandboxed command asked the sandbox's proxy for a connection (`[sandbox.network] allow`,
+   * docs/sandbox.md): to `host`:`port`, `allowed` or refused; an allowed one that could not be
+   * opened carries `error` (`ENOTFOUND`, `ECONNREFUSED`, …). Written as the proxy decides, while
+   * the command runs (after its `tool/call`; for a background command, possibly after its
+   * `tool/result`); `call_id` is the call that started the command. Never replayed to the model.
+   */
+  "sandbox/connection": () =>
+    z.object({
+      call_id: z.string(),
+      host: z.string(),
+      port: z.number().int().nonnegative(),
+      allowed: z.boolean(),
+      error: z.string().optional(),
     }),
   /** The whole todo list, as last written by the model. */
   "todo/update": () =>

@@ -52,7 +52,12 @@ export async function setupSandbox(options: SandboxSetupOptions): Promise<Sessio
       refusal: null,
       notice: null,
       summary: describePolicy(policy),
-      receipt: { mode: policy.mode, network: policy.network, policy_hash: policy.hash },
+      receipt: {
+        mode: policy.mode,
+        network: policy.network,
+        ...(policy.allow.length > 0 ? { allow: policy.allow } : {}),
+        policy_hash: policy.hash,
+      },
     };
   }
   if (section.fallback === "off") {

@@ -2,7 +2,7 @@
 // ToolInput over a zod schema or a JSON Schema) and `run`, which defineTool (define-tool.ts)
 // builds around the tool's own `execute` so every result goes through the output policy. The
 // toolbox (toolbox.ts) validates arguments once; the agent loop records calls and results.
-import type { OutputPolicy, SpillScope } from "../runner/index.ts";
+import type { OutputPolicy, ProxiedConnection, SpillScope } from "../runner/index.ts";
 import type { JsonValue, Payload, ToolKind } from "../session/events.ts";
 
 export type { ToolKind };
@@ -32,6 +32,12 @@ export interface ToolContext {
    * and redacted). The agent puts each report on the bus as `tool/progress`.
    */
   progress?: (update: ToolProgress) => void;
+  /**
+   * A command this call started in the OS sandbox asked its proxy for a connection, which was
+   * allowed or refused (`[sandbox.network] allow`). The agent records each as
+   * `sandbox/connection`; it may come after the call's result (a background command).
+   */
+  connection?: (connection: ProxiedConnection) => void;
 }
 
 /** One progress report of a running tool call (see ToolContext.progress). */

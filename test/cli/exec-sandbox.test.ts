@@ -2,7 +2,8 @@
 // the OS sandbox (`[sandbox]`, docs/sandbox.md): a write outside the workspace is refused, and
 // the result tells the model it was the sandbox; `--sandbox off` runs the same command unconfined.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { probeSandbox } from "../../src/runner/index.ts";
@@ -25,12 +26,16 @@ function bash(id: string, input: Record<string, unknown>) {
 }
 
 async function session(...flags: string[]) {
-  const setup = execEnv(mock);
+  return sessionIn(execEnv(mock), ...flags);
+}
+
+async function sessionIn(setup: ReturnType<typeof execEnv>, ...flags: string[]) {
   const args = ["--model", MODEL_OF.anthropic, "--permission-mode", "bypass", ...flags];
   const run = await runExec([...args, "--output-format", "stream-json", "go"], setup, "");
   assert.equal(run.status, 0, run.stderr);
   const lines = jsonLines(run.stdout).filter((line) => line.type === "tool/result");
-  return { setup, results: lines.map((line) => String(line.content)), lines };
+  const all = jsonLines(run.stdout);
+  return { setup, results: lines.map((line) => String(line.content)), lines, all };
 }
 
 describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
@@ -65,5 +70,36 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
     const { lines } = await session("--sandbox", "off");
     assert.ok(existsSync(join(outside, "off")));
     assert.deepEqual(lines[0]?.sandbox, { mode: "none", network: "on" }, "the receipt says so");
+  });
+
+  it("reaches only the hosts of [sandbox.network] allow, and logs each connection", async () => {
+    const server = createServer((_req, res) => res.end("hello from loopback"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    after(() => server.close());
+    const setup = execEnv(mock, '[sandbox.network]\nallow = ["localhost"]');
+    // Plain HTTP through $HTTP_PROXY with Node (no curl needed), printing status and body.
+    writeFileSync(
+      join(setup.workspace, "get.cjs"),
+      `const p = new URL(process.env.HTTP_PROXY); require("node:http").get({ host: p.hostname, port: p.port, path: process.argv[2] }, (r) => { let b = ""; r.on("data", (d) => (b += d)); r.on("end", () => console.log(r.statusCode, b.trim())); });`,
+    );
+    bash("toolu_1", {
+      command: `node get.cjs http://localhost:${port}/ && node get.cjs http://127.0.0.1:${port}/`,
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const { results, lines, all } = await sessionIn(setup);
+    assert.match(results[0] ?? "", /^200 hello from loopback$/m);
+    assert.match(results[0] ?? "", /^403 codewhale sandbox: 127\.0\.0\.1 is not in/m);
+    const connections = all
+      .filter((line) => line.type === "sandbox/connection")
+      .map(({ call_id, host, port, allowed }) => ({ call_id, host, port, allowed }));
+    assert.deepEqual(connections, [
+      { call_id: "toolu_1", host: "localhost", port, allowed: true },
+      { call_id: "toolu_1", host: "127.0.0.1", port, allowed: false },
+    ]);
+    const receipt = lines[0]?.sandbox as Record<string, unknown> | undefined;
+    assert.deepEqual(receipt?.allow, ["localhost"]);
+    assert.equal(receipt?.network, "off");
   });
 });

@@ -8,6 +8,7 @@ import { sandboxRefusalNote } from "../../src/runner/index.ts";
 const policy: SandboxPolicy = {
   mode: "workspace-write",
   network: "off",
+  allow: [],
   writable: ["/work/project"],
   readOnly: ["/work/project/.git/hooks"],
   denyRead: [],

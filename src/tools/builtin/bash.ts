@@ -25,7 +25,10 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
       async execute(args, ctx) {
         const sandbox = context.sandbox;
         if (sandbox?.refusal) return { content: `Not run: ${sandbox.refusal}.`, isError: true };
-        const confined = sandbox?.runSpec ? { sandbox: sandbox.runSpec } : {};
+        const onConnection = ctx.connection ? { onConnection: ctx.connection } : {};
+        const confined = sandbox?.runSpec
+          ? { sandbox: { ...sandbox.runSpec, ...onConnection } }
+          : {};
         if (args.background) {
           const job = await context.background.start({
             command: args.command,

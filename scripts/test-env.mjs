@@ -39,7 +39,7 @@ export const SYSTEM_TOOLS = {
   script: "bsdutils",
 };
 
-const onPath = (tool) =>
+export const onPath = (tool) =>
   spawnSync("/bin/sh", ["-c", `command -v ${tool}`], { stdio: "ignore" }).status === 0;
 
 /**

@@ -3,31 +3,16 @@
 // machine without it, but under CI=true (where scripts/test.mjs installs every tool first) the
 // missing tool fails the test file at once. scripts/test.mjs reads these calls to know which
 // tools a run needs.
-import { spawnSync } from "node:child_process";
+import { onPath, SYSTEM_TOOLS } from "../../scripts/test-env.mjs";
 
-export type SystemTool = "chromium" | "tmux" | "jq" | "rg" | "bwrap" | "prlimit" | "script";
-
-/** Each tool's Debian package, for the messages. */
-const PACKAGE: Record<SystemTool, string> = {
-  chromium: "chromium",
-  tmux: "tmux",
-  jq: "jq",
-  rg: "ripgrep",
-  bwrap: "bubblewrap",
-  prlimit: "util-linux",
-  script: "bsdutils",
-};
+export type SystemTool = keyof typeof SYSTEM_TOOLS;
 
 /** False when `tool` is on the PATH; else why the test is skipped (under CI=true: throws). */
 export function skipWithout(tool: SystemTool): string | false {
   if (onPath(tool)) return false;
-  const reason = `${tool} is not installed (apt-get install ${PACKAGE[tool]})`;
+  const reason = `${tool} is not installed (apt-get install ${SYSTEM_TOOLS[tool]})`;
   if (process.env.CI === "true") {
     throw new Error(`${reason}; under CI=true a test that needs it fails instead of skipping`);
   }
   return reason;
-}
-
-function onPath(tool: SystemTool): boolean {
-  return spawnSync("/bin/sh", ["-c", `command -v ${tool}`], { stdio: "ignore" }).status === 0;
 }

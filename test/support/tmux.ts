@@ -87,6 +87,7 @@ export function startTmux(
   tmux("set-option", "-t", "cw", "status", "off");
   const recording = `${socket}.raw`;
   if (options.record) tmux("pipe-pane", "-o", "-t", "cw", `cat >> ${quote(recording)}`);
+  const panePid = () => Number(tmux("display-message", "-p", "-t", "cw", "#{pane_pid}").trim());
   const screen = () =>
     tmux("capture-pane", "-p", "-t", "cw")
       .split("\n")
@@ -112,7 +113,10 @@ export function startTmux(
         if (typeof expected === "string" ? last.includes(expected) : expected.test(last))
           return last;
         if (Date.now() > until) {
-          throw new Error(`timed out waiting for ${String(expected)}; the screen:\n${last}`);
+          const processes = processTree(panePid());
+          throw new Error(
+            `timed out waiting for ${String(expected)}; the screen:\n${last}\nthe processes:\n${processes}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
@@ -128,7 +132,7 @@ export function startTmux(
         return "";
       }
     },
-    panePid: () => Number(tmux("display-message", "-p", "-t", "cw", "#{pane_pid}").trim()),
+    panePid,
     kill: () => {
       spawnSync("tmux", ["-S", socket, "kill-server"], { env });
       rmSync(socket, { force: true });
@@ -145,4 +149,26 @@ export function childOf(parent: number): number {
   const pid = Number(children[0]);
   if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no child of ${parent}`);
   return pid;
+}
+
+/**
+ * The processes under `root` with their state and what they wait in (a timed-out wait names
+ * them: a command stuck in the kernel, a codewhale waiting on its provider), one per line.
+ */
+function processTree(root: number, depth = 0): string {
+  try {
+    const stat = readFileSync(`/proc/${root}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    const wchan = readFileSync(`/proc/${root}/wchan`, "utf8");
+    const command = readFileSync(`/proc/${root}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+    const children = readFileSync(`/proc/${root}/task/${root}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pid) => processTree(Number(pid), depth + 1));
+    const line = `${"  ".repeat(depth)}${root} ${state} ${wchan || "-"} ${command.slice(0, 160)}`;
+    return [line, ...children].join("\n");
+  } catch {
+    return `${"  ".repeat(depth)}${root} (gone)`;
+  }
 }

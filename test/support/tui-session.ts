@@ -52,6 +52,17 @@ export async function start(
     rows: options.rows ?? 30,
     ...(options.record ? { record: true } : {}),
   });
+  const waitFor = screen.waitFor;
+  screen.waitFor = async (expected, timeoutMs) => {
+    try {
+      return await waitFor(expected, timeoutMs);
+    } catch (error) {
+      // What the provider saw tells a turn stuck before its request from one stuck after it.
+      if (error instanceof Error)
+        error.message += `\nthe mock provider got ${mock.requests.length} request(s)`;
+      throw error;
+    }
+  };
   t.after(async () => {
     screen.kill();
     if (!options.mock) await mock.close();

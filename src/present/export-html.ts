@@ -2,7 +2,7 @@
 // No script, no external resource, a Content-Security-Policy that allows none; thinking and
 // rewritten arguments sit in <details>. Everything from the log is escaped; assistant text goes
 // through markdown-it under the exports' rules (export-safety.ts: no raw HTML, no images, links
-// only to http(s)/mailto), loaded on first use. Called by export-render.ts.
+// only to http(s)/mailto, no headings), loaded on first use. Called by export-render.ts.
 import { createRequire } from "node:module";
 import type { MarkdownIt, MarkdownItOptions } from "markdown-it";
 import { HTML_STYLE } from "./export-html-style.ts";
@@ -26,9 +26,11 @@ async function loadMarkdown(): Promise<MarkdownIt> {
   const load = typeof require === "function" ? require : createRequire(import.meta.url);
   const loaded = load("markdown-it") as MarkdownItFactory | { default: MarkdownItFactory };
   const createMarkdown = typeof loaded === "function" ? loaded : loaded.default;
-  const { html, images, linkify } = MARKDOWN_RULES;
+  const { html, images, linkify, headings } = MARKDOWN_RULES;
   const md = createMarkdown({ html, linkify, typographer: false });
   if (!images) md.disable("image");
+  // A heading in an answer could pass for a turn of the page (`### User`): kept as its text.
+  if (!headings) md.disable(["heading", "lheading"]);
   md.validateLink = isSafeLink;
   markdown = md;
   return md;

@@ -8,7 +8,7 @@ import type { ByteString } from "./byte-text.ts";
 import { fromByteString, toByteString, Utf8Sanitizer } from "./byte-text.ts";
 import { LineRenderer } from "./line-renderer.ts";
 import type { SecretFinder } from "./pre-render-mask.ts";
-import { hasMaskCells, maskBeforeRender, placeholdersFor } from "./pre-render-mask.ts";
+import { hasMaskCells, maskBeforeRender, placeholdersFor, StreamMask } from "./pre-render-mask.ts";
 import type { TerminalSize } from "./terminal-screen.ts";
 import { TerminalScreen, terminalEmulatorLoaded } from "./terminal-screen.ts";
 
@@ -50,6 +50,11 @@ export interface StripperOptions {
    * values), masked before rendering so no overwrite can hide part of one from redaction.
    */
   find?: SecretFinder | null;
+  /**
+   * The longest known secret value: on the emulator's path this much of the written text is
+   * held back from one read to the next, so a value split between two reads is masked whole.
+   */
+  holdChars?: number;
 }
 
 /** Streams raw bytes in, gives cleaned valid-UTF-8 byte strings out, whole lines at a time. */
@@ -69,11 +74,15 @@ export class ControlStripper {
   private readonly find: SecretFinder | null;
   /** The kind of the last secret masked on the emulator's or a long line's path. */
   private maskedKind = "secret";
+  private readonly holdChars: number;
+  /** The emulator's mask, which searches each read with the held tail of the one before. */
+  private streamMask: StreamMask | null = null;
 
   constructor(options: StripperOptions = {}) {
     this.terminal = options.terminal ?? { cols: 0, rows: 24 };
     this.hold = options.live ? 0 : Math.max(1, this.terminal.rows);
     this.find = options.find ?? null;
+    this.holdChars = options.holdChars ?? 0;
   }
 
   /**
@@ -117,7 +126,12 @@ export class ControlStripper {
       this.waiting = null;
       return tail + this.fastPath(text) + this.finishFast();
     }
-    if (this.screen) return tail + this.fromScreen(this.screen.end());
+    if (this.screen) {
+      const rest = this.streamMask
+        ? this.fromScreen(this.screen.write(this.screenText("", true)))
+        : "";
+      return tail + rest + this.fromScreen(this.screen.end());
+    }
     return tail + this.finishFast();
   }
 
@@ -171,7 +185,19 @@ export class ControlStripper {
 
   /** Writes to the emulator, secrets masked first; returns what scrolled out, placeholders in. */
   private toScreen(text: ByteString): ByteString {
-    return this.fromScreen(this.screen!.write(fromByteString(this.masked(text))));
+    return this.fromScreen(this.screen!.write(this.screenText(text)));
+  }
+
+  /**
+   * What of `text` (with the tail held from the read before) the emulator gets now, secrets
+   * masked; at the `end`, all that is held.
+   */
+  private screenText(text: ByteString, end = false): string {
+    if (!this.find) return fromByteString(text);
+    this.streamMask ??= new StreamMask(this.find, this.holdChars);
+    const masked = end ? this.streamMask.end() : this.streamMask.push(text);
+    if (this.streamMask.kind !== null) this.maskedKind = this.streamMask.kind;
+    return fromByteString(masked);
   }
 
   private fromScreen(text: string): ByteString {

@@ -134,6 +134,7 @@ class Pipeline implements OutputPipeline {
       live: this.sink !== null,
       // Secrets are masked before a line is rendered, not only found in what it renders to.
       find: this.redactor ? (text, count) => this.redactor!.findIn(text, count) : null,
+      holdChars: this.redactor?.known?.longest ?? 0,
     });
     this.live = options.tail
       ? new LiveTail(options.tail, options.tailIntervalMs ?? 100, () =>

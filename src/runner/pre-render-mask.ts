@@ -4,7 +4,8 @@
 // So the printable characters are read in the order they were written (escape sequences and
 // controls skipped, no overwrite applied), the redactor's finds in that text are replaced, each
 // character by one MASK_CHAR cell (so every later cursor move lands where it did), and after
-// rendering each run of mask cells becomes one placeholder. Called by control-stripper.ts.
+// rendering each run of mask cells becomes one placeholder; on the emulator's path a stream mask
+// searches each read with the tail of the one before. Called by control-stripper.ts.
 import type { ByteString } from "./byte-text.ts";
 
 /** A secret in the text given: [start, end) and its kind. */
@@ -51,6 +52,65 @@ export function maskBeforeRender(
     else if ((raw.charCodeAt(index) & 0xc0) !== 0x80) out += MASK_CHAR;
   }
   return { text: out, kind: found[0]!.kind };
+}
+
+/** A run of token characters still being written is held back at most this far. */
+const MAX_HELD_TOKEN = 4096;
+
+/**
+ * Masks a stream rendered read by read (the emulator's path), so a secret split between two
+ * reads is found whole: each read is searched together with the tail held from the one before,
+ * and the tail that could begin a secret not yet complete (the last `hold` written characters,
+ * `hold` the longest known value, and the run of non-space characters being written) is held
+ * back until the next read or the end. A secret found across the cut is masked and let go whole.
+ */
+export class StreamMask {
+  private carry: ByteString = "";
+  /** The kind of the last secret masked. */
+  kind: string | null = null;
+
+  constructor(
+    private readonly find: SecretFinder,
+    private readonly hold: number,
+  ) {}
+
+  /** What of the stream so far can be rendered now, its secrets masked. */
+  push(text: ByteString): ByteString {
+    return this.take(this.carry + text, false);
+  }
+
+  /** The rest, masked: the stream has ended (or its last read is rendered now). */
+  end(): ByteString {
+    return this.take(this.carry, true);
+  }
+
+  private take(raw: ByteString, all: boolean): ByteString {
+    this.carry = "";
+    if (raw === "") return "";
+    const { printable, at } = writtenOrder(raw);
+    let cut = all ? printable.length : heldFrom(printable, this.hold);
+    if (cut < printable.length) {
+      for (const secret of this.find(printable, false)) {
+        if (secret.start < cut && secret.end > cut) cut = secret.end;
+      }
+    }
+    let rawCut = cut >= printable.length ? raw.length : at[cut]!;
+    // Never between the bytes of one character.
+    while (rawCut > 0 && rawCut < raw.length && (raw.charCodeAt(rawCut) & 0xc0) === 0x80) rawCut--;
+    this.carry = raw.slice(rawCut);
+    const head = raw.slice(0, rawCut);
+    const masked = maskBeforeRender(head, this.find, true);
+    if (masked.kind !== null) this.kind = masked.kind;
+    return masked.text;
+  }
+}
+
+/** Where the held tail of `printable` starts: `hold` characters back, or the run being written. */
+function heldFrom(printable: ByteString, hold: number): number {
+  const floor = Math.max(0, printable.length - MAX_HELD_TOKEN);
+  let start = printable.length;
+  while (start > floor && !/\s/.test(printable[start - 1]!)) start--;
+  return Math.min(start, Math.max(0, printable.length - hold));
 }
 
 /** Each run of mask cells in rendered text replaced by `[REDACTED:kind]`. */

@@ -1,6 +1,8 @@
 // Secrets a terminal would show overwritten: a real subprocess prints a known secret and a
 // provider-shaped key, then a spinner's `\r` overwrites their first characters, cursor moves
-// write them in pieces, colours split them and partial overwrites change a few cells. What
+// write them in pieces, colours split them and partial overwrites change a few cells, and on the
+// emulator's path a secret arrives in two reads (two writes with a pause) and its start is
+// overwritten. What
 // the model gets and the spill file hold no 8-character window of either (the line and the
 // emulator paths both), and the text around them stays readable.
 import assert from "node:assert/strict";
@@ -28,6 +30,7 @@ const SCRIPTS: Record<string, string> = {
   "colours inside it and a partial overwrite": `${HALVES}; ${String.raw`printf '\033[31m%s\033[0m\033[1m%s\033[0m\r\033[4C@@\n' "$h" "$t"`}`,
   "the emulator's path: a line up and over it": String.raw`printf 'secret %s\n\n' "$S"; printf '\033[2A\033[7C~~~~\n\n'; printf 'done\n'`,
   "the emulator's path, the secret in a later read of its own": String.raw`printf '\033[2J\033[H'; sleep 0.2; printf 'secret %s\n' "$S"; sleep 0.2; printf '\033[1A\033[7C~~~~\n'`,
+  "the emulator's path, the secret split across two reads, its first read overwritten": `${HALVES}; ${String.raw`printf '\033[2J\033[H'; sleep 0.2; printf 'secret %s' "$h"; sleep 0.2; printf '%s\r~~~~~~~~~~~~~~~~~~~~~~\n' "$t"`}`,
 };
 
 function windows(secret: string): string[] {

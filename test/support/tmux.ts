@@ -5,7 +5,7 @@
 // shell finds after codewhale ends (its exit status, the tty modes).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliPath } from "./cli.ts";
@@ -167,8 +167,42 @@ function processTree(root: number, depth = 0): string {
       .filter(Boolean)
       .map((pid) => processTree(Number(pid), depth + 1));
     const line = `${"  ".repeat(depth)}${root} ${state} ${wchan || "-"} ${command.slice(0, 160)}`;
-    return [line, ...children].join("\n");
+    const sockets = tcpSockets(root).map((socket) => `${"  ".repeat(depth + 1)}tcp ${socket}`);
+    return [line, ...sockets, ...children].join("\n");
   } catch {
     return `${"  ".repeat(depth)}${root} (gone)`;
   }
+}
+
+const TCP_STATES: Record<string, string> = {
+  "01": "ESTABLISHED",
+  "02": "SYN_SENT",
+  "06": "TIME_WAIT",
+  "08": "CLOSE_WAIT",
+  "0A": "LISTEN",
+};
+
+/** The TCP sockets `pid` holds, with both ends' ports, state and queues (from /proc/net/tcp). */
+function tcpSockets(pid: number): string[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) inodes.add(inode);
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  const rows = readFileSync(`/proc/${pid}/net/tcp`, "utf8").trim().split("\n").slice(1);
+  const port = (address: string) => Number.parseInt(address.split(":")[1] ?? "0", 16);
+  const all = rows.map((row) => row.trim().split(/\s+/));
+  return all
+    .filter((fields) => inodes.has(fields[9] ?? ""))
+    .map((fields) => {
+      const [local = "", remote = "", state = ""] = fields.slice(1, 4);
+      // The other end, when it is on this host (the mock provider): what it has not read yet.
+      const peer = all.find((other) => other[1] === remote && other[2] === local);
+      return `:${port(local)} -> :${port(remote)} ${TCP_STATES[state] ?? state} queues ${fields[4]}${peer ? `; peer queues ${peer[4]}` : ""}`;
+    });
 }

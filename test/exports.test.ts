@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, it } from "node:test";
-import { repoRoot } from "./support/cli.ts";
+import { repoRoot } from "./support/repo-root.ts";
 
 const SRC = join(repoRoot, "src");
 

@@ -3,7 +3,8 @@
 // (exit 2). Loads the config (its errors, trust and the model's provider and key are checked
 // before any frame), then the terminal UI (src/tui/, built as dist/tui.cjs) with a dynamic
 // import, so no other command pays for it. A new session opens once its first frame is drawn;
-// a resumed one before, its transcript being that frame. Registered by main.ts.
+// a resumed one before, its transcript being that frame. Registered by main.ts, on the
+// process's own terminal (the tests of test/tui/ also on an in-process virtual one).
 import type { Command } from "commander";
 import { Agent } from "../agent/agent.ts";
 import type { BusEvents } from "../agent/bus-events.ts";
@@ -24,9 +25,9 @@ import { modelInfo } from "../providers/index.ts";
 import { knownSecretsFrom, redactText } from "../runner/index.ts";
 import { FiguresFold } from "../session/figures.ts";
 import { newSessionId } from "../session/paths.ts";
-import type { OpenRequest, SessionHeader } from "../tui/index.ts";
+import type { InteractiveOptions, OpenRequest, SessionHeader } from "../tui/index.ts";
 import { chatSessions } from "./chat-sessions.ts";
-import { takeCredentials } from "./credential-scrub.ts";
+import { type TakenCredentials, takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { collect, permissionMode } from "./exec-command.ts";
 import { execReceipts } from "./receipts.ts";
@@ -46,7 +47,29 @@ interface ChatOptions {
 export const NOT_A_TERMINAL =
   'an interactive session needs a terminal; for scripts and pipes use codewhale exec "<prompt>"';
 
-export function registerChatCommand(program: Command): void {
+/** What a chat runs on: the process's own terminal and environment unless told otherwise. */
+interface ChatHost {
+  env: NodeJS.ProcessEnv;
+  /** Whether there is a terminal to draw on. */
+  isTerminal(): boolean;
+  /** The terminal the session is drawn on (default: the process's). */
+  terminal?: InteractiveOptions["terminal"];
+  /** Takes the provider keys out of the environment children inherit (credential-scrub.ts). */
+  takeCredentials(names: readonly string[]): TakenCredentials;
+  /** Receives the exit code when the user leaves. */
+  exit(code: number): void;
+}
+
+const processHost: ChatHost = {
+  env: process.env,
+  isTerminal: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
+  takeCredentials,
+  exit: (code) => {
+    process.exitCode = code;
+  },
+};
+
+export function registerChatCommand(program: Command, host: ChatHost = processHost): void {
   program
     .command("chat")
     .description("an interactive session in this terminal (the default command)")
@@ -61,12 +84,16 @@ export function registerChatCommand(program: Command): void {
     .option("--allow <rule>", "also allow calls matching this rule", collect, [])
     .option("--trust", "trust this project's config for this session")
     .action(async (prompt: string | undefined, options: ChatOptions) => {
-      process.exitCode = await runChat(prompt, options);
+      host.exit(await runChat(prompt, options, host));
     });
 }
 
-async function runChat(prompt: string | undefined, options: ChatOptions): Promise<number> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError(NOT_A_TERMINAL);
+async function runChat(
+  prompt: string | undefined,
+  options: ChatOptions,
+  host: ChatHost,
+): Promise<number> {
+  if (!host.isTerminal()) throw new UsageError(NOT_A_TERMINAL);
   if (options.resume !== undefined && options.resume.trim() === "")
     throw new UsageError("--resume needs a session id or prefix");
   if (options.resume && options.continue)
@@ -75,12 +102,12 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
   const cwd = cwdOption(options.cwd);
   const loaded = loadConfig({
     cwd,
-    env: process.env,
+    env: host.env,
     flags: configFlagsFromOptions(options),
     ...(options.trust ? { trust: true } : {}),
   });
   const keyVars = providerKeyVars(loaded.config.providers);
-  const credentials = takeCredentials(keyVars);
+  const credentials = host.takeCredentials(keyVars);
   // Both on first use, after the first frame: the key file is read when the session opens.
   let known: ReturnType<typeof knownSecretsFrom> | undefined;
   let receipts: ReturnType<typeof execReceipts> | undefined;
@@ -142,6 +169,8 @@ async function runChat(prompt: string | undefined, options: ChatOptions): Promis
     project,
     mode,
     showThinking: loaded.config.display.show_thinking,
+    env: host.env,
+    ...(host.terminal ? { terminal: host.terminal } : {}),
     ...(prompt ? { firstPrompt: prompt } : {}),
   });
 }

@@ -12,12 +12,12 @@ import type { AgentAsk } from "../../src/agent/pending-asks.ts";
 import { createBus } from "../../src/bus/bus.ts";
 import { loadConfig } from "../../src/config/index.ts";
 import type { SessionEvent } from "../../src/session/events.ts";
-import { fakeKey } from "../support/exec-harness.ts";
 import {
   type MockProvider,
   type Script,
   startMockProvider,
 } from "../support/mock-provider/index.ts";
+import { fakeKey } from "../support/provider-env.ts";
 
 const bash = (id: string, command: string): Script => ({
   blocks: [{ kind: "tool", id, name: "bash", input: { command } }],

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { fakeKey } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
+import { fakeKey } from "../support/provider-env.ts";
 
 const example = fileURLToPath(new URL("../../docs/examples/minimal-surface.ts", import.meta.url));
 const readme = fileURLToPath(new URL("../../src/agent/README.md", import.meta.url));

@@ -10,7 +10,7 @@ import { build } from "esbuild";
 import { ToolPresentations } from "../../src/present/tool-presentations.ts";
 import type { EventInput, JsonValue, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
-import { repoRoot } from "../support/cli.ts";
+import { repoRoot } from "../support/repo-root.ts";
 import { tempDir, writeSession } from "../support/session-fixtures.ts";
 
 /** A recorded call and its result, as the loop writes them. */

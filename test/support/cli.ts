@@ -1,9 +1,9 @@
 // Runs the built `codewhale` CLI (bin/codewhale.cjs → dist/) as a child process, the way a user
 // does. scripts/test.mjs builds dist/ before any test starts; tests never build it themselves.
 import { type SpawnSyncOptions, spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { repoRoot } from "./repo-root.ts";
 
-export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+export { repoRoot };
 export const cliPath = `${repoRoot}bin/codewhale.cjs`;
 
 export interface CliRun {

@@ -1,31 +1,13 @@
 // Runs `codewhale exec` as a child process against the loopback mock provider, for each
-// provider kind: a temp CODEWHALE_HOME whose config points the providers at the mock, fake
-// keys generated at runtime in the real shapes, and async spawning (the mock shares our loop).
+// provider kind, in the temp home of provider-env.ts (re-exported here), with async spawning
+// (the mock shares our loop).
 // Under the test runner, a child still running when its file's tests end is killed then, so a
 // failed test cannot leave its file waiting on a CLI that waits on its stdin.
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after } from "node:test";
-import type { ProviderApi } from "../../src/providers/index.ts";
 import { bundleEntry } from "./bundle-child.ts";
 import { cliPath } from "./cli.ts";
-import type { MockProvider } from "./mock-provider/index.ts";
-
-export const KINDS: ProviderApi[] = ["anthropic", "openai-chat", "openai-responses"];
-
-/**
- * The `--model` for each kind: the built-in anthropic and openai providers, a local chat one.
- * The Anthropic model is a made-up name (priced in the config below): the SDK warns on
- * stderr about real model names it considers deprecated.
- */
-export const MODEL_OF: Record<ProviderApi, string> = {
-  anthropic: "anthropic/claude-mock-1",
-  "openai-responses": "openai/gpt-5",
-  "openai-chat": "local/llama3",
-};
+import type { ExecEnv } from "./provider-env.ts";
 
 export interface ExecRun {
   status: number | null;
@@ -35,43 +17,7 @@ export interface ExecRun {
   ms: number;
 }
 
-export interface ExecEnv {
-  home: string;
-  workspace: string;
-  env: Record<string, string>;
-}
-
-export function fakeKey(kind: "anthropic" | "openai"): string {
-  const random = randomBytes(24).toString("base64url");
-  return kind === "anthropic" ? `sk-ant-api03-${random}` : `sk-proj-${random}`;
-}
-
-/** A temp home whose config adds the `local` chat provider; `extraToml` is appended. */
-export function execEnv(mock: MockProvider, extraToml = ""): ExecEnv {
-  const home = mkdtempSync(join(tmpdir(), "cw-exec-home-"));
-  const workspace = mkdtempSync(join(tmpdir(), "cw-exec-ws-"));
-  const config = [
-    "[providers.local]",
-    'kind = "openai-chat"',
-    `base_url = "${mock.url}/v1"`,
-    'api_key_env = "LOCAL_API_KEY"',
-    '[models."anthropic/claude-mock-1"]',
-    "input_price = 5",
-    "output_price = 25",
-    extraToml,
-  ].join("\n");
-  writeFileSync(join(home, "config.toml"), `${config}\n`);
-  const env = {
-    PATH: process.env.PATH ?? "",
-    CODEWHALE_HOME: home,
-    ANTHROPIC_API_KEY: fakeKey("anthropic"),
-    ANTHROPIC_BASE_URL: mock.url,
-    OPENAI_API_KEY: fakeKey("openai"),
-    OPENAI_BASE_URL: `${mock.url}/v1`,
-    LOCAL_API_KEY: fakeKey("openai"),
-  };
-  return { home, workspace, env };
-}
+export { type ExecEnv, execEnv, fakeKey, KINDS, MODEL_OF } from "./provider-env.ts";
 
 export interface Spawned {
   child: ChildProcess;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { repoRoot } from "./cli.ts";
+import { repoRoot } from "./repo-root.ts";
 
 export const GOLDEN_DIR = join(repoRoot, "test", "fixtures", "golden");
 

@@ -1,36 +1,19 @@
-// The interactive terminal's end-to-end harness: `codewhale` (the built CLI) in tmux against a
-// loopback mock provider of its own, waiting at the prompt; typing helpers, scripts of one
-// answer or one tool call; the session logs it wrote. Used by the tests in test/tui/.
-import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// The interactive terminal's end-to-end harness under tmux: `codewhale` (the built CLI) in a
+// real terminal against a loopback mock provider of its own, waiting at the prompt. For the
+// tests that need a real terminal (raw mode, resize, signals, the tty's restore, pastes, the
+// permission prompt); the others run in-process (virtual-chat.ts). Helpers in tui-helpers.ts.
 import type { TestContext } from "node:test";
-import type { EventOf, SessionEvent } from "../../src/session/events.ts";
-import { readSession } from "../../src/session/reader.ts";
-import { type ExecEnv, execEnv, MODEL_OF } from "./exec-harness.ts";
 import { type MockProvider, startMockProvider } from "./mock-provider/index.ts";
+import { type ExecEnv, execEnv } from "./provider-env.ts";
 import { startTmux, type TmuxScreen } from "./tmux.ts";
+import { MODEL, prependTopToml, type StartOptions } from "./tui-helpers.ts";
 
-export const MODEL = MODEL_OF.anthropic;
-export const CHAT_MODEL = MODEL;
+export * from "./tui-helpers.ts";
 
 export interface Started {
   screen: TmuxScreen;
   setup: ExecEnv;
   mock: MockProvider;
-}
-
-export interface StartOptions {
-  columns?: number;
-  rows?: number;
-  setup?: ExecEnv;
-  mock?: MockProvider;
-  /** More config TOML for the temp home, after its last table (execEnv's `extraToml`). */
-  toml?: string;
-  /** Top-level config keys for the temp home, before its first table. */
-  topToml?: string;
-  /** Keep the raw bytes written to the terminal (`screen.raw()`). */
-  record?: boolean;
 }
 
 /** A mock provider, a temp home and workspace, and `codewhale <args>` in tmux at the prompt. */
@@ -41,10 +24,7 @@ export async function start(
 ): Promise<Started> {
   const mock = options.mock ?? (await startMockProvider());
   const setup = options.setup ?? execEnv(mock, options.toml);
-  if (options.topToml) {
-    const file = join(setup.home, "config.toml");
-    writeFileSync(file, `${options.topToml}\n${readFileSync(file, "utf8")}`);
-  }
+  if (options.topToml) prependTopToml(setup.home, options.topToml);
   const screen = startTmux(["--model", MODEL, ...args], {
     env: setup.env,
     cwd: setup.workspace,
@@ -73,74 +53,3 @@ export async function start(
 
 /** The same as `start` (the name the tool-card, permission and steering tests use). */
 export const startChat = start;
-
-export function say(screen: TmuxScreen, text: string): void {
-  screen.type(text);
-  screen.keys("Enter");
-}
-
-/** The session logs under `home`. */
-export function logFiles(home: string): string[] {
-  const dir = join(home, "sessions");
-  return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".jsonl"))
-    .map((file) => join(dir, file));
-}
-
-/** The events of the only session log under `home`. */
-export function loggedEvents(
-  home: string,
-  options: { tolerateEmpty?: boolean } = {},
-): SessionEvent[] {
-  const files = logFiles(home);
-  assert.equal(files.length, 1, `one session log: ${files.join(", ")}`);
-  if (options.tolerateEmpty && readFileSync(files[0]!, "utf8").trim() === "") return [];
-  return readSession(files[0]!).events;
-}
-
-/**
- * The events of the only session log under `home`, once it exists: a new session opens (its
- * log written) just after its first frame, so "/help" on screen does not mean the log is there.
- */
-export async function openedEvents(home: string, timeoutMs = 20_000): Promise<SessionEvent[]> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    // The file is made a moment before its session/start is in it.
-    if (existsSync(join(home, "sessions")) && logFiles(home).length > 0) {
-      const events = loggedEvents(home, { tolerateEmpty: true });
-      if (events.length > 0) return events;
-    }
-    if (Date.now() > until) throw new Error(`no session log under ${home}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-export function ofType<T extends SessionEvent["type"]>(
-  events: SessionEvent[],
-  type: T,
-): Array<EventOf<T>> {
-  return events.filter((e): e is EventOf<T> => e.type === type);
-}
-
-/** A script of one text answer. */
-export const answer = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
-
-/** A script of one tool call. */
-export const toolCall = (id: string, name: string, input: Record<string, unknown>) => ({
-  blocks: [{ kind: "tool" as const, id, name, input }],
-});
-
-/** Polls the screen until `done(screen)` holds; throws with the last screen after 20 s. */
-export async function waitUntil(
-  screen: TmuxScreen,
-  done: (text: string) => boolean,
-  timeoutMs = 20_000,
-): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const now = screen.screen();
-    if (done(now)) return now;
-    if (Date.now() > until) throw new Error(`timed out; the screen:\n${now}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

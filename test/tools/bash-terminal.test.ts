@@ -11,7 +11,7 @@ import type {
   TerminalRequest,
 } from "../../src/tools/builtin/index.ts";
 import { createBashTool } from "../../src/tools/builtin/index.ts";
-import { fakeKey } from "../support/exec-harness.ts";
+import { fakeKey } from "../support/provider-env.ts";
 import { callTool, createWorkspace } from "./support/workspace.ts";
 
 const ws = createWorkspace("cw-terminal-");

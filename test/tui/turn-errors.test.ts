@@ -1,11 +1,10 @@
-// How a turn that fails ends in the terminal, end to end (tmux, loopback mock provider): the
+// How a turn that fails ends in the terminal (in-process, loopback mock provider): the
 // provider down, the budget spent, the context window exceeded: each is one readable line in
 // the transcript (a retry is not kept in it), and the next prompt works.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { serverError } from "../support/mock-provider/index.ts";
-import { skipWithout } from "../support/system-tools.ts";
-import { answer, loggedEvents, ofType, say, startChat } from "../support/tui-session.ts";
+import { answer, loggedEvents, ofType, say, startVirtual } from "../support/virtual-chat.ts";
 
 const FAST_RETRY = "[retry]\nmax_retries = 1\ninitial_delay_ms = 300\nmax_delay_ms = 300";
 
@@ -19,12 +18,9 @@ function after(screen: string, prompt: string): string[] {
     .filter((line) => line.trim() !== "" && !/Working…|^\s+queued|· \/help$/.test(line));
 }
 
-describe("turn errors in a terminal", {
-  skip: skipWithout("tmux"),
-  concurrency: 3,
-}, () => {
+describe("turn errors in a terminal", { concurrency: 3 }, () => {
   it("the provider down: one line, and the next prompt works", async (t) => {
-    const { screen, mock, setup } = await startChat(t, [], { toml: FAST_RETRY });
+    const { screen, mock, setup } = await startVirtual(t, [], { toml: FAST_RETRY });
     mock.enqueue(serverError(), serverError(), answer("back again"));
     say(screen, "hello");
     // The retry waits on the status line (test/tui/status-line.test.ts), too briefly to catch here.
@@ -40,7 +36,7 @@ describe("turn errors in a terminal", {
   });
 
   it("the budget spent: one line naming it, and other commands still work", async (t) => {
-    const { screen, mock } = await startChat(t, [], { topToml: "max_budget_usd = 0.00001" });
+    const { screen, mock } = await startVirtual(t, [], { topToml: "max_budget_usd = 0.00001" });
     mock.enqueue({ ...answer("an expensive answer"), usage: { input: 1000, output: 1000 } });
     say(screen, "spend");
     await screen.waitFor("an expensive answer");
@@ -56,7 +52,7 @@ describe("turn errors in a terminal", {
   it("the context window exceeded: one line, and the session goes on with another model", async (t) => {
     // Lands in the mock model's `[models."anthropic/claude-mock-1"]` table.
     const toml = "context_window = 50";
-    const { screen, mock } = await startChat(t, [], { toml, columns: 160 });
+    const { screen, mock } = await startVirtual(t, [], { toml, columns: 160 });
     say(screen, "hello");
     const failed = await screen.waitFor(/✗ /);
     const lines = after(failed, "hello");

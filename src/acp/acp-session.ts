@@ -1,9 +1,10 @@
 // One ACP session: a codewhale agent seen through the Agent Client Protocol. It renders every
 // `session/event` as `session/update`s (event-updates.ts), in the order the log has them; turns
 // `agent/ask` into a `tool_call` and then a `session/request_permission`, answered through
-// `agent.answer`; shows a running call's progress (`tool/progress`); runs prompts with
-// `agent.submit` (or the bridge's slash commands, or an MCP server's prompt as
-// `/mcp__server__prompt`, mcp-prompts.ts) and answers with the turn's stop reason;
+// `agent.answer`; shows a running call's progress (`tool/progress`) and a call while it is
+// written (`tool/input-start`); runs prompts with `agent.submit` (or the bridge's slash
+// commands, or an MCP server's prompt as `/mcp__server__prompt`, mcp-prompts.ts) and answers
+// with the turn's stop reason;
 // switches model and thinking by reopening the same log with them.
 // Created by acp-sessions.ts for session/new, load and resume.
 import type {
@@ -97,6 +98,9 @@ export class AcpSession {
     this.detach.push(agent.bus.on("session/event", (event) => this.observe(event, true)));
     this.detach.push(agent.bus.on("agent/ask", (ask) => this.onAsk(ask)));
     this.detach.push(agent.bus.on("tool/progress", (progress) => this.onProgress(progress)));
+    this.detach.push(
+      agent.bus.on("tool/input-start", (start) => this.send(this.updates.inputStart(start))),
+    );
     for (const event of agent.history()) this.observe(event, replay, replay);
     // After the answer that names the session (as other agents send it): the client knows it.
     if (announce) setImmediate(() => void this.announceCommands());

@@ -1,18 +1,31 @@
 // The ACP projection of the session log: each durable event becomes the `session/update`s an
 // editor shows, from the event alone (and the calls seen before it), so a live turn and a
-// session replayed by `session/load` give the same updates. Text and thinking chunks by block
-// kind, tool calls from their static presenters, results with the policy-processed content and
-// diffs, the todo list as a plan, usage per step, the title (the first prompt's, or the name
-// `session/title` gives) as session info. Used by acp-session.ts, live and on replay.
+// session replayed by `session/load` give the same updates: chunks by block kind, tool calls
+// from their presenters, results with diffs, the todo list as a plan, usage, the title. Live
+// only, a call still being written (`tool/input-start`) shows early. Used by acp-session.ts.
 import { resolve } from "node:path";
 import type { SessionUpdate, ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
+import type { ToolInputStarted } from "../agent/index.ts";
 import { callText } from "../present/call-text.ts";
+import { StreamingInput } from "../present/streaming-input.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import { contextWindowOf, type ModelLookup } from "../providers/index.ts";
 import { terminalSafe, terminalSafeLine } from "../runner/index.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
+import { builtinPresenter } from "../tools/presenters.ts";
 import { titleOf } from "./session-title.ts";
+
+/** How many of a streaming input's last lines its pending `tool_call` shows. */
+const STREAMING_LINES = 20;
+
+/** A call whose input streams, shown as a pending `tool_call` until its `tool/call`. */
+interface StreamingCall {
+  callId: string;
+  turn: number;
+  step: number;
+  input: StreamingInput;
+}
 
 /** Tokens the context of a model holds, or null when unknown. */
 export type ContextWindow = (model: string, provider: string) => number | null;
@@ -21,6 +34,8 @@ export class EventUpdates {
   private readonly presentations = new ToolPresentations();
   /** Calls already announced as `tool_call` (by an ask, before their `tool/call`). */
   private readonly announced = new Set<string>();
+  /** Calls being written, by `turn:step:block` (their `tool_input` chunks' key). */
+  private readonly streaming = new Map<string, StreamingCall>();
   /** The session's workspace: ACP paths are absolute, recorded arguments may be relative. */
   private cwd = "/";
   private provider = "";
@@ -43,9 +58,29 @@ export class EventUpdates {
    * carries the whole call as its content (every line of a command, every argument, escaped:
    * a title is one line, cut). Its `tool/call` then adds only the status.
    */
-  announce(callId: string, name: string, args: JsonValue, shown: CallPresentation): ToolCallUpdate {
+  announce(callId: string, name: string, args: JsonValue, shown: CallPresentation): CallShown {
     this.announced.add(callId);
-    return toolCall(callId, name, args, this.absolute(shown));
+    return this.whole(callId, toolCall(callId, name, args, this.absolute(shown)));
+  }
+
+  /**
+   * A call the model has begun to write (`tool/input-start`, live only): a `tool_call`,
+   * pending, named by its tool; its `tool_input` chunks then update its content, and its
+   * `tool/call` (or ask) completes it with a `tool_call_update`.
+   */
+  inputStart(start: ToolInputStarted): SessionUpdate {
+    const { callId, turn, step, tool } = start;
+    const input = new StreamingInput(STREAMING_LINES);
+    this.streaming.set(`${turn}:${step}:${start.block}`, { callId, turn, step, input });
+    return {
+      sessionUpdate: "tool_call",
+      toolCallId: callId,
+      title: terminalSafeLine(tool),
+      kind: builtinPresenter(tool)?.kind ?? "other",
+      status: "pending",
+      name: tool,
+      content: [],
+    };
   }
 
   /**
@@ -71,7 +106,7 @@ export class EventUpdates {
         this.titled = true;
         return [{ sessionUpdate: "session_info_update", title: titleOf(event.title) }];
       case "assistant/chunk":
-        if (event.kind === "tool_input") return [];
+        if (event.kind === "tool_input") return this.streamed(event);
         return [
           chunk(event.kind === "text" ? "agent_message_chunk" : "agent_thought_chunk", event.delta),
         ];
@@ -83,6 +118,11 @@ export class EventUpdates {
         return [planOf(event)];
       case "step/end":
         return [this.usage(event)];
+      case "step/failed":
+        // The calls this request was writing will not come.
+        return this.unfinished((call) => call.turn === event.turn && call.step === event.step);
+      case "turn/end":
+        return this.unfinished(() => true);
       default:
         return [];
     }
@@ -104,13 +144,56 @@ export class EventUpdates {
     const shown = this.presentations.of(event) as CallPresentation;
     const updates: SessionUpdate[] = [];
     if (!this.announced.delete(event.call_id)) {
-      updates.push(toolCall(event.call_id, event.name, event.arguments, this.absolute(shown)));
+      const whole = toolCall(event.call_id, event.name, event.arguments, this.absolute(shown));
+      updates.push(this.whole(event.call_id, whole));
     }
     if (event.decision.outcome === "allow") {
       updates.push({
         sessionUpdate: "tool_call_update",
         toolCallId: event.call_id,
         status: "in_progress",
+      });
+    }
+    return updates;
+  }
+
+  /** The whole call: a `tool_call`, or its update when it was shown while being written. */
+  private whole(callId: string, call: ToolCallUpdate): CallShown {
+    for (const [key, streaming] of this.streaming) {
+      if (streaming.callId !== callId) continue;
+      this.streaming.delete(key);
+      // Still pending, as its `tool_call` said: the status is not repeated.
+      const { status: _, ...whole } = call;
+      return { ...whole, sessionUpdate: "tool_call_update" };
+    }
+    return call;
+  }
+
+  /** A streaming call's content: the last lines of its input so far, escaped. */
+  private streamed(event: EventOf<"assistant/chunk">): SessionUpdate[] {
+    const call = this.streaming.get(`${event.turn}:${event.step}:${event.block}`);
+    if (!call) return [];
+    call.input.push(event.delta);
+    const text = fenced("", call.input.tail());
+    return [
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: call.callId,
+        content: [{ type: "content", content: { type: "text", text } }],
+      },
+    ];
+  }
+
+  /** The streaming calls that will not come end as failed. */
+  private unfinished(which: (call: StreamingCall) => boolean): SessionUpdate[] {
+    const updates: SessionUpdate[] = [];
+    for (const [key, call] of this.streaming) {
+      if (!which(call)) continue;
+      this.streaming.delete(key);
+      updates.push({
+        sessionUpdate: "tool_call_update",
+        toolCallId: call.callId,
+        status: "failed",
       });
     }
     return updates;
@@ -186,6 +269,8 @@ function chunk(
 
 /** A `tool_call` update: the call's presentation, its effective arguments, pending. */
 export type ToolCallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call" }>;
+/** The whole call, as a `tool_call` or (shown while it was written) a `tool_call_update`. */
+type CallShown = Extract<SessionUpdate, { sessionUpdate: "tool_call" | "tool_call_update" }>;
 
 function toolCall(
   callId: string,

@@ -54,6 +54,14 @@ export type BusEvents = {
    */
   "tool/progress": (progress: ToolProgress & { callId: string; tool: string }) => void;
   /**
+   * A tool call's input began to stream (the provider named the call and its tool): its
+   * arguments follow as the durable `assistant/chunk`s of kind `tool_input` with the same
+   * turn, step and block, and the call itself as `tool/call` with this `callId` once the
+   * message is complete. Display-only: a surface shows a pending call from it and drops it at
+   * that `tool/call`, or when the step fails (`step/failed`) or the turn ends without one.
+   */
+  "tool/input-start": (start: ToolInputStarted) => void;
+  /**
    * Collected before each valid tool call is decided: each listener may answer a HookListener
    * (`{ name: "plugin:<name>", decide }`). The answers join the decision first, in
    * registration order, before the PreToolUse hooks; they can allow, deny, ask and rewrite
@@ -63,6 +71,17 @@ export type BusEvents = {
    */
   "tools/pre-execute": (session: PreExecuteSession) => HookListener | undefined;
 };
+
+/** The start of a streaming tool input, as `tool/input-start` carries it. */
+export interface ToolInputStarted {
+  turn: number;
+  step: number;
+  /** The content block whose `tool_input` chunks carry the arguments. */
+  block: number;
+  /** The call's id, as its `tool/call.call_id` will be. */
+  callId: string;
+  tool: string;
+}
 
 export type NoticeSource = "policy" | "hook" | "pre-execute" | "tools" | "output" | "status";
 

@@ -5,6 +5,12 @@
 export type { AgentOptions, CompactOutcome, SubmitOutcome, UserShellRun } from "./agent.ts";
 export { Agent, USER_ATTACH_SOURCE, USER_SHELL_SOURCE } from "./agent.ts";
 export type { AgentCommand, CommandResult } from "./agent-command.ts";
-export type { AgentBus, AgentStatus, BusEvents, NoticeSource } from "./bus-events.ts";
+export type {
+  AgentBus,
+  AgentStatus,
+  BusEvents,
+  NoticeSource,
+  ToolInputStarted,
+} from "./bus-events.ts";
 export type { AgentAsk, AnswerResult, AskDecision, AskOption } from "./pending-asks.ts";
 export type { TurnOutcome, TurnReason } from "./turn.ts";

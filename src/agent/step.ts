@@ -1,7 +1,8 @@
 // One attempt at one step: `step/start`, the request, every streamed delta as a durable
-// `assistant/chunk`, then `assistant/message` and `step/end` (usage and cost) on success. On
-// failure it returns what arrived; the caller (turn.ts) records `step/failed` and may retry.
-// `streamRequest` is the stream loop itself, shared with the summarising request.
+// `assistant/chunk` (a tool input's start as the live `tool/input-start`), then
+// `assistant/message` and `step/end` (usage and cost) on success. On failure it returns what
+// arrived; the caller (turn.ts) records `step/failed` and may retry. `streamRequest` is the
+// stream loop itself, shared with the summarising request.
 
 import { errorMessage } from "../errors.ts";
 import type {
@@ -11,7 +12,7 @@ import type {
   StreamPart,
 } from "../providers/index.ts";
 import { costOf, takesImages } from "../providers/index.ts";
-import type { BlockKind, DeltaSink } from "../providers/types.ts";
+import type { BlockKind, DeltaSink, ToolInputStartSink } from "../providers/types.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { JsonValue } from "../session/events.ts";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../session/json-depth.ts";
@@ -43,11 +44,17 @@ export async function streamAttempt(
     provider: ctx.provider.name,
     model: ctx.model,
   });
+  // A tool input's start is live only: the deltas before it are published first.
+  const startTool: ToolInputStartSink = ({ block, id, name }) => {
+    ctx.writer.sealDeltas();
+    ctx.bus.emit("tool/input-start", { turn, step, block, callId: id, tool: name });
+  };
   const outcome = await streamRequest(
     ctx,
     ctx.provider,
-    (onDelta) => buildRequest(ctx, signal, onDelta),
+    (onDelta, onToolInputStart) => buildRequest(ctx, signal, onDelta, undefined, onToolInputStart),
     (block, kind, delta) => ctx.writer.appendDelta({ turn, step, block, kind, delta }),
+    startTool,
   );
   if (!outcome.ok) return outcome;
   recordMessage(ctx, turn, step, outcome.message);
@@ -64,13 +71,15 @@ const MESSAGE_NESTING = 1;
 
 /**
  * Streams one request built by `build` (handed the delta sink), recording each delta the
- * moment it arrives (`record`); shared by steps and the summarising request (compaction.ts).
+ * moment it arrives (`record`) and handing each tool input's start to `startTool` (when
+ * given); shared by steps and the summarising request (compaction.ts).
  */
 export async function streamRequest(
   ctx: RunContext,
   provider: RunContext["provider"],
-  build: (onDelta: DeltaSink) => ProviderRequest,
+  build: (onDelta: DeltaSink, onToolInputStart?: ToolInputStartSink) => ProviderRequest,
   record: DeltaSink,
+  startTool?: ToolInputStartSink,
 ): Promise<StreamOutcome> {
   const blocks = new Map<number, { kind: BlockKind; pieces: string[] }>();
   const partial = () =>
@@ -86,9 +95,10 @@ export async function streamRequest(
   const safe = (failure: ProviderFailure) => safeFailure(failure, [provider.apiKey]);
   let requestId: string | null = null;
   try {
-    for await (const part of ctx.stream(provider, build(onDelta))) {
+    for await (const part of ctx.stream(provider, build(onDelta, startTool))) {
       if (part.type === "start") requestId = part.requestId;
       else if (part.type === "delta") onDelta(part.block, part.kind, part.delta);
+      else if (part.type === "tool_input_start") startTool?.(part);
       else if (part.type === "message") {
         // Recorded as it came, a response nested thousands of levels deep could not be read
         // back (session/json-depth.ts): the step fails instead, and the session goes on.
@@ -121,6 +131,7 @@ export function buildRequest(
   signal: AbortSignal,
   onDelta?: DeltaSink,
   other?: { model: string; messages: ProviderRequest["messages"] },
+  onToolInputStart?: ToolInputStartSink,
 ): ProviderRequest {
   const lookup = { provider: ctx.provider.name, overrides: ctx.config.models };
   const images = other === undefined && takesImages(ctx.model, ctx.provider.kind, lookup);
@@ -134,6 +145,7 @@ export function buildRequest(
     idleTimeoutMs: ctx.config.retry.stream_idle_timeout_ms,
   };
   if (onDelta) request.onDelta = onDelta;
+  if (onToolInputStart) request.onToolInputStart = onToolInputStart;
   const budget = ctx.config.thinking.budget_tokens;
   if (budget !== undefined) request.thinking = { budgetTokens: budget };
   return request;

@@ -11,7 +11,7 @@ import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
 import { guardStream } from "./failure.ts";
 import { providerFetch } from "./http-client.ts";
 import { markCutCall } from "./output-limit.ts";
-import type { DeltaSink, ModelToolCall, StreamPart } from "./types.ts";
+import type { DeltaSink, ModelToolCall, StreamPart, ToolInputStartSink } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -32,7 +32,7 @@ function withoutConsoleWarnings<T>(create: () => T): T {
   }
 }
 
-export const streamAnthropic = guardStream(async function* (config, request, emit) {
+export const streamAnthropic = guardStream(async function* (config, request, emit, startTool) {
   // Named, not default: the SDK is a chunk of its own in the bundle (scripts/build.mjs).
   const [{ Anthropic }, fetch] = await Promise.all([import("@anthropic-ai/sdk"), providerFetch()]);
   const client = new Anthropic({
@@ -47,12 +47,13 @@ export const streamAnthropic = guardStream(async function* (config, request, emi
   const opened = await withoutConsoleWarnings(() =>
     client.messages.create(body, { signal: request.signal }),
   ).withResponse();
-  yield* assembledStream(opened, new MessageAssembly(emit), request, "message_stop");
+  yield* assembledStream(opened, new MessageAssembly(emit, startTool), request, "message_stop");
 });
 
 /**
  * Accumulates stream events into content blocks exactly as the API sent them, handing each
- * text, thinking and tool-input delta to `emit` as it arrives.
+ * text, thinking and tool-input delta to `emit` as it arrives, and each tool_use block's start
+ * (id and name) to `startTool`.
  */
 class MessageAssembly implements StreamAssembly<RawMessageStreamEvent> {
   private readonly blocks: JsonObject[] = [];
@@ -61,16 +62,24 @@ class MessageAssembly implements StreamAssembly<RawMessageStreamEvent> {
   private stopReason: string | null = null;
   complete = false;
 
-  constructor(private readonly emit: DeltaSink) {}
+  constructor(
+    private readonly emit: DeltaSink,
+    private readonly startTool: ToolInputStartSink,
+  ) {}
 
   apply(event: RawMessageStreamEvent): void {
     switch (event.type) {
       case "message_start":
         this.readUsage(event.message.usage);
         break;
-      case "content_block_start":
-        this.blocks[event.index] = structuredClone(event.content_block) as unknown as JsonObject;
+      case "content_block_start": {
+        const block = event.content_block;
+        this.blocks[event.index] = structuredClone(block) as unknown as JsonObject;
+        if (block.type === "tool_use") {
+          this.startTool({ block: event.index, id: block.id, name: block.name });
+        }
         break;
+      }
       case "content_block_delta":
         this.applyDelta(event.index, event.delta);
         break;

@@ -10,6 +10,7 @@ import type {
   ProviderFailure,
   ProviderRequest,
   StreamPart,
+  ToolInputStartSink,
 } from "./types.ts";
 
 /** What an adapter has seen so far; the wrapper reads it to classify a failure. */
@@ -49,12 +50,14 @@ type Inner = (
   config: ProviderConfig,
   request: ProviderRequest,
   emit: DeltaSink,
+  startTool: ToolInputStartSink,
 ) => AsyncGenerator<StreamPart>;
 
 /**
  * Turns an adapter generator into a StreamFunction whose failures end as one `error` part.
  * Adapters hand deltas to `emit`: straight to the request's `onDelta` when there is one,
- * otherwise queued and yielded as `delta` parts in order. A hand-written iterator rather than
+ * otherwise queued and yielded as `delta` parts in order; the start of a tool call's input
+ * (`startTool`) likewise, to the request's `onToolInputStart`. A hand-written iterator rather than
  * another async generator layer, which would cost a promise and a result object per part.
  */
 export function guardStream(inner: Inner) {
@@ -66,6 +69,7 @@ export function guardStream(inner: Inner) {
     const queue: StreamPart[] = [];
     const idle = watchIdle(request.signal, request.idleTimeoutMs);
     const emit = deltaEmitter(track, request.onDelta, queue, idle);
+    const startTool = toolStartEmitter(request, queue);
     let source: AsyncGenerator<StreamPart> | null = null;
     let finished = false;
     /** Delivers a part after the deltas queued before it. */
@@ -80,7 +84,7 @@ export function guardStream(inner: Inner) {
       try {
         if (!source) {
           if (request.signal.aborted) throw new Error(CANCELLED_MESSAGE);
-          source = inner(config, { ...request, signal: idle.signal }, emit);
+          source = inner(config, { ...request, signal: idle.signal }, emit, startTool);
         }
         const next = await source.next();
         idle.activity++;
@@ -156,6 +160,25 @@ function deltaEmitter(
       throw new DeltaSinkError(errorMessage(error), { cause: error });
     }
   };
+}
+
+/**
+ * The `startTool` an adapter gets: to the request's sink, else queued as a part when deltas
+ * are (so it stays before its block's deltas), else dropped.
+ */
+function toolStartEmitter(request: ProviderRequest, queue: StreamPart[]): ToolInputStartSink {
+  const sink = request.onToolInputStart;
+  if (sink) {
+    return (start) => {
+      try {
+        sink(start);
+      } catch (error) {
+        throw new DeltaSinkError(errorMessage(error), { cause: error });
+      }
+    };
+  }
+  if (request.onDelta) return () => undefined;
+  return (start) => queue.push({ type: "tool_input_start", ...start });
 }
 
 function observe(track: StreamTrack, part: StreamPart): void {

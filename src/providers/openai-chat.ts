@@ -11,7 +11,7 @@ import { guardStream } from "./failure.ts";
 import { buildChatBody } from "./openai-chat-request.ts";
 import { createOpenAIClient } from "./openai-client.ts";
 import { markCutCall } from "./output-limit.ts";
-import type { DeltaSink, StreamPart } from "./types.ts";
+import type { DeltaSink, StreamPart, ToolInputStartSink } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
 /** A tool-call piece as servers send it: OpenAI's shape, but `index` is not always there. */
@@ -23,20 +23,23 @@ interface CallState {
   id: string;
   name: string;
   arguments: string;
+  /** Its start was handed to `startTool` (just before its first argument delta). */
+  started?: true;
 }
 
-export const streamOpenAIChat = guardStream(async function* (config, request, emit) {
+export const streamOpenAIChat = guardStream(async function* (config, request, emit, startTool) {
   const client = await createOpenAIClient(config);
   const body = buildChatBody(config, request) as unknown as ChatCompletionCreateParamsStreaming;
   const opened = await client.chat.completions
     .create(body, { signal: request.signal })
     .withResponse();
-  yield* assembledStream(opened, new ChatAssembly(emit), request, "finish_reason");
+  yield* assembledStream(opened, new ChatAssembly(emit, startTool), request, "finish_reason");
 });
 
 /**
  * Accumulates chunks into one assistant message, blocks numbered in order of arrival; hands
- * each reasoning, text and argument delta to `emit` as it arrives.
+ * each reasoning, text and argument delta to `emit` as it arrives, and each call's start (id
+ * and name) to `startTool` just before its first argument delta.
  */
 class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
   private text: string | null = null;
@@ -52,7 +55,10 @@ class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
     return this.finishReason !== null;
   }
 
-  constructor(private readonly emit: DeltaSink) {}
+  constructor(
+    private readonly emit: DeltaSink,
+    private readonly startTool: ToolInputStartSink,
+  ) {}
 
   apply(chunk: ChatCompletionChunk): void {
     if (chunk.usage) this.usage = chatUsage(chunk.usage);
@@ -100,7 +106,14 @@ class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
     if (name && state.name === "") state.name = name;
     const args = call.function?.arguments ?? "";
     state.arguments += args;
-    if (args !== "") this.emit(this.blockOf(`tool:${index}`), "tool_input", args);
+    if (args === "") return;
+    // Its block is numbered at its first argument delta, as before starts were announced.
+    const block = this.blockOf(`tool:${index}`);
+    if (!state.started) {
+      state.started = true;
+      this.startTool({ block, id: state.id, name: state.name });
+    }
+    this.emit(block, "tool_input", args);
   }
 
   /** The slot of a piece with no index: the last call, unless the piece starts a new one. */
@@ -140,7 +153,7 @@ class ChatAssembly implements StreamAssembly<ChatCompletionChunk> {
       stopReason: this.finishReason,
       requestId,
       toolCalls: markCutCall(
-        calls.map((call) => ({ ...call })),
+        calls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
         this.finishReason,
       ),
       usage: this.usage,

@@ -12,23 +12,31 @@ import { guardStream, StreamEventError } from "./failure.ts";
 import { createOpenAIClient } from "./openai-client.ts";
 import { buildResponsesBody } from "./openai-responses-request.ts";
 import { markCutCall } from "./output-limit.ts";
-import type { DeltaSink, ModelToolCall, StreamPart } from "./types.ts";
+import type { DeltaSink, ModelToolCall, StreamPart, ToolInputStartSink } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
 
-export const streamOpenAIResponses = guardStream(async function* (config, request, emit) {
-  const client = await createOpenAIClient(config);
-  const body = buildResponsesBody(config, request) as unknown as ResponseCreateParamsStreaming;
-  const opened = await client.responses.create(body, { signal: request.signal }).withResponse();
-  yield* assembledStream(opened, new ResponseAssembly(emit), request, "response.completed");
-});
+export const streamOpenAIResponses = guardStream(
+  async function* (config, request, emit, startTool) {
+    const client = await createOpenAIClient(config);
+    const body = buildResponsesBody(config, request) as unknown as ResponseCreateParamsStreaming;
+    const opened = await client.responses.create(body, { signal: request.signal }).withResponse();
+    yield* assembledStream(
+      opened,
+      new ResponseAssembly(emit, startTool),
+      request,
+      "response.completed",
+    );
+  },
+);
 
 /**
  * Collects finished output items by output index and the usage of the final response; hands
- * each text, reasoning and argument delta to `emit` as it arrives. A response cut at its output
- * limit may never close the item it was writing (no output_item.done): that item is taken from
- * the final response's `output` when listed there, else rebuilt from its deltas (`unfinished`
- * below), so the call it held is not lost (it is marked cut, output-limit.ts).
+ * each text, reasoning and argument delta to `emit` as it arrives, and each function or custom
+ * tool call's start (call id and name, when its item is added) to `startTool`. A response cut
+ * at its output limit may never close the item it was writing (no output_item.done): that item
+ * is taken from the final response's `output` when listed there, else rebuilt from its deltas
+ * (`unfinished` below), so the call it held is not lost (it is marked cut, output-limit.ts).
  */
 class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
   private readonly items: JsonObject[] = [];
@@ -41,7 +49,10 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
     return this.stopReason !== null;
   }
 
-  constructor(private readonly emit: DeltaSink) {}
+  constructor(
+    private readonly emit: DeltaSink,
+    private readonly startTool: ToolInputStartSink,
+  ) {}
 
   apply(event: ResponseStreamEvent): void {
     switch (event.type) {
@@ -50,6 +61,10 @@ class ResponseAssembly implements StreamAssembly<ResponseStreamEvent> {
           item: structuredClone(event.item) as unknown as JsonObject,
           streamed: "",
         };
+        if (event.item.type === "function_call" || event.item.type === "custom_tool_call") {
+          const { call_id: id, name } = event.item;
+          this.startTool({ block: event.output_index, id, name });
+        }
         return;
       case "response.output_text.delta":
         this.stream(event.output_index, "text", event.delta);

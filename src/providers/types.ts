@@ -41,6 +41,13 @@ export interface ProviderRequest {
    */
   onDelta?: DeltaSink;
   /**
+   * When set, the start of each tool call's input (its block, call id and tool name) is handed
+   * here synchronously, before that block's first delta, and the stream yields no
+   * `tool_input_start` parts. Set it with `onDelta`: without it the starts are yielded as parts
+   * in order with the `delta` parts; with `onDelta` alone they are dropped.
+   */
+  onToolInputStart?: ToolInputStartSink;
+  /**
    * Abort the request, as a retryable failure, once nothing (response, event or delta) has
    * arrived for this long; absent means no limit.
    */
@@ -51,6 +58,16 @@ export type BlockKind = "text" | "thinking" | "tool_input";
 
 /** Receives one streamed delta of a content block. */
 export type DeltaSink = (block: number, kind: BlockKind, delta: string) => void;
+
+/** A tool call's input began to stream: its content block, call id and tool name. */
+interface ToolInputStart {
+  block: number;
+  id: string;
+  name: string;
+}
+
+/** Receives the start of a tool call's input, before the first delta of its block. */
+export type ToolInputStartSink = (start: ToolInputStart) => void;
 
 /** A tool call the model made, with its raw (unparsed) JSON arguments. */
 export interface ModelToolCall {
@@ -85,6 +102,7 @@ export interface ProviderFailure {
 export type StreamPart =
   | { type: "start"; requestId: string | null }
   | { type: "delta"; block: number; kind: BlockKind; delta: string }
+  | ({ type: "tool_input_start" } & ToolInputStart)
   | {
       type: "message";
       api: ProviderApi;

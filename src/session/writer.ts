@@ -257,6 +257,15 @@ export class SessionWriter {
     this.chunks.push(delta);
   }
 
+  /**
+   * Records the deltas kept so far now, as `append` does first, so a live signal sent next
+   * (the agent's `tool/input-start`) reaches listeners after them.
+   */
+  sealDeltas(): void {
+    this.checkWritable();
+    this.chunks.seal();
+  }
+
   /** Appends one event; durable before returning when its type is in SYNC_EVENT_TYPES. */
   append(input: EventInput): SessionEvent {
     this.checkWritable();

@@ -1,8 +1,8 @@
 // One interactive session on a pi-tui screen: the transcript, the queued prompts, the
-// permission prompt, the status line and the input editor, in that order, in the terminal's
-// own scrollback (no alternate screen). Renders from the agent's bus only (`session/event`,
-// plus `agent/status`, `agent/queued`, `agent/ask`, `agent/notice` for lifecycle), drives it
-// through submit, answer and cancel, runs the slash commands, Ctrl-O. Started by index.ts.
+// permission prompt, the status line and the input editor, in the terminal's own scrollback.
+// Renders from the agent's bus only (`session/event`; `agent/*` for lifecycle; `tool/progress`
+// and `tool/input-start` for display), drives it through submit, answer and cancel, runs the
+// slash commands, Ctrl-O. Started by index.ts.
 import { type Component, Container, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/agent.ts";
 import type { AgentAsk } from "../agent/pending-asks.ts";
@@ -243,6 +243,10 @@ export class App {
         this.renderQueued();
       }),
       bus.on("agent/ask", (ask) => this.enqueueAsk(ask)),
+      bus.on("tool/input-start", (start) => {
+        this.transcript.inputStart(start);
+        this.tui.requestRender();
+      }),
       bus.on("tool/progress", ({ callId, tail }) => {
         if (tail === undefined) return;
         this.transcript.progress(callId, tail);

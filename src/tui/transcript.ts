@@ -3,13 +3,17 @@
 // output tail; Ctrl-O expands the focused one or the newest, Alt-Up/Alt-Down move the focus
 // between cards), one line for a refused prompt or a turn that did not
 // complete (retries wait on the status line). Live and replayed events go through `observe`,
-// so a resumed session shows what was shown live. Owned by app.ts; other lines via `notice`.
+// so a resumed session shows what was shown live; a call the model is still writing shows as
+// a pending card (`inputStart`, live only) until its card takes its place. Owned by app.ts;
+// other lines via `notice`.
 import { Container, Spacer, Text } from "@mariozechner/pi-tui";
+import type { ToolInputStarted } from "../agent/index.ts";
 import { oneLine } from "../present/tool-line.ts";
 import type { ToolPresentations } from "../present/tool-presentations.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { ResultPresentation } from "../tools/presentation.ts";
+import { PendingToolCard } from "./pending-tool-card.ts";
 import { shellNoteText, USER_SHELL_SOURCE } from "./shell-command.ts";
 import type { Theme } from "./theme.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
@@ -21,6 +25,15 @@ export interface DisplayState {
   showThinking: boolean;
 }
 
+/** A call being written: its card and the slot the real card will take. */
+interface PendingCall {
+  callId: string;
+  turn: number;
+  step: number;
+  card: PendingToolCard;
+  slot: Container;
+}
+
 type Streamed =
   | { kind: "text"; view: StreamedMarkdown }
   | { kind: "thinking"; view: ThinkingBlock };
@@ -29,6 +42,8 @@ export class Transcript {
   readonly root = new Container();
   private readonly streams = new Map<string, Streamed>();
   private readonly cards = new Map<string, ToolCard>();
+  /** Calls being written, by `turn:step:block` (their `tool_input` chunks' key). */
+  private readonly pending = new Map<string, PendingCall>();
   /** The turn whose request failed for good (its turn/end says so). */
   private failedTurn: number | undefined;
   /** Every card, oldest first: Alt-Up/Alt-Down walk them. */
@@ -70,7 +85,8 @@ export class Transcript {
         return;
       case "step/failed":
         // A retry waits on the status line; a request that failed for good ends the turn,
-        // whose one line (turnEnd) says so.
+        // whose one line (turnEnd) says so. The calls it was writing will not come.
+        this.dropPending((call) => call.turn === event.turn && call.step === event.step);
         if (!event.will_retry) this.failedTurn = event.turn;
         return;
       case "tool/call":
@@ -89,6 +105,7 @@ export class Transcript {
         );
         return;
       case "turn/end":
+        this.dropPending(() => true);
         this.turnEnd(event);
         return;
       case "todo/update":
@@ -103,6 +120,20 @@ export class Transcript {
       default:
         return;
     }
+  }
+
+  /**
+   * A call the model has begun to write (`tool/input-start`): a pending card, fed the call's
+   * `tool_input` chunks, until its `tool/call` puts the real card in its place.
+   */
+  inputStart(start: ToolInputStarted): void {
+    const card = new PendingToolCard(start.tool, this.theme);
+    const slot = new Container();
+    slot.addChild(new Spacer(1));
+    slot.addChild(card);
+    this.root.addChild(slot);
+    const { callId, turn, step } = start;
+    this.pending.set(`${turn}:${step}:${start.block}`, { callId, turn, step, card, slot });
   }
 
   /** A running call's output tail (`tool/progress`, already through the output policy). */
@@ -152,6 +183,7 @@ export class Transcript {
     this.root.clear();
     this.streams.clear();
     this.cards.clear();
+    this.pending.clear();
     this.order.length = 0;
     this.focusAt = undefined;
   }
@@ -173,8 +205,11 @@ export class Transcript {
   }
 
   private chunk(event: EventOf<"assistant/chunk">): void {
-    if (event.kind === "tool_input") return;
     const key = `${event.turn}:${event.step}:${event.block}`;
+    if (event.kind === "tool_input") {
+      this.pending.get(key)?.card.push(event.delta);
+      return;
+    }
     let stream = this.streams.get(key);
     if (!stream) {
       // A hidden thinking block takes no line at all, so it brings its own blank line.
@@ -196,12 +231,37 @@ export class Transcript {
 
   private toolCall(event: EventOf<"tool/call">): void {
     const presentation = this.presentations.of(event);
-    if (!presentation || !("title" in presentation)) return;
+    const slot = this.takePending(event.call_id);
+    if (!presentation || !("title" in presentation)) {
+      if (slot) this.root.removeChild(slot);
+      return;
+    }
     const card = new ToolCard(event, presentation, this.theme);
     this.cards.set(event.call_id, card);
     this.order.push(card);
-    this.root.addChild(new Spacer(1));
-    this.root.addChild(card);
+    const into = slot ?? this.root;
+    slot?.clear();
+    into.addChild(new Spacer(1));
+    into.addChild(card);
+  }
+
+  /** The slot of the pending card of a call, taken out of the pending ones; undefined: none. */
+  private takePending(callId: string): Container | undefined {
+    for (const [key, call] of this.pending) {
+      if (call.callId !== callId) continue;
+      this.pending.delete(key);
+      return call.slot;
+    }
+    return undefined;
+  }
+
+  /** Removes the pending cards of calls that will not come. */
+  private dropPending(which: (call: PendingCall) => boolean): void {
+    for (const [key, call] of this.pending) {
+      if (!which(call)) continue;
+      this.pending.delete(key);
+      this.root.removeChild(call.slot);
+    }
   }
 
   private toolResult(event: EventOf<"tool/result">): void {

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { type AcpClient, chunkText, spawnAcp, useAcp } from "../support/acp-client.ts";
+import { type AcpClient, asShown, chunkText, spawnAcp, useAcp } from "../support/acp-client.ts";
 import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
@@ -25,11 +25,13 @@ function prompt(client: AcpClient, sessionId: string, text: string) {
 
 /** The updates without the slash commands' announcement (sent once per opened session). */
 /**
- * The updates a replay repeats: without the command list, and without a running call's
- * progress reports (a tool_call_update with no status: `tool/progress` is never logged).
+ * The updates a replay repeats: without the command list, a call shown while the model wrote
+ * it folded into its one `tool_call` (`tool/input-start` is never logged), and without a
+ * running call's progress reports (a tool_call_update with no status: `tool/progress` is
+ * never logged either).
  */
 function withoutCommands(updates: acp.SessionUpdate[]): acp.SessionUpdate[] {
-  return updates.filter(
+  return asShown(updates).filter(
     (update) =>
       update.sessionUpdate !== "available_commands_update" &&
       !(update.sessionUpdate === "tool_call_update" && update.status === undefined),

@@ -10,7 +10,14 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { type AcpClient, logOf, type SharedAcp, spawnAcp, useAcp } from "../support/acp-client.ts";
+import {
+  type AcpClient,
+  asShown,
+  logOf,
+  type SharedAcp,
+  spawnAcp,
+  useAcp,
+} from "../support/acp-client.ts";
 import { execEnv, fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
@@ -75,7 +82,9 @@ describe("codewhale acp: tool calls and permissions", () => {
       "update:in_progress",
       "update:completed",
     ]);
-    const call = shared.client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
+    const call = asShown(shared.client.updates(sessionId)).find(
+      (u) => u.sessionUpdate === "tool_call",
+    );
     assert.ok(call && call.sessionUpdate === "tool_call");
     assert.equal(call.kind, "execute");
     assert.deepEqual(call.rawInput, { command: "echo made > made.txt && echo ran" });
@@ -160,7 +169,7 @@ describe("codewhale acp: tool calls and permissions", () => {
     const { sessionId, workspace } = await started();
     assert.equal((await prompt(sessionId, "write notes")).stopReason, "end_turn");
     const updates = shared.client.updates(sessionId);
-    const call = updates.find((u) => u.sessionUpdate === "tool_call");
+    const call = asShown(updates).find((u) => u.sessionUpdate === "tool_call");
     assert.ok(call && call.sessionUpdate === "tool_call");
     assert.equal(call.kind, "edit");
     assert.deepEqual(call.locations, [{ path: join(workspace, "notes.md") }]);
@@ -188,7 +197,9 @@ describe("codewhale acp: tool calls and permissions", () => {
       "update:in_progress",
       "update:completed",
     ]);
-    const call = shared.client.updates(sessionId).find((u) => u.sessionUpdate === "tool_call");
+    const call = asShown(shared.client.updates(sessionId)).find(
+      (u) => u.sessionUpdate === "tool_call",
+    );
     assert.ok(call && call.sessionUpdate === "tool_call");
     assert.equal(call.kind, "read");
     assert.ok(!shared.client.stdoutLines().join("\n").includes(secret), "the secret never left");
@@ -255,7 +266,7 @@ describe("codewhale acp: a running call's progress", () => {
       const steps = ["building 1/2", "building 2/2 \x1b[2J"];
       callThenAnswer("progress", { steps, ms: 30 });
       assert.equal((await client.prompt(sessionId, "build")).stopReason, "end_turn");
-      const shown = client.updates(sessionId).flatMap((u) => {
+      const shown = asShown(client.updates(sessionId)).flatMap((u) => {
         if (u.sessionUpdate !== "tool_call_update") return [];
         const [first] = u.content ?? [];
         const text =

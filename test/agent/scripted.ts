@@ -36,7 +36,7 @@ export interface Reply {
 
 export interface Scripted {
   stream: StreamFunction;
-  requests: Array<Omit<ProviderRequest, "signal" | "onDelta">>;
+  requests: Array<Omit<ProviderRequest, "signal" | "onDelta" | "onToolInputStart">>;
   push(...replies: Reply[]): void;
 }
 
@@ -46,7 +46,7 @@ export function scripted(...initial: Reply[]): Scripted {
   const queue = [...initial];
   const requests: Scripted["requests"] = [];
   const stream: StreamFunction = (_config, request) => {
-    const { signal, onDelta, ...rest } = request;
+    const { signal, onDelta, onToolInputStart, ...rest } = request;
     requests.push(structuredClone(rest));
     const reply = queue.shift() ?? { fail: { message: "no scripted reply" } };
     return play(reply, request);

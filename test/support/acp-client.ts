@@ -259,6 +259,34 @@ export function chunkText(
     .join("");
 }
 
+/**
+ * The updates as an editor ends up showing them: a call shown while the model wrote it (its
+ * `tool_call`, then `tool_call_update`s without a status: its streaming input, then the whole
+ * call) folded into one `tool_call` where its whole call came, as a replayed session
+ * (`session/load`) sends it. A call's updates once it has a status stay as they are.
+ */
+export function asShown(updates: readonly acp.SessionUpdate[]): acp.SessionUpdate[] {
+  const out: Array<acp.SessionUpdate | undefined> = [];
+  const pending = new Map<string, number>();
+  for (const update of updates) {
+    if (update.sessionUpdate === "tool_call") pending.set(update.toolCallId, out.length);
+    else if (update.sessionUpdate === "tool_call_update") {
+      const at = pending.get(update.toolCallId);
+      const call = at === undefined ? undefined : out[at];
+      if (update.status == null && at !== undefined && call?.sessionUpdate === "tool_call") {
+        const { sessionUpdate: _, ...fields } = update;
+        out[at] = undefined;
+        pending.set(update.toolCallId, out.length);
+        out.push({ ...call, ...fields } as acp.SessionUpdate);
+        continue;
+      }
+      pending.delete(update.toolCallId);
+    }
+    out.push(update);
+  }
+  return out.filter((update) => update !== undefined);
+}
+
 /** The commands the bridge announced so far (every `available_commands_update`). */
 export function offeredCommands(client: AcpClient, sessionId: string): acp.AvailableCommand[] {
   return client

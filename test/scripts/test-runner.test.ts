@@ -39,7 +39,7 @@ describe("scripts/test.mjs", () => {
     // A PATH with node and nothing else.
     const bin = tempDir("cw-bare-path-");
     symlinkSync(process.execPath, join(bin, "node"));
-    const run = runTests("test/tui/steering", { ...process.env, PATH: bin, CI: "" });
+    const run = runTests("test/tui/permission-prompts", { ...process.env, PATH: bin, CI: "" });
     assert.equal(run.status, 1);
     assert.equal(run.stderr, "test: missing tmux; install with: sudo apt-get install -y tmux\n");
     assert.equal(run.stdout, "");

@@ -1,4 +1,4 @@
-// `/compact [focus]` in the interactive terminal (tmux, the built CLI, a loopback mock): the
+// `/compact [focus]` in the interactive terminal (in-process, a loopback mock): the
 // summarising request carries the focus, the log records a manual `context/compaction`, and
 // the next prompt's request starts from the summary.
 import assert from "node:assert/strict";
@@ -6,26 +6,11 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { readSession } from "../../src/session/reader.ts";
-import { execEnv, MODEL_OF } from "../support/exec-harness.ts";
-import { startMockProvider } from "../support/mock-provider/index.ts";
-import { skipWithout } from "../support/system-tools.ts";
-import { startTmux } from "../support/tmux.ts";
+import { startVirtual } from "../support/virtual-chat.ts";
 
-describe("/compact in the terminal", { skip: skipWithout("tmux") }, () => {
+describe("/compact in the terminal", () => {
   it("/compact <focus> compacts between turns and the next request starts from the summary", async (t) => {
-    const mock = await startMockProvider();
-    const setup = execEnv(mock);
-    const screen = startTmux(["--model", MODEL_OF.anthropic], {
-      env: setup.env,
-      cwd: setup.workspace,
-      columns: 100,
-      rows: 30,
-    });
-    t.after(async () => {
-      screen.kill();
-      await mock.close();
-    });
-    await screen.waitFor("/help");
+    const { screen, mock, setup } = await startVirtual(t);
     mock.enqueue(
       { blocks: [{ kind: "text", text: "first answer" }] },
       { blocks: [{ kind: "text", text: "TUI-SUMMARY of the first turn" }] },

@@ -1,4 +1,4 @@
-// The MCP servers' prompts and resources in the interactive terminal (tmux, the SDK-built test
+// The MCP servers' prompts and resources in the in-process terminal (the SDK-built test
 // server over stdio, the loopback mock): `/mcp__t__review` is offered by completion (also to a
 // `/mcp__t` typed before the server listed its prompts, once they arrive) and /help,
 // a missing argument is one line, and it sends the prompt's text as the user's prompt;
@@ -11,12 +11,16 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { testServerPath } from "../support/mcp-servers.ts";
 import { fakeGithubToken } from "../support/mcp-test-server.ts";
-import { skipWithout } from "../support/system-tools.ts";
-import { answer, loggedEvents, ofType, say, start, waitUntil } from "../support/tui-session.ts";
+import {
+  answer,
+  loggedEvents,
+  ofType,
+  say,
+  startVirtual,
+  waitUntil,
+} from "../support/virtual-chat.ts";
 
-describe("the interactive terminal: MCP prompts and resources", {
-  skip: skipWithout("tmux"),
-}, () => {
+describe("the interactive terminal: MCP prompts and resources", {}, () => {
   it("/mcp__t__review runs the server's prompt; @t:uri attaches a resource, policed", async (t) => {
     const secret = fakeGithubToken();
     const toml = [
@@ -29,7 +33,7 @@ describe("the interactive terminal: MCP prompts and resources", {
       `command = ${JSON.stringify(`while [ ! -e release ]; do sleep 0.02; done`)}`,
       "timeout_ms = 30000",
     ].join("\n");
-    const { screen, mock, setup } = await start(t, [], { toml });
+    const { screen, mock, setup } = await startVirtual(t, [], { toml });
     // Typed before the server lists its prompts: the menu offers them once they arrive.
     screen.type("/mcp__t");
     await new Promise((resolve) => setTimeout(resolve, 200));

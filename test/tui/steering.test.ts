@@ -1,17 +1,20 @@
-// Steering end to end in a real terminal (tmux) against the loopback mock provider: a message
+// Steering end to end in the in-process terminal against the loopback mock provider: a message
 // typed while a turn runs is queued; Enter on the empty prompt withdraws it and sends it to the
 // running turn, and the model reads it in the next request of that turn, not in a new turn.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { skipWithout } from "../support/system-tools.ts";
-import { answer, loggedEvents, ofType, say, startChat, toolCall } from "../support/tui-session.ts";
+import {
+  answer,
+  loggedEvents,
+  ofType,
+  say,
+  startVirtual,
+  toolCall,
+} from "../support/virtual-chat.ts";
 
-describe("steering in a terminal", {
-  skip: skipWithout("tmux"),
-  concurrency: 2,
-}, () => {
+describe("steering in a terminal", { concurrency: 2 }, () => {
   it("Enter on a queued message while a turn runs sends it as steering at the next step", async (t) => {
-    const { screen, mock, setup } = await startChat(t, ["--permission-mode", "bypass"]);
+    const { screen, mock, setup } = await startVirtual(t, ["--permission-mode", "bypass"]);
     mock.enqueue(
       toolCall("toolu_1", "bash", { command: "sleep 1.5; echo slept" }),
       answer("steered answer"),
@@ -41,7 +44,7 @@ describe("steering in a terminal", {
   });
 
   it("Enter on an empty prompt with nothing queued does nothing", async (t) => {
-    const { screen, mock, setup } = await startChat(t);
+    const { screen, mock, setup } = await startVirtual(t);
     mock.enqueue({ ...answer("slow and steady"), delayMs: 60, chunkSize: 2 });
     say(screen, "go");
     await screen.waitFor("Esc to cancel");

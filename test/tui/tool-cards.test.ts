@@ -1,4 +1,4 @@
-// Tool cards end to end in a real terminal (tmux) against the loopback mock provider: a running
+// Tool cards end to end in the in-process terminal against the loopback mock provider: a running
 // bash call's output tail shows live, never a secret a hostile repository makes it print, and
 // Ctrl-O expands the newest card to everything the model was given and sent; Alt-Up moves the
 // focus to an earlier card, which Ctrl-O then expands instead.
@@ -7,15 +7,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fakeProviderTokens } from "../runner/support/fake-secrets.ts";
-import { skipWithout } from "../support/system-tools.ts";
-import { answer, say, startChat, toolCall, waitUntil } from "../support/tui-session.ts";
+import { answer, say, startVirtual, toolCall, waitUntil } from "../support/virtual-chat.ts";
 
-describe("tool cards in a terminal", {
-  skip: skipWithout("tmux"),
-  concurrency: 3,
-}, () => {
+describe("tool cards in a terminal", { concurrency: 3 }, () => {
   it("shows a running bash call's output tail live, its secrets redacted", async (t) => {
-    const { screen, mock, setup } = await startChat(t, ["--permission-mode", "bypass"]);
+    const { screen, mock, setup } = await startVirtual(t, ["--permission-mode", "bypass"]);
     const [, secret] = fakeProviderTokens()[1] as [string, string];
     writeFileSync(join(setup.workspace, ".env"), `GITHUB_TOKEN=${secret}\n`);
     const command = "cat .env; echo step-one; sleep 2; echo step-two";
@@ -38,7 +34,7 @@ describe("tool cards in a terminal", {
   });
 
   it("Ctrl-O expands the newest card to its arguments and whole result, and collapses it", async (t) => {
-    const { screen, mock } = await startChat(t, ["--permission-mode", "bypass"]);
+    const { screen, mock } = await startVirtual(t, ["--permission-mode", "bypass"]);
     const command = "seq 1 12 | sed 's/^/row /'";
     mock.enqueue(toolCall("toolu_1", "bash", { command }), answer("listed"));
     say(screen, "list rows");
@@ -56,7 +52,7 @@ describe("tool cards in a terminal", {
   });
 
   it("Alt-Up focuses an earlier card and Ctrl-O expands that one; /help names the keys", async (t) => {
-    const { screen, mock } = await startChat(t, ["--permission-mode", "bypass"]);
+    const { screen, mock } = await startVirtual(t, ["--permission-mode", "bypass"]);
     mock.enqueue(
       toolCall("toolu_1", "bash", { command: "seq 1 9 | sed 's/^/first /'" }),
       toolCall("toolu_2", "bash", { command: "seq 1 9 | sed 's/^/second /'" }),

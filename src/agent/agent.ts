@@ -255,7 +255,9 @@ export class Agent {
   async runShell(command: string, signal?: AbortSignal): Promise<UserShellRun | undefined> {
     if (this.running || this.disposed || this.closing) return undefined;
     const { ctx, totals, sessionTools } = this.session;
-    const run = await runUserShell(sessionTools.workspace, command, signal);
+    const run = await runUserShell(sessionTools.workspace, command, signal, (connection) => {
+      if (!this.disposed) ctx.writer.append({ type: "sandbox/connection", ...connection });
+    });
     if (this.disposed) return run;
     recordNotes(ctx, totals.nextTurn, USER_SHELL_SOURCE, [run.note]);
     return run;

@@ -162,7 +162,13 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     cwd: options.cwd,
     spillDir: sessionTools.spillDir,
   };
-  const guard = new SessionGuard(prepared, session, { env: options.env, loaded, bus });
+  const sandbox = sessionTools.workspace.sandbox?.profile("hooks");
+  const guard = new SessionGuard(prepared, session, {
+    env: options.env,
+    loaded,
+    bus,
+    ...(sandbox ? { sandbox } : {}),
+  });
   const ctx: RunContext = {
     bus,
     writer,

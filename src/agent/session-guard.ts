@@ -7,7 +7,7 @@
 import { homedir } from "node:os";
 import type { Env, LoadedConfig, PermissionMode } from "../config/index.ts";
 import { HOOK_EVENTS } from "../config/index.ts";
-import type { EffectivePolicy, SessionHooks } from "../hooks/index.ts";
+import type { EffectivePolicy, HookSandbox, SessionHooks } from "../hooks/index.ts";
 import {
   createSessionHooks,
   effectivePolicy,
@@ -109,7 +109,7 @@ export class SessionGuard implements AskSession {
   constructor(
     prepared: PreparedPolicy,
     session: { sessionId: string; logPath: string; cwd: string; spillDir?: string },
-    options: { env: Env; loaded: LoadedConfig; bus: AgentBus },
+    options: { env: Env; loaded: LoadedConfig; bus: AgentBus; sandbox?: HookSandbox },
   ) {
     this.permissions = prepared.permissions;
     const spill = session.spillDir === undefined ? {} : { spillDir: session.spillDir };
@@ -133,6 +133,7 @@ export class SessionGuard implements AskSession {
       env,
       // What a hook says to the model goes through the same output policy as tool output.
       output: outputPolicyFor(options.loaded.config.output),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       // Read when each hook starts: the running turn's signal, else the session's.
       get signal() {
         return guard.turnSignal ?? guard.session.signal;

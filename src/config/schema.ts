@@ -109,6 +109,10 @@ const sandboxSchema = z.strictObject({
       }),
     ])
     .default("off"),
+  /** Hook commands: `inside` the sandbox (with the network on) or `outside` it, unconfined. */
+  hooks: z.enum(["inside", "outside"]).default("inside"),
+  /** MCP stdio servers: `inside` the sandbox (with the network on) or `outside` it. */
+  mcp_servers: z.enum(["inside", "outside"]).default("inside"),
   /** Where bubblewrap cannot run: ask (today: refuse, with the notice), run unconfined, refuse. */
   fallback: z.enum(["ask", "off", "refuse"]).default("ask"),
 });

@@ -12,6 +12,7 @@ import type { HookSession } from "./input.ts";
 import { hookInputText } from "./input.ts";
 import type { HookOutcome } from "./output.ts";
 import { readHookOutcome } from "./output.ts";
+import type { HookSandbox } from "./run-hook.ts";
 import { DEFAULT_HOOK_TIMEOUT_MS, runHookCommand } from "./run-hook.ts";
 import { policeOutcome } from "./text-policy.ts";
 
@@ -32,6 +33,8 @@ export interface HookRuntime {
    * (`outputPolicyFor(config.output)`); default DEFAULT_OUTPUT_POLICY (30000 bytes).
    */
   output?: OutputPolicy;
+  /** The OS sandbox hooks run in (`[sandbox] hooks`); absent: unconfined. */
+  sandbox?: HookSandbox;
 }
 
 /** A hook's command as shown: its credentials (`--token x`, `KEY=x`, a URL's password) masked. */
@@ -66,6 +69,7 @@ export async function runOneHook(
     timeoutMs,
     ...(runtime.killGraceMs !== undefined ? { killGraceMs: runtime.killGraceMs } : {}),
     ...(runtime.signal ? { signal: runtime.signal } : {}),
+    ...(runtime.sandbox ? { sandbox: runtime.sandbox } : {}),
   });
   const label = hookLabel(hook);
   const outcome = readHookOutcome(event, label, result, timeoutMs);

@@ -3,11 +3,13 @@
 // is not used: it merges the two streams, ignores stdin and applies the tool-output policy
 // (redaction, head/tail truncation), while the hook protocol needs stdin, separate streams and
 // stdout byte-exact so its JSON parses. The tree kill and the lifeline that ends the hook when
-// codewhale dies (runner/process-tree.ts, runner/lifeline.ts) are the runner's.
+// codewhale dies (runner/process-tree.ts, runner/lifeline.ts) are the runner's. In the OS sandbox
+// (`sandbox`), it runs under bwrap, and what it leaves running dies with it.
 import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { errorMessage } from "../errors.ts";
-import { groupRuns, guardProcessTree, spawnTethered } from "../runner/index.ts";
+import type { BwrapHostOptions, SandboxPolicy } from "../runner/index.ts";
+import { confinedArgv, groupRuns, guardProcessTree, spawnTethered } from "../runner/index.ts";
 
 /** Cap on each of stdin, stdout and stderr, in bytes. */
 export const HOOK_IO_CAP = 1024 * 1024;
@@ -25,6 +27,16 @@ export interface HookRunSpec {
   /** Between SIGTERM and SIGKILL; default 1000 ms. */
   killGraceMs?: number;
   signal?: AbortSignal;
+  /**
+   * The OS sandbox the hook runs in (`run`), or why it must not start (`refusal`: no sandbox
+   * here and the fallback refuses); neither: unconfined.
+   */
+  sandbox?: HookSandbox;
+}
+
+export interface HookSandbox {
+  run?: { policy: SandboxPolicy; host: BwrapHostOptions };
+  refusal?: string;
 }
 
 export interface HookRunResult {
@@ -43,10 +55,13 @@ export interface HookRunResult {
 
 export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> {
   const started = Date.now();
+  if (spec.sandbox?.refusal) return notStarted(`not run: ${spec.sandbox.refusal}`, started);
   // --norc: Node's stdio pipes are sockets, and a Debian-built bash that sees a socket on
   // stdin reads ~/.bashrc (as if run by rshd), whose output would pollute the hook's answer.
+  const command = ["bash", "--norc", "-c", spec.command];
+  const run = spec.sandbox?.run;
   const tethered = spawnTethered({
-    argv: ["bash", "--norc", "-c", spec.command],
+    argv: run ? confinedArgv(run, command, spec.cwd) : command,
     cwd: spec.cwd,
     env: spec.env,
     stdin: "pipe",
@@ -89,6 +104,18 @@ export async function runHookCommand(spec: HookRunSpec): Promise<HookRunResult> 
     await tethered.release();
     guard.dispose();
   }
+}
+
+function notStarted(spawnError: string, started: number): HookRunResult {
+  const none = { stdout: "", stderr: "", stdoutTruncated: false, timedOut: false };
+  return {
+    exitCode: null,
+    signal: null,
+    ...none,
+    cancelled: false,
+    spawnError,
+    durationMs: Date.now() - started,
+  };
 }
 
 interface Exit {

@@ -22,7 +22,7 @@ export { redactText } from "./redact-text.ts";
 export { placeholder, Redactor } from "./redactor.ts";
 export { cellWidth } from "./row-wrapper.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
-export { runCommand } from "./run-command.ts";
+export { confinedArgv, runCommand } from "./run-command.ts";
 export type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
 export { bwrapArgs, describePolicy, resolveSandboxPolicy } from "./sandbox-policy.ts";
 export { probeSandbox } from "./sandbox-probe.ts";

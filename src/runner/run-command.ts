@@ -81,6 +81,15 @@ function proxyFor(run: SandboxRun): Promise<NetworkProxy> | null {
   });
 }
 
+/** A command's argv under bwrap without a proxy (hooks, MCP servers: network on or off), in `cwd`. */
+export function confinedArgv(
+  run: Pick<SandboxRun, "policy" | "host">,
+  command: readonly string[],
+  cwd?: string,
+): string[] {
+  return [bwrapPath(), ...bwrapArgs(run.policy, run.host, cwd), "--", ...command];
+}
+
 function sandboxedArgv(run: SandboxRun, proxy: NetworkProxy | null, command: string[]): string[] {
   const args = [bwrapPath(), ...bwrapArgs(run.policy, run.host)];
   if (!proxy) return [...args, "--", ...command];

@@ -22,6 +22,8 @@ interface SandboxConfigSection {
   deny_read: readonly string[];
   network: SandboxNetwork | SandboxNetworkAllow;
   fallback: SandboxFallback;
+  hooks?: "inside" | "outside";
+  mcp_servers?: "inside" | "outside";
 }
 
 const DEFAULT_SANDBOX_SECTION: Readonly<SandboxConfigSection> = Object.freeze({
@@ -60,6 +62,11 @@ export interface SandboxPolicy {
   denyRead: string[];
   /** Where the command starts (the workspace), bound read-only in `read-only` mode. */
   workspace: string;
+  /**
+   * `/tmp`: an empty one of its own (`private`, commands), or the host's, writable (`host`:
+   * hooks and MCP servers, which the user configured, find their scripts and sockets there).
+   */
+  tmp: "private" | "host";
   /** First 16 hex digits of the SHA-256 of the fields above, for the receipt. */
   hash: string;
 }
@@ -78,10 +85,11 @@ const DEFAULT_DENY_READ_IN_HOME = [".ssh", ".aws", ".config/gcloud", ".gnupg"] a
 /** Hidden by default, relative to codewhale's home: its keys and sessions. */
 const DEFAULT_DENY_READ_IN_CODEWHALE_HOME = ["keys", "sessions", "mcp-auth"] as const;
 
-/** The policy of `section`, or null when its mode is `off`. */
+/** The policy of `section`, or null when its mode is `off`; `tmp` is `private` unless given. */
 export function resolveSandboxPolicy(
   section: SandboxConfigSection,
   paths: SandboxPaths,
+  tmp: SandboxPolicy["tmp"] = "private",
 ): SandboxPolicy | null {
   if (section.mode === "off") return null;
   const workspace = realOrSelf(paths.workspace);
@@ -111,6 +119,7 @@ export function resolveSandboxPolicy(
     readOnly,
     denyRead,
     workspace,
+    tmp,
   };
   return { ...body, hash: hashOf(body) };
 }
@@ -121,13 +130,19 @@ export interface BwrapHostOptions {
   unshareUser: boolean;
 }
 
-/** The bwrap arguments (before `--` and the command) that enforce `policy`. */
-export function bwrapArgs(policy: SandboxPolicy, host: BwrapHostOptions): string[] {
+/** The bwrap arguments (before `--` and the command) that enforce `policy`, starting in `cwd`. */
+export function bwrapArgs(
+  policy: SandboxPolicy,
+  host: BwrapHostOptions,
+  cwd: string = policy.workspace,
+): string[] {
   const args = ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc"];
   if (host.unshareUser) args.push("--unshare-user");
   if (policy.network === "off") args.push("--unshare-net");
   // The whole file system read-only, then a fresh /dev, /proc and a private /tmp over it.
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc");
+  if (policy.tmp === "host") args.push("--bind", "/tmp", "/tmp");
+  else args.push("--tmpfs", "/tmp");
   // Roots under /tmp would be hidden by the private /tmp: each is bound again after it.
   if (policy.mode === "read-only") args.push("--ro-bind", policy.workspace, policy.workspace);
   // Bound only where it exists now: a spill directory under a TMPDIR that cannot hold one
@@ -139,7 +154,8 @@ export function bwrapArgs(policy: SandboxPolicy, host: BwrapHostOptions): string
     else args.push("--ro-bind", "/dev/null", path);
   }
   // The host's TMPDIR may lie under the hidden /tmp: temp files go to the private one.
-  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", policy.workspace);
+  if (policy.tmp === "private") args.push("--setenv", "TMPDIR", "/tmp");
+  args.push("--chdir", cwd);
   return args;
 }
 
@@ -153,9 +169,13 @@ export function describePolicy(policy: SandboxPolicy | null): string {
 }
 
 function hashOf(body: Omit<SandboxPolicy, "hash">): string {
-  // An empty allow list is left out, so a policy without one keeps the hash it had before it.
-  const { allow, ...rest } = body;
-  const hashed = allow.length > 0 ? body : rest;
+  // An empty allow list and a private /tmp are left out: a policy without them keeps its hash.
+  const { allow, tmp, ...rest } = body;
+  const hashed = {
+    ...rest,
+    ...(allow.length > 0 ? { allow } : {}),
+    ...(tmp === "host" ? { tmp } : {}),
+  };
   return createHash("sha256").update(JSON.stringify(hashed)).digest("hex").slice(0, 16);
 }
 

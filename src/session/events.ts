@@ -317,11 +317,12 @@ const payloadDefinitions = {
    * docs/sandbox.md): to `host`:`port`, `allowed` or refused; an allowed one that could not be
    * opened carries `error` (`ENOTFOUND`, `ECONNREFUSED`, …). Written as the proxy decides, while
    * the command runs (after its `tool/call`; for a background command, possibly after its
-   * `tool/result`); `call_id` is the call that started the command. Never replayed to the model.
+   * `tool/result`); `call_id` is the call that started the command, absent for the user's own
+   * `!` command. Never replayed to the model.
    */
   "sandbox/connection": () =>
     z.object({
-      call_id: z.string(),
+      call_id: z.string().optional(),
       host: z.string(),
       port: z.number().int().nonnegative(),
       allowed: z.boolean(),

@@ -1,7 +1,8 @@
 // The OS sandbox of one session: the `[sandbox]` config resolved against the session's paths
 // (workspace, temp dir, HOME, codewhale home), bubblewrap's availability probed once, and what
-// happens where it cannot run (the fallback). Built by the agent for the bash tool and by
-// `codewhale sandbox`; `runSpec` is what a command spec carries (none: run unconfined).
+// happens where it cannot run (the fallback). Built by the agent for the bash tool, external
+// tools, `!` commands, hooks and MCP stdio servers, and by `codewhale sandbox`; `runSpec` is what
+// a command spec carries (none: run unconfined), `profile` what hooks and MCP servers run under.
 import type { Config } from "../config/index.ts";
 import { resolveHome } from "../config/index.ts";
 import type { BwrapHostOptions, SandboxPolicy } from "../runner/index.ts";
@@ -21,6 +22,20 @@ export interface SessionSandbox {
   readonly summary: string;
   /** What each command's `tool/result` records (`sandbox`). */
   readonly receipt: SandboxReceipt;
+  /**
+   * What hooks or MCP stdio servers run under: the same policy with the network on (`run`),
+   * `refusal` when they must not start (no sandbox here and the fallback refuses), or neither
+   * (unconfined: mode off, fallback off, or `[sandbox] hooks`/`mcp_servers = "outside"`).
+   */
+  profile(kind: "hooks" | "mcp_servers"): SandboxProfile;
+}
+
+/** A sandboxed run without a proxy: the policy and the host's bwrap options. */
+type ConfinedRun = { policy: SandboxPolicy; host: BwrapHostOptions };
+
+export interface SandboxProfile {
+  run?: ConfinedRun;
+  refusal?: string;
 }
 
 type SandboxReceipt = NonNullable<Payload<"tool/result">["sandbox"]>;
@@ -36,16 +51,18 @@ interface SandboxSetupOptions {
 
 export async function setupSandbox(options: SandboxSetupOptions): Promise<SessionSandbox> {
   const { section, env } = options;
-  const policy = resolveSandboxPolicy(section, {
+  const paths = {
     workspace: options.workspace,
     home: env.HOME || "/nonexistent",
     codewhaleHome: resolveHome(env),
     ...(options.tempDir ? { tempDir: options.tempDir } : {}),
-  });
+  };
+  const policy = resolveSandboxPolicy(section, paths);
   if (!policy) return unconfined("no sandbox (sandbox.mode = off)", null, null);
   const probe = await probeSandbox();
   if (probe.available) {
     const host = { unshareUser: probe.unshareUser };
+    const networked = resolveSandboxPolicy({ ...section, network: "on" }, paths, "host");
     return {
       policy,
       runSpec: { policy, host },
@@ -58,6 +75,8 @@ export async function setupSandbox(options: SandboxSetupOptions): Promise<Sessio
         ...(policy.allow.length > 0 ? { allow: policy.allow } : {}),
         policy_hash: policy.hash,
       },
+      profile: (kind) =>
+        section[kind] === "outside" || !networked ? {} : { run: { policy: networked, host } },
     };
   }
   if (section.fallback === "off") {
@@ -65,7 +84,11 @@ export async function setupSandbox(options: SandboxSetupOptions): Promise<Sessio
     return unconfined("no sandbox (unavailable; sandbox.fallback = off)", null, notice);
   }
   const refusal = `the OS sandbox cannot run here (${probe.reason}) and sandbox.fallback = ${section.fallback}: commands are refused; install bubblewrap, or set sandbox.fallback = "off" or --sandbox off to run them unconfined`;
-  return unconfined("no sandbox (unavailable; commands refused)", refusal, refusal);
+  const refused = unconfined("no sandbox (unavailable; commands refused)", refusal, refusal);
+  return {
+    ...refused,
+    profile: (kind) => (section[kind] === "outside" ? {} : { refusal }),
+  };
 }
 
 function unconfined(
@@ -73,5 +96,13 @@ function unconfined(
   refusal: string | null,
   notice: string | null,
 ): SessionSandbox {
-  return { policy: null, runSpec: undefined, refusal, notice, summary, receipt: UNCONFINED };
+  return {
+    policy: null,
+    runSpec: undefined,
+    refusal,
+    notice,
+    summary,
+    receipt: UNCONFINED,
+    profile: () => ({}),
+  };
 }

@@ -13,6 +13,7 @@ const policy: SandboxPolicy = {
   readOnly: ["/work/project/.git/hooks"],
   denyRead: [],
   workspace: "/work/project",
+  tmp: "private",
   hash: "0123456789abcdef",
 };
 

@@ -5,7 +5,7 @@
 // credential but those its `env_allow` names (runner/child-env.ts).
 import type { ExternalToolConfig } from "../../config/index.ts";
 import { ConfigError } from "../../errors.ts";
-import { childEnvironment, runCommand } from "../../runner/index.ts";
+import { childEnvironment, runCommand, sandboxRefusalNote } from "../../runner/index.ts";
 import { commandSummary } from "../builtin/bash.presenter.ts";
 import { statusLine } from "../builtin/bash.ts";
 import type { BuiltinToolContext } from "../builtin/context.ts";
@@ -67,6 +67,12 @@ function createExternalTool(
       readOnly: false,
       async execute(args, ctx) {
         const argv = fillArgvTemplate(template, args);
+        const sandbox = context.sandbox;
+        if (sandbox?.refusal) return { content: `Not run: ${sandbox.refusal}.`, isError: true };
+        const onConnection = ctx.connection ? { onConnection: ctx.connection } : {};
+        const confined = sandbox?.runSpec
+          ? { sandbox: { ...sandbox.runSpec, ...onConnection } }
+          : {};
         const run = await runCommand(
           {
             command: argv,
@@ -82,12 +88,18 @@ function createExternalTool(
             },
             timeoutMs,
             signal: ctx.signal,
+            ...confined,
           },
           context.policy(entry.name),
           { spill: context.spill },
         );
         const failed = run.timedOut || run.cancelled || run.exitCode !== 0;
-        return toToolResult(run, { trailer: statusLine(run, timeoutMs), isError: failed });
+        const refused = failed ? sandboxRefusalNote(run.output, sandbox?.policy ?? null) : null;
+        const trailer = statusLine(run, timeoutMs) + (refused ? `\n${refused}` : "");
+        const result = toToolResult(run, { trailer, isError: failed });
+        // Set on the same object: toToolResult marks it as already policed.
+        if (sandbox) result.sandbox = sandbox.receipt;
+        return result;
       },
     },
     definePresenter(entry.name, schema, {

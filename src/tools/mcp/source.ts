@@ -61,6 +61,9 @@ export function mcpServerSource(
           vars: options.vars,
           cwd: context.workspace.cwd,
           ...(options.authDir === undefined ? {} : { authDir: options.authDir }),
+          ...(context.workspace.sandbox
+            ? { sandbox: context.workspace.sandbox.profile("mcp_servers") }
+            : {}),
         },
         events,
         context.signal,

@@ -2,10 +2,13 @@
 // environment less every credential, plus those its `env_allow` names and its own `env`; its stderr
 // kept as a bounded tail for error notices, never printed) or streamable HTTP (the url and
 // headers with `${VAR}` filled in; without an Authorization header of its own, OAuth through
-// what `mcp login` stored, never interactive). Called by connection.ts for each (re)start.
+// what `mcp login` stored, never interactive). A stdio server runs in the session's OS sandbox
+// with the network on, unless `[sandbox] mcp_servers = "outside"`. Called by connection.ts.
 import { isAbsolute, resolve } from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "../../config/index.ts";
+import { confinedArgv } from "../../runner/index.ts";
+import type { SandboxProfile } from "../sandbox-setup.ts";
 import { expandTable, expandVars, unset } from "./expand-vars.ts";
 import { guardedOAuthFetch } from "./oauth-fetch.ts";
 import { SessionAuthProvider } from "./oauth-provider.ts";
@@ -23,6 +26,8 @@ export interface TransportOptions {
   cwd: string;
   /** `$CODEWHALE_HOME/mcp-auth`: OAuth for remote servers; absent, none is tried. */
   authDir?: string;
+  /** The OS sandbox a stdio server runs in (`[sandbox] mcp_servers`); absent: unconfined. */
+  sandbox?: SandboxProfile;
 }
 
 export interface BuiltTransport {
@@ -46,11 +51,17 @@ export async function buildTransport(
   const command = server.command ?? "";
   const env = expandTable(server.env, options.vars, "env");
   if (!env.ok) return env;
+  if (options.sandbox?.refusal) return { ok: false, problem: options.sandbox.refusal };
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const cwd = server.cwd === undefined ? options.cwd : resolve(options.cwd, server.cwd);
+  const run = options.sandbox?.run;
+  // In the sandbox: bwrap runs the server (it dies with codewhale: --die-with-parent).
+  const [file = command, ...args] = run
+    ? confinedArgv(run, [command, ...server.args], isAbsolute(cwd) ? cwd : resolve(cwd))
+    : [command, ...server.args];
   const transport = new StdioClientTransport({
-    command,
-    args: server.args,
+    command: file,
+    args,
     env: { ...definedOnly(options.env), ...allowed(server.env_allow, options.vars), ...env.value },
     cwd: isAbsolute(cwd) ? cwd : resolve(cwd),
     stderr: "pipe",

@@ -1,0 +1,97 @@
+// End to end with real bubblewrap: besides bash, what else a session runs is inside the OS
+// sandbox (docs/sandbox.md, "What runs inside"): a `[[tools.external]]` command, a hook (its own
+// profile, network on; `[sandbox] hooks = "outside"` takes it out), an MCP stdio server (network
+// on) and, through the agent, the user's `!` command. Each tries to write outside the workspace.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { probeSandbox } from "../../src/runner/index.ts";
+import { openHarness, scripted } from "../agent/scripted.ts";
+import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
+import { testServerPath } from "../support/mcp-servers.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
+
+const mock = useMockProvider();
+// Outside /tmp: the sandbox's /tmp is private, which would hide the path without the policy.
+const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : "/tmp", "cw-inside-"));
+after(() => rmSync(outside, { recursive: true, force: true }));
+
+const probe = await probeSandbox();
+if (!probe.available && process.env.CI === "true") {
+  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
+}
+const skip = probe.available ? false : "bwrap cannot run here (CI=true makes this a failure)";
+
+async function exec(toml: string, blocks: Array<Record<string, unknown>> = []) {
+  const setup = execEnv(mock, toml);
+  if (blocks.length > 0) mock.enqueue({ blocks } as never);
+  mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+  const args = ["--model", MODEL_OF.anthropic, "--permission-mode", "bypass"];
+  const run = await runExec([...args, "--output-format", "stream-json", "go"], setup, "");
+  assert.equal(run.status, 0, run.stderr);
+  return { setup, lines: jsonLines(run.stdout), stderr: run.stderr };
+}
+
+describe("inside the OS sandbox, besides bash", { skip }, () => {
+  it("an external tool's command cannot write outside the workspace; its result says why", async () => {
+    const toml = `[[tools.external]]\nname = "touch_it"\ndescription = "touch"\ncommand = ["touch", "${outside}/external"]\n`;
+    const { lines } = await exec(toml, [{ kind: "tool", id: "t1", name: "touch_it", input: {} }]);
+    const result = lines.find((line) => line.type === "tool/result");
+    assert.match(String(result?.content), /Read-only file system/);
+    assert.match(String(result?.content), /\[sandbox: .*refused writing/);
+    assert.equal((result?.sandbox as { mode?: string } | undefined)?.mode, "workspace-write");
+    assert.ok(!existsSync(join(outside, "external")));
+  });
+
+  it("a hook runs inside with the network on; [sandbox] hooks = outside runs it unconfined", async () => {
+    const server = createServer((socket) => socket.end("hello\n"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    after(() => server.close());
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    const hook = (name: string) =>
+      `touch ${outside}/${name}; exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3 > ${name}-net`;
+    const inside = await exec(
+      `[[hooks.SessionStart]]\ncommand = ${JSON.stringify(hook("hook-in"))}\n`,
+    );
+    assert.ok(!existsSync(join(outside, "hook-in")), "the write outside was refused");
+    const net = readFileSync(join(inside.setup.workspace, "hook-in-net"), "utf8");
+    assert.equal(net, "hello\n", "the hook reached the loopback server: network on");
+    await exec(
+      `[sandbox]\nhooks = "outside"\n[[hooks.SessionStart]]\ncommand = ${JSON.stringify(hook("hook-out"))}\n`,
+    );
+    assert.ok(existsSync(join(outside, "hook-out")));
+  });
+
+  it("an MCP stdio server runs inside: its write outside fails, its tools still work", async () => {
+    const start = `touch ${outside}/mcp 2>/dev/null; exec "$0" "$@"`;
+    const toml = `[mcp_servers.t]\ncommand = "bash"\nargs = ${JSON.stringify(["-c", start, process.execPath, testServerPath()])}\n`;
+    const { lines, stderr } = await exec(toml, [
+      { kind: "tool", id: "m1", name: "mcp__t__echo", input: { text: "hi" } },
+    ]);
+    assert.doesNotMatch(stderr, /did not start/);
+    const result = lines.find((line) => line.type === "tool/result");
+    assert.equal(result?.is_error, false, String(result?.content));
+    assert.ok(!existsSync(join(outside, "mcp")));
+  });
+
+  it("the user's ! command runs inside, and the model is told the sandbox refused", async () => {
+    const h = await openHarness(scripted(), {
+      env: {
+        CODEWHALE_HOME: mkdtempSync(join(outside, "home-")),
+        ANTHROPIC_API_KEY: "sk-ant-api03-test",
+        PATH: process.env.PATH ?? "",
+      },
+    });
+    try {
+      const run = await h.agent.runShell(`touch ${outside}/shell`);
+      assert.ok(!existsSync(join(outside, "shell")));
+      assert.match(run?.output ?? "", /Read-only file system/);
+      assert.match(run?.output ?? "", /\[sandbox: .*refused writing/);
+    } finally {
+      await h.agent.close();
+    }
+  });
+});

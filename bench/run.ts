@@ -9,6 +9,7 @@ import { benchExport } from "./export.ts";
 import { benchLoop } from "./loop.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchRunner } from "./runner.ts";
+import { benchSandbox } from "./sandbox.ts";
 import { benchSecretCorpus } from "./secret-corpus.ts";
 import { benchSessionLog } from "./session-log.ts";
 import { benchSessionsList } from "./sessions-list.ts";
@@ -34,6 +35,7 @@ const benches: Bench[] = [
   { name: "acp latency", run: benchAcp },
   { name: "compaction", run: benchCompaction },
   { name: "mcp", run: benchMcp },
+  { name: "sandbox", run: benchSandbox },
 ];
 
 const filters = process.argv.slice(2);

@@ -2,7 +2,8 @@
 // a link in a loop (atomically, by rename) between a folder inside the workspace and one outside
 // (or a secret one a read rule denies) while write, edit and read run hundreds of times through
 // it. Not one write may land outside, not one outside file may change, not one read may return
-// the denied file: each call either works inside or is refused.
+// the denied file, not one search or listing (ripgrep's too) may name or quote a file outside
+// or a denied one: each call either works inside or is refused.
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
@@ -13,11 +14,13 @@ import type { PermissionContext } from "../../src/permissions/index.ts";
 import { compilePolicy, readGateFor } from "../../src/permissions/index.ts";
 import {
   createEditTool,
+  createGlobTool,
   createGrepTool,
   createLsTool,
   createReadTool,
   createWriteTool,
 } from "../../src/tools/builtin/index.ts";
+import { skipWithout } from "../support/system-tools.ts";
 import { callTool, createWorkspace } from "./support/workspace.ts";
 
 const ROUNDS = 480;
@@ -56,6 +59,37 @@ async function flipper(link: string, targets: readonly string[]): Promise<ChildP
   await new Promise<void>((resolve, reject) => {
     child.stdout?.once("data", () => resolve());
     child.once("exit", (code) => reject(new Error(`the flipper exited (${code})`)));
+  });
+  return child;
+}
+
+/**
+ * Starts a child that turns the folder `name` in `parent` into a symlink to `target` and back,
+ * holding each state about a millisecond, forever; resolves once it has swapped twice.
+ */
+async function swapper(parent: string, name: string, target: string): Promise<ChildProcess> {
+  const script = `
+    const fs = require("node:fs");
+    const [parent, name, target] = process.argv.slice(1);
+    process.chdir(parent);
+    let i = 0;
+    const hold = () => { for (let end = Date.now() + 1; Date.now() < end; ); };
+    for (;;) {
+      hold();
+      fs.renameSync(name, name + ".dir");
+      fs.symlinkSync(target, name);
+      hold();
+      fs.unlinkSync(name);
+      fs.renameSync(name + ".dir", name);
+      if (++i === 2) process.stdout.write("swapping\\n");
+    }`;
+  const child = spawn(process.execPath, ["-e", script, parent, name, target], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the swapper exited (${code})`)));
   });
   return child;
 }
@@ -165,26 +199,7 @@ describe("a symlink swapped between the check and the open", () => {
     mkdirSync(join(ws.dir, "g", "pub"));
     writeFileSync(join(ws.dir, "g", "vault", "key.txt"), "marker from the vault\n");
     writeFileSync(join(ws.dir, "g", "pub", "key.txt"), "marker in public\n");
-    // The folder `pub` is a real folder, then a link to `vault`, then a real folder again.
-    const script = `
-      const fs = require("node:fs");
-      process.chdir(process.argv[1]);
-      let i = 0;
-      const hold = () => { for (let end = Date.now() + 1; Date.now() < end; ); };
-      for (;;) {
-        hold();
-        fs.renameSync("pub", "pub.dir");
-        fs.symlinkSync("vault", "pub");
-        hold();
-        fs.unlinkSync("pub");
-        fs.renameSync("pub.dir", "pub");
-        if (++i === 2) process.stdout.write("flipping\\n");
-      }`;
-    const child = spawn(process.execPath, ["-e", script, join(ws.dir, "g")], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    children.push(child);
-    await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
+    const child = await swapper(join(ws.dir, "g"), "pub", "vault");
     let leaked = 0;
     for (let round = 0; round < GREP_ROUNDS; round++) {
       const result = await callTool(grep, { pattern: "marker", path: "g" });
@@ -192,5 +207,60 @@ describe("a symlink swapped between the check and the open", () => {
     }
     stop(child);
     assert.equal(leaked, 0, "no search returned the denied file");
+  });
+
+  it("grep (ripgrep) under a deny rule: a walked folder swapped for a link to the denied one is never searched", {
+    skip: skipWithout("rg"),
+  }, async () => {
+    const policy = compilePolicy({
+      mode: "default",
+      allow: [],
+      ask: [],
+      deny: [{ text: "read(h/vault/**)", source: "flag" }],
+    });
+    const ctx: PermissionContext = { workspaceRoot: ws.dir, cwd: ws.dir, home: "/nonexistent" };
+    const grep = createGrepTool(ws.context({ readGate: readGateFor(policy, ctx) }), {
+      backend: "rg",
+    });
+    mkdirSync(join(ws.dir, "h", "vault"), { recursive: true });
+    mkdirSync(join(ws.dir, "h", "pub"));
+    writeFileSync(join(ws.dir, "h", "vault", "key.txt"), "marker from the vault\n");
+    writeFileSync(join(ws.dir, "h", "pub", "key.txt"), "marker in public\n");
+    const child = await swapper(join(ws.dir, "h"), "pub", "vault");
+    let leaked = 0;
+    let found = 0;
+    for (let round = 0; round < GREP_ROUNDS; round++) {
+      const result = await callTool(grep, { pattern: "marker", path: "h" });
+      if (result.content.includes("from the vault")) leaked++;
+      if (result.content.includes("marker in public")) found++;
+    }
+    stop(child);
+    assert.equal(leaked, 0, "no search returned the denied file");
+    assert.ok(found > 0, "searches found the public file");
+  });
+
+  it("grep (ripgrep) and glob: a folder swapped for a link out of the workspace leaks no name or line from outside", {
+    skip: skipWithout("rg"),
+  }, async () => {
+    const grep = createGrepTool(ws.context(), { backend: "rg" });
+    const glob = createGlobTool(ws.context());
+    mkdirSync(join(outside, "o"));
+    writeFileSync(join(outside, "o", "payroll-2027.txt"), "marker from outside\n");
+    mkdirSync(join(ws.dir, "k", "o"), { recursive: true });
+    writeFileSync(join(ws.dir, "k", "o", "notes.txt"), "marker inside\n");
+    const child = await swapper(join(ws.dir, "k"), "o", join(outside, "o"));
+    const leaks: string[] = [];
+    for (let round = 0; round < GREP_ROUNDS; round++) {
+      for (const [tool, args] of [
+        [grep, { pattern: "marker", path: "k" }],
+        [grep, { pattern: "marker", path: "k", files_only: true }],
+        [glob, { pattern: "**/*.txt", path: "k" }],
+      ] as const) {
+        const result = await callTool(tool, args);
+        if (/from outside|payroll/.test(result.content)) leaks.push(result.content);
+      }
+    }
+    stop(child);
+    assert.deepEqual(leaks, [], "no result named or quoted a file outside the workspace");
   });
 });

@@ -33,7 +33,13 @@ export function createGlobTool(context: BuiltinToolContext): AnyPresentedTool {
           const matches = picomatch(args.pattern, { dot: true });
           const readable = readFilter(context, "glob");
           const found: string[] = [];
-          const walk = walkFiles({ root: context.cwd, start: base.absolute, signal: ctx.signal });
+          const walk = walkFiles({
+            root: context.cwd,
+            start: base.absolute,
+            signal: ctx.signal,
+            // Only folders really inside: one swapped for a symlink mid-walk is not listed.
+            realRoot: base.root,
+          });
           for await (const file of walk) {
             const rel = relative(base.absolute, file).split("\\").join("/");
             if (!matches(rel) || !readable.passes(file)) continue;

@@ -56,7 +56,13 @@ async function candidates(query: GrepQuery): Promise<string[]> {
   const info = await stat(query.target);
   if (info.isFile()) return passes(query.target) && readable(query.target) ? [query.target] : [];
   const files: string[] = [];
-  const walk = walkFiles({ root: query.root, start: query.target, signal: query.signal });
+  const realRoot = query.real?.root;
+  const walk = walkFiles({
+    root: query.root,
+    start: query.target,
+    signal: query.signal,
+    ...(realRoot === undefined ? {} : { realRoot }),
+  });
   for await (const file of walk) if (passes(file) && readable(file)) files.push(file);
   return files;
 }

@@ -5,7 +5,9 @@
 // walk's rules (.gitignore without a git repo, hidden files, `.git` skipped, walk order); the
 // glob filter is applied to rg's hits here, since rg's --glob would override .gitignore. With a
 // read gate, `rg --files` (same rules) lists what the search will reach first, so each covered
-// file is counted once whatever it holds, and its hits are dropped before anyone sees them.
+// file is counted once whatever it holds, and its hits are dropped before anyone sees them. rg
+// never follows symlinks in its walk (no --follow), and every hit is checked after it against
+// the file opened without following links (grep-verify.ts), for a folder swapped mid-search.
 import type { ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { guardProcessTree, spawnTethered } from "../../runner/index.ts";
@@ -21,6 +23,7 @@ import {
   GREP_MAX_RESULTS,
   globFilter,
 } from "./grep-search.ts";
+import { verifiedHits } from "./grep-verify.ts";
 
 /** Lines longer than this many bytes come back as a preview: still more than 500 chars. */
 const RG_MAX_COLUMNS = 4 * GREP_MAX_LINE_CHARS;
@@ -95,7 +98,10 @@ export async function grepWithRipgrep(
     if (!(listed instanceof Set)) return listed;
     covered = listed;
   }
-  return runSearch({ query, passes, covered, hits: emptyHits() }, env);
+  const outcome = await runSearch({ query, passes, covered, hits: emptyHits() }, env);
+  // rg follows a folder swapped for a symlink while it runs: its hits are checked after it.
+  if (!outcome.ok || !query.real) return outcome;
+  return { ok: true, hits: await verifiedHits(outcome.hits, query.real) };
 }
 
 /** The files the search reaches (after the glob) that the read gate covers, each counted once. */

@@ -3,6 +3,7 @@
 // the model reads: `path:line:text` sorted by path then line (or paths alone), then a count line.
 import { basename, relative } from "node:path";
 import picomatch from "picomatch";
+import type { RealTarget } from "./grep-verify.ts";
 import type { ReadFilter } from "./read-gate.ts";
 import { skippedNote } from "./read-gate.ts";
 import { tokenCut } from "./text-file.ts";
@@ -25,6 +26,11 @@ export interface GrepQuery {
    * each covered file once, whatever the file holds; a covered file's hits never come back.
    */
   readable?: ReadFilter;
+  /**
+   * Where the target really is, as the path check found it: ripgrep's hits are checked against
+   * the files opened there without following links (grep-verify.ts).
+   */
+  real?: RealTarget;
   signal?: AbortSignal;
 }
 

@@ -66,6 +66,7 @@ export function createGrepTool(
             target: target.absolute,
             root: context.cwd,
             ...(readable.active && !target.inSpill ? { readable } : {}),
+            real: { given: target.absolute, real: target.real, root: target.root },
             signal: ctx.signal,
           });
           if (!outcome.ok) throw new ToolProblem(outcome.error);

@@ -1,9 +1,12 @@
 // A .gitignore-aware walk of the workspace for glob and the JS grep: every .gitignore from the
 // workspace root down applies to its own directory (a deeper file's negation wins, as in git),
 // `.git` is always skipped, symlinks are not followed, entries come sorted by name. Matching
-// rules are the `ignore` package's; global excludes and .git/info/exclude are not read.
+// rules are the `ignore` package's; global excludes and .git/info/exclude are not read. With a
+// real root, each folder is listed only where the walk expects it (checked through its open
+// descriptor), so one swapped for a symlink mid-walk is skipped, never listed.
 import type { Dirent } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { constants, existsSync } from "node:fs";
+import { open, readdir, readFile, readlink, realpath } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import ignore from "ignore";
 
@@ -21,29 +24,51 @@ export interface WalkOptions {
   /** The directory to walk, inside `root` (or outside it: then it is its own root). */
   start: string;
   signal?: AbortSignal;
+  /**
+   * The real directory (symlinks resolved) the walk must stay inside: the start must really be
+   * in it, and each folder is listed only when it is, at the moment of listing, the real folder
+   * the walk expects (its descriptor says where it is), so no name from elsewhere is listed.
+   */
+  realRoot?: string;
 }
+
+/** Listing a folder through its descriptor works here (Linux); elsewhere, checked after. */
+const PROC_FD = existsSync("/proc/self/fd");
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /** Yields the absolute path of every file not ignored, depth first, sorted by name. */
 export async function* walkFiles(options: WalkOptions): AsyncGenerator<string> {
   const inside = relative(options.root, options.start);
   const root = inside.startsWith("..") ? options.start : options.root;
   const levels = await ancestorLevels(root, relative(root, options.start));
-  yield* walkDir(root, options.start, levels, options.signal);
+  let real: string | undefined;
+  if (options.realRoot !== undefined) {
+    real = await realpath(options.start).catch(() => undefined);
+    const rel = real === undefined ? ".." : relative(options.realRoot, real);
+    if (rel === ".." || rel.startsWith(`..${sep}`) || rel.startsWith(sep)) return;
+  }
+  yield* walkDir({ root, signal: options.signal }, options.start, real, levels);
+}
+
+interface Walk {
+  root: string;
+  signal: AbortSignal | undefined;
 }
 
 async function* walkDir(
-  root: string,
+  walk: Walk,
   dir: string,
+  real: string | undefined,
   parents: Level[],
-  signal: AbortSignal | undefined,
 ): AsyncGenerator<string> {
-  if (signal?.aborted) return;
-  const rel = toPosix(relative(root, dir));
+  if (walk.signal?.aborted) return;
+  const rel = toPosix(relative(walk.root, dir));
   const own = await loadLevel(dir, rel);
   const levels = own ? [...parents, own] : parents;
   let entries: Dirent[];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries =
+      real === undefined ? await readdir(dir, { withFileTypes: true }) : await listAt(dir, real);
   } catch {
     return;
   }
@@ -54,8 +79,29 @@ async function* walkDir(
     const entryRel = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
       if (entry.name === ".git" || isIgnored(levels, `${entryRel}/`)) continue;
-      yield* walkDir(root, path, levels, signal);
+      yield* walkDir(walk, path, real === undefined ? undefined : join(real, entry.name), levels);
     } else if (entry.isFile() && !isIgnored(levels, entryRel)) yield path;
+  }
+}
+
+/**
+ * The entries of `dir`, when it is really `real`: on Linux opened without following a link in
+ * its last place, its descriptor's path checked, and read through the descriptor; elsewhere
+ * read by path and its real path checked after. Throws when it is somewhere else.
+ */
+async function listAt(dir: string, real: string): Promise<Dirent[]> {
+  if (!PROC_FD) {
+    const entries = await readdir(dir, { withFileTypes: true });
+    if ((await realpath(dir)) !== real) throw new Error(`${dir} moved while it was listed`);
+    return entries;
+  }
+  const handle = await open(dir, DIRECTORY_FLAGS);
+  try {
+    const at = `/proc/self/fd/${handle.fd}`;
+    if ((await readlink(at)) !== real) throw new Error(`${dir} moved while it was listed`);
+    return await readdir(at, { withFileTypes: true });
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,6 +1,7 @@
 // The import-direction check of docs/architecture.md, over every src/**/*.ts file: each
-// relative import must point to its own layer or to one the table allows. Also checks that no
-// file but src/session/events.ts declares a durable event type. A regex scan, not a parser.
+// relative import must point to its own layer or to one the table allows, and into `agent`
+// only through its entry, src/agent/index.ts. Also checks that no file but
+// src/session/events.ts declares a durable event type. A regex scan, not a parser.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
@@ -54,6 +55,11 @@ const TYPE_ONLY: Record<Layer, readonly Layer[]> = {
   runner: ["config"],
   permissions: ["session"],
   hooks: ["session"],
+};
+
+/** Layers the others import only through one entry file (docs/architecture.md, Surface API). */
+const ENTRIES: Record<Layer, string> = {
+  agent: "agent/index.ts",
 };
 
 const EVENTS_FILE = "session/events.ts";
@@ -117,8 +123,13 @@ function checkEdge(file: string, ref: ImportRef): string | undefined {
   if (!allowed) return `src/${file}: is in no layer of docs/architecture.md (add "${from}" there)`;
   const edge = `${where} ${to} (${ref.specifier}), which ${from} may not import`;
   if (TYPE_ONLY[from]?.includes(to)) return ref.typeOnly ? undefined : `${edge} except as types`;
-  if (to === from || SHARED.includes(to) || allowed.includes(to)) return undefined;
-  return edge;
+  if (to === from || SHARED.includes(to)) return undefined;
+  if (!allowed.includes(to)) return edge;
+  const entry = ENTRIES[to];
+  if (entry !== undefined && target !== entry) {
+    return `${where} ${to} (${ref.specifier}) past its entry src/${entry}`;
+  }
+  return undefined;
 }
 
 /** Every import that breaks the layer table, one message per edge. */
@@ -189,6 +200,17 @@ describe("the source tree", () => {
 });
 
 describe("the import checker", () => {
+  test("lets a surface into agent only through src/agent/index.ts", () => {
+    const files = [
+      { path: "tui/app.ts", source: 'import type { Agent } from "../agent/agent.ts";' },
+      { path: "cli/exec.ts", source: 'import { Agent } from "../agent/index.ts";' },
+      { path: "agent/turn.ts", source: 'import { streamAttempt } from "./step.ts";' },
+    ];
+    assert.deepEqual(checkImportDirections(files), [
+      "src/tui/app.ts: imports agent (../agent/agent.ts) past its entry src/agent/index.ts",
+    ]);
+  });
+
   test("rejects a forbidden edge and names the file, layer and specifier", () => {
     const files = [
       { path: "session/store.ts", source: 'import { createBus } from "../bus/bus.ts";' },

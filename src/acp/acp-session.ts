@@ -15,8 +15,7 @@ import type {
   SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
-import type { Agent } from "../agent/agent.ts";
-import type { AgentAsk } from "../agent/pending-asks.ts";
+import type { Agent, AgentAsk } from "../agent/index.ts";
 import type { Config, Env } from "../config/index.ts";
 import { formatCount } from "../present/format.ts";
 import { terminalSafe, terminalSafeLine } from "../runner/index.ts";

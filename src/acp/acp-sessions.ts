@@ -12,9 +12,8 @@ import type {
   SessionInfo,
 } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
-import { Agent } from "../agent/agent.ts";
-import type { BusEvents } from "../agent/bus-events.ts";
-import type { Receipts } from "../agent/session-open.ts";
+import type { BusEvents, Receipts } from "../agent/index.ts";
+import { Agent } from "../agent/index.ts";
 import { createBus } from "../bus/bus.ts";
 import { type Env, type LoadedConfig, loadConfig, sessionsDir } from "../config/index.ts";
 import { providerKeyVars } from "../hooks/index.ts";

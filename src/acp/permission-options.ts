@@ -3,7 +3,7 @@
 // session rule), reject once, and reject for this session (the bridge then refuses the same
 // rule without asking again). A cancelled or unknown answer denies. Used by acp-session.ts.
 import type { PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
-import type { AgentAsk, AskDecision } from "../agent/pending-asks.ts";
+import type { AgentAsk, AskDecision } from "../agent/index.ts";
 import { terminalSafeLine } from "../runner/index.ts";
 
 export function permissionOptions(ask: AgentAsk): PermissionOption[] {

@@ -4,7 +4,7 @@
 // a variable is ever sent, never a value. Used by acp-agent.ts and acp-sessions.ts.
 
 import type { AuthMethod } from "@agentclientprotocol/sdk";
-import { splitModelId } from "../agent/provider-resolve.ts";
+import { splitModelId } from "../agent/index.ts";
 import type { Config, Env } from "../config/index.ts";
 
 /** The id of the one auth method: the provider key in codewhale's environment. */

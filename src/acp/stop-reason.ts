@@ -3,7 +3,7 @@
 // step limit and the budget as `max_turn_requests`, cancel as `cancelled`. A failed turn has
 // no stop reason: acp-session.ts answers the prompt with an error carrying its one line.
 import type { StopReason } from "@agentclientprotocol/sdk";
-import type { TurnOutcome } from "../agent/turn.ts";
+import type { TurnOutcome } from "../agent/index.ts";
 
 /** Native stop reasons (Anthropic, Chat Completions, Responses) of an answer cut by its limit. */
 const CUT = new Set(["max_tokens", "length", "max_output_tokens", "model_context_window_exceeded"]);

@@ -21,7 +21,6 @@ import { submitPrompt } from "./prompt-submit.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
 import { runUserShell, USER_SHELL_SOURCE, type UserShellRun } from "./user-shell.ts";
 
-export type { AgentCommand } from "./agent-command.ts";
 export type { AgentOptions } from "./compose-session.ts";
 export type { UserShellRun } from "./user-shell.ts";
 export { USER_SHELL_SOURCE } from "./user-shell.ts";

@@ -1,6 +1,7 @@
 // The engine's one entry for a surface: open an `Agent`, subscribe to its bus (`BusEvents`:
 // the durable `session/event` union and the transient `agent/*` events), dispatch commands
-// (`AgentCommand`) and answer asks. src/agent/README.md shows the whole surface in a dozen lines.
+// (`AgentCommand`) and answer asks; also the model-id helpers and the prompt-size check the
+// CLI and ACP use. Surfaces import nothing else of src/agent/ (test/architecture.test.ts).
 
 export type { AgentOptions, CompactOutcome, SubmitOutcome, UserShellRun } from "./agent.ts";
 export { Agent, USER_ATTACH_SOURCE, USER_SHELL_SOURCE } from "./agent.ts";
@@ -13,4 +14,7 @@ export type {
   ToolInputStarted,
 } from "./bus-events.ts";
 export type { AgentAsk, AnswerResult, AskDecision, AskOption } from "./pending-asks.ts";
+export { oversizedPrompt } from "./prompt-size.ts";
+export { resolveModel, splitModelId } from "./provider-resolve.ts";
+export type { Receipts } from "./session-open.ts";
 export type { TurnOutcome, TurnReason } from "./turn.ts";

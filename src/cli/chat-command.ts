@@ -6,9 +6,8 @@
 // a resumed one before, its transcript being that frame. Registered by main.ts, on the
 // process's own terminal (the tests of test/tui/ also on an in-process virtual one).
 import type { Command } from "commander";
-import { Agent } from "../agent/agent.ts";
-import type { BusEvents } from "../agent/bus-events.ts";
-import { resolveModel } from "../agent/provider-resolve.ts";
+import type { BusEvents } from "../agent/index.ts";
+import { Agent, resolveModel } from "../agent/index.ts";
 import { createBus } from "../bus/bus.ts";
 import {
   addAllowRule,

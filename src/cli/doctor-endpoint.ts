@@ -3,7 +3,7 @@
 // answers: one GET of the model list at the configured base URL with the key, within a few
 // seconds. A refused key or no answer fails; another HTTP status only warns (a proxy may
 // serve requests but no list). Called by doctor-command.ts.
-import { resolveModel } from "../agent/provider-resolve.ts";
+import { resolveModel } from "../agent/index.ts";
 import type { Config } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
 import { providerFetch } from "../providers/http-client.ts";

@@ -3,8 +3,7 @@
 // (permissions/ask.ts `execDenialMessage`); the model reads it as the call's result. It keeps
 // the narrowest allow rule of each refused ask, so that the refusal is shown with it
 // (`ExecRefusals.of`). Subscribed by exec-command.ts (and by loop tests that want exec's answers).
-import type { Agent } from "../agent/agent.ts";
-import type { AgentAsk } from "../agent/pending-asks.ts";
+import type { Agent, AgentAsk } from "../agent/index.ts";
 import { execDenialMessage } from "../permissions/index.ts";
 import type { EventOf } from "../session/events.ts";
 

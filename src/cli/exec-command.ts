@@ -5,10 +5,8 @@
 // Registered by cli/main.ts; built on the agent's surface API (submit, subscribe, answer), the
 // rendering is exec-output.ts's, the prompt and piped stdin exec-prompt.ts's.
 import type { Command } from "commander";
-import { Agent } from "../agent/agent.ts";
-import type { BusEvents } from "../agent/bus-events.ts";
-import { oversizedPrompt } from "../agent/prompt-size.ts";
-import type { TurnOutcome } from "../agent/turn.ts";
+import type { BusEvents, TurnOutcome } from "../agent/index.ts";
+import { Agent, oversizedPrompt } from "../agent/index.ts";
 import { createBus } from "../bus/bus.ts";
 import {
   configFlagsFromOptions,

@@ -3,7 +3,7 @@
 // one JSON object (json, stream-json). Exit 0 when compacted or there was nothing to compact,
 // 1 when the summarising request failed (nothing is lost), 130 when cancelled. Used by
 // exec-command.ts.
-import type { Agent, CompactOutcome } from "../agent/agent.ts";
+import type { Agent, CompactOutcome } from "../agent/index.ts";
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import type { StreamLine } from "../present/stream-json.ts";
 import type { OutputFormat } from "./exec-output.ts";

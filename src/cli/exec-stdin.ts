@@ -9,9 +9,7 @@
 // session once the running turn and the queued prompts are done (asks still waiting then get
 // exec's refusal), a signal at once (the running turn is cancelled, queued prompts withdrawn).
 import { z } from "zod";
-import type { Agent, AgentCommand } from "../agent/agent.ts";
-import type { AgentAsk } from "../agent/pending-asks.ts";
-import type { TurnOutcome } from "../agent/turn.ts";
+import type { Agent, AgentAsk, AgentCommand, TurnOutcome } from "../agent/index.ts";
 import { PromptTooLargeError } from "../errors.ts";
 import type { StreamLine } from "../present/stream-json.ts";
 import { type ExecRefusals, refuseAsk, refuseAsks } from "./exec-asks.ts";

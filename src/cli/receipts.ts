@@ -2,7 +2,7 @@
 // and check a log before resuming it), what `sessions verify [--key FILE]` trusts, and the
 // lines it prints about a log's receipt. Called by exec-command.ts and sessions-command.ts.
 
-import type { Receipts } from "../agent/session-open.ts";
+import type { Receipts } from "../agent/index.ts";
 import { resolveHome } from "../config/index.ts";
 import { createCheckpointSigner } from "../session/checkpoint.ts";
 import { checkpointIndexPath } from "../session/checkpoint-index.ts";

@@ -4,8 +4,7 @@
 // and `tool/input-start` for display), drives it through submit, answer and cancel, runs the
 // slash commands, Ctrl-O. Started by index.ts.
 import { type Component, Container, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
-import type { Agent } from "../agent/agent.ts";
-import type { AgentAsk } from "../agent/pending-asks.ts";
+import type { Agent, AgentAsk } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
 import { formatCost, formatDuration, formatTokens, plural } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";

@@ -13,7 +13,7 @@ import {
   truncateToWidth,
   wrapTextWithAnsi,
 } from "@mariozechner/pi-tui";
-import type { AgentAsk, AskDecision } from "../agent/pending-asks.ts";
+import type { AgentAsk, AskDecision } from "../agent/index.ts";
 import type { RuleTarget } from "../config/index.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import { callPreview } from "./ask-preview.ts";

@@ -3,7 +3,7 @@
 // it will write (a `write`'s content, an `edit`'s change as a coloured diff) with its other
 // arguments. A protected file (the ask's `protectedFile`: .git/config, hooks, .codewhale/…) is
 // named as such. Every piece of text goes through `safe`. Called by ask-panel.ts.
-import type { AgentAsk } from "../agent/pending-asks.ts";
+import type { AgentAsk } from "../agent/index.ts";
 import { callText } from "../present/call-text.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import { diffLines } from "./diff-lines.ts";

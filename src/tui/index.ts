@@ -4,7 +4,7 @@
 // Loaded only by src/cli/chat-command.ts, with a dynamic import that the build turns into the
 // separate bundle dist/tui.cjs.
 import { ProcessTerminal, type Terminal, TUI } from "@mariozechner/pi-tui";
-import type { Agent } from "../agent/agent.ts";
+import type { Agent } from "../agent/index.ts";
 import type { PermissionMode } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
 import { App, type OpenRequest, type SessionHeader, type SessionViews } from "./app.ts";

@@ -6,7 +6,7 @@
 // are read from `agent.mcp` when a session is shown and after each turn. Used by app.ts and
 // completion.ts.
 import type { SlashCommand } from "@mariozechner/pi-tui";
-import type { Agent } from "../agent/agent.ts";
+import type { Agent } from "../agent/index.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { McpPromptInfo, McpResourceInfo } from "../tools/mcp-catalog.ts";
 import { promptArguments, promptUsage, resourceMentions } from "../tools/mcp-prompt-input.ts";

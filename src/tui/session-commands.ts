@@ -5,7 +5,7 @@
 // answer into transcript lines. Called by app.ts.
 import { isAbsolute, join } from "node:path";
 import type { SelectItem } from "@mariozechner/pi-tui";
-import type { Agent } from "../agent/agent.ts";
+import type { Agent } from "../agent/index.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { Theme } from "./theme.ts";
 

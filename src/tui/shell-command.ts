@@ -3,7 +3,7 @@
 // from `user:shell` so the next turn's model reads it and a resumed session shows it). Never
 // while a turn runs; Esc stops it. Also how such a note is drawn in the transcript. Used by
 // app.ts and transcript.ts.
-import type { Agent } from "../agent/agent.ts";
+import type { Agent } from "../agent/index.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { StatusLine } from "./status-line.ts";
 import type { Theme } from "./theme.ts";

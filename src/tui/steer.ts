@@ -3,7 +3,7 @@
 // read by the model at the next step boundary), oldest first. While the turn cannot take
 // steering yet (its prompt is still with the UserPromptSubmit hooks), they are queued again,
 // in order. Called by app.ts.
-import type { Agent } from "../agent/agent.ts";
+import type { Agent } from "../agent/index.ts";
 
 export interface SteerOutcome {
   steered: string[];

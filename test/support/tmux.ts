@@ -3,7 +3,7 @@
 // `capture-pane`. Waits always poll the screen for an expected text (never fixed sleeps), so a
 // slow machine only makes them slower. The session runs `sh -c`, so a test can see what the
 // shell finds after codewhale ends (its exit status, the tty modes).
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,12 +58,10 @@ export function startTmux(
   // A socket of our own, removed with the server: nothing is left in tmux's shared directory.
   const socket = join(tmpdir(), `cw-tmux-${process.pid}-${randomBytes(4).toString("hex")}`);
   const env = { ...options.env, TERM: "xterm-256color", HOME: options.env.HOME ?? options.cwd };
-  const tmux = (...tmuxArgs: string[]) => {
-    const run = spawnSync("tmux", ["-S", socket, "-f", "/dev/null", ...tmuxArgs], {
-      encoding: "utf8",
-      env,
-    });
-    if (run.status !== 0) throw new Error(`tmux ${tmuxArgs[0]}: ${run.stderr}`);
+  const tmuxArgs = (args: string[]) => ["-S", socket, "-f", "/dev/null", ...args];
+  const tmux = (...args: string[]) => {
+    const run = spawnSync("tmux", tmuxArgs(args), { encoding: "utf8", env });
+    if (run.status !== 0) throw new Error(`tmux ${args[0]}: ${run.stderr}`);
     return run.stdout;
   };
   const command = (options.command ?? [process.execPath, cliPath, ...args]).map(quote).join(" ");
@@ -88,12 +86,22 @@ export function startTmux(
   const recording = `${socket}.raw`;
   if (options.record) tmux("pipe-pane", "-o", "-t", "cw", `cat >> ${quote(recording)}`);
   const panePid = () => Number(tmux("display-message", "-p", "-t", "cw", "#{pane_pid}").trim());
-  const screen = () =>
-    tmux("capture-pane", "-p", "-t", "cw")
+  const trimmed = (captured: string) =>
+    captured
       .split("\n")
       .map((line) => line.trimEnd())
       .join("\n")
       .trimEnd();
+  const screen = () => trimmed(tmux("capture-pane", "-p", "-t", "cw"));
+  // waitFor polls without blocking this process: the mock provider answering the program runs
+  // on this process's event loop, and a synchronous capture many times a second from several
+  // tests at once starved it on a loaded machine (requests unread for 20 s in CI).
+  const captured = () =>
+    new Promise<string>((resolve, reject) => {
+      execFile("tmux", tmuxArgs(["capture-pane", "-p", "-t", "cw"]), { env }, (error, stdout) =>
+        error ? reject(error) : resolve(trimmed(stdout)),
+      );
+    });
   return {
     type: (text) => void tmux("send-keys", "-t", "cw", "-l", text),
     keys: (...names) => void tmux("send-keys", "-t", "cw", ...names),
@@ -109,16 +117,16 @@ export function startTmux(
       const until = Date.now() + timeoutMs;
       let last = "";
       for (;;) {
-        last = screen();
+        last = await captured();
         if (typeof expected === "string" ? last.includes(expected) : expected.test(last))
           return last;
         if (Date.now() > until) {
-          const processes = processTree(panePid());
+          const processes = `${processTree(panePid())}\n${loopStalls()}`;
           throw new Error(
             `timed out waiting for ${String(expected)}; the screen:\n${last}\nthe processes:\n${processes}`,
           );
         }
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
     resize: (columns, rows) =>
@@ -205,4 +213,18 @@ function tcpSockets(pid: number): string[] {
       const peer = all.find((other) => other[1] === remote && other[2] === local);
       return `:${port(local)} -> :${port(remote)} ${TCP_STATES[state] ?? state} queues ${fields[4]}${peer ? `; peer queues ${peer[4]}` : ""}`;
     });
+}
+
+/** Stalls of this test process's event loop (over a second) in the last minute. */
+const stalls: Array<{ at: number; ms: number }> = [];
+let tick = Date.now();
+setInterval(() => {
+  const now = Date.now();
+  if (now - tick > 1000) stalls.push({ at: now, ms: now - tick });
+  tick = now;
+}, 100).unref();
+
+function loopStalls(): string {
+  const recent = stalls.filter((stall) => stall.at > Date.now() - 60_000).map((stall) => stall.ms);
+  return `this test process's event loop stalled over 1 s ${recent.length} times in the last minute${recent.length ? ` (longest ${Math.max(...recent)} ms)` : ""}`;
 }

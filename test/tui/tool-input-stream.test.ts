@@ -1,4 +1,4 @@
-// A long `write` in a real terminal (tmux) against the loopback mock, streamed slowly: while
+// A long `write` in the in-process terminal against the loopback mock, streamed slowly: while
 // the model is still writing it, a pending card shows the file's last lines as they arrive;
 // once the call is complete, its real card takes that place.
 import assert from "node:assert/strict";
@@ -6,12 +6,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { slow } from "../support/mock-provider/index.ts";
-import { skipWithout } from "../support/system-tools.ts";
-import { answer, say, startChat, toolCall, waitUntil } from "../support/tui-session.ts";
+import { answer, say, startVirtual, toolCall, waitUntil } from "../support/virtual-chat.ts";
 
-describe("a tool call streaming in a terminal", { skip: skipWithout("tmux") }, () => {
+describe("a tool call streaming in a terminal", () => {
   it("shows a long write while the model writes it, then its card in its place", async (t) => {
-    const { screen, mock, setup } = await startChat(t, ["--permission-mode", "bypass"], {
+    const { screen, mock, setup } = await startVirtual(t, ["--permission-mode", "bypass"], {
       rows: 40,
     });
     const content = `${Array.from({ length: 12 }, (_, n) => `row ${n + 1} of the notes`).join("\n")}\n`;

@@ -1,6 +1,6 @@
-// The input half of the interactive terminal end to end (the built CLI in tmux against a
+// The input half of the interactive terminal end to end (in-process, virtual-chat.ts, against a
 // loopback mock provider): the prompt history across sessions (Up, Ctrl-R, stored redacted and
-// private), Shift+Tab through the permission modes, `@path` completion, large pastes, `!command`,
+// private), Shift+Tab through the permission modes, `@path` completion, `!command`,
 // user-defined slash commands and the session commands (/resume, /sessions, /export, …).
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -17,17 +17,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { readSession } from "../../src/session/reader.ts";
-import { execEnv, fakeKey } from "../support/exec-harness.ts";
 import { startMockProvider } from "../support/mock-provider/index.ts";
-import { skipWithout } from "../support/system-tools.ts";
-import { logFiles, loggedEvents, ofType, say, start } from "../support/tui-session.ts";
+import { execEnv, fakeKey } from "../support/provider-env.ts";
+import { logFiles, loggedEvents, ofType, say, startVirtual } from "../support/virtual-chat.ts";
 
 const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
 
-describe("codewhale's input editor in a terminal", {
-  skip: skipWithout("tmux"),
-  concurrency: 3,
-}, () => {
+describe("codewhale's input editor in a terminal", { concurrency: 3 }, () => {
   it("keeps prompts across sessions, redacted and private; Up and Ctrl-R find them", async (t) => {
     const mock = await startMockProvider();
     t.after(() => mock.close());
@@ -35,7 +31,7 @@ describe("codewhale's input editor in a terminal", {
     const token = randomBytes(12).toString("hex");
     setup.env = { ...setup.env, DEPLOY_TOKEN: token };
     const pasted = fakeKey("openai");
-    const first = await start(t, [], { mock, setup });
+    const first = await startVirtual(t, [], { mock, setup });
     mock.enqueue(text("one"), text("two"));
     say(first.screen, "alpha prompt about parsing");
     await first.screen.waitFor("one");
@@ -52,7 +48,7 @@ describe("codewhale's input editor in a terminal", {
     assert.ok(!stored.includes(token), "a credential from the environment is not stored");
     assert.match(stored, /use \S+ and \S+ please/);
 
-    const second = await start(t, [], { mock, setup });
+    const second = await startVirtual(t, [], { mock, setup });
     second.screen.keys("Up");
     await second.screen.waitFor(/use .* please/);
     second.screen.keys("C-u");
@@ -82,7 +78,7 @@ describe("codewhale's input editor in a terminal", {
   });
 
   it("Shift+Tab cycles the permission mode, shown in the status line, never into bypass", async (t) => {
-    const { screen, mock, setup } = await start(t);
+    const { screen, mock, setup } = await startVirtual(t);
     writeFileSync(join(setup.workspace, "notes.txt"), "old line\n");
     screen.keys("BTab");
     await screen.waitFor("permission mode: accept-edits");
@@ -116,7 +112,7 @@ describe("codewhale's input editor in a terminal", {
     writeFileSync(join(outside, "zebra-secret.txt"), "secret\n");
     symlinkSync(join(outside, "zebra-secret.txt"), join(ws, "zebra-link.txt"));
     symlinkSync(outside, join(ws, "zebra-dir"));
-    const { screen } = await start(t, [], { mock, setup });
+    const { screen } = await startVirtual(t, [], { mock, setup });
     screen.type("look at @zebra");
     const offered = await screen.waitFor("src/zebra-main.ts");
     assert.doesNotMatch(offered, /zebra-out/, "a .gitignored file is not offered");
@@ -131,22 +127,8 @@ describe("codewhale's input editor in a terminal", {
     assert.doesNotMatch(screen.screen(), /cw-outside|cw-exec/, "nothing above the workspace");
   });
 
-  it("shows a large paste collapsed as [pasted 2,400 lines] and sends all of it", async (t) => {
-    const { screen, mock, setup } = await start(t);
-    const lines = Array.from({ length: 2400 }, (_, index) => `line ${index + 1} of the paste`);
-    screen.paste(lines.join("\n"));
-    await screen.waitFor("[pasted 2,400 lines]");
-    assert.doesNotMatch(screen.screen(), /line 1200 of the paste/);
-    mock.enqueue(text("got it"));
-    screen.keys("Enter");
-    await screen.waitFor("got it");
-    const [prompt] = ofType(loggedEvents(setup.home), "user/message");
-    assert.equal(prompt?.text.split("\n").length, 2400);
-    assert.match(prompt?.text ?? "", /line 2400 of the paste$/);
-  });
-
   it("!command runs the user's command, shows it redacted, and the next turn reads it", async (t) => {
-    const { screen, mock, setup } = await start(t);
+    const { screen, mock, setup } = await startVirtual(t);
     const key = fakeKey("openai");
     writeFileSync(join(setup.workspace, "leak.txt"), `token ${key}\n`);
     say(screen, "!echo shell-said-hello && cat leak.txt");
@@ -171,7 +153,7 @@ describe("codewhale's input editor in a terminal", {
   });
 
   it("!command waits for a running turn: refused while one runs, nothing run", async (t) => {
-    const { screen, mock, setup } = await start(t);
+    const { screen, mock, setup } = await startVirtual(t);
     mock.enqueue({
       ...text("a slow answer that streams for a long time"),
       delayMs: 300,
@@ -197,7 +179,7 @@ describe("codewhale's input editor in a terminal", {
       join(dir, "explain.md"),
       "---\ndescription: Explain some code\nargument-hint: <what>\n---\n!touch pwned\nExplain $ARGUMENTS briefly.\n",
     );
-    const { screen } = await start(t, [], { mock, setup });
+    const { screen } = await startVirtual(t, [], { mock, setup });
     screen.type("/expl");
     await screen.waitFor("Explain some code (project)");
     screen.keys("C-u");
@@ -219,7 +201,7 @@ describe("codewhale's input editor in a terminal", {
   });
 
   it("/title, /sessions, /stats, /verify and /export speak for the stored sessions", async (t) => {
-    const { screen, mock, setup } = await start(t);
+    const { screen, mock, setup } = await startVirtual(t);
     mock.enqueue(text("answered"));
     say(screen, "a prompt worth exporting");
     await screen.waitFor("answered");
@@ -255,7 +237,7 @@ describe("codewhale's input editor in a terminal", {
     const mock = await startMockProvider();
     t.after(() => mock.close());
     const setup = execEnv(mock);
-    const first = await start(t, [], { mock, setup });
+    const first = await startVirtual(t, [], { mock, setup });
     mock.enqueue(text("first answer"));
     say(first.screen, "the walrus question");
     await first.screen.waitFor("first answer");
@@ -263,7 +245,7 @@ describe("codewhale's input editor in a terminal", {
     await first.screen.waitFor("session named: tusk research");
     first.screen.keys("C-d");
     await first.screen.waitFor("EXITED 0");
-    const second = await start(t, [], { mock, setup });
+    const second = await startVirtual(t, [], { mock, setup });
     mock.enqueue(text("second answer"));
     say(second.screen, "an unrelated prompt");
     await second.screen.waitFor("second answer");

@@ -1,22 +1,14 @@
-// The interactive terminal end to end: the built CLI in a real terminal (tmux), against a
-// loopback mock provider of its own per test, so the tests run side by side. Each test types,
-// waits for the screen to show what it expects (polling, never sleeping), and checks the
-// session log where it matters.
+// The interactive terminal end to end where a real terminal matters: the built CLI in tmux,
+// against a loopback mock provider of its own per test, so the tests run side by side: the tty
+// restored on leaving and on SIGTERM, resize, bracketed paste, the permission prompt's keys,
+// a second process refused a locked session. The rest runs in-process (chat-session.test.ts).
+// Each test types, waits for the screen to show what it expects (polling, never sleeping), and
+// checks the session log where it matters.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, it } from "node:test";
 import { skipWithout } from "../support/system-tools.ts";
 import { childOf, startTmux } from "../support/tmux.ts";
-import {
-  logFiles,
-  loggedEvents,
-  MODEL,
-  ofType,
-  openedEvents,
-  say,
-  start,
-} from "../support/tui-session.ts";
+import { loggedEvents, MODEL, ofType, openedEvents, say, start } from "../support/tui-session.ts";
 
 const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
 
@@ -38,40 +30,6 @@ describe("codewhale in a terminal", {
     assert.match(end, /EXITED 0/);
     assert.match(end, /TTY icanon echo END/, "the tty is back in cooked mode with echo");
     assert.equal(screen.format("#{cursor_flag}"), "1", "the cursor is visible");
-  });
-
-  it("hides thinking by default and /thinking shows it, the log unchanged", async (t) => {
-    const { screen, mock, setup } = await start(t);
-    mock.enqueue({
-      blocks: [
-        { kind: "thinking", text: "weighing two options", signature: "sig-1" },
-        { kind: "text", text: "option two" },
-      ],
-    });
-    say(screen, "choose");
-    const hidden = await screen.waitFor("option two");
-    assert.doesNotMatch(hidden, /weighing/);
-    const before = readFileSync(logFiles(setup.home)[0]!, "utf8");
-    say(screen, "/thinking");
-    const shown = await screen.waitFor("thinking shown");
-    assert.match(shown, /weighing two options/);
-    assert.equal(readFileSync(logFiles(setup.home)[0]!, "utf8"), before, "display only");
-  });
-
-  it("shows an edit as a card with a coloured diff", async (t) => {
-    const { screen, mock, setup } = await start(t, ["--permission-mode", "accept-edits"]);
-    writeFileSync(join(setup.workspace, "notes.txt"), "keep\nold line\n");
-    const input = { path: "notes.txt", old_string: "old line", new_string: "new line" };
-    mock.enqueue(
-      { blocks: [{ kind: "tool", id: "toolu_1", name: "edit", input }] },
-      text("edited"),
-    );
-    say(screen, "fix the note");
-    const shown = await screen.waitFor("edited");
-    assert.match(shown, /● edit notes\.txt/);
-    assert.match(shown, /^\s+-old line$/m);
-    assert.match(shown, /^\s+\+new line$/m);
-    assert.equal(readFileSync(join(setup.workspace, "notes.txt"), "utf8"), "keep\nnew line\n");
   });
 
   it("asks before bash: allowed once it runs and shows its exit code", async (t) => {
@@ -132,49 +90,6 @@ describe("codewhale in a terminal", {
     assert.match(JSON.stringify(mock.requests.at(-1)?.body), /keep the build folder/);
   });
 
-  it("Esc cancels a running turn and the session goes on", async (t) => {
-    const { screen, mock, setup } = await start(t);
-    mock.enqueue(
-      { ...text("a slow answer that streams for a long time"), delayMs: 400, chunkSize: 2 },
-      text("second answer"),
-    );
-    say(screen, "go slowly");
-    await screen.waitFor("Esc to cancel");
-    screen.keys("Escape");
-    await screen.waitFor("cancelled");
-    say(screen, "again");
-    await screen.waitFor("second answer");
-    const ends = ofType(loggedEvents(setup.home), "turn/end").map((e) => e.reason);
-    assert.deepEqual(ends, ["cancelled", "completed"]);
-  });
-
-  it("queues a message typed while a turn runs and sends it next", async (t) => {
-    const { screen, mock, setup } = await start(t);
-    mock.enqueue(
-      { ...text("first answer, slowly"), delayMs: 150, chunkSize: 2 },
-      text("second answer"),
-    );
-    say(screen, "first");
-    await screen.waitFor("Esc to cancel");
-    say(screen, "and then this");
-    await screen.waitFor("queued: and then this");
-    const shown = await screen.waitFor("second answer");
-    assert.doesNotMatch(shown, /queued:/, "no longer queued once its turn started");
-    const prompts = ofType(loggedEvents(setup.home), "user/message").map((e) => e.text);
-    assert.deepEqual(prompts, ["first", "and then this"]);
-  });
-
-  it("takes a multi-line prompt with \\ then Enter", async (t) => {
-    const { screen, mock, setup } = await start(t);
-    mock.enqueue(text("got both lines"));
-    screen.type("line one\\");
-    screen.keys("Enter");
-    say(screen, "line two");
-    await screen.waitFor("got both lines");
-    const [prompt] = ofType(loggedEvents(setup.home), "user/message");
-    assert.equal(prompt?.text, "line one\nline two");
-  });
-
   it("--resume shows the earlier transcript as it was shown live, and goes on", async (t) => {
     const first = await start(t);
     const input = { command: "echo resumed" };
@@ -203,19 +118,6 @@ describe("codewhale in a terminal", {
     );
   });
 
-  it("--continue reopens the newest session of this directory", async (t) => {
-    const first = await start(t);
-    first.mock.enqueue(text("remembered answer"));
-    say(first.screen, "remember this");
-    await first.screen.waitFor("remembered answer");
-    first.screen.keys("C-d");
-    await first.screen.waitFor("EXITED 0");
-    const again = await start(t, ["--continue"], { setup: first.setup, mock: first.mock });
-    const shown = await again.screen.waitFor("remembered answer");
-    assert.match(shown, /› remember this/);
-    assert.equal(logFiles(first.setup.home).length, 1, "the same session, no new log");
-  });
-
   it("refuses, in one line, to open a session that another codewhale has open", async (t) => {
     const first = await start(t);
     // A session's log (and its lock) exist from its first prompt on.
@@ -234,46 +136,6 @@ describe("codewhale in a terminal", {
     assert.match(refused, /EXITED [12]\b/);
     say(first.screen, "are you there");
     await first.screen.waitFor("still mine");
-  });
-
-  it("/model continues the session with another model, recorded as session/model", async (t) => {
-    const { screen, mock, setup } = await start(t);
-    mock.enqueue(text("from the first model"), text("from the second model"));
-    say(screen, "hello");
-    await screen.waitFor("from the first model");
-    say(screen, "/model anthropic/claude-mock-2");
-    await screen.waitFor("model: anthropic/claude-mock-2");
-    say(screen, "hello again");
-    await screen.waitFor("from the second model");
-    const events = loggedEvents(setup.home);
-    assert.equal(ofType(events, "session/model")[0]?.model, "claude-mock-2");
-    const body = mock.requests.at(-1)?.body as { model?: string } | undefined;
-    assert.equal(body?.model, "claude-mock-2");
-  });
-
-  it("/mode plan switches the permission mode for the next turns", async (t) => {
-    const { screen } = await start(t);
-    say(screen, "/mode plan");
-    await screen.waitFor("permission mode: plan");
-    await screen.waitFor("mode plan");
-    say(screen, "/mode nonsense");
-    await screen.waitFor("/mode takes one of default, accept-edits, plan, bypass; now plan");
-  });
-
-  it("/new starts a new session; Ctrl-C twice on an empty prompt exits", async (t) => {
-    const { screen, mock, setup } = await start(t);
-    mock.enqueue(text("in the first session"), text("in the second session"));
-    say(screen, "one");
-    await screen.waitFor("in the first session");
-    say(screen, "/new");
-    await screen.waitFor("new session");
-    say(screen, "two");
-    await screen.waitFor("in the second session");
-    assert.equal(logFiles(setup.home).length, 2);
-    screen.keys("C-c");
-    await screen.waitFor("Press Ctrl-C again to exit");
-    screen.keys("C-c");
-    assert.match(await screen.waitFor(/TTY .*END/), /EXITED 0/);
   });
 
   it("resizes to 80 columns and re-wraps", async (t) => {
@@ -297,5 +159,18 @@ describe("codewhale in a terminal", {
     assert.match(end, /EXITED 130/);
     assert.match(end, /TTY icanon echo END/);
     assert.equal(screen.format("#{cursor_flag}"), "1", "the cursor is visible");
+  });
+  it("shows a large paste collapsed as [pasted 2,400 lines] and sends all of it", async (t) => {
+    const { screen, mock, setup } = await start(t);
+    const lines = Array.from({ length: 2400 }, (_, index) => `line ${index + 1} of the paste`);
+    screen.paste(lines.join("\n"));
+    await screen.waitFor("[pasted 2,400 lines]");
+    assert.doesNotMatch(screen.screen(), /line 1200 of the paste/);
+    mock.enqueue(text("got it"));
+    screen.keys("Enter");
+    await screen.waitFor("got it");
+    const [prompt] = ofType(loggedEvents(setup.home), "user/message");
+    assert.equal(prompt?.text.split("\n").length, 2400);
+    assert.match(prompt?.text ?? "", /line 2400 of the paste$/);
   });
 });

@@ -28,6 +28,7 @@ export { bwrapArgs, describePolicy, resolveSandboxPolicy } from "./sandbox-polic
 export { probeSandbox } from "./sandbox-probe.ts";
 export type { ProxiedConnection } from "./sandbox-proxy.ts";
 export { sandboxRefusalNote } from "./sandbox-refusal.ts";
+export { seatbeltProfile } from "./seatbelt-profile.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";
 export { createSecretlintBackstop } from "./secretlint-backstop.ts";
 export { onShutdown } from "./shutdown.ts";

@@ -49,14 +49,24 @@ interface SandboxSetupOptions {
   tempDir?: string;
 }
 
-export async function setupSandbox(options: SandboxSetupOptions): Promise<SessionSandbox> {
-  const { section, env } = options;
-  const paths = {
+/** The paths a session's policy is resolved against. */
+function pathsOf(options: SandboxSetupOptions) {
+  return {
     workspace: options.workspace,
-    home: env.HOME || "/nonexistent",
-    codewhaleHome: resolveHome(env),
+    home: options.env.HOME || "/nonexistent",
+    codewhaleHome: resolveHome(options.env),
     ...(options.tempDir ? { tempDir: options.tempDir } : {}),
   };
+}
+
+/** The policy of `[sandbox]` for this workspace without probing bwrap (`sandbox --seatbelt`). */
+export function sessionPolicy(options: SandboxSetupOptions): SandboxPolicy | null {
+  return resolveSandboxPolicy(options.section, pathsOf(options));
+}
+
+export async function setupSandbox(options: SandboxSetupOptions): Promise<SessionSandbox> {
+  const { section } = options;
+  const paths = pathsOf(options);
   const policy = resolveSandboxPolicy(section, paths);
   if (!policy) return unconfined("no sandbox (sandbox.mode = off)", null, null);
   const probe = await probeSandbox();

@@ -3,7 +3,7 @@
 // `--sandbox off` runs it unconfined, and `--explain` prints the bwrap arguments.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -55,6 +55,14 @@ describe("codewhale sandbox", { skip }, () => {
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stderr, /sandbox: workspace-write, network off/);
     assert.match(run.stderr, /--unshare-net .*--ro-bind \/ \//);
+  });
+
+  it("prints the macOS Seatbelt profile of the same policy with --seatbelt, running nothing", () => {
+    const run = sandbox("--seatbelt");
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^\(version 1\)$/m);
+    assert.ok(run.stdout.includes(`(allow file-write* (subpath "${realpathSync(workspace)}"))`));
+    assert.doesNotMatch(run.stdout, /\(allow network/);
   });
 
   it("rejects an unknown mode as a config error", () => {

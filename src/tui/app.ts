@@ -241,7 +241,10 @@ export class App {
         this.queued.push(text);
         this.renderQueued();
       }),
-      bus.on("agent/ask", (ask) => this.enqueueAsk(ask)),
+      bus.on("agent/ask", (ask) => {
+        this.transcript.asked(ask.callId);
+        this.enqueueAsk(ask);
+      }),
       bus.on("tool/input-start", (start) => {
         this.transcript.inputStart(start);
         this.tui.requestRender();

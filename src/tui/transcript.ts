@@ -136,6 +136,14 @@ export class Transcript {
     this.pending.set(`${turn}:${step}:${start.block}`, { callId, turn, step, card, slot });
   }
 
+  /**
+   * A call that asks before it runs: its pending card goes, as the ask panel shows the whole
+   * call (a streamed tail beside it would show lines the panel has scrolled past).
+   */
+  asked(callId: string): void {
+    this.dropPending((call) => call.callId === callId);
+  }
+
   /** A running call's output tail (`tool/progress`, already through the output policy). */
   progress(callId: string, tail: string): void {
     this.cards.get(callId)?.progress(tail);

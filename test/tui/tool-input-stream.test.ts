@@ -25,4 +25,17 @@ describe("a tool call streaming in a terminal", () => {
     assert.doesNotMatch(gone, /○ write/, "the real card took its place");
     assert.equal(readFileSync(join(setup.workspace, "notes.md"), "utf8"), content);
   });
+
+  it("drops the pending card when the call asks: the prompt shows the whole call", async (t) => {
+    const { screen, mock } = await startVirtual(t, [], { rows: 40 });
+    const command = Array.from({ length: 8 }, (_, n) => `echo line-${n + 1}`).join("\n");
+    mock.enqueue(slow(toolCall("toolu_b", "bash", { command }), 200));
+    mock.enqueue(answer("ran the lines"));
+    say(screen, "run the lines");
+    await screen.waitFor(/○ bash writing…/);
+    const asking = await screen.waitFor("Allow once");
+    assert.doesNotMatch(asking, /○ bash/, "no streamed tail beside the ask panel");
+    screen.keys("1");
+    await screen.waitFor("ran the lines");
+  });
 });

@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type * as acp from "@agentclientprotocol/sdk";
-import { type SharedAcp, useAcp } from "../support/acp-client.ts";
+import { asShown, type SharedAcp, useAcp } from "../support/acp-client.ts";
 import { MODEL_OF } from "../support/exec-harness.ts";
 import { testServerPath } from "../support/mcp-servers.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
@@ -91,9 +91,11 @@ describe("codewhale acp: a permission request shows the whole call", () => {
     const { toolCall, workspace } = await asked("write", { path, content: "x" });
     const shown = join(workspace, "notes\\x1b]52;c;cHduZWQ=\\x07\\u202egnp.md");
     assert.deepEqual(toolCall.locations, [{ path: shown }]);
-    const announced = shared.client.seen.flatMap((item) =>
-      item.kind === "update" && item.update.sessionUpdate === "tool_call" ? [item.update] : [],
+    // The call as the editor shows it: its streamed tool_call folded with its updates.
+    const updates = shared.client.seen.flatMap((item) =>
+      item.kind === "update" ? [item.update] : [],
     );
+    const announced = asShown(updates).filter((update) => update.sessionUpdate === "tool_call");
     assert.deepEqual(announced.at(-1)?.locations, [{ path: shown }]);
     assert.doesNotMatch(toolCall.locations?.[0]?.path ?? "", RAW);
   });

@@ -50,7 +50,8 @@ describe("codewhale acp: initialize, new session, prompt", () => {
         { kind: "text", text: "Hello from \x1b[31mcodewhale\x1b[0m over ACP." },
       ],
       chunkSize: 5,
-      delayMs: 3,
+      // Far enough apart that a loaded machine does not read them all at once.
+      delayMs: 40,
     });
     const sessionId = await client.newSession(setup.workspace);
     assert.match(sessionId, /^[0-9a-f-]{36}$/);

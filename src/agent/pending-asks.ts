@@ -41,6 +41,12 @@ export interface AgentAsk {
   sessionRule?: string;
   /** Set when the call edits a protected file: a surface shows all it will write. */
   protectedFile?: true;
+  /**
+   * Set when the call already ran and the OS sandbox refused it: the ask is whether to run it
+   * again outside the sandbox (allow once or deny only). `rule` is the allow rule that let the
+   * call run, when one did (exec escalates only when `--allow` named it).
+   */
+  escalation?: { rule?: string };
 }
 
 /** A surface's answer. `by` is "user" when a person answered (the default). */
@@ -64,6 +70,8 @@ interface AskedCall {
   /** What the permission rules know of the tool. */
   tool: ToolTraits;
   presentation: CallPresentation;
+  /** "Run again outside the sandbox" (sandbox-escalation.ts): once or deny, no session rule. */
+  escalation?: { rule?: string };
 }
 
 /** What the asks read from the session guard that owns them (session-guard.ts). */
@@ -183,7 +191,7 @@ export class PendingAsks {
       askedBy: { by: decision.by, ...(decision.rule ? { rule: decision.rule } : {}) },
     };
     const { context } = this.session;
-    const sessionRule = sessionGrantRule(asked, context);
+    const sessionRule = call.escalation ? undefined : sessionGrantRule(asked, context);
     return {
       id: randomUUID(),
       sessionId: this.session.sessionId,
@@ -198,7 +206,10 @@ export class PendingAsks {
       reason: decision.reason ?? "approval required",
       options: sessionRule === undefined ? ONCE_OR_DENY : ALL_OPTIONS,
       ...(sessionRule === undefined ? {} : { sessionRule }),
-      ...(editsProtected(asked, context) ? { protectedFile: true as const } : {}),
+      ...(!call.escalation && editsProtected(asked, context)
+        ? { protectedFile: true as const }
+        : {}),
+      ...(call.escalation ? { escalation: call.escalation } : {}),
     };
   }
 }

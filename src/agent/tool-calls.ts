@@ -18,6 +18,7 @@ import type { DeliveredResult, Tool, ToolProgress, ToolResult } from "../tools/t
 import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
 import { rewriteNote } from "./rewrite-note.ts";
 import type { RunContext } from "./run-context.ts";
+import { offerToRunOutside } from "./sandbox-escalation.ts";
 import { type CallDecision, decideCall } from "./tool-call-decision.ts";
 import { errorResult, interruptedResult, resultEvent } from "./tool-results.ts";
 
@@ -48,6 +49,8 @@ interface PreparedCall {
   recorded: JsonValue;
   /** For a rewritten call: the note its result starts with. */
   note?: string;
+  /** The allow rule that let the call run, when a rule did. */
+  allowedBy?: string;
 }
 
 /** A hook or plugin asked to end the turn. */
@@ -108,7 +111,7 @@ export async function executeToolCalls(
       ctx.writer.append(interruptedResult(call.callId, why));
       continue;
     }
-    const result = await execute(call, ctx, signal);
+    const result = await executeOffering(call, ctx, turn, signal);
     if ("cancelled" in result) {
       ctx.writer.append(cancelledResult(call.callId, result.cancelled));
       continue;
@@ -170,6 +173,9 @@ async function recordOne(
     args: decided.parsed,
     recorded: decided.arguments,
     ...(decided.rewrite ? { note: await noteFor(ctx, call.name, decided) } : {}),
+    ...(decided.decision.by === "rule" && decided.decision.rule
+      ? { allowedBy: decided.decision.rule }
+      : {}),
   };
   return stop ? { prepared, stop } : { prepared };
 }
@@ -239,6 +245,26 @@ function stopped(stop: TurnStop): string {
   return `the turn was ${stopMessage(stop)}`;
 }
 
+/** Runs the tool; when the OS sandbox refused it, offers to run it again outside. */
+async function executeOffering(
+  call: PreparedCall,
+  ctx: RunContext,
+  turn: number,
+  signal: AbortSignal,
+): Promise<DeliveredResult | Cancelled> {
+  const first = await execute(call, ctx, signal);
+  if ("cancelled" in first || first.sandboxRefused === undefined) return first;
+  return offerToRunOutside({
+    ctx,
+    call,
+    turn,
+    signal,
+    presentation: present(ctx, call.name, call.recorded),
+    first,
+    again: () => execute(call, ctx, signal, true),
+  });
+}
+
 /**
  * Runs the tool. Once the signal aborts, waits at most CANCEL_GRACE_MS for the tool to stop
  * and return what it has (bash: the output so far), then resolves cancelled even if it lingers.
@@ -247,6 +273,7 @@ async function execute(
   call: PreparedCall,
   ctx: RunContext,
   signal: AbortSignal,
+  outsideSandbox = false,
 ): Promise<DeliveredResult | Cancelled> {
   let onAbort = () => {};
   const aborted = new Promise<"cancelled">((resolve) => {
@@ -266,6 +293,7 @@ async function execute(
     connection: (connection: ProxiedConnection) => {
       ctx.writer.append({ type: "sandbox/connection", call_id: call.callId, ...connection });
     },
+    ...(outsideSandbox ? { outsideSandbox } : {}),
   };
   const running = call.tool.run(call.args, toolCtx);
   try {

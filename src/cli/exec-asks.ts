@@ -2,7 +2,9 @@
 // each ask at once with a denial whose reason says exactly how to allow the call next time
 // (permissions/ask.ts `execDenialMessage`); the model reads it as the call's result. It keeps
 // the narrowest allow rule of each refused ask, so that the refusal is shown with it
-// (`ExecRefusals.of`). Subscribed by exec-command.ts (and by loop tests that want exec's answers).
+// (`ExecRefusals.of`). An ask to run a call again outside the OS sandbox is allowed once only when
+// the rule that let the call run was given with `--allow`, else denied saying so. Subscribed by
+// exec-command.ts (and by loop tests that want exec's answers).
 import type { Agent, AgentAsk } from "../agent/index.ts";
 import { execDenialMessage } from "../permissions/index.ts";
 import type { EventOf } from "../session/events.ts";
@@ -14,6 +16,15 @@ const POLICY_DENIERS: ReadonlySet<string> = new Set(["rule", "mode", "hook", "pl
 export class ExecRefusals {
   /** Call id → the allow rule that would stop it asking (null: none would). */
   private readonly asked = new Map<string, string | null>();
+
+  /** `allowFlags`: the run's `--allow` rules, the only ones that let a call leave the sandbox. */
+  constructor(private readonly allowFlags: readonly string[] = []) {}
+
+  /** Whether `--allow` named the rule that let an escalation's call run. */
+  escalates(ask: AgentAsk): boolean {
+    const rule = ask.escalation?.rule;
+    return rule !== undefined && this.allowFlags.includes(rule);
+  }
 
   noteAsk(callId: string, rule: string | undefined): void {
     this.asked.set(callId, rule ?? null);
@@ -38,8 +49,26 @@ export function refuseAsks(agent: Agent, refusals?: ExecRefusals): () => void {
 
 /** Denies one ask with exec's advice: how to allow the call next time. */
 export function refuseAsk(agent: Agent, ask: AgentAsk, refusals?: ExecRefusals): void {
+  if (ask.escalation) {
+    answerEscalation(agent, ask, refusals);
+    return;
+  }
   const reason = execDenialMessage(ask, ask.reason, agent.permissionContext);
   refusals?.noteAsk(ask.callId, ask.sessionRule);
+  agent.dispatch({
+    type: "answer",
+    id: ask.id,
+    decision: { outcome: "deny", by: "default", reason },
+  });
+}
+
+/** Runs a call again outside the sandbox only when `--allow` named the rule that let it run. */
+function answerEscalation(agent: Agent, ask: AgentAsk, refusals?: ExecRefusals): void {
+  if (refusals?.escalates(ask)) {
+    agent.dispatch({ type: "answer", id: ask.id, decision: { outcome: "allow", by: "default" } });
+    return;
+  }
+  const reason = `exec runs a command again outside the OS sandbox only when the rule that allowed it was given with --allow (e.g. --allow '${ask.name}(…)')`;
   agent.dispatch({
     type: "answer",
     id: ask.id,

@@ -137,7 +137,7 @@ async function runExec(
   // From here on, only the session holds the provider keys: no child can inherit or read them.
   const credentials = takeCredentials(providerKeyVars(loaded.config.providers));
   const bus = createBus<BusEvents>();
-  const refusals = new ExecRefusals();
+  const refusals = new ExecRefusals(options.allow);
   const output = new ExecOutput(format, process.stdout, process.stderr, {
     ...person.options,
     refusal: refusals.of,

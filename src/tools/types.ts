@@ -38,6 +38,8 @@ export interface ToolContext {
    * `sandbox/connection`; it may come after the call's result (a background command).
    */
   connection?: (connection: ProxiedConnection) => void;
+  /** Run outside the OS sandbox: the user allowed "run again outside the sandbox". */
+  outsideSandbox?: boolean;
 }
 
 /** One progress report of a running tool call (see ToolContext.progress). */
@@ -78,6 +80,11 @@ export interface ToolResult {
   policyErrors?: string[];
   /** The OS sandbox the command ran under (bash), recorded on `tool/result`. */
   sandbox?: Payload<"tool/result">["sandbox"];
+  /**
+   * What the OS sandbox refused the command (a write, a connection), one phrase: the agent then
+   * offers to run the call again outside the sandbox (agent/sandbox-escalation.ts).
+   */
+  sandboxRefused?: string;
   /** The whole todo list the call set (`todo_write`): the loop records it as `todo/update`. */
   todos?: Payload<"todo/update">["todos"];
 }

@@ -102,4 +102,33 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
     assert.deepEqual(receipt?.allow, ["localhost"]);
     assert.equal(receipt?.network, "off");
   });
+
+  it("runs a refused command again outside the sandbox when --allow named its rule", async () => {
+    bash("toolu_1", { command: `touch ${outside}/escalated` });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const setup = execEnv(mock);
+    const args = ["--model", MODEL_OF.anthropic, "--allow", "bash(touch *)"];
+    const run = await runExec([...args, "--output-format", "stream-json", "go"], setup, "");
+    assert.equal(run.status, 0, run.stderr);
+    const result = jsonLines(run.stdout).find((line) => line.type === "tool/result");
+    assert.ok(existsSync(join(outside, "escalated")), String(result?.content));
+    assert.match(String(result?.content), /Read-only file system/);
+    assert.match(
+      String(result?.content),
+      /\[sandbox: run again outside the sandbox, allowed by default\]\n(\(no output\)\n)?\[exit code 0\]/,
+    );
+    assert.deepEqual(result?.sandbox, { mode: "none", network: "on" });
+  });
+
+  it("refuses to leave the sandbox when --allow did not name the call (bypass mode)", async () => {
+    bash("toolu_1", { command: `touch ${outside}/not-escalated` });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const { results, lines } = await session();
+    assert.ok(!existsSync(join(outside, "not-escalated")));
+    assert.match(
+      results[0] ?? "",
+      /\[sandbox: not run again outside the sandbox: exec runs a command again outside the OS sandbox only when/,
+    );
+    assert.equal((lines[0]?.sandbox as { mode?: string } | undefined)?.mode, "workspace-write");
+  });
 });

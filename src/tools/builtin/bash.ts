@@ -3,7 +3,7 @@
 // with `background: true`, a long-running process handed to the background manager. A surface
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
-import type { RunResult } from "../../runner/index.ts";
+import type { ProxiedConnection, RunResult } from "../../runner/index.ts";
 import { runCommand, sandboxRefusalNote } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -23,12 +23,15 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
       input: zodInput(schema),
       readOnly: false,
       async execute(args, ctx) {
-        const sandbox = context.sandbox;
+        // Outside the sandbox only when the user allowed running this call again there.
+        const sandbox = ctx.outsideSandbox ? undefined : context.sandbox;
         if (sandbox?.refusal) return { content: `Not run: ${sandbox.refusal}.`, isError: true };
-        const onConnection = ctx.connection ? { onConnection: ctx.connection } : {};
-        const confined = sandbox?.runSpec
-          ? { sandbox: { ...sandbox.runSpec, ...onConnection } }
-          : {};
+        const refusedHosts: string[] = [];
+        const onConnection = (connection: ProxiedConnection) => {
+          if (!connection.allowed) refusedHosts.push(connection.host);
+          ctx.connection?.(connection);
+        };
+        const confined = sandbox?.runSpec ? { sandbox: { ...sandbox.runSpec, onConnection } } : {};
         if (args.background) {
           const job = await context.background.start({
             command: args.command,
@@ -75,6 +78,9 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
         const result = toToolResult(run, { trailer, isError: failed(run) });
         // Set on the same object: toToolResult marks it as already policed.
         if (sandbox) result.sandbox = sandbox.receipt;
+        if (ctx.outsideSandbox && context.sandbox) result.sandbox = { mode: "none", network: "on" };
+        const why = refusedWhat(refused, refusedHosts);
+        if (failed(run) && !run.cancelled && why) result.sandboxRefused = why;
         return result;
       },
     },
@@ -96,6 +102,16 @@ export function statusLine(
   if (run.cancelled) return `${empty}[cancelled; the process tree was killed]`;
   if (run.exitCode === null) return `${empty}[killed by ${run.signal ?? "a signal"}]`;
   return `${empty}[exit code ${run.exitCode}]`;
+}
+
+/** What the sandbox refused, for the escalation ask, or null. */
+function refusedWhat(note: string | null, hosts: readonly string[]): string | null {
+  const wrote = note ? /refused writing ([^:]*):/.exec(note)?.[1] : undefined;
+  const parts = [
+    ...(wrote ? [`writing ${wrote}`] : []),
+    ...(hosts.length > 0 ? [`connecting to ${[...new Set(hosts)].join(", ")}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(" and ") : null;
 }
 
 function failed(run: RunResult): boolean {

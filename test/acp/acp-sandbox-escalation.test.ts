@@ -1,0 +1,67 @@
+// Through `codewhale acp` and the SDK's own client, with real bubblewrap: a bash command the OS
+// sandbox refused (a write outside the workspace) is offered to the editor as a second
+// permission request, "run it again outside the sandbox", with allow once and reject only;
+// allowed, the command runs again unconfined; rejected, it does not, and the result says so.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import type * as acp from "@agentclientprotocol/sdk";
+import { probeSandbox } from "../../src/runner/index.ts";
+import { type SharedAcp, useAcp } from "../support/acp-client.ts";
+import { MODEL_OF } from "../support/exec-harness.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
+
+const mock = useMockProvider();
+// Outside /tmp: the sandbox's /tmp is private, which would hide the path without the policy.
+const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : "/tmp", "cw-acp-esc-"));
+after(() => rmSync(outside, { recursive: true, force: true }));
+
+const probe = await probeSandbox();
+if (!probe.available && process.env.CI === "true") {
+  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
+}
+const skip = probe.available ? false : "bwrap cannot run here (CI=true makes this a failure)";
+
+let shared: SharedAcp;
+
+/** Runs `touch outside/NAME` through bash; the editor allows the call, then answers `second`. */
+async function touchOutside(name: string, second: "allow_once" | "reject_once") {
+  mock.enqueue({
+    blocks: [
+      { kind: "tool", id: "toolu_1", name: "bash", input: { command: `touch ${outside}/${name}` } },
+    ],
+  });
+  mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+  const requests: acp.RequestPermissionRequest[] = [];
+  shared.client.answer = (request) => {
+    requests.push(request);
+    const kind = requests.length === 1 ? "allow_once" : second;
+    const option = request.options.find((o) => o.kind === kind);
+    assert.ok(option, `no ${kind} option`);
+    return { outcome: "selected", optionId: option.optionId };
+  };
+  const sessionId = await shared.client.newSession(shared.setup.workspace);
+  await shared.client.prompt(sessionId, "go");
+  return { requests, updates: JSON.stringify(shared.client.updates(sessionId)) };
+}
+
+describe("codewhale acp: run again outside the sandbox", { skip }, () => {
+  shared = useAcp(mock, ["--model", MODEL_OF.anthropic]);
+
+  it("asks a second time after the sandbox refused, and runs the command unconfined once allowed", async () => {
+    const { requests, updates } = await touchOutside("allowed", "allow_once");
+    assert.equal(requests.length, 2);
+    const offered = requests[1]!.options.map((option) => option.kind).sort();
+    assert.deepEqual(offered, ["allow_once", "reject_once"]);
+    assert.ok(existsSync(join(outside, "allowed")));
+    assert.match(updates, /run again outside the sandbox, allowed by user/);
+  });
+
+  it("leaves the command refused when the editor rejects", async () => {
+    const { requests, updates } = await touchOutside("rejected", "reject_once");
+    assert.equal(requests.length, 2);
+    assert.ok(!existsSync(join(outside, "rejected")));
+    assert.match(updates, /not run again outside the sandbox/);
+  });
+});

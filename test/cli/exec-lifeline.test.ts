@@ -1,6 +1,7 @@
 // End to end: nothing codewhale starts outlives it. `codewhale exec` is killed with SIGKILL (no
 // handler runs) during a foreground bash call, a background bash call, a slow SessionStart hook
-// and after a hook left a daemon behind; one second later no process carrying the run's marker
+// and after a hook run outside the sandbox left a daemon behind (inside, the daemon ends with
+// its hook's sandbox); one second later no process carrying the run's marker
 // (in its environment, so wrappers and watchers count too) is left, and the next start sweeps
 // the dead session's background log.
 import assert from "node:assert/strict";
@@ -133,12 +134,13 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     assert.deepEqual(after, [], "nothing of the hook outlives exec");
   });
 
-  it("lets a daemon a hook left behind live as long as exec, and no longer", async () => {
+  it("outside the sandbox, lets a daemon a hook left behind live as long as exec, and no longer", async () => {
     const { setup, marker, tmp } = markedSetup();
     const pidFile = join(tmp, "daemon.pid");
     const hook = join(tmp, "start-daemon.sh");
     writeFileSync(hook, `sleep 306 >/dev/null 2>&1 &\necho $! > ${pidFile}\n`);
-    setup.env.CODEWHALE_HOME = execEnv(mock, hookToml("SessionStart", `sh ${hook}`)).home;
+    const toml = `${hookToml("SessionStart", `sh ${hook}`)}[sandbox]\nhooks = "outside"\n`;
+    setup.env.CODEWHALE_HOME = execEnv(mock, toml).home;
     mock.enqueue(slow({ blocks: [{ kind: "text", text: "waiting ".repeat(400) }] }, 50));
     const spawned = spawnCli([...ARGS, "--output-format", "stream-json", "go"], setup, "");
     // The hook has returned and the answer streams, while its daemon (and watcher) run.
@@ -147,5 +149,27 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     assert.ok(marked(marker).includes(daemon), "the daemon outlives its hook");
     const { after } = await killWhileRunning(spawned, marker, 1);
     assert.deepEqual(after, [], "the hook's daemon does not outlive exec");
+  });
+
+  it("inside the sandbox (the default), ends a hook's daemon with its hook", async () => {
+    const { setup, marker, tmp } = markedSetup();
+    const hook = join(tmp, "start-daemon.sh");
+    writeFileSync(hook, "sleep 307 >/dev/null 2>&1 &\n");
+    setup.env.CODEWHALE_HOME = execEnv(mock, hookToml("SessionStart", `sh ${hook}`)).home;
+    mock.enqueue(slow({ blocks: [{ kind: "text", text: "waiting ".repeat(400) }] }, 50));
+    const spawned = spawnCli([...ARGS, "--output-format", "stream-json", "go"], setup, "");
+    await waitFor(() => spawned.stdout().includes("message_delta"), 15_000);
+    const daemons = () =>
+      marked(marker).filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("sleep\u0000307");
+        } catch {
+          return false;
+        }
+      });
+    await waitFor(() => daemons().length === 0, 5_000);
+    assert.deepEqual(daemons(), [], "the hook's sandbox took its daemon with it");
+    spawned.child.kill("SIGKILL");
+    await spawned.done;
   });
 });

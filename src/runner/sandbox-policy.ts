@@ -26,14 +26,6 @@ interface SandboxConfigSection {
   mcp_servers?: "inside" | "outside";
 }
 
-const DEFAULT_SANDBOX_SECTION: Readonly<SandboxConfigSection> = Object.freeze({
-  mode: "workspace-write",
-  writable: [],
-  deny_read: [],
-  network: "off",
-  fallback: "ask",
-});
-
 /** The paths a policy is resolved against; all absolute. */
 interface SandboxPaths {
   workspace: string;

@@ -96,6 +96,13 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     });
     mock.enqueue(slow({ blocks: [{ kind: "text", text: "waiting ".repeat(200) }] }, 50));
     const spawned = spawnCli([...ARGS, "go"], setup, "");
+    // Its log is written once the call has started (in the sandbox, bwrap's own processes
+    // count among the marked ones before the command's).
+    const backgroundLog = () =>
+      readdirSync(tmp)
+        .filter((name) => name.startsWith("codewhale-spill-"))
+        .some((dir) => readdirSync(join(tmp, dir)).some((name) => name.startsWith("background-")));
+    await waitFor(backgroundLog, 15_000);
     const { before, after } = await killWhileRunning(spawned, marker, 3);
     assert.ok(before.length >= 3, `running before the kill: ${before.join(" ")}`);
     assert.deepEqual(after, [], "the background tree does not outlive exec");

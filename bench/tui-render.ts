@@ -83,8 +83,12 @@ function say(screen: TmuxScreen, text: string): number {
   return at;
 }
 
+/** A fresh call id: one session may run a task more than once (the mock checks ids are unique). */
+let calls = 0;
+const callId = () => `toolu_${++calls}`;
+
 const bashTask = (name: string): Script[] => [
-  { blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command: "echo hi" } }] },
+  { blocks: [{ kind: "tool", id: callId(), name: "bash", input: { command: "echo hi" } }] },
   { blocks: [{ kind: "text", text: `${name} done` }] },
 ];
 
@@ -106,7 +110,7 @@ const bigTool = (): Script[] => {
   const lines = Math.ceil(TOOL_BYTES / 50);
   const command = `yes 'tool output line with some words in it, fifty bytes' | head -n ${lines}`;
   return [
-    { blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command } }] },
+    { blocks: [{ kind: "tool", id: callId(), name: "bash", input: { command } }] },
     { blocks: [{ kind: "text", text: "TOOL-DONE" }] },
   ];
 };

@@ -16,6 +16,7 @@ import { MessageDeriver } from "../session/derive.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { SessionWriter } from "../session/writer.ts";
 import type { FileAccess, TerminalHost } from "../tools/builtin/index.ts";
+import { warmSandbox } from "../tools/sandbox-setup.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
 import type { AgentBus, BusEvents } from "./bus-events.ts";
@@ -130,6 +131,7 @@ function withDefaults(given: AgentOptions): OpenOptions {
 export async function composeSession(given: AgentOptions): Promise<ComposedSession> {
   const options = withDefaults(given);
   const { bus, loaded } = options;
+  warmSandbox(loaded.config.sandbox);
   const prepared = preparePolicy(loaded, options.cwd, options.guard ?? {});
   for (const message of prepared.policy.notices)
     bus.emit("agent/notice", { message, source: "policy" });

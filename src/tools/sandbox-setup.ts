@@ -64,6 +64,15 @@ export function sessionPolicy(options: SandboxSetupOptions): SandboxPolicy | nul
   return resolveSandboxPolicy(options.section, pathsOf(options));
 }
 
+/**
+ * Starts bubblewrap's probe (once per process) without waiting for it, so it runs while the
+ * session is being composed and the first request is not delayed by it; `setupSandbox` then
+ * finds it done.
+ */
+export function warmSandbox(section: Config["sandbox"]): void {
+  if (section.mode !== "off") void probeSandbox();
+}
+
 export async function setupSandbox(options: SandboxSetupOptions): Promise<SessionSandbox> {
   const { section } = options;
   const paths = pathsOf(options);

@@ -1,15 +1,16 @@
 // bash in the editor's terminals through `codewhale acp`: with the client's `terminal`
 // capability a command runs through terminal/create, output, wait_for_exit and release, and
-// the call's tool_call update embeds the terminal; the model still gets the policed output
+// the call's tool_call update embeds the terminal, the editor starting it under the session's
+// OS sandbox (bwrap); the model still gets the policed output
 // (escapes stripped, secrets redacted, the exit code); the editor runs it with no provider key
 // even when its own environment has one; cancel and timeout kill and release it. Without the
 // capability (acp-tools.test.ts), bash runs in codewhale's own runner.
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { type SharedAcp, useAcp } from "../support/acp-client.ts";
+import { logOf, type SharedAcp, useAcp } from "../support/acp-client.ts";
 import { fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
@@ -67,8 +68,9 @@ describe("codewhale acp: bash in the editor's terminals", () => {
       const calls = terminalCalls(shared).slice(before);
       const created = calls[0];
       assert.ok(created?.request, "terminal/create");
-      assert.equal(created.request.command, "bash");
-      assert.equal(created.request.args?.[0], "-c");
+      // The editor starts it under the session's OS sandbox: bwrap, then bash -c <command>.
+      assert.equal(created.request.command, "bwrap");
+      assert.deepEqual(created.request.args?.slice(-4), ["--", "bash", "-c", command]);
       assert.equal(created.request.cwd, workspace);
       assert.equal(calls.at(-1)?.method, "release");
       const id = created.terminalId;
@@ -88,6 +90,22 @@ describe("codewhale acp: bash in the editor's terminals", () => {
       assert.ok(!sent.includes(secret), "the model never sees the secret");
       assert.match(sent, /exit code 3/);
       assert.ok(!shared.client.stdoutLines().join("\n").includes(secret));
+    });
+
+    it("the editor's terminal runs the command in the OS sandbox: a write outside the workspace never lands", async () => {
+      const outside = join(shared.setup.workspace, `escaped-${nextCallId()}.txt`);
+      bashThenAnswer({ command: `echo out > ${outside}; echo in > inside.txt` });
+      const { sessionId, workspace } = await started(shared);
+      await shared.client.prompt(sessionId, "write both");
+      assert.equal(existsSync(outside), false, "nothing written outside the workspace");
+      assert.equal(readFileSync(join(workspace, "inside.txt"), "utf8"), "in\n");
+      const result = logOf(shared.setup, sessionId).findLast(
+        (event) => event.type === "tool/result",
+      );
+      assert.equal(
+        result?.type === "tool/result" ? result.sandbox?.mode : undefined,
+        "workspace-write",
+      );
     });
 
     it("the editor runs the command without a provider key, though its own environment has one", async () => {

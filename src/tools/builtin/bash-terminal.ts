@@ -46,7 +46,8 @@ export const TERMINAL_OUTPUT_LIMIT = 1024 * 1024;
 export const KILL_WAIT_MS = 5000;
 
 export interface TerminalRun {
-  command: string;
+  /** The argv the terminal runs: `bash -c <command>`, under bwrap when the session is sandboxed. */
+  argv: readonly string[];
   timeoutMs: number;
 }
 
@@ -71,8 +72,8 @@ export function runInTerminal(
   return guarded(async () => {
     const terminal = await hostStep("start the command", () =>
       host.create({
-        command: "bash",
-        args: ["-c", run.command],
+        command: run.argv[0] ?? "bash",
+        args: run.argv.slice(1),
         cwd: context.cwd,
         env: context.env,
         outputByteLimit: TERMINAL_OUTPUT_LIMIT,

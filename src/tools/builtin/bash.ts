@@ -4,7 +4,7 @@
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
 import type { ProxiedConnection, RunResult } from "../../runner/index.ts";
-import { runCommand, sandboxRefusalNote } from "../../runner/index.ts";
+import { confinedArgv, runCommand, sandboxRefusalNote } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -46,13 +46,20 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
           };
         }
         const timeoutMs = args.timeout_ms ?? context.bashTimeout.defaultMs;
-        if (context.terminal) {
-          const run = { command: args.command, timeoutMs };
-          const ran = await runInTerminal(context, context.terminal, run, ctx, (ended) =>
-            statusLine(ended, timeoutMs),
+        // An editor's terminal runs it under the same bwrap policy (the editor starts bwrap);
+        // a network allow list needs codewhale's proxy beside the command, so that runs here.
+        const spec = sandbox?.runSpec;
+        if (context.terminal && !(spec && spec.policy.allow.length > 0)) {
+          const shell = ["bash", "-c", args.command];
+          const argv = spec ? confinedArgv(spec, shell, context.cwd) : shell;
+          const ran = await runInTerminal(
+            context,
+            context.terminal,
+            { argv, timeoutMs },
+            ctx,
+            (ended) => statusLine(ended, timeoutMs),
           );
-          // An editor's terminal runs it outside the OS sandbox: the receipt says so.
-          if (sandbox) ran.sandbox = { mode: "none", network: "on" };
+          if (sandbox) ran.sandbox = sandbox.receipt;
           return ran;
         }
         const run = await runCommand(

@@ -1,0 +1,48 @@
+// "Run again outside the sandbox" in the terminal (in-process, real bubblewrap): bash's write
+// outside the workspace, refused by the OS sandbox, comes back as a second ask naming the
+// refusal; 1 runs the command again unconfined, 2 (deny) leaves it refused, and the result
+// says which. The whole call is shown again, as in every ask.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { probeSandbox } from "../../src/runner/index.ts";
+import { answer, say, startVirtual, toolCall } from "../support/virtual-chat.ts";
+
+// Outside /tmp: the sandbox's /tmp is private, which would hide the path without the policy.
+const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : "/tmp", "cw-tui-esc-"));
+after(() => rmSync(outside, { recursive: true, force: true }));
+
+const probe = await probeSandbox();
+if (!probe.available && process.env.CI === "true") {
+  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
+}
+const skip = probe.available ? false : "bwrap cannot run here (CI=true makes this a failure)";
+
+describe("run again outside the sandbox, in the terminal", { skip, concurrency: 2 }, () => {
+  for (const [choice, key, ran] of [
+    ["allowed", "1", true],
+    ["denied", "2", false],
+  ] as const) {
+    it(`the second ask ${choice}: the command ${ran ? "runs" : "does not run"} outside`, async (t) => {
+      const { screen, mock } = await startVirtual(t, [], { rows: 40 });
+      const target = join(outside, choice);
+      mock.enqueue(toolCall("toolu_1", "bash", { command: `touch ${target}` }), answer("done"));
+      say(screen, "touch it");
+      await screen.waitFor("Allow once");
+      screen.keys("1");
+      const second = await screen.waitFor(/the OS sandbox refused writing/);
+      assert.match(second, new RegExp(`touch ${target}`), "the whole call, shown again");
+      screen.keys(key);
+      await screen.waitFor("done");
+      assert.equal(existsSync(target), ran);
+      const last = JSON.stringify(mock.requests.at(-1)?.body);
+      assert.match(
+        last,
+        ran
+          ? /run again outside the sandbox, allowed by user/
+          : /not run again outside the sandbox/,
+      );
+    });
+  }
+});

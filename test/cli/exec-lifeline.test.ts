@@ -52,13 +52,33 @@ function markedSetup(extraToml = ""): { setup: ExecEnv; marker: string; tmp: str
   return { setup, marker, tmp };
 }
 
+/** The command line of `pid` with spaces between its arguments ("" once it is gone). */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+  } catch {
+    return "";
+  }
+}
+
 /**
- * Waits until `count` marked processes run, SIGKILLs exec, and returns what still runs once
- * none does or, at the latest, 1 s after the kill.
+ * Waits until `count` marked processes run, `commands` among them (a short-lived bwrap probe
+ * is marked too, so the count alone can be reached before the call's own processes start),
+ * SIGKILLs exec, and returns what still runs once none does or, at the latest, 1 s after the
+ * kill.
  */
-async function killWhileRunning(spawned: Spawned, marker: string, count: number) {
+async function killWhileRunning(
+  spawned: Spawned,
+  marker: string,
+  count: number,
+  commands: string[] = [],
+) {
   const children = () => marked(marker).filter((pid) => pid !== spawned.child.pid);
-  await waitFor(() => children().length >= count, 15_000);
+  const started = () => {
+    const running = children().map(commandLine);
+    return commands.every((command) => running.includes(command));
+  };
+  await waitFor(() => children().length >= count && started(), 15_000);
   const before = children();
   spawned.child.kill("SIGKILL");
   const killed = Date.now();
@@ -83,7 +103,10 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command } }] });
     const spawned = spawnCli([...ARGS, "go"], setup, "");
     // bash and both sleeps (and the watcher).
-    const { before, after } = await killWhileRunning(spawned, marker, 3);
+    const { before, after } = await killWhileRunning(spawned, marker, 3, [
+      "sleep 300",
+      "sleep 301",
+    ]);
     assert.ok(before.length >= 3, `running before the kill: ${before.join(" ")}`);
     assert.deepEqual(after, [], "nothing of the call outlives exec");
   });
@@ -103,7 +126,10 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
         .filter((name) => name.startsWith("codewhale-spill-"))
         .some((dir) => readdirSync(join(tmp, dir)).some((name) => name.startsWith("background-")));
     await waitFor(backgroundLog, 15_000);
-    const { before, after } = await killWhileRunning(spawned, marker, 3);
+    const { before, after } = await killWhileRunning(spawned, marker, 3, [
+      "sleep 302",
+      "sleep 303",
+    ]);
     assert.ok(before.length >= 3, `running before the kill: ${before.join(" ")}`);
     assert.deepEqual(after, [], "the background tree does not outlive exec");
     const left = readdirSync(tmp).filter((name) => name.startsWith("codewhale-spill-"));
@@ -136,7 +162,10 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     const { setup, marker } = markedSetup(hookToml("SessionStart", "sleep 304 & sleep 305"));
     mock.enqueue({ blocks: [{ kind: "text", text: "hello" }] });
     const spawned = spawnCli([...ARGS, "go"], setup, "");
-    const { before, after } = await killWhileRunning(spawned, marker, 3);
+    const { before, after } = await killWhileRunning(spawned, marker, 3, [
+      "sleep 304",
+      "sleep 305",
+    ]);
     assert.ok(before.length >= 3, `running before the kill: ${before.join(" ")}`);
     assert.deepEqual(after, [], "nothing of the hook outlives exec");
   });

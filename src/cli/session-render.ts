@@ -11,6 +11,7 @@ import {
   formatDuration,
   plural,
 } from "../present/format.ts";
+import { connectionNote, sandboxNote } from "../present/sandbox-note.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import { terminalSafe } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
@@ -124,6 +125,8 @@ function describe(event: SessionEvent): string {
         : `: cut ${event.dropped_bytes} bytes of a damaged tail, kept in ${event.kept_in}`;
     case "session/checkpoint":
       return ` signs seq ${event.signed_seq} (key ${event.key})`;
+    case "sandbox/connection":
+      return ` ${oneLine(connectionNote(event))}`;
     default:
       return "";
   }
@@ -150,7 +153,8 @@ function describeTool(event: SessionEvent, presentations: ToolPresentations): st
       : "";
     // An error's whole text says why and how to allow it; a summary's first line is too short.
     const summary = event.is_error ? event.content : shown.summary;
-    return ` ${event.call_id}${event.is_error ? " error" : ""}: ${oneLine(summary)}${truncated}`;
+    const sandbox = event.sandbox ? ` [${sandboxNote(event.sandbox)}]` : "";
+    return ` ${event.call_id}${event.is_error ? " error" : ""}: ${oneLine(summary)}${truncated}${sandbox}`;
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ body{margin:0 auto;max-width:60rem;padding:1rem 1.5rem 3rem;font:15px/1.5 system
 h1{font-size:1.3rem}h2{font-size:1.1rem}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
 pre{background:var(--code);padding:.5rem .75rem;border-radius:4px;overflow-x:auto;white-space:pre-wrap;word-break:break-word;margin:.25rem 0}
-.meta,.derived,.usage,.who,.summary{color:var(--muted);font-size:.85rem}
+.meta,.derived,.usage,.who,.summary,.sandbox{color:var(--muted);font-size:.85rem}
 .turn{border-top:1px solid var(--line);padding:.75rem 0}
 .user pre.text{background:var(--user)}
 .assistant .markdown{padding:0 .25rem}

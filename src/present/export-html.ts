@@ -149,6 +149,7 @@ function toolResult(item: Extract<ViewItem, { kind: "tool-result" }>): string {
   parts.push(`<pre class="output">${escapeHtml(item.content)}</pre>`);
   const marker = truncationMarker(item);
   if (marker) parts.push(`<p class="truncated">${escapeHtml(marker)}</p>`);
+  if (item.sandbox) parts.push(`<p class="sandbox">${escapeHtml(item.sandbox)}</p>`);
   parts.push("</div>\n");
   return parts.join("");
 }

@@ -111,6 +111,7 @@ function toolResult(item: Extract<ViewItem, { kind: "tool-result" }>): string {
   parts.push(fence(item.content, ""));
   const marker = truncationMarker(item);
   if (marker) parts.push(`*${marker}*`);
+  if (item.sandbox) parts.push(`*${inline(item.sandbox)}*`);
   return `${parts.join("\n\n")}\n\n`;
 }
 

@@ -6,6 +6,7 @@
 import type { EventOf, JsonValue, SessionEvent, Usage } from "../session/events.ts";
 import { zeroUsage } from "../session/events.ts";
 import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/presentation.ts";
+import { sandboxNote } from "./sandbox-note.ts";
 import { ToolPresentations } from "./tool-presentations.ts";
 
 export const EXPORT_VIEWS = ["canonical", "response-only", "thinking-only"] as const;
@@ -44,6 +45,8 @@ export type ViewItem =
       isError: boolean;
       truncated: { originalBytes: number; deliveredBytes: number } | null;
       interrupted: boolean;
+      /** The OS sandbox its command ran under, as a line (sandbox-note.ts); null: no command. */
+      sandbox: string | null;
     }
   | { kind: "note"; seq: number; source: string; text: string }
   | { kind: "failed"; seq: number; error: string; willRetry: boolean }
@@ -265,6 +268,7 @@ export class ViewFold {
       isError: event.is_error,
       truncated,
       interrupted: event.interrupted === true,
+      sandbox: event.sandbox ? sandboxNote(event.sandbox) : null,
     };
   }
 }

@@ -43,7 +43,7 @@ export function runContext(
  * - a session log's dated folder `sessions/2026/12/01/` → `sessions/<DATE>/`;
  * - an ISO-8601 time → `<TIME>`;
  * - a 64-digit hex string (hash chain, config fingerprint) → `<HASH>`, and a sandbox
- *   `policy_hash` (it covers the temp workspace's path) too;
+ *   `policy_hash` and a sandbox note's `(policy …)` (they cover the temp workspace's path) too;
  * - a signing key's fingerprint `SHA256:<base64>` (a new key per run) → `SHA256:<KEY>`, and a
  *   checkpoint's JSON `"sig":"<base64>"` → `"sig":"<SIG>"`;
  * - a JSON duration, `"duration_ms":123` (and `turn_ms`, `request_ms`, `span_ms` of the
@@ -70,6 +70,7 @@ export function normalise(text: string, context: NormaliseContext): string {
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, "<TIME>")
     .replace(/\b[0-9a-f]{64}\b/g, "<HASH>")
     .replace(/"policy_hash":"[0-9a-f]{16}"/g, '"policy_hash":"<HASH>"')
+    .replace(/\(policy [0-9a-f]{16}\)/g, "(policy <HASH>)")
     .replace(/SHA256:[A-Za-z0-9+/]{43}/g, "SHA256:<KEY>")
     .replace(/"sig":"[A-Za-z0-9+/=]+"/g, '"sig":"<SIG>"')
     .replace(/"(duration|turn|request|span)_ms":\d+/g, '"$1_ms":0')

@@ -3,25 +3,19 @@
 // permission request, "run it again outside the sandbox", with allow once and reject only;
 // allowed, the command runs again unconfined; rejected, it does not, and the result says so.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import type * as acp from "@agentclientprotocol/sdk";
-import { probeSandbox } from "../../src/runner/index.ts";
 import { type SharedAcp, useAcp } from "../support/acp-client.ts";
 import { MODEL_OF } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
+import { outsideTmp, sandboxSkip } from "../support/sandbox.ts";
 
 const mock = useMockProvider();
-// Outside /tmp: the sandbox's /tmp is private, which would hide the path without the policy.
-const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : "/tmp", "cw-acp-esc-"));
-after(() => rmSync(outside, { recursive: true, force: true }));
+const outside = outsideTmp("cw-acp-esc-");
 
-const probe = await probeSandbox();
-if (!probe.available && process.env.CI === "true") {
-  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
-}
-const skip = probe.available ? false : "bwrap cannot run here (CI=true makes this a failure)";
+const skip = sandboxSkip;
 
 let shared: SharedAcp;
 

@@ -3,26 +3,20 @@
 // profile, network on; `[sandbox] hooks = "outside"` takes it out), an MCP stdio server (network
 // on) and, through the agent, the user's `!` command. Each tries to write outside the workspace.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { probeSandbox } from "../../src/runner/index.ts";
 import { openHarness, scripted } from "../agent/scripted.ts";
 import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
 import { testServerPath } from "../support/mcp-servers.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
+import { outsideTmp, sandboxSkip } from "../support/sandbox.ts";
 
 const mock = useMockProvider();
-// Outside /tmp: the sandbox's /tmp is private, which would hide the path without the policy.
-const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : "/tmp", "cw-inside-"));
-after(() => rmSync(outside, { recursive: true, force: true }));
+const outside = outsideTmp("cw-inside-");
 
-const probe = await probeSandbox();
-if (!probe.available && process.env.CI === "true") {
-  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
-}
-const skip = probe.available ? false : "bwrap cannot run here (CI=true makes this a failure)";
+const skip = sandboxSkip;
 
 async function exec(toml: string, blocks: Array<Record<string, unknown>> = []) {
   const setup = execEnv(mock, toml);

@@ -2,24 +2,18 @@
 // the OS sandbox (`[sandbox]`, docs/sandbox.md): a write outside the workspace is refused, and
 // the result tells the model it was the sandbox; `--sandbox off` runs the same command unconfined.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { probeSandbox } from "../../src/runner/index.ts";
 import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
+import { outsideTmp, sandboxSkip } from "../support/sandbox.ts";
 
 const mock = useMockProvider();
-// Outside /tmp: the sandbox's /tmp is private, which would hide the path without the policy.
-const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : "/tmp", "cw-exec-sbx-"));
-after(() => rmSync(outside, { recursive: true, force: true }));
+const outside = outsideTmp("cw-exec-sbx-");
 
-const probe = await probeSandbox();
-if (!probe.available && process.env.CI === "true") {
-  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
-}
-const skip = probe.available ? false : "bwrap cannot run here (CI=true makes this a failure)";
+const skip = sandboxSkip;
 
 function bash(id: string, input: Record<string, unknown>) {
   mock.enqueue({ blocks: [{ kind: "tool", id, name: "bash", input }] });

@@ -10,8 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { OutputPolicy, ProxiedConnection, RunResult } from "../../src/runner/index.ts";
-import { probeSandbox, resolveSandboxPolicy, runCommand } from "../../src/runner/index.ts";
+import { resolveSandboxPolicy, runCommand } from "../../src/runner/index.ts";
 import { startNetworkProxy } from "../../src/runner/sandbox-proxy.ts";
+import { sandboxHost, sandboxSkip } from "../support/sandbox.ts";
 
 const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };
 const base = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : tmpdir(), "cw-sbx-net-"));
@@ -42,12 +43,8 @@ if (how === "tunnel") {
 `;
 writeFileSync(join(workspace, "client.cjs"), CLIENT);
 
-const probe = await probeSandbox();
-if (!probe.available && process.env.CI === "true") {
-  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
-}
-const host = probe.available ? { unshareUser: probe.unshareUser } : null;
-const skip = host ? false : "bwrap cannot run here (CI=true makes this a failure)";
+const host = sandboxHost;
+const skip = sandboxSkip;
 
 const policy = resolveSandboxPolicy(
   {

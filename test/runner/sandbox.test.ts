@@ -18,7 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { OutputPolicy, RunResult, SandboxPolicy } from "../../src/runner/index.ts";
-import { probeSandbox, resolveSandboxPolicy, runCommand } from "../../src/runner/index.ts";
+import { resolveSandboxPolicy, runCommand } from "../../src/runner/index.ts";
+import { sandboxHost, sandboxSkip } from "../support/sandbox.ts";
 
 const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };
 // /var/tmp, not /tmp: the sandbox's /tmp is private, so a HOME under /tmp would be hidden anyway.
@@ -32,11 +33,7 @@ for (const dir of [join(workspace, ".git", "hooks"), join(home, ".ssh"), outside
 writeFileSync(join(home, ".ssh", "id_rsa"), "PRIVATE-KEY-CONTENT\n");
 symlinkSync(outside, join(workspace, "escape"));
 
-const probe = await probeSandbox();
-if (!probe.available && process.env.CI === "true") {
-  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
-}
-const host = probe.available ? { unshareUser: probe.unshareUser } : null;
+const host = sandboxHost;
 
 after(() => rmSync(base, { recursive: true, force: true }));
 
@@ -73,7 +70,7 @@ async function sandboxed(command: string, policy = policyOf()): Promise<RunResul
   );
 }
 
-const skip = () => (host ? false : "bwrap cannot run here (CI=true makes this a failure)");
+const skip = () => sandboxSkip;
 
 describe("the OS sandbox (bubblewrap)", () => {
   it("lets a command write in the workspace and nowhere else", { skip: skip() }, async () => {

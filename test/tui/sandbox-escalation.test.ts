@@ -3,21 +3,15 @@
 // refusal; 1 runs the command again unconfined, 2 (deny) leaves it refused, and the result
 // says which. The whole call is shown again, as in every ask.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
-import { probeSandbox } from "../../src/runner/index.ts";
+import { describe, it } from "node:test";
+import { outsideTmp, sandboxSkip } from "../support/sandbox.ts";
 import { answer, say, startVirtual, toolCall } from "../support/virtual-chat.ts";
 
-// Outside /tmp: the sandbox's /tmp is private, which would hide the path without the policy.
-const outside = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : "/tmp", "cw-tui-esc-"));
-after(() => rmSync(outside, { recursive: true, force: true }));
+const outside = outsideTmp("cw-tui-esc-");
 
-const probe = await probeSandbox();
-if (!probe.available && process.env.CI === "true") {
-  throw new Error(`bwrap must run under CI (no skip): ${probe.reason}`);
-}
-const skip = probe.available ? false : "bwrap cannot run here (CI=true makes this a failure)";
+const skip = sandboxSkip;
 
 describe("run again outside the sandbox, in the terminal", { skip, concurrency: 2 }, () => {
   for (const [choice, key, ran] of [

@@ -8,6 +8,14 @@ const REFUSAL = /(\/[^\s:'"`]*)['"`]?:?[^\n]*?(Read-only file system|Permission 
 
 /** A note naming the sandbox and the refused paths, or null when the output shows no refusal. */
 export function sandboxRefusalNote(output: string, policy: SandboxPolicy | null): string | null {
+  return sandboxRefusal(output, policy)?.note ?? null;
+}
+
+/** The paths the sandbox refused to let the command write, with the note; null: none. */
+export function sandboxRefusal(
+  output: string,
+  policy: SandboxPolicy | null,
+): { paths: string[]; note: string } | null {
   if (!policy) return null;
   const refused = new Set<string>();
   for (const match of output.matchAll(REFUSAL)) {
@@ -21,7 +29,8 @@ export function sandboxRefusalNote(output: string, policy: SandboxPolicy | null)
     policy.mode === "read-only"
       ? "nothing is writable"
       : `only ${policy.writable.join(", ")} ${policy.writable.length === 1 ? "is" : "are"} writable (not ${protectedNames(policy)})`;
-  return `[sandbox: the command ran in the OS sandbox (${policy.mode}), which refused writing ${paths}: ${where}. This is the sandbox, not a bug in the command; do not retry the same write.]`;
+  const note = `[sandbox: the command ran in the OS sandbox (${policy.mode}), which refused writing ${paths}: ${where}. This is the sandbox, not a bug in the command; do not retry the same write.]`;
+  return { paths: [...refused], note };
 }
 
 function writableUnder(policy: SandboxPolicy, path: string): boolean {

@@ -4,7 +4,7 @@
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
 import type { ProxiedConnection, RunResult } from "../../runner/index.ts";
-import { confinedArgv, runCommand, sandboxRefusalNote } from "../../runner/index.ts";
+import { confinedArgv, runCommand, sandboxRefusal } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -78,15 +78,13 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
             ...(ctx.progress ? { tail: (tail: string) => ctx.progress?.({ tail }) } : {}),
           },
         );
-        const refused = failed(run)
-          ? sandboxRefusalNote(run.output, sandbox?.policy ?? null)
-          : null;
-        const trailer = statusLine(run, timeoutMs) + (refused ? `\n${refused}` : "");
+        const refused = failed(run) ? sandboxRefusal(run.output, sandbox?.policy ?? null) : null;
+        const trailer = statusLine(run, timeoutMs) + (refused ? `\n${refused.note}` : "");
         const result = toToolResult(run, { trailer, isError: failed(run) });
         // Set on the same object: toToolResult marks it as already policed.
         if (sandbox) result.sandbox = sandbox.receipt;
         if (ctx.outsideSandbox && context.sandbox) result.sandbox = { mode: "none", network: "on" };
-        const why = refusedWhat(refused, refusedHosts);
+        const why = refusedWhat(refused?.paths ?? [], refusedHosts);
         if (failed(run) && !run.cancelled && why) result.sandboxRefused = why;
         return result;
       },
@@ -112,10 +110,9 @@ export function statusLine(
 }
 
 /** What the sandbox refused, for the escalation ask, or null. */
-function refusedWhat(note: string | null, hosts: readonly string[]): string | null {
-  const wrote = note ? /refused writing ([^:]*):/.exec(note)?.[1] : undefined;
+function refusedWhat(paths: readonly string[], hosts: readonly string[]): string | null {
   const parts = [
-    ...(wrote ? [`writing ${wrote}`] : []),
+    ...(paths.length > 0 ? [`writing ${paths.slice(0, 3).join(", ")}`] : []),
     ...(hosts.length > 0 ? [`connecting to ${[...new Set(hosts)].join(", ")}`] : []),
   ];
   return parts.length > 0 ? parts.join(" and ") : null;

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, it } from "node:test";
 import {
   type ExecEnv,
@@ -52,17 +52,19 @@ function markedSetup(extraToml = ""): { setup: ExecEnv; marker: string; tmp: str
   return { setup, marker, tmp };
 }
 
-/** The command line of `pid` with spaces between its arguments ("" once it is gone). */
+/** The command line of `pid`, its program by base name ("rg -n …"; "" once it is gone). */
 function commandLine(pid: number): string {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+    const [program = "", ...args] = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    return [basename(program), ...args].join(" ").trim();
   } catch {
     return "";
   }
 }
 
 /**
- * Waits until `count` marked processes run, `commands` among them (a short-lived bwrap probe
+ * Waits until `count` marked processes run, `commands` among them (each a program's base name
+ * and its first arguments; a short-lived bwrap probe
  * is marked too, so the count alone can be reached before the call's own processes start),
  * SIGKILLs exec, and returns what still runs once none does or, at the latest, 1 s after the
  * kill.
@@ -76,7 +78,9 @@ async function killWhileRunning(
   const children = () => marked(marker).filter((pid) => pid !== spawned.child.pid);
   const started = () => {
     const running = children().map(commandLine);
-    return commands.every((command) => running.includes(command));
+    return commands.every((command) =>
+      running.some((line) => line === command || line.startsWith(`${command} `)),
+    );
   };
   await waitFor(() => children().length >= count && started(), 15_000);
   const before = children();
@@ -153,7 +157,7 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name: "grep", input }] });
     const spawned = spawnCli([...ARGS, "go"], setup, "");
     // rg and its watcher.
-    const { before, after } = await killWhileRunning(spawned, marker, 2);
+    const { before, after } = await killWhileRunning(spawned, marker, 2, ["rg"]);
     assert.ok(before.length >= 2, `running before the kill: ${before.join(" ")}`);
     assert.deepEqual(after, [], "rg does not outlive exec");
   });

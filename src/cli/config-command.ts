@@ -75,6 +75,14 @@ function sourcesOf(config: LoadedConfig["config"], loaded: LoadedConfig): Record
 
 function checkConfig(options: ConfigCommandOptions): void {
   const report = inspectConfig({ ...loadOptions(options), layerChecks: CONFIG_LAYER_CHECKS });
+  for (const { path, foreign } of report.files) {
+    if (!foreign) continue;
+    printOut(`${path} is also the other Codewhale's config (the Rust agent):\n`);
+    printOut(
+      `  read: ${foreign.read.length > 0 ? foreign.read.join("; ") : "nothing of its own"}\n`,
+    );
+    printOut(`  ignored: ${foreign.ignored.length > 0 ? foreign.ignored.join(", ") : "nothing"}\n`);
+  }
   if (report.problems.length === 0) {
     const files = report.files.map((file) => file.path).join(", ");
     printOut(`config ok (${files || "no config files; defaults only"})\n`);

@@ -7,7 +7,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import type { Config, LoadedConfig } from "../config/index.ts";
-import { inspectConfig, sessionsDir } from "../config/index.ts";
+import { BUILTIN_PROVIDER_NAMES, inspectConfig, sessionsDir } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
 import { withoutProviderKeys } from "../hooks/index.ts";
 import type { OutputPolicy } from "../runner/index.ts";
@@ -16,6 +16,7 @@ import { gcfEnabled, probeCgc } from "../tools/external/index.ts";
 import { findExecutable } from "../tools/which.ts";
 import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 import { cwdOption } from "./cwd-option.ts";
+import { coexistChecks } from "./doctor-coexist.ts";
 import { modelChecks } from "./doctor-endpoint.ts";
 import { sandboxCheck } from "./doctor-sandbox.ts";
 import { probeServers } from "./mcp-command.ts";
@@ -64,9 +65,10 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
       report.problems,
     ),
   );
+  checks.push(...coexistChecks(report.files, env));
   const loaded = report.loaded;
   if (loaded) {
-    checks.push(sessionsCheck(loaded), ...providerChecks(loaded.config, env));
+    checks.push(sessionsCheck(loaded), ...providerChecks(loaded, env));
     checks.push(...(await modelChecks(loaded.config, env)));
     checks.push(await sandboxCheck(loaded.config, cwd, env));
   } else {
@@ -151,9 +153,47 @@ function sessionsCheck(loaded: LoadedConfig): DoctorCheck {
   return { name: "sessions", status: "ok", detail };
 }
 
-function providerChecks(config: Config, env: NodeJS.ProcessEnv): DoctorCheck[] {
+/**
+ * A line per provider in use, configured in a file, or one of the first two built-ins; the other
+ * presets (config.md#providers) only when their key is set, and their names on one line.
+ */
+function providerChecks(loaded: LoadedConfig, env: NodeJS.ProcessEnv): DoctorCheck[] {
+  const { config } = loaded;
   const active = config.model.split("/")[0];
-  return Object.entries(config.providers).map(([name, provider]) => {
+  const shown = Object.entries(config.providers).filter(([name, provider]) => {
+    if (name === active || name === "anthropic" || name === "openai") return true;
+    if (provider.api_key_env && (env[provider.api_key_env] ?? "") !== "") return true;
+    return !BUILTIN_PROVIDER_NAMES.has(name) || configuredInFile(loaded, name);
+  });
+  const others = Object.keys(config.providers).filter((name) => !shown.some(([n]) => n === name));
+  const presets: DoctorCheck[] =
+    others.length === 0
+      ? []
+      : [
+          {
+            name: "provider",
+            status: "info",
+            detail: `presets without a key: ${others.join(", ")}`,
+          },
+        ];
+  return [...providerLines(shown, active, env), ...presets];
+}
+
+function configuredInFile(loaded: LoadedConfig, name: string): boolean {
+  const prefix = `providers.${name}.`;
+  for (const [key, source] of loaded.sources) {
+    if (key.startsWith(prefix) && !source.startsWith("default") && !source.startsWith("env "))
+      return true;
+  }
+  return false;
+}
+
+function providerLines(
+  providers: [string, Config["providers"][string]][],
+  active: string | undefined,
+  env: NodeJS.ProcessEnv,
+): DoctorCheck[] {
+  return providers.map(([name, provider]) => {
     const inUse = name === active ? " (the model's provider)" : "";
     if (!provider.api_key_env) {
       return { name: "provider", status: "info", detail: `${name}: no key configured${inUse}` };

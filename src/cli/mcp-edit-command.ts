@@ -20,6 +20,7 @@ import {
   removeMcpServer,
   repositoryRoot,
   resolveHome,
+  writableUserFile,
 } from "../config/index.ts";
 import { ConfigEditError, UsageError } from "../errors.ts";
 import { terminalSafe } from "../runner/index.ts";
@@ -153,7 +154,7 @@ interface Target {
 
 function targetFile(project: boolean): Target {
   const userFile = join(resolveHome(process.env), "config.toml");
-  if (!project) return { kind: "user", path: userFile };
+  if (!project) return { kind: "user", path: writableUserFile(resolveHome(process.env)) };
   const cwd = process.cwd();
   const existing = findProjectConfig(cwd, userFile);
   const root = repositoryRoot(cwd) ?? cwd;

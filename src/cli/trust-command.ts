@@ -3,7 +3,7 @@
 // plus the fingerprint of its settings that need trust, so a later edit is untrusted again.
 // Registered by cli/main.ts; the TOML editing lives in src/config/trust-file.ts.
 import { statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import type { Env, LoadedConfig, TrustRecord } from "../config/index.ts";
 import {
@@ -16,6 +16,7 @@ import {
   readTrustedProjects,
   resolveHome,
   walkLeaves,
+  writableUserFile,
   writeTrustedProjects,
 } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
@@ -61,7 +62,7 @@ export function registerTrustCommand(program: Command, io: () => TrustIo = proce
 }
 
 function userFileOf(io: TrustIo): string {
-  return join(resolveHome(io.env), "config.toml");
+  return writableUserFile(resolveHome(io.env));
 }
 
 interface ProjectView {

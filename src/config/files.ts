@@ -6,7 +6,10 @@
 import { lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
+import type { z } from "zod";
 import { ConfigError, errorMessage } from "../errors.ts";
+import { BUILTIN_PROVIDER_NAMES } from "./builtins.ts";
+import { type ForeignConfig, isForeignConfig, readForeignConfig } from "./foreign-config.ts";
 import { type Env, expandTilde } from "./home.ts";
 import type { KeySegment } from "./key-path.ts";
 import { createLineLocator } from "./locate-lines.ts";
@@ -21,6 +24,8 @@ export type { Env } from "./home.ts";
 export interface ConfigFile {
   kind: "user" | "project";
   path: string;
+  /** The other Codewhale wrote it: what was read of it and what ignored (foreign-config.ts). */
+  foreign?: ForeignConfig;
 }
 
 export interface ReadFile extends ConfigFile {
@@ -41,6 +46,11 @@ const USER_ONLY_KEYS: readonly (readonly string[])[] = [
   ["protected_paths"],
   ["permissions", "unprotect"],
 ];
+/**
+ * The user file codewhale alone writes beside `config.toml` when that one belongs to the other
+ * Codewhale too (foreign-config.ts); read after it, so its settings win.
+ */
+const OWN_USER_FILE = "codewhale.toml";
 /** The largest config file read, in bytes; a bigger one is a problem, never read whole. */
 export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -54,9 +64,24 @@ export function locateConfigFiles(cwd: string, home: string): ConfigFile[] {
   const files: ConfigFile[] = [];
   const userPath = join(home, "config.toml");
   if (isPresent(userPath)) files.push({ kind: "user", path: userPath });
+  const ownPath = join(home, OWN_USER_FILE);
+  if (isPresent(ownPath)) files.push({ kind: "user", path: ownPath });
   const project = findProjectConfig(cwd, userPath);
   if (project) files.push({ kind: "project", path: project });
   return files;
+}
+
+/**
+ * The user file codewhale writes to (trust records, allow rules, MCP servers): `codewhale.toml`
+ * when it exists or when `config.toml` belongs to the other Codewhale too (codewhale never
+ * writes into that tool's file), else `config.toml`.
+ */
+export function writableUserFile(home: string): string {
+  const own = join(home, OWN_USER_FILE);
+  if (isPresent(own)) return own;
+  const shared = join(home, "config.toml");
+  if (!isPresent(shared)) return shared;
+  return readConfigFile({ kind: "user", path: shared }).foreign ? own : shared;
 }
 
 /** The nearest `.codewhale/config.toml` at or above `cwd`, never the user file itself. */
@@ -82,13 +107,13 @@ export function readConfigFile(file: ConfigFile): ReadFile {
   const origin = fileOrigin(file.path, text);
   const parsed = parseChecked(file.path, text, origin);
   if ("syntax" in parsed) return { ...file, text, data: undefined, problems: [parsed.syntax] };
-  const { data, problems } = parsed;
+  const { data, problems, foreign } = parsed;
   for (const key of file.kind === "project" ? USER_ONLY_KEYS : []) {
     if (valueAt(data, key) === undefined) continue;
     problems.push(configProblem(origin, key, "only allowed in the user config file"));
   }
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  return { ...file, text, data, problems };
+  return { ...file, text, data, problems, ...(foreign ? { foreign } : {}) };
 }
 
 function valueAt(data: Table, key: readonly string[]): unknown {
@@ -102,7 +127,7 @@ function parseChecked(
   path: string,
   text: string,
   origin: ProblemOrigin,
-): { data: Table; problems: ConfigError[] } | { syntax: ConfigError } {
+): { data: Table; problems: ConfigError[]; foreign?: ForeignConfig } | { syntax: ConfigError } {
   let data: Table;
   try {
     data = parse(text) as Table;
@@ -111,7 +136,23 @@ function parseChecked(
   }
   const proto = text.includes("__proto__") ? protoKeyPath(data) : null;
   if (proto) return { data, problems: [configProblem(origin, proto, PROTO_KEY)] };
-  return { data, problems: validateLayer(data, () => origin) };
+  if (!isForeignConfig(data)) return { data, problems: validateLayer(data, () => origin) };
+  const checked = configFileSchema.safeParse(data);
+  const unknown = checked.success ? [] : unknownKeyPaths(checked.error.issues);
+  const read = readForeignConfig(data, unknown, BUILTIN_PROVIDER_NAMES);
+  return { ...read, problems: validateLayer(read.data, () => origin) };
+}
+
+/** The key paths a failed check found unknown. */
+function unknownKeyPaths(issues: readonly z.core.$ZodIssue[]): KeySegment[][] {
+  return issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => [
+          ...issue.path.map((s) => (typeof s === "symbol" ? String(s) : s)),
+          key,
+        ])
+      : [],
+  );
 }
 
 const PROTO_KEY = 'a key named "__proto__" is not allowed';

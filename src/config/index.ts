@@ -1,9 +1,9 @@
 // The config layer's public entry: load the effective config (a project's settings cut down by
 // trust), locate the sessions directory, read the system prompt file, fingerprint and mask it,
 // and edit the user's trust records. Other layers import from here, not the files behind it.
-export { BUILTIN_BASE_URL_VARS } from "./builtins.ts";
+export { BUILTIN_BASE_URL_VARS, BUILTIN_PROVIDER_NAMES } from "./builtins.ts";
 export type { ConfigFile, Env } from "./files.ts";
-export { findProjectConfig, resolveHome } from "./files.ts";
+export { findProjectConfig, resolveHome, writableUserFile } from "./files.ts";
 export { configFingerprint } from "./fingerprint.ts";
 export type { ConfigFlagOptions } from "./flags.ts";
 export { configFlagsFromOptions } from "./flags.ts";

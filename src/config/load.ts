@@ -66,6 +66,8 @@ export interface LoadedConfig {
   trust: ProjectTrust;
   /** The file layers as merged (path keys absolute): the user file, the gated project file. */
   layers: ConfigLayer[];
+  /** One line per config file the other Codewhale wrote, for the session's start. */
+  notices: string[];
 }
 
 export interface ConfigReport {
@@ -92,7 +94,11 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
   const env = options.env ?? process.env;
   const home = resolveHome(env);
   const read = locateConfigFiles(cwd, home).map((file) => readConfigFile(file));
-  const files = read.map(({ kind, path }) => ({ kind, path }));
+  const files = read.map(({ kind, path, foreign }) => ({
+    kind,
+    path,
+    ...(foreign ? { foreign } : {}),
+  }));
   const checks = options.layerChecks ?? [];
   const flags: Table = options.flags ?? {};
   const fileLayers = read.map((file) => ({
@@ -118,7 +124,8 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
   if ("problems" in merged) return { files, problems: merged.problems };
   const project = read.find((file) => file.kind === "project");
   const projectRoot = project && dirname(dirname(project.path));
-  const loaded = { ...merged, files, home, cwd, projectRoot, trust, layers };
+  const notices = foreignNotices(read, merged.config);
+  const loaded = { ...merged, files, home, cwd, projectRoot, trust, layers, notices };
   return { files, problems: [], loaded };
 }
 
@@ -148,8 +155,10 @@ function gateProject(
   const mcpServers = mcpJson?.servers ?? {};
   const settings = trustedSettings(withMcpJsonServers(project.data, mcpServers));
   const fingerprint = trustFingerprint(settings);
-  const user = below[0]?.data ?? {};
-  const state = trustStateOf(trustEntries(user), projectRoot, fingerprint, trustFlag, env.HOME);
+  // The user files (config.toml, and codewhale.toml when there is one): what either trusts counts.
+  const users = below.map((layer) => layer.data);
+  const entries = users.flatMap(trustEntries);
+  const state = trustStateOf(entries, projectRoot, fingerprint, trustFlag, env.HOME);
   const trusted = state === "trusted" || state === "flag";
   let baseline: { config: Config | undefined } | undefined;
   const gate = (data: Table) =>
@@ -163,7 +172,7 @@ function gateProject(
         return baseline.config;
       },
       projectRoot,
-      allowedPromptDirs: stringsOf(user.allowed_prompt_dirs),
+      allowedPromptDirs: users.flatMap((user) => stringsOf(user.allowed_prompt_dirs)),
     });
   const fromMcpJson = gate(Object.keys(mcpServers).length > 0 ? { mcp_servers: mcpServers } : {});
   const { kept, ignored: ownIgnored } = gate(layer.data);
@@ -196,6 +205,19 @@ function gateProject(
 function trustEntries(user: Table): (string | TrustEntry)[] {
   const list = user.trusted_projects;
   return Array.isArray(list) ? (list as (string | TrustEntry)[]) : [];
+}
+
+/** The notice for each file the other Codewhale wrote: what was read, how many keys ignored. */
+function foreignNotices(read: readonly ReadFile[], config: Config): string[] {
+  return read.flatMap(({ path, foreign }) => {
+    if (!foreign) return [];
+    const provider = config.model.split("/")[0] ?? "";
+    const keyVar = config.providers[provider]?.api_key_env;
+    const took = foreign.read.length > 0 ? `read ${foreign.read.join(", ")}; ` : "";
+    const key = keyVar ? `; keys come from $${keyVar}, never from the file` : "";
+    const ignored = `ignored ${foreign.ignored.length} of its own keys (codewhale config check lists them)`;
+    return [`${path} is also the other Codewhale's config: ${took}${ignored}${key}`];
+  });
 }
 
 function stringsOf(value: unknown): string[] {

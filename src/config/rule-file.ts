@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { ConfigError } from "../errors.ts";
+import { writableUserFile } from "./files.ts";
 import { canonicalJson } from "./fingerprint.ts";
 import type { LoadedConfig } from "./load.ts";
 import { isTable } from "./merge.ts";
@@ -22,7 +23,7 @@ export interface RuleTarget {
 
 /** The user file, then the project file (the nearest, or a new one at the repository root). */
 export function allowRuleTargets(loaded: LoadedConfig): RuleTarget[] {
-  const user = join(loaded.home, "config.toml");
+  const user = writableUserFile(loaded.home);
   const targets: RuleTarget[] = [
     { kind: "user", path: user, note: "applies in every project, from the next call" },
   ];

@@ -64,7 +64,7 @@ export function effectivePolicy(
     permissions: { mode: options.mode ?? config.permissions.mode, ...lists },
     hooks: config.hooks,
     externalTools: config.tools.external,
-    notices: loaded.trust.notice ? [loaded.trust.notice] : [],
+    notices: [...(loaded.trust.notice ? [loaded.trust.notice] : []), ...loaded.notices],
   };
 }
 

@@ -75,6 +75,10 @@ describe("codewhale doctor", () => {
       [
         ["ok", "anthropic: ANTHROPIC_API_KEY is set (the model's provider)"],
         ["warn", "openai: OPENAI_API_KEY is not set"],
+        [
+          "info",
+          "presets without a key: deepseek, openrouter, groq, mistral, xai, together, fireworks, gemini, ollama, lmstudio, llamacpp, vllm",
+        ],
       ],
     );
     assert.equal(

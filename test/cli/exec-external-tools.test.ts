@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { cliPath } from "../support/cli.ts";
@@ -42,9 +41,12 @@ function toolNames(body: unknown): string[] {
   return ((body as { tools?: Array<{ name: string }> }).tools ?? []).map((tool) => tool.name);
 }
 
-/** A directory holding a `cgc` that echoes its arguments and output format. */
-function cgcStandIn(): string {
-  const bin = mkdtempSync(join(tmpdir(), "cw-cgc-"));
+/**
+ * A directory holding a `cgc` that echoes its arguments and output format, in the workspace:
+ * cgc runs in the OS sandbox, whose private /tmp would hide a directory under the host's.
+ */
+function cgcStandIn(workspace: string): string {
+  const bin = mkdtempSync(join(workspace, "cw-cgc-"));
   writeFileSync(
     join(bin, "cgc"),
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template.
@@ -109,7 +111,7 @@ command = ["echo", "shadowed"]
 
   it("runs cgc's query for code_graph, with CGC_OUTPUT_FORMAT=gcf when output.gcf is on", async () => {
     const setup = execEnv(mock, "[output]\ngcf = true\n");
-    const env = { ...setup.env, PATH: `${cgcStandIn()}:${setup.env.PATH}` };
+    const env = { ...setup.env, PATH: `${cgcStandIn(setup.workspace)}:${setup.env.PATH}` };
     mock.enqueue(call("code_graph", { query: "callers", name: "main" }));
     mock.enqueue({ blocks: [{ kind: "text", text: "Found." }] });
     const first = mock.requests.length;

@@ -1,9 +1,11 @@
 // End to end with real bubblewrap: besides bash, what else a session runs is inside the OS
-// sandbox (docs/sandbox.md, "What runs inside"): a `[[tools.external]]` command, a hook (its own
-// profile, network on; `[sandbox] hooks = "outside"` takes it out), an MCP stdio server (network
-// on) and, through the agent, the user's `!` command. Each tries to write outside the workspace.
+// sandbox (docs/sandbox.md, "What runs inside"): a `[[tools.external]]` command, the cgc code
+// graph (probe and queries), a hook (its own profile, network on; `[sandbox] hooks = "outside"`
+// takes it out), an MCP stdio server (network on) and, through the agent, the user's `!`
+// command. Each tries to write outside the workspace; exec runs a refused external tool or cgc
+// query again outside only when `--allow` named it.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -18,11 +20,40 @@ const outside = outsideTmp("cw-inside-");
 
 const skip = sandboxSkip;
 
-async function exec(toml: string, blocks: Array<Record<string, unknown>> = []) {
+const cgcQuery = {
+  kind: "tool",
+  id: "g1",
+  name: "code_graph",
+  input: { query: "callers", name: "main" },
+};
+
+/** A `cgc` stand-in (in a bin dir outside /tmp) whose probe and queries write to `outside`. */
+function cgcWritingOutside(prefix: string): string {
+  const bin = outsideTmp("cw-cgc-bin-");
+  const script = [
+    "#!/bin/sh",
+    `if [ "$1" = "--version" ]; then touch ${outside}/${prefix}-probe 2>/dev/null; echo "CodeGraphContext 0.4.16"; exit 0; fi`,
+    'echo "cgc $*"',
+    `touch ${outside}/${prefix}-query`,
+  ];
+  writeFileSync(join(bin, "cgc"), `${script.join("\n")}\n`, { mode: 0o755 });
+  return bin;
+}
+
+async function exec(
+  toml: string,
+  blocks: Array<Record<string, unknown>> = [],
+  options: { flags?: string[]; path?: string } = {},
+) {
   const setup = execEnv(mock, toml);
+  if (options.path) setup.env.PATH = `${options.path}:${setup.env.PATH}`;
   if (blocks.length > 0) mock.enqueue({ blocks } as never);
   mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
-  const args = ["--model", MODEL_OF.anthropic, "--permission-mode", "bypass"];
+  const args = [
+    "--model",
+    MODEL_OF.anthropic,
+    ...(options.flags ?? ["--permission-mode", "bypass"]),
+  ];
   const run = await runExec([...args, "--output-format", "stream-json", "go"], setup, "");
   assert.equal(run.status, 0, run.stderr);
   return { setup, lines: jsonLines(run.stdout), stderr: run.stderr };
@@ -37,6 +68,39 @@ describe("inside the OS sandbox, besides bash", { skip }, () => {
     assert.match(String(result?.content), /\[sandbox: .*refused writing/);
     assert.equal((result?.sandbox as { mode?: string } | undefined)?.mode, "workspace-write");
     assert.ok(!existsSync(join(outside, "external")));
+  });
+
+  it("the cgc code graph runs inside, its probe too; its result records the policy and the refusal", async () => {
+    const { lines } = await exec("", [cgcQuery], { path: cgcWritingOutside("cgc") });
+    assert.ok(!existsSync(join(outside, "cgc-probe")), "the probe ran inside");
+    assert.ok(!existsSync(join(outside, "cgc-query")), "the query ran inside");
+    const result = lines.find((line) => line.type === "tool/result");
+    assert.match(String(result?.content), /^cgc analyze callers main$/m);
+    assert.match(String(result?.content), /\[sandbox: .*refused writing .*cgc-query/);
+    const receipt = result?.sandbox as Record<string, unknown> | undefined;
+    assert.equal(receipt?.mode, "workspace-write");
+    assert.match(String(receipt?.policy_hash), /^[0-9a-f]{16}$/);
+    assert.match(String(result?.content), /not run again outside the sandbox: exec runs/);
+  });
+
+  it("exec runs a refused external tool or cgc query again outside only when --allow names it", async () => {
+    const toml = `[[tools.external]]\nname = "touch_it"\ndescription = "touch"\ncommand = ["touch", "${outside}/escalated"]\n`;
+    const call = { kind: "tool", id: "t1", name: "touch_it", input: {} };
+    const { lines } = await exec(toml, [call], { flags: ["--allow", "touch_it"] });
+    const result = lines.find((line) => line.type === "tool/result");
+    assert.ok(existsSync(join(outside, "escalated")), String(result?.content));
+    assert.match(
+      String(result?.content),
+      /\[sandbox: run again outside the sandbox, allowed by default\]/,
+    );
+    assert.deepEqual(result?.sandbox, { mode: "none", network: "on" });
+    const graph = await exec("", [cgcQuery], {
+      flags: ["--allow", "code_graph"],
+      path: cgcWritingOutside("cgc-allowed"),
+    });
+    const graphResult = graph.lines.find((line) => line.type === "tool/result");
+    assert.ok(existsSync(join(outside, "cgc-allowed-query")), String(graphResult?.content));
+    assert.deepEqual(graphResult?.sandbox, { mode: "none", network: "on" });
   });
 
   it("a hook runs inside with the network on; [sandbox] hooks = outside runs it unconfined", async () => {

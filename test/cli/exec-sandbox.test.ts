@@ -58,6 +58,23 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
     assert.ok(!existsSync(join(outside, "bg")));
   });
 
+  it("bash_output tells the model the sandbox refused a background command, which is not run again outside", async () => {
+    bash("toolu_1", { command: `touch ${outside}/bg-refused; touch bg-done`, background: true });
+    bash("toolu_2", {
+      command: "for i in $(seq 100); do [ -e bg-done ] && break; sleep 0.1; done; sleep 1",
+    });
+    mock.enqueue({
+      blocks: [{ kind: "tool", id: "toolu_3", name: "bash_output", input: { id: "bg1" } }],
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const { results } = await session();
+    const read = results[2] ?? "";
+    assert.match(read, /Read-only file system/);
+    assert.match(read, /\[sandbox: .*refused writing .*bg-refused/);
+    assert.match(read, /a background command is not offered to run again outside the sandbox/);
+    assert.ok(!existsSync(join(outside, "bg-refused")));
+  });
+
   it("runs the same command unconfined with --sandbox off", async () => {
     bash("toolu_1", { command: `touch ${outside}/off` });
     mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });

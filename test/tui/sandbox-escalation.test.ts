@@ -1,7 +1,8 @@
 // "Run again outside the sandbox" in the terminal (in-process, real bubblewrap): bash's write
 // outside the workspace, refused by the OS sandbox, comes back as a second ask naming the
 // refusal; 1 runs the command again unconfined, 2 (deny) leaves it refused, and the result
-// says which. The whole call is shown again, as in every ask.
+// says which. The whole call is shown again, as in every ask. A `[[tools.external]]` tool's
+// refused command is offered the same way.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -39,4 +40,22 @@ describe("run again outside the sandbox, in the terminal", { skip, concurrency: 
       );
     });
   }
+
+  it("an external tool the sandbox refused is offered too, and runs outside once allowed", async (t) => {
+    const target = join(outside, "external");
+    const toml = `[[tools.external]]\nname = "touch_it"\ndescription = "touch"\ncommand = ["touch", "${target}"]\n`;
+    const { screen, mock } = await startVirtual(t, [], { rows: 40, toml });
+    mock.enqueue(toolCall("toolu_1", "touch_it", {}), answer("done"));
+    say(screen, "touch it");
+    await screen.waitFor("Allow once");
+    screen.keys("1");
+    await screen.waitFor(/the OS sandbox refused writing/);
+    screen.keys("1");
+    await screen.waitFor("done");
+    assert.ok(existsSync(target));
+    assert.match(
+      JSON.stringify(mock.requests.at(-1)?.body),
+      /run again outside the sandbox, allowed by user/,
+    );
+  });
 });

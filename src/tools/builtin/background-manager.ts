@@ -8,7 +8,9 @@ import type {
   CommandSpec,
   LogWindow,
   OutputPolicy,
+  ProxiedConnection,
   RunResult,
+  SandboxPolicy,
   SpillScope,
 } from "../../runner/index.ts";
 
@@ -17,6 +19,8 @@ export interface BackgroundJob {
   command: string;
   startedAt: number;
   process: BackgroundCommand;
+  /** The OS sandbox policy it runs under, and the hosts its proxy refused so far; absent: none. */
+  sandbox?: { policy: SandboxPolicy; refusedHosts: string[] };
 }
 
 export interface BackgroundRead {
@@ -64,8 +68,24 @@ export function createBackgroundManager(options: BackgroundManagerOptions = {}):
       counter += 1;
       const id = `bg${counter}`;
       const grace = options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs };
-      const process = await scope.start({ ...spec, ...grace });
-      const job = { id, command: spec.command, startedAt: Date.now(), process };
+      const box = spec.sandbox
+        ? { policy: spec.sandbox.policy, refusedHosts: [] as string[] }
+        : null;
+      const sandbox = spec.sandbox && {
+        ...spec.sandbox,
+        onConnection: (connection: ProxiedConnection) => {
+          if (!connection.allowed) box?.refusedHosts.push(connection.host);
+          spec.sandbox?.onConnection?.(connection);
+        },
+      };
+      const process = await scope.start({ ...spec, ...grace, ...(sandbox ? { sandbox } : {}) });
+      const job = {
+        id,
+        command: spec.command,
+        startedAt: Date.now(),
+        process,
+        ...(box ? { sandbox: box } : {}),
+      };
       jobs.set(id, job);
       return job;
     },

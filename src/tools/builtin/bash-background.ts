@@ -1,11 +1,13 @@
 // `bash_output` and `bash_kill`: read what a background process printed since the last read and
 // stop it. Ids come from `bash` with `background: true`. The log already holds stripped and
 // redacted text; a read keeps at most the bash policy's budget (head and tail of the new text).
+// A read that shows the OS sandbox refused the process a write or a connection says so.
 import type { RunResult } from "../../runner/index.ts";
+import { sandboxRefusal } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
-import type { BackgroundManager } from "./background-manager.ts";
+import type { BackgroundJob, BackgroundManager } from "./background-manager.ts";
 import { bashKillDescription, bashOutputDescription } from "./bash.description.ts";
 import { backgroundIdSchema, bashKillPresenter, bashOutputPresenter } from "./bash.presenter.ts";
 import type { BuiltinToolContext } from "./context.ts";
@@ -33,7 +35,8 @@ export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedT
           spillPath: window.truncated ? window.path : null,
           policyErrors: read.result?.policyErrors ?? [],
         };
-        return toToolResult(policed, { trailer: `${empty}${status}` });
+        const refused = backgroundRefusal(read.job, window.output);
+        return toToolResult(policed, { trailer: `${empty}${status}${refused}` });
       },
     },
     bashOutputPresenter,
@@ -69,6 +72,28 @@ function unknownId(background: BackgroundManager, id: string) {
   const offer =
     known.length > 0 ? `known ids: ${known.join(", ")}` : "no background processes were started";
   return { content: `No background process "${id}" (${offer}).`, isError: true };
+}
+
+/**
+ * The sandbox's refusals this read shows (writes in the new output, connections the proxy
+ * refused since the last read), with why the command is not offered to run again outside: its
+ * call returned long ago, and a second run would start another long-lived process beside it.
+ */
+function backgroundRefusal(job: BackgroundJob, output: string): string {
+  if (!job.sandbox) return "";
+  const written = sandboxRefusal(output, job.sandbox.policy);
+  const hosts = [...new Set(job.sandbox.refusedHosts.splice(0))];
+  if (!written && hosts.length === 0) return "";
+  const lines = written ? [written.note] : [];
+  if (hosts.length > 0) {
+    lines.push(
+      `[sandbox: the OS sandbox's proxy refused ${job.id} connecting to ${hosts.join(", ")}: not in [sandbox.network] allow. This is the sandbox, not a bug in the command.]`,
+    );
+  }
+  lines.push(
+    `[sandbox: a background command is not offered to run again outside the sandbox (its call has returned, and a second run would start another long-lived process beside ${job.id}). If it needs this, tell the user (they can add the path to [sandbox] writable or the host to [sandbox.network] allow), or run the step that needs it as a foreground bash command, which the user can let run again outside the sandbox.]`,
+  );
+  return `\n${lines.join("\n")}`;
 }
 
 function exitText(result: RunResult): string {

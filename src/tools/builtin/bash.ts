@@ -3,8 +3,9 @@
 // with `background: true`, a long-running process handed to the background manager. A surface
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
-import type { ProxiedConnection, RunResult } from "../../runner/index.ts";
-import { confinedArgv, runCommand, sandboxRefusal } from "../../runner/index.ts";
+import type { RunResult } from "../../runner/index.ts";
+import { confinedArgv, runCommand } from "../../runner/index.ts";
+import { commandSandbox } from "../command-sandbox.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -24,14 +25,10 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
       readOnly: false,
       async execute(args, ctx) {
         // Outside the sandbox only when the user allowed running this call again there.
+        const box = commandSandbox(context.sandbox, ctx);
+        if (box.refusal) return { content: `Not run: ${box.refusal}.`, isError: true };
         const sandbox = ctx.outsideSandbox ? undefined : context.sandbox;
-        if (sandbox?.refusal) return { content: `Not run: ${sandbox.refusal}.`, isError: true };
-        const refusedHosts: string[] = [];
-        const onConnection = (connection: ProxiedConnection) => {
-          if (!connection.allowed) refusedHosts.push(connection.host);
-          ctx.connection?.(connection);
-        };
-        const confined = sandbox?.runSpec ? { sandbox: { ...sandbox.runSpec, onConnection } } : {};
+        const confined = box.spec;
         if (args.background) {
           const job = await context.background.start({
             command: args.command,
@@ -78,14 +75,10 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
             ...(ctx.progress ? { tail: (tail: string) => ctx.progress?.({ tail }) } : {}),
           },
         );
-        const refused = failed(run) ? sandboxRefusal(run.output, sandbox?.policy ?? null) : null;
-        const trailer = statusLine(run, timeoutMs) + (refused ? `\n${refused.note}` : "");
+        const trailer = statusLine(run, timeoutMs) + box.note(run);
         const result = toToolResult(run, { trailer, isError: failed(run) });
         // Set on the same object: toToolResult marks it as already policed.
-        if (sandbox) result.sandbox = sandbox.receipt;
-        if (ctx.outsideSandbox && context.sandbox) result.sandbox = { mode: "none", network: "on" };
-        const why = refusedWhat(refused?.paths ?? [], refusedHosts);
-        if (failed(run) && !run.cancelled && why) result.sandboxRefused = why;
+        box.mark(result, run);
         return result;
       },
     },
@@ -107,15 +100,6 @@ export function statusLine(
   if (run.cancelled) return `${empty}[cancelled; the process tree was killed]`;
   if (run.exitCode === null) return `${empty}[killed by ${run.signal ?? "a signal"}]`;
   return `${empty}[exit code ${run.exitCode}]`;
-}
-
-/** What the sandbox refused, for the escalation ask, or null. */
-function refusedWhat(paths: readonly string[], hosts: readonly string[]): string | null {
-  const parts = [
-    ...(paths.length > 0 ? [`writing ${paths.slice(0, 3).join(", ")}`] : []),
-    ...(hosts.length > 0 ? [`connecting to ${[...new Set(hosts)].join(", ")}`] : []),
-  ];
-  return parts.length > 0 ? parts.join(" and ") : null;
 }
 
 function failed(run: RunResult): boolean {

@@ -1,7 +1,7 @@
 // The built-in integration of CodeGraphContext's `cgc` CLI: a probe at session start (absent
 // or failing: one notice, never an error) and the `code_graph` tool over its graph queries.
-// Every `cgc` call runs through the shared runner; with `output.gcf` on, each gets
-// CGC_OUTPUT_FORMAT=gcf and relies on cgc's own fallback when it cannot produce it.
+// Every `cgc` call runs through the shared runner, inside the session's OS sandbox; with
+// `output.gcf` on, each gets CGC_OUTPUT_FORMAT=gcf and relies on cgc's own fallback.
 
 import type { z } from "zod";
 import type { Config } from "../../config/index.ts";
@@ -10,6 +10,7 @@ import { runCommand } from "../../runner/index.ts";
 import { statusLine } from "../builtin/bash.ts";
 import type { BuiltinToolContext } from "../builtin/context.ts";
 import { toToolResult } from "../builtin/policed.ts";
+import { commandSandbox } from "../command-sandbox.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { firstLine } from "../presentation.ts";
@@ -51,13 +52,18 @@ export function cgcEnv(env: NodeJS.ProcessEnv, options: CodeGraphOptions): NodeJ
 
 export type CgcProbe = { ok: true; path: string; version: string } | { ok: false; reason: string };
 
-/** Finds `cgc` on the context's PATH and runs `cgc --version` through the runner. */
+/**
+ * Finds `cgc` on the context's PATH and runs `cgc --version` through the runner, inside the
+ * context's OS sandbox when it has one (a session's; doctor's probe has none).
+ */
 export async function probeCgc(
-  context: Pick<BuiltinToolContext, "cwd" | "env" | "policy">,
+  context: Pick<BuiltinToolContext, "cwd" | "env" | "policy" | "sandbox">,
   options: CodeGraphOptions,
 ): Promise<CgcProbe> {
   const path = findExecutable("cgc", context.env.PATH);
   if (!path) return { ok: false, reason: "cgc is not on the PATH" };
+  const box = commandSandbox(context.sandbox, {});
+  if (box.refusal) return { ok: false, reason: "cgc is not run: the OS sandbox cannot run here" };
   let run: RunResult;
   try {
     run = await runCommand(
@@ -66,6 +72,7 @@ export async function probeCgc(
         cwd: context.cwd,
         env: cgcEnv(context.env, options),
         timeoutMs: CGC_PROBE_TIMEOUT_MS,
+        ...box.spec,
       },
       context.policy(CODE_GRAPH_TOOL),
     );
@@ -128,6 +135,9 @@ export function createCodeGraphTool(
             isError: true,
           };
         }
+        // Inside the session's OS sandbox, like bash; outside only once the user allowed it.
+        const box = commandSandbox(context.sandbox, ctx);
+        if (box.refusal) return { content: `Not run: ${box.refusal}.`, isError: true };
         const run = await runCommand(
           {
             command: cgcArgv(args),
@@ -135,15 +145,17 @@ export function createCodeGraphTool(
             env: cgcEnv(context.env, options),
             timeoutMs: CGC_QUERY_TIMEOUT_MS,
             signal: ctx.signal,
+            ...box.spec,
           },
           context.policy(CODE_GRAPH_TOOL),
           { spill: context.spill },
         );
         const failed = run.timedOut || run.cancelled || run.exitCode !== 0;
-        return toToolResult(run, {
-          trailer: statusLine(run, CGC_QUERY_TIMEOUT_MS),
-          isError: failed,
-        });
+        const trailer = statusLine(run, CGC_QUERY_TIMEOUT_MS) + box.note(run);
+        const result = toToolResult(run, { trailer, isError: failed });
+        // Set on the same object: toToolResult marks it as already policed.
+        box.mark(result, run);
+        return result;
       },
     },
     codeGraphPresenter,

@@ -5,11 +5,12 @@
 // credential but those its `env_allow` names (runner/child-env.ts).
 import type { ExternalToolConfig } from "../../config/index.ts";
 import { ConfigError } from "../../errors.ts";
-import { childEnvironment, runCommand, sandboxRefusalNote } from "../../runner/index.ts";
+import { childEnvironment, runCommand } from "../../runner/index.ts";
 import { commandSummary } from "../builtin/bash.presenter.ts";
 import { statusLine } from "../builtin/bash.ts";
 import type { BuiltinToolContext } from "../builtin/context.ts";
 import { toToolResult } from "../builtin/policed.ts";
+import { commandSandbox } from "../command-sandbox.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { commandTitle, definePresenter } from "../presentation.ts";
@@ -67,12 +68,9 @@ function createExternalTool(
       readOnly: false,
       async execute(args, ctx) {
         const argv = fillArgvTemplate(template, args);
-        const sandbox = context.sandbox;
-        if (sandbox?.refusal) return { content: `Not run: ${sandbox.refusal}.`, isError: true };
-        const onConnection = ctx.connection ? { onConnection: ctx.connection } : {};
-        const confined = sandbox?.runSpec
-          ? { sandbox: { ...sandbox.runSpec, ...onConnection } }
-          : {};
+        // Outside the sandbox only when the user allowed running this call again there.
+        const box = commandSandbox(context.sandbox, ctx);
+        if (box.refusal) return { content: `Not run: ${box.refusal}.`, isError: true };
         const run = await runCommand(
           {
             command: argv,
@@ -88,17 +86,16 @@ function createExternalTool(
             },
             timeoutMs,
             signal: ctx.signal,
-            ...confined,
+            ...box.spec,
           },
           context.policy(entry.name),
           { spill: context.spill },
         );
         const failed = run.timedOut || run.cancelled || run.exitCode !== 0;
-        const refused = failed ? sandboxRefusalNote(run.output, sandbox?.policy ?? null) : null;
-        const trailer = statusLine(run, timeoutMs) + (refused ? `\n${refused}` : "");
+        const trailer = statusLine(run, timeoutMs) + box.note(run);
         const result = toToolResult(run, { trailer, isError: failed });
         // Set on the same object: toToolResult marks it as already policed.
-        if (sandbox) result.sandbox = sandbox.receipt;
+        box.mark(result, run);
         return result;
       },
     },

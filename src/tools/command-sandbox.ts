@@ -1,0 +1,63 @@
+// The OS sandbox of one command a tool runs (bash, a `[[tools.external]]` tool, the cgc code
+// graph): what its CommandSpec carries, the refusal where no sandbox can run, and, once it ran,
+// the receipt, the note telling the model the sandbox refused a write, and `sandboxRefused` (the
+// agent then offers to run it again outside: agent/sandbox-escalation.ts).
+import type { ProxiedConnection, RunResult } from "../runner/index.ts";
+import { sandboxRefusal } from "../runner/index.ts";
+import type { SessionSandbox } from "./sandbox-setup.ts";
+import type { ToolContext, ToolResult } from "./types.ts";
+
+interface CommandSandbox {
+  /** Why the command must not run (no sandbox here and the fallback refuses), else null. */
+  readonly refusal: string | null;
+  /** Spread into the CommandSpec: `{ sandbox }`, or nothing (unconfined). */
+  readonly spec: { sandbox?: NonNullable<SessionSandbox["runSpec"]> & { onConnection: OnConn } };
+  /** The note for the result's trailer when the sandbox refused a write of the run, else "". */
+  note(run: RunResult): string;
+  /** Sets the receipt and, when the sandbox refused the failed run, `sandboxRefused`. */
+  mark(result: ToolResult, run: RunResult): void;
+}
+
+type OnConn = (connection: ProxiedConnection) => void;
+
+/** The sandbox of one call: the session's, or none when the user allowed running it outside. */
+export function commandSandbox(
+  session: SessionSandbox | undefined,
+  ctx: Pick<ToolContext, "connection" | "outsideSandbox">,
+): CommandSandbox {
+  const sandbox = ctx.outsideSandbox ? undefined : session;
+  const refusedHosts: string[] = [];
+  const onConnection: OnConn = (connection) => {
+    if (!connection.allowed) refusedHosts.push(connection.host);
+    ctx.connection?.(connection);
+  };
+  let refusedPaths: string[] = [];
+  return {
+    refusal: sandbox?.refusal ?? null,
+    spec: sandbox?.runSpec ? { sandbox: { ...sandbox.runSpec, onConnection } } : {},
+    note(run) {
+      const refused = failed(run) ? sandboxRefusal(run.output, sandbox?.policy ?? null) : null;
+      refusedPaths = refused?.paths ?? [];
+      return refused ? `\n${refused.note}` : "";
+    },
+    mark(result, run) {
+      if (sandbox) result.sandbox = sandbox.receipt;
+      if (ctx.outsideSandbox && session) result.sandbox = { mode: "none", network: "on" };
+      const why = refusedWhat(refusedPaths, refusedHosts);
+      if (failed(run) && !run.cancelled && why) result.sandboxRefused = why;
+    },
+  };
+}
+
+/** What the sandbox refused, for the escalation ask, or null. */
+function refusedWhat(paths: readonly string[], hosts: readonly string[]): string | null {
+  const parts = [
+    ...(paths.length > 0 ? [`writing ${paths.slice(0, 3).join(", ")}`] : []),
+    ...(hosts.length > 0 ? [`connecting to ${[...new Set(hosts)].join(", ")}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(" and ") : null;
+}
+
+function failed(run: RunResult): boolean {
+  return run.timedOut || run.cancelled || run.exitCode !== 0;
+}

@@ -121,25 +121,29 @@ export class TerminalScreen {
     return clamped === params ? sequence : `\x1b[${clamped}${final}`;
   }
 
-  /** The rest: what the screen shows (down to the cursor or the last non-blank row). */
+  /**
+   * The rest, as a terminal shows it at the end: the rows scrolled off not yet read, then the
+   * screen (down to the cursor or the last non-blank row). A stream that ends on the alternate
+   * screen (a full-screen program killed there) shows its last frame; the normal screen's rows
+   * the frame hides are not shown, as no terminal shows them (tmux's capture-pane agrees).
+   */
   end(): string {
     const normal = this.terminal.buffer.normal;
     this.open = ""; // an unfinished sequence at the end shows nothing
-    let out = this.readScrolled();
-    const onNormal = this.terminal.buffer.active === normal;
-    const last = Math.max(onNormal ? normal.baseY + normal.cursorY : 0, lastContentRow(normal));
-    out += this.readRows(normal, normal.baseY, last + 1);
-    const active = this.terminal.buffer.active;
-    if (!onNormal)
-      out += this.readRows(active, 0, Math.max(active.cursorY, lastContentRow(active)) + 1);
+    let out = this.readScrolled(true);
+    const screen = this.terminal.buffer.active;
+    const first = screen === normal ? normal.baseY : 0;
+    const cursor = first + screen.cursorY;
+    out += this.readRows(screen, first, Math.max(cursor, lastContentRow(screen)) + 1);
     this.marker?.dispose();
     this.terminal.dispose();
     return out;
   }
 
-  private readScrolled(): string {
+  /** Rows that scrolled off the normal screen and were not read yet (none while on the other). */
+  private readScrolled(evenOnAlternate = false): string {
     const normal = this.terminal.buffer.normal;
-    if (this.terminal.buffer.active !== normal) return "";
+    if (this.terminal.buffer.active !== normal && !evenOnAlternate) return "";
     const first = this.marker && !this.marker.isDisposed ? this.marker.line : 0;
     if (first >= normal.baseY) return "";
     const out = this.readRows(normal, first, normal.baseY);

@@ -58,6 +58,15 @@ describe("terminal emulator path", () => {
     assert.equal(output, "before\nafter\n");
   });
 
+  it("ends on a full-screen program's last frame below the scrollback, not the rows it hides", async () => {
+    const size = { cols: 20, rows: 4, pty: true };
+    const lines = Array.from({ length: 6 }, (_, n) => `line ${n + 1}\r\n`).join("");
+    const frame = "\x1b[?1049h\x1b[H\x1b[2Jframe 1\x1b[H\x1b[2Jframe 2\r\n~";
+    const output = await shown(`${lines}${frame}`, size);
+    // A 4-row terminal scrolled lines 1-3 off; 4-6 sit under the frame, where no terminal shows them.
+    assert.equal(normalise(output), "line 1\nline 2\nline 3\nframe 2\n~");
+  });
+
   it("keeps what a full-screen clear cleared, above the new screen (as tmux does)", async () => {
     const output = await shown("old 1\nold 2\n\x1b[H\x1b[2Jnew\n");
     assert.equal(output, "old 1\nold 2\nnew\n");

@@ -131,6 +131,7 @@ export class Agent {
   setPermissionMode(mode: PermissionMode): void {
     const { guard } = this.session.ctx;
     guard.permissions = { ...guard.permissions, mode };
+    if (this.session.subagents) this.session.subagents.mode = mode;
   }
   get running(): boolean {
     return this.controller !== null;
@@ -312,12 +313,15 @@ export class Agent {
 
   /** Answers an `agent/ask`; the first answer wins, a later or unknown one changes nothing. */
   answer(id: string, decision: AskDecision): AnswerResult {
+    const { subagents } = this.session;
+    if (subagents?.owns(id)) return subagents.answer(id, decision);
     return this.session.ctx.guard.asks.answer(id, decision);
   }
 
   /** The asks waiting for an answer now (for a surface that attaches while one waits). */
   pendingAsks(): AgentAsk[] {
-    return this.session.ctx.guard.asks.pending();
+    const children = this.session.subagents?.pending() ?? [];
+    return [...this.session.ctx.guard.asks.pending(), ...children];
   }
 
   /**
@@ -390,7 +394,7 @@ export class Agent {
       if (refused) return refused;
       return await runTurn(ctx, turn, {
         signal: controller.signal,
-        sessionCost: () => totals.cost,
+        sessionCost: () => this.session.spent(),
         takeSteering: () => {
           const waiting = this.steering;
           this.steering = 0;

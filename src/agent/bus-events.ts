@@ -62,6 +62,12 @@ export type BusEvents = {
    */
   "tool/input-start": (start: ToolInputStarted) => void;
   /**
+   * A durable event of a subagent's session (docs/subagents.md), after the child's log has it:
+   * the parent's `task` call `callId` runs the child session `sessionId`. Live only: the
+   * child's own log keeps it, and the parent's `tool/result.child` names that log.
+   */
+  "subagent/event": (child: { callId: string; sessionId: string; event: SessionEvent }) => void;
+  /**
    * Collected before each valid tool call is decided: each listener may answer a HookListener
    * (`{ name: "plugin:<name>", decide }`). The answers join the decision first, in
    * registration order, before the PreToolUse hooks; they can allow, deny, ask and rewrite

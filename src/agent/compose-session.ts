@@ -40,7 +40,9 @@ import {
   repairEvents,
 } from "./session-open.ts";
 import { createSessionTools, type SessionTools } from "./session-tools.ts";
+import { type ParentLink, SubagentHost } from "./subagents.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import { taskToolSource } from "./task-tool.ts";
 import { TokenEstimate } from "./token-estimate.ts";
 import type { TurnStop } from "./tool-calls.ts";
 
@@ -91,6 +93,13 @@ export interface AgentOptions {
   guard?: GuardOptions;
   /** Sign checkpoints, and check those of a log to resume (without: neither). */
   receipts?: Receipts;
+  /**
+   * Offer the `task` tool (subagents, docs/subagents.md). Default: with the default tools;
+   * never in a subagent's own session.
+   */
+  subagents?: boolean;
+  /** Set for a subagent's session: its parent session, call and shared budget. */
+  parent?: ParentLink;
 }
 
 /** Session-wide figures folded from the events: turns so far and cost. */
@@ -115,6 +124,10 @@ export interface ComposedSession {
   sessionTools: SessionTools;
   /** Set when a SessionStart hook asked to stop: every prompt is then refused. */
   sessionStop: TurnStop | undefined;
+  /** The session's subagents, when it offers the `task` tool. */
+  subagents: SubagentHost | null;
+  /** USD spent so far against `max_budget_usd`: the session's, its children's, its parent's. */
+  spent(): number;
 }
 
 /** The options with their defaults filled in. */
@@ -156,7 +169,17 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     (event) => bus.emit("session/event", event),
   );
   const writer = openLog(options, prior, resolved, journal);
-  const sessionTools = await openToolbox(options, prepared, writer.id);
+  const subagents = offersSubagents(options)
+    ? new SubagentHost({
+        options,
+        sessionId: writer.id,
+        bus,
+        model: `${resolved.provider.name}/${resolved.model}`,
+        mode: prepared.permissions.mode,
+        ownCost: () => totals.cost,
+      })
+    : null;
+  const sessionTools = await openToolbox(options, prepared, writer.id, subagents);
   const tools = sessionTools.toolbox;
   const session = {
     sessionId: writer.id,
@@ -199,7 +222,15 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
   const notes = await guard.hooks.sessionStart(prior ? "resume" : "startup");
   applyHookNotes(ctx, totals.nextTurn, "SessionStart", notes);
   const resumed = prior !== null;
-  return { ctx, journal, totals, resumed, sessionTools, sessionStop: notes.stop };
+  const { parent } = options;
+  const spent = parent ? () => parent.spent() : () => (subagents ? subagents.spent() : totals.cost);
+  return { ctx, journal, totals, resumed, sessionTools, sessionStop: notes.stop, subagents, spent };
+}
+
+/** The `task` tool: asked for, or with the default tools; never in a subagent's session. */
+function offersSubagents(options: OpenOptions): boolean {
+  if (options.parent) return false;
+  return options.subagents ?? options.defaultTools !== false;
 }
 
 /** `[compaction] model`, resolved (its provider and key checked when the session opens). */
@@ -245,6 +276,9 @@ function openLog(
         provider,
         model: resolved.model,
         config_fingerprint: configFingerprint(options.loaded.config),
+        ...(options.parent
+          ? { parent_session_id: options.parent.sessionId, parent_call_id: options.parent.callId }
+          : {}),
       },
       {
         publish: journal.publish,
@@ -273,7 +307,9 @@ function openToolbox(
   options: OpenOptions,
   prepared: PreparedPolicy,
   sessionId: string,
+  subagents: SubagentHost | null,
 ): Promise<SessionTools> {
+  const sources = [...(options.tools ?? []), ...(subagents ? [taskToolSource(subagents)] : [])];
   return createSessionTools({
     sessionId,
     cwd: options.cwd,
@@ -281,7 +317,7 @@ function openToolbox(
     env: options.env,
     externalTools: prepared.policy.externalTools,
     readGate: readGateFor(prepared.permissions, prepared.context),
-    ...(options.tools ? { sources: options.tools } : {}),
+    ...(sources.length > 0 ? { sources } : {}),
     ...(options.defaultTools === false ? { defaultSources: false } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.terminal ? { terminal: options.terminal } : {}),

@@ -47,6 +47,11 @@ export interface AgentAsk {
    * call run, when one did (exec escalates only when `--allow` named it).
    */
   escalation?: { rule?: string };
+  /**
+   * Set when a subagent's call asks (docs/subagents.md): the child session, the parent's
+   * `task` call that runs it and that call's description. Answer it like any other ask.
+   */
+  subagent?: { sessionId: string; callId: string; description: string };
 }
 
 /** A surface's answer. `by` is "user" when a person answered (the default). */

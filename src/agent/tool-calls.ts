@@ -95,8 +95,10 @@ export async function recordToolCalls(
 }
 
 /**
- * Executes recorded calls in order, each followed by its PostToolUse hooks. After a cancel
- * or a stop the rest end as not run. Returns a PostToolUse hook's stop request, if any.
+ * Executes recorded calls in order, each followed by its PostToolUse hooks; a run of
+ * neighbouring concurrent calls (`task`) starts together, up to `[subagents] max_concurrent` at
+ * once, and their results are recorded in order. After a cancel or a stop the rest end as not
+ * run. Returns a PostToolUse hook's stop request, if any.
  */
 export async function executeToolCalls(
   ctx: RunContext,
@@ -105,13 +107,21 @@ export async function executeToolCalls(
   signal: AbortSignal,
 ): Promise<TurnStop | undefined> {
   let stop: TurnStop | undefined;
-  for (const call of prepared) {
-    if (signal.aborted || stop) {
+  const started = new Map<PreparedCall, Promise<DeliveredResult | Cancelled>>();
+  for (const [index, call] of prepared.entries()) {
+    let running = started.get(call);
+    if (!running && (signal.aborted || stop)) {
       const why = stop ? `The tool call was not run: ${stopped(stop)}.` : NOT_RUN_RESULT;
       ctx.writer.append(interruptedResult(call.callId, why));
       continue;
     }
-    const result = await executeOffering(call, ctx, turn, signal);
+    if (!running && call.tool.concurrent) {
+      startTogether(prepared, index, started, ctx.config.subagents.max_concurrent, (next) =>
+        executeOffering(next, ctx, turn, signal),
+      );
+      running = started.get(call);
+    }
+    const result = await (running ?? executeOffering(call, ctx, turn, signal));
     if ("cancelled" in result) {
       ctx.writer.append(cancelledResult(call.callId, result.cancelled));
       continue;
@@ -127,9 +137,41 @@ export async function executeToolCalls(
     const outcome = { content: delivered.content, isError: delivered.isError ?? false };
     const notes = await ctx.guard.hooks.postToolUse(facts, outcome);
     applyHookNotes(ctx, turn, "PostToolUse", notes, call.callId);
-    stop = notes.stop;
+    stop ??= notes.stop;
   }
   return stop;
+}
+
+/**
+ * Starts the run of concurrent calls from `first` on (up to the next call that is not), at
+ * most `limit` running at once; each call's promise goes into `started`.
+ */
+function startTogether<T>(
+  calls: readonly PreparedCall[],
+  first: number,
+  started: Map<PreparedCall, Promise<T>>,
+  limit: number,
+  run: (call: PreparedCall) => Promise<T>,
+): void {
+  let free = limit;
+  const waiting: Array<() => void> = [];
+  const slot = (): Promise<void> => {
+    if (free === 0) return new Promise<void>((resolve) => waiting.push(resolve));
+    free--;
+    return Promise.resolve();
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  for (const call of calls.slice(first)) {
+    if (!call.tool.concurrent) break;
+    started.set(
+      call,
+      slot().then(() => run(call).finally(release)),
+    );
+  }
 }
 
 async function recordOne(

@@ -18,6 +18,7 @@ export function resultEvent(callId: string, result: ToolResult, interrupted = fa
     policy_errors: result.policyErrors ?? [],
     ...(interrupted ? { interrupted } : {}),
     ...(result.sandbox ? { sandbox: result.sandbox } : {}),
+    ...(result.child ? { child: result.child } : {}),
     ...(result.images && result.images.length > 0
       ? {
           blocks: result.images.map((image) => ({

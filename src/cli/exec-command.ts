@@ -143,6 +143,7 @@ async function runExec(
     refusal: refusals.of,
   });
   bus.on("session/event", output.observe);
+  bus.on("subagent/event", output.observeChild);
   bus.on("agent/notice", ({ message, source }) => {
     // Status lines are for a person at a terminal; scripts and CI keep a quiet stderr.
     if (source === "status" && !process.stderr.isTTY) return;

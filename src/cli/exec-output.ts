@@ -13,6 +13,7 @@ import {
   LastAnswer,
   type PermissionDenial,
   permissionDenial,
+  projectChildEvent,
   projectEventText,
   type RunEnd,
   resultLine,
@@ -131,6 +132,17 @@ export class ExecOutput {
       if (event.type === "assistant/chunk" && this.beforeInit === null) this.sink.writeDelta(event);
       else this.writeLine(projectEventText(event, this.tools.of(event)));
     } else this.text?.observe(event);
+  };
+
+  /** A subagent's event: its stream-json lines, named by child and parent call. */
+  readonly observeChild = (child: {
+    callId: string;
+    sessionId: string;
+    event: SessionEvent;
+  }): void => {
+    if (this.format !== "stream-json") return;
+    const lines = projectChildEvent(child, this.tools.of(child.event));
+    this.writeLine(lines.map(serializeLine).join(""));
   };
 
   private noteRefusal(event: EventOf<"tool/call">): void {

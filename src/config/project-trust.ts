@@ -38,6 +38,7 @@ export const PROJECT_KEY_RULES: readonly { key: string; rule: TrustRule }[] = [
   { key: "output.tools.*.gcf", rule: "safe" },
   { key: "display.*", rule: "safe" },
   { key: "compaction.enabled", rule: "safe" },
+  { key: "subagents.max_concurrent", rule: "at-most" },
   { key: "compaction.threshold", rule: "safe" },
   { key: "compaction.model", rule: "own-provider" },
   { key: "session_dir", rule: "trust" },
@@ -149,6 +150,8 @@ function baselineLimit(baseline: Config, path: readonly KeySegment[]): number | 
   const [first, second, tool, leaf] = path;
   if (first === "max_steps") return baseline.max_steps;
   if (first === "max_budget_usd") return baseline.max_budget_usd ?? "none";
+  if (first === "subagents" && second === "max_concurrent")
+    return baseline.subagents.max_concurrent;
   if (first === "output" && second === "max_bytes") return baseline.output.max_bytes;
   if (
     first === "output" &&

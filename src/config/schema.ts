@@ -241,6 +241,8 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     sandbox: sandboxSchema.prefault({}),
     hooks: hooksSchema.prefault({}),
     compaction: compactionSchema.prefault({}),
+    /** Subagents run by the `task` tool (docs/subagents.md). */
+    subagents: z.strictObject({ max_concurrent: positiveInt.default(4) }).prefault({}),
     tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),
     /** MCP servers whose tools the session offers as `mcp__SERVER__TOOL` (docs/mcp.md). */
     mcp_servers: z

@@ -72,6 +72,22 @@ export function projectEvent(event: SessionEvent, presentation?: Presentation): 
   return [presentation === undefined ? rest : { ...rest, presentation }];
 }
 
+/**
+ * The lines of one event of a subagent's session (docs/subagents.md): its own projection, each
+ * line naming the child session (`session_id`) and the parent's `task` call that runs it
+ * (`parent_call_id`).
+ */
+export function projectChildEvent(
+  child: { callId: string; sessionId: string; event: SessionEvent },
+  presentation?: Presentation,
+): StreamLine[] {
+  return projectEvent(child.event, presentation).map((line) => ({
+    ...line,
+    parent_call_id: child.callId,
+    session_id: child.sessionId,
+  }));
+}
+
 export function serializeLine(line: StreamLine): string {
   return `${JSON.stringify(line)}\n`;
 }

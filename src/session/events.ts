@@ -84,7 +84,11 @@ const failedAttempt = {
  * One doc comment per type.
  */
 const payloadDefinitions = {
-  /** First event of every session: where, with what, and (for a fork) from where. */
+  /**
+   * First event of every session: where, with what, and (for a fork) from where. A subagent's
+   * session (docs/subagents.md) names its parent session in `parent_session_id` and the
+   * parent's `task` call that ran it in `parent_call_id` (added within v1).
+   */
   "session/start": () =>
     z.object({
       session_id: z.string(),
@@ -96,6 +100,7 @@ const payloadDefinitions = {
       config_fingerprint: z.string(),
       parent_session_id: z.string().optional(),
       parent_seq: z.number().int().nonnegative().optional(),
+      parent_call_id: z.string().optional(),
     }),
   /**
    * What the user typed to start a turn. Synced before any request is sent. `blocked` is set
@@ -215,6 +220,14 @@ const payloadDefinitions = {
             bytes: z.number().int().nonnegative(),
           }),
         )
+        .optional(),
+      /**
+       * The subagent session a `task` call ran (added within v1; docs/subagents.md): its id,
+       * and the `seq` and `h` of its last line when it closed, so the parent's chain vouches
+       * for the child's log as it ended.
+       */
+      child: z
+        .object({ session_id: z.string(), seq: z.number().int().nonnegative(), h: z.string() })
         .optional(),
     }),
   /**

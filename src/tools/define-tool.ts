@@ -28,6 +28,7 @@ export function defineTool<Args>(
     kind,
     readOnly: spec.readOnly,
     input: spec.input,
+    ...(spec.concurrent ? { concurrent: true } : {}),
     async run(args, ctx) {
       const result = await spec.execute(args as Args, ctx).catch(
         (error: unknown): ToolResult => ({

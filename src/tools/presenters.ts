@@ -8,12 +8,13 @@ import { globPresenter } from "./builtin/glob.presenter.ts";
 import { grepPresenter } from "./builtin/grep.presenter.ts";
 import { lsPresenter } from "./builtin/ls.presenter.ts";
 import { readPresenter } from "./builtin/read.presenter.ts";
+import { TASK_TOOL, taskPresenter } from "./builtin/task.presenter.ts";
 import { TODO_WRITE_TOOL, todoWritePresenter } from "./builtin/todo-write.presenter.ts";
 import { writePresenter } from "./builtin/write.presenter.ts";
 import { CODE_GRAPH_TOOL, codeGraphPresenter } from "./external/code-graph.presenter.ts";
 import type { ToolPresenter } from "./presentation.ts";
 
-/** In the order the model sees the built-in tools, code_graph last. */
+/** In the order the model sees the built-in tools, then code_graph, then task. */
 const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   ["bash", bashPresenter],
   ["bash_output", bashOutputPresenter],
@@ -26,6 +27,8 @@ const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   ["ls", lsPresenter],
   [TODO_WRITE_TOOL, todoWritePresenter],
   [CODE_GRAPH_TOOL, codeGraphPresenter],
+  // The subagents' tool: made by the agent (agent/task-tool.ts), shown from here.
+  [TASK_TOOL, taskPresenter],
 ]);
 
 /** The names that have a static presenter. */

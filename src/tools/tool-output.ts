@@ -41,6 +41,7 @@ export async function deliverResult(
     ...(result.images ? { images: result.images } : {}),
     ...(result.todos ? { todos: result.todos } : {}),
     ...(result.sandbox ? { sandbox: result.sandbox } : {}),
+    ...(result.child ? { child: result.child } : {}),
     originalBytes: policed.originalBytes,
     deliveredBytes: policed.deliveredBytes,
     truncated: policed.truncated,

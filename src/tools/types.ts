@@ -87,6 +87,8 @@ export interface ToolResult {
   sandboxRefused?: string;
   /** The whole todo list the call set (`todo_write`): the loop records it as `todo/update`. */
   todos?: Payload<"todo/update">["todos"];
+  /** The subagent session the call ran (`task`), recorded on `tool/result.child`. */
+  child?: Payload<"tool/result">["child"];
 }
 
 /** A result after the output policy, as `run` hands it to the loop. */
@@ -127,6 +129,12 @@ export interface ToolSpec<Args> {
   /** True when the tool never changes anything outside the session. */
   readOnly: boolean;
   input: ToolInput<Args>;
+  /**
+   * True when calls of this tool may run at the same time as the other such calls next to it
+   * in one assistant message (`task`: subagents run side by side, up to `[subagents]
+   * max_concurrent`). Default false: calls run one after another, in order.
+   */
+  concurrent?: boolean;
   /** Gets arguments `input.check` accepted; may return raw text: `run` polices it. */
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -143,6 +151,8 @@ export interface Tool {
   readonly kind: ToolKind;
   readonly readOnly: boolean;
   readonly input: ToolInput<unknown>;
+  /** May run alongside its neighbours in one message (ToolSpec.concurrent). */
+  readonly concurrent?: boolean;
   /**
    * Executes with arguments `input.check` returned (never raw model JSON) and puts the result
    * through the output policy (strip, redact, bound, spill) unless the tool already did.

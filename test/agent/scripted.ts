@@ -32,6 +32,8 @@ export interface Reply {
   delayMs?: number;
   /** Called with the request when it starts streaming. */
   onStart?: (request: ProviderRequest) => void;
+  /** Waited for (or the request's abort) before the first delta. */
+  gate?: Promise<void>;
 }
 
 export interface Scripted {
@@ -54,9 +56,31 @@ export function scripted(...initial: Reply[]): Scripted {
   return { stream, requests, push: (...replies) => queue.push(...replies) };
 }
 
+/**
+ * A stream whose replies are chosen by the request's first user message: one queue per prompt
+ * (a parent's and each subagent's), so sessions running side by side each take their own.
+ */
+export function scriptedByPrompt(routes: Record<string, Reply[]>): Scripted {
+  const queues = new Map(Object.entries(routes).map(([prompt, replies]) => [prompt, [...replies]]));
+  const requests: Scripted["requests"] = [];
+  const stream: StreamFunction = (_config, request) => {
+    const { signal, onDelta, onToolInputStart, ...rest } = request;
+    requests.push(structuredClone(rest));
+    const first = request.messages[0];
+    const prompt = first?.role === "user" ? first.text : "";
+    const reply = queues.get(prompt)?.shift() ?? { fail: { message: `no reply for ${prompt}` } };
+    return play(reply, request);
+  };
+  const push = () => {
+    throw new Error("scriptedByPrompt: give every reply in its route");
+  };
+  return { stream, requests, push };
+}
+
 async function* play(reply: Reply, request: ProviderRequest): AsyncGenerator<StreamPart> {
   reply.onStart?.(request);
   yield { type: "start", requestId: "req_scripted" };
+  if (reply.gate) await untilAborted(reply.gate, request.signal);
   const content: JsonValue[] = [];
   const deltas: Array<{ block: number; kind: "text" | "thinking" | "tool_input"; delta: string }> =
     [];
@@ -118,6 +142,16 @@ function split(block: number, kind: "text" | "thinking", text: string) {
   const out = [];
   for (let i = 0; i < text.length; i += 4) out.push({ block, kind, delta: text.slice(i, i + 4) });
   return out;
+}
+
+function untilAborted(gate: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return Promise.race([
+    gate,
+    new Promise<void>((resolve) =>
+      signal.addEventListener("abort", () => resolve(), { once: true }),
+    ),
+  ]);
 }
 
 function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {

@@ -190,8 +190,8 @@ describe("tool presentation", () => {
     });
   }
 
-  it("the static presenters (no tool object) cover every built-in tool, in the model's order", () => {
-    assert.deepEqual(builtinPresenterNames(), [...tools.keys()]);
+  it("the static presenters (no tool object) cover every built-in tool, in the model's order, and task", () => {
+    assert.deepEqual(builtinPresenterNames(), [...tools.keys(), "task"]);
   });
 
   for (const c of cases) {

@@ -1,0 +1,119 @@
+// End to end: `codewhale exec` running two subagents (the `task` tool) against the mock
+// provider: stream-json carries each child's events with its parent call, every log verifies
+// with `sessions verify`, and after kill -9 while the children run, resume records the parent's
+// calls as interrupted while each child's log still verifies.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { readSession } from "../../src/session/reader.ts";
+import { runCli } from "../support/cli.ts";
+import {
+  type ExecEnv,
+  execEnv,
+  jsonLines,
+  MODEL_OF,
+  runExec,
+  spawnCli,
+  waitFor,
+} from "../support/exec-harness.ts";
+import { slow, useMockProvider } from "../support/mock-provider/index.ts";
+
+const mock = useMockProvider({ each: true });
+
+function verify(setup: ExecEnv, id: string): void {
+  const run = runCli(["sessions", "verify", id], { env: setup.env, cwd: setup.workspace });
+  assert.equal(run.status, 0, `${id}: ${run.stderr}`);
+}
+
+const twoTasks = {
+  blocks: [
+    {
+      kind: "tool" as const,
+      id: "toolu_t1",
+      name: "task",
+      input: { description: "one", prompt: "do one" },
+    },
+    {
+      kind: "tool" as const,
+      id: "toolu_t2",
+      name: "task",
+      input: { description: "two", prompt: "do two" },
+    },
+  ],
+};
+
+/** The child sessions stream-json named, by the parent call that ran each. */
+function childrenOf(stdout: string): Map<string, string> {
+  const children = new Map<string, string>();
+  for (const line of jsonLines(stdout)) {
+    if (typeof line.parent_call_id === "string") {
+      children.set(line.parent_call_id, String(line.session_id));
+    }
+  }
+  return children;
+}
+
+describe("exec with subagents", () => {
+  it("two children run, stream-json names each child's events, and every log verifies", async () => {
+    const setup = execEnv(mock);
+    mock.enqueue(
+      twoTasks,
+      { blocks: [{ kind: "text", text: "child answer" }] },
+      { blocks: [{ kind: "text", text: "child answer" }] },
+      { blocks: [{ kind: "text", text: "Both done." }] },
+    );
+    const run = await runExec(
+      ["--model", MODEL_OF.anthropic, "--output-format", "stream-json", "split it"],
+      setup,
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const lines = jsonLines(run.stdout);
+    assert.equal(lines.at(-1)?.result, "Both done.");
+    const children = childrenOf(run.stdout);
+    assert.deepEqual([...children.keys()].sort(), ["toolu_t1", "toolu_t2"]);
+    const results = lines.filter((l) => l.type === "tool/result" && !l.parent_call_id);
+    for (const result of results) {
+      const child = result.child as { session_id: string };
+      assert.equal(child.session_id, children.get(String(result.call_id)));
+      assert.equal(result.content, "child answer");
+      verify(setup, child.session_id);
+    }
+    verify(setup, String(lines[0]?.session_id));
+  });
+
+  it("kill -9 while the children run: resume records the calls interrupted, each child's log verifies", async () => {
+    const setup = execEnv(mock);
+    const long = { blocks: [{ kind: "text" as const, text: "working on it. ".repeat(200) }] };
+    mock.enqueue(twoTasks, slow(long, 30), slow(long, 30));
+    const run = spawnCli(
+      ["exec", "--model", MODEL_OF.anthropic, "--output-format", "stream-json", "split it"],
+      setup,
+    );
+    // Both children are streaming their answers.
+    await waitFor(() => {
+      const deltas = jsonLines(run.stdout()).filter(
+        (l) => l.type === "message_delta" && l.parent_call_id,
+      );
+      return new Set(deltas.map((l) => l.parent_call_id)).size === 2;
+    });
+    run.child.kill("SIGKILL");
+    const killed = await run.done;
+    assert.equal(killed.signal, "SIGKILL");
+    const parentId = String(jsonLines(killed.stdout)[0]?.session_id);
+    const parentPath = String(jsonLines(killed.stdout)[0]?.log_path);
+    const children = childrenOf(killed.stdout);
+    mock.enqueue({ blocks: [{ kind: "text", text: "Continuing." }] });
+    const resumed = await runExec(
+      ["--resume", parentId, "--output-format", "json", "go on"],
+      setup,
+    );
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const events = readSession(parentPath).events;
+    for (const callId of ["toolu_t1", "toolu_t2"]) {
+      const result = events.find((e) => e.type === "tool/result" && e.call_id === callId);
+      assert.ok(result?.type === "tool/result" && result.interrupted, `${callId} interrupted`);
+    }
+    verify(setup, parentId);
+    assert.equal(children.size, 2);
+    for (const child of children.values()) verify(setup, child);
+  });
+});

@@ -3,14 +3,15 @@
 // `access_token=`) and a stdio server that fails after echoing its arguments to stderr
 // (`--password x`, `--token=x`, `--api-key x`, `API_KEY=x`): `mcp list`, `mcp get` (text and
 // JSON), `doctor` and exec's notice show each value masked, and the session log holds none.
+// The CLI runs asynchronously: a synchronous spawn would stop this process's echoing server
+// from answering, and each remote server would fail by its start-up timeout instead.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { runCli } from "../support/cli.ts";
-import { execEnv, MODEL_OF, runExec } from "../support/exec-harness.ts";
+import { type ExecEnv, execEnv, MODEL_OF, runExec, spawnCli } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -59,11 +60,17 @@ function assertNoSecret(what: string, text: string): void {
   }
 }
 
+/** The remote servers failed on the echoing server's answer, not by a timeout. */
+function assertAnswered(what: string, text: string): void {
+  assert.doesNotMatch(text, /did not answer within/, `${what}: a server timed out:\n${text}`);
+}
+
+const cli = (args: string[], setup: ExecEnv) => spawnCli(args, setup, "").done;
+
 describe("MCP server credentials in what codewhale prints", () => {
-  it("mcp list, mcp get and doctor mask the url's password and tokens and the arguments' credentials", () => {
+  it("mcp list, mcp get and doctor mask the url's password and tokens and the arguments' credentials", async () => {
     const setup = execEnv(mock, servers());
-    const env = setup.env;
-    const list = runCli(["mcp", "list"], { env, cwd: setup.workspace });
+    const list = await cli(["mcp", "list"], setup);
     assert.match(list.stdout, /^userinfo .*failed: /m);
     assert.match(list.stdout, /^query .*failed: /m);
     assert.match(
@@ -71,17 +78,23 @@ describe("MCP server credentials in what codewhale prints", () => {
       /^stdio .*--password \*\*\* --token=\*\*\* --api-key \*\*\* API_KEY=\*\*\* +failed: .*stderr/m,
     );
     assertNoSecret("mcp list", list.stdout + list.stderr);
-    for (const name of ["userinfo", "query", "stdio"]) {
-      const text = runCli(["mcp", "get", name], { env, cwd: setup.workspace });
+    assertAnswered("mcp list", list.stdout);
+    const gets = ["userinfo", "query", "stdio"].map(async (name) => {
+      const [text, json] = await Promise.all([
+        cli(["mcp", "get", name], setup),
+        cli(["mcp", "get", name, "--json"], setup),
+      ]);
       assert.match(text.stdout, /failed: /);
       assertNoSecret(`mcp get ${name}`, text.stdout + text.stderr);
-      const json = runCli(["mcp", "get", name, "--json"], { env, cwd: setup.workspace });
+      assertAnswered(`mcp get ${name}`, text.stdout);
       assert.equal(JSON.parse(json.stdout).probe.ok, false);
       assertNoSecret(`mcp get ${name} --json`, json.stdout + json.stderr);
-    }
-    const doctor = runCli(["doctor"], { env, cwd: setup.workspace });
+    });
+    await Promise.all(gets);
+    const doctor = await cli(["doctor"], setup);
     assert.match(doctor.stdout, /^fail +mcp:query +did not start: /m);
     assertNoSecret("doctor", doctor.stdout + doctor.stderr);
+    assertAnswered("doctor", doctor.stdout);
   });
 
   it("exec's notices of the servers that did not start mask them, and the log holds none", async () => {

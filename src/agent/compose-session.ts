@@ -156,6 +156,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     promptFile: loaded.config.system_prompt_file,
     allowedDirs: loaded.config.allowed_prompt_dirs,
     onSkipped: (message) => bus.emit("agent/notice", { message, source: "policy" }),
+    ...(options.env.HOME ? { userHome: options.env.HOME } : {}),
   });
   const deriver = new MessageDeriver();
   const tokens = new TokenEstimate();

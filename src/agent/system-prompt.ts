@@ -1,13 +1,16 @@
 // Assembles the system prompt once per run: the built-in prompt (or the `system_prompt_file`
 // replacing it), then every AGENTS.md and CLAUDE.md from the repository root down to the cwd,
-// then `$CODEWHALE_HOME/AGENTS.md`. A repository's instruction file that is a link to a file
-// outside the repository (and outside `allowed_prompt_dirs`) is skipped and named in a notice.
+// then `$CODEWHALE_HOME/AGENTS.md`, each followed by the files its `@path` imports bring in
+// (instruction-imports.ts; a file already in the prompt is not added twice). A repository's
+// instruction file that is a link to a file outside the repository (and outside
+// `allowed_prompt_dirs`) is skipped and named in a notice, and so is such an import.
 // Called by the agent when it opens a session.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { promptFilePlace, readPromptFile, repositoryRoot } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
 import { BUILTIN_PROMPT } from "./builtin-prompt.ts";
+import { readImports } from "./instruction-imports.ts";
 
 interface SystemPromptOptions {
   cwd: string;
@@ -18,6 +21,8 @@ interface SystemPromptOptions {
   allowedDirs?: readonly string[];
   /** Told once about each instruction file skipped, with a one-line reason. */
   onSkipped?: (message: string) => void;
+  /** HOME, for `@~/…` imports (default: the OS's). */
+  userHome?: string;
 }
 
 const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"];
@@ -27,7 +32,16 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
   const root = repositoryRoot(resolve(options.cwd)) ?? resolve(options.cwd);
   const userFile = join(options.home, "AGENTS.md");
   const allowedDirs = options.allowedDirs ?? [];
-  for (const path of instructionFiles(options.cwd, options.home)) {
+  const files = instructionFiles(options.cwd, options.home);
+  const seen = new Set(files.map((path) => resolve(path)));
+  const scope = {
+    root,
+    allowedDirs,
+    trustedFile: userFile,
+    ...(options.userHome ? { home: options.userHome } : {}),
+    ...(options.onSkipped ? { onSkipped: options.onSkipped } : {}),
+  };
+  for (const path of files) {
     const place = path === userFile ? undefined : promptFilePlace(path, root, allowedDirs);
     if (place && !place.ok) {
       options.onSkipped?.(
@@ -37,6 +51,11 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
     }
     const text = readFileSync(path, "utf8").trim();
     if (text !== "") parts.push(`# Instructions from ${path}\n\n${text}`);
+    for (const imported of readImports(text, path, scope, seen)) {
+      if (imported.text === "") continue;
+      const heading = `# Instructions from ${imported.path} (imported by ${imported.from})`;
+      parts.push(`${heading}\n\n${imported.text}`);
+    }
   }
   return parts.join("\n\n");
 }

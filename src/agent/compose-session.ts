@@ -3,8 +3,14 @@
 // the asks), and the SessionStart hooks. Everything a session holds is its own (log, bus, tools,
 // asks), so several agents live in one process. Called by Agent.open (agent.ts) only.
 import { createBus } from "../bus/bus.ts";
-import type { Env, LoadedConfig } from "../config/index.ts";
-import { configFingerprint, loadConfig, sessionsDir } from "../config/index.ts";
+import type { AgentDefinition, Env, LoadedConfig } from "../config/index.ts";
+import {
+  configFingerprint,
+  loadAgentFiles,
+  loadConfig,
+  repositoryRoot,
+  sessionsDir,
+} from "../config/index.ts";
 import { readGateFor } from "../permissions/index.ts";
 import {
   type CountFunction,
@@ -100,6 +106,10 @@ export interface AgentOptions {
   subagents?: boolean;
   /** Set for a subagent's session: its parent session, call and shared budget. */
   parent?: ParentLink;
+  /** A custom agent's instructions, added to the system prompt. */
+  instructions?: string;
+  /** Offer only the tools of these names (a custom agent's `tools`); absent: all. */
+  onlyTools?: readonly string[];
 }
 
 /** Session-wide figures folded from the events: turns so far and cost. */
@@ -158,6 +168,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     onSkipped: (message) => bus.emit("agent/notice", { message, source: "policy" }),
     ...(options.env.HOME ? { userHome: options.env.HOME } : {}),
   });
+  const instructed = options.instructions ? `${system}\n\n${options.instructions}` : system;
   const deriver = new MessageDeriver();
   const tokens = new TokenEstimate();
   const totals = new SessionTotals();
@@ -178,6 +189,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
         model: `${resolved.provider.name}/${resolved.model}`,
         mode: prepared.permissions.mode,
         ownCost: () => totals.cost,
+        agents: customAgents(options),
       })
     : null;
   const sessionTools = await openToolbox(options, prepared, writer.id, subagents);
@@ -209,7 +221,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
         : options.stream
           ? null
           : countFor(resolved.provider.kind),
-    system,
+    system: instructed,
     tokens,
     ...summarizerOf(options),
     tools,
@@ -226,6 +238,24 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
   const { parent } = options;
   const spent = parent ? () => parent.spent() : () => (subagents ? subagents.spent() : totals.cost);
   return { ctx, journal, totals, resumed, sessionTools, sessionStop: notes.stop, subagents, spent };
+}
+
+/**
+ * The custom agents the `task` tool offers: the user's, and the project's when it is trusted
+ * (`trust` or `--trust`); each file left out is a notice.
+ */
+function customAgents(options: OpenOptions): AgentDefinition[] {
+  const { loaded } = options;
+  const project = loaded.projectRoot ?? repositoryRoot(options.cwd) ?? options.cwd;
+  const projectTrusted = loaded.trust.state === "trusted" || loaded.trust.state === "flag";
+  const found = loadAgentFiles({ home: loaded.home, project, projectTrusted });
+  for (const line of found.skipped) {
+    options.bus.emit("agent/notice", {
+      message: `agent definition ignored: ${line}`,
+      source: "policy",
+    });
+  }
+  return found.agents;
 }
 
 /** The `task` tool: asked for, or with the default tools; never in a subagent's session. */
@@ -322,6 +352,7 @@ function openToolbox(
     ...(options.defaultTools === false ? { defaultSources: false } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.terminal ? { terminal: options.terminal } : {}),
+    ...(options.onlyTools ? { only: options.onlyTools } : {}),
     onNotice: ({ message, level }) => options.bus.emit("agent/notice", { message, source: level }),
   });
 }

@@ -57,6 +57,8 @@ interface SessionToolsOptions {
   sources?: readonly ToolSource[];
   /** False: only `sources` (tests that stand in for bash or write). Default true. */
   defaultSources?: boolean;
+  /** Offer only the tools of these names (a custom agent's `tools`); absent: all. */
+  only?: readonly string[];
   /**
    * Every notice of the sources and the toolbox. An integration that is simply not installed
    * (cgc absent) has level `status`; `codewhale doctor` reports it in full.
@@ -159,6 +161,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
       context: { sessionId: options.sessionId, workspace, signal: closing.signal },
       output: { policy: workspace.policy, spill },
       onNotice: options.onNotice,
+      ...(options.only ? { only: options.only } : {}),
     });
   } catch (error) {
     await cleanUp();

@@ -5,7 +5,7 @@
 // A child's asks reach the parent's surfaces as the parent's `agent/ask`, labelled with the
 // child; its durable events go on the parent's bus as `subagent/event`. Built by
 // compose-session.ts; the agent (agent.ts) routes answers here.
-import type { PermissionMode } from "../config/index.ts";
+import type { AgentDefinition, PermissionMode } from "../config/index.ts";
 import { readNative } from "../providers/neutral.ts";
 import type { Payload, SessionEvent } from "../session/events.ts";
 import { presentToolCall } from "../tools/presentation.ts";
@@ -43,6 +43,8 @@ interface HostParent {
   mode: PermissionMode;
   /** USD spent by the parent session itself. */
   ownCost(): number;
+  /** The custom agent types a call may name (config/agent-files.ts). */
+  agents: readonly AgentDefinition[];
 }
 
 /** An ask of a child, shown on the parent's bus until it is answered or its child ends. */
@@ -61,6 +63,11 @@ export class SubagentHost {
 
   constructor(private readonly parent: HostParent) {
     this.mode = parent.mode;
+  }
+
+  /** The custom agent types a `task` call may name. */
+  get agents(): readonly AgentDefinition[] {
+    return this.parent.agents;
   }
 
   /** USD spent by the parent and every child so far (what `max_budget_usd` caps). */
@@ -89,9 +96,18 @@ export class SubagentHost {
 
   /** Runs one `task` call: a child session, its prompt, its final answer. */
   async run(request: TaskRequest, ctx: ToolContext): Promise<ToolResult> {
-    if (ctx.signal.aborted)
+    if (ctx.signal.aborted) {
       return { content: "The subagent was not started: cancelled.", isError: true };
-    const child = await Agent.open(this.childOptions(ctx.callId));
+    }
+    const agent = request.agent === undefined ? undefined : this.agentNamed(request.agent);
+    if (agent === null) {
+      const known = this.agents.map((a) => a.name).join(", ") || "none";
+      return {
+        content: `There is no agent type "${request.agent}" (agent types: ${known}).`,
+        isError: true,
+      };
+    }
+    const child = await Agent.open(this.childOptions(ctx.callId, agent));
     let last: SessionEvent | undefined;
     const observe = (event: SessionEvent) => {
       last = event;
@@ -116,7 +132,12 @@ export class SubagentHost {
     }
   }
 
-  private childOptions(callId: string): AgentOptions {
+  /** The agent type `name`, or null when there is none. */
+  private agentNamed(name: string): AgentDefinition | null {
+    return this.agents.find((agent) => agent.name === name.toLowerCase()) ?? null;
+  }
+
+  private childOptions(callId: string, agent: AgentDefinition | undefined): AgentOptions {
     const { options, sessionId, model } = this.parent;
     const {
       bus: _bus,
@@ -128,7 +149,9 @@ export class SubagentHost {
     } = options;
     return {
       ...shared,
-      modelOverride: model,
+      modelOverride: agent?.model ?? model,
+      ...(agent?.instructions ? { instructions: agent.instructions } : {}),
+      ...(agent?.tools ? { onlyTools: agent.tools } : {}),
       guard: { ...options.guard, mode: this.mode },
       subagents: false,
       parent: { sessionId, callId, spent: () => this.spent() },

@@ -9,12 +9,19 @@ import { zodInput } from "../tools/tool-input.ts";
 import type { SubagentHost } from "./subagents.ts";
 import { taskDescription } from "./task.description.ts";
 
+/** The description, with the custom agent types listed after it. */
+function describe(host: SubagentHost): string {
+  if (host.agents.length === 0) return taskDescription;
+  const types = host.agents.map((agent) => `- ${agent.name}: ${agent.description}`);
+  return `${taskDescription}\n\nAgent types for \`agent\` (absent: a general agent):\n${types.join("\n")}`;
+}
+
 /** The source of the one `task` tool, whose calls the host runs. */
 export function taskToolSource(host: SubagentHost): ToolSource {
   const task = defineTool(
     {
       name: TASK_TOOL,
-      description: taskDescription,
+      description: describe(host),
       // Changes nothing itself: each of the child's calls is decided on its own.
       readOnly: true,
       concurrent: true,

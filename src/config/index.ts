@@ -1,6 +1,8 @@
 // The config layer's public entry: load the effective config (a project's settings cut down by
 // trust), locate the sessions directory, read the system prompt file, fingerprint and mask it,
 // and edit the user's trust records. Other layers import from here, not the files behind it.
+
+export { type AgentDefinition, loadAgentFiles } from "./agent-files.ts";
 export { BUILTIN_BASE_URL_VARS, BUILTIN_PROVIDER_NAMES } from "./builtins.ts";
 export type { ConfigFile, Env } from "./files.ts";
 export { findProjectConfig, resolveHome, writableUserFile } from "./files.ts";

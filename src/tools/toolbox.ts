@@ -41,6 +41,8 @@ export interface ToolboxOptions {
   output: ToolOutputContext;
   /** Receives every notice: the sources' own and the toolbox's name clashes. */
   onNotice(notice: ToolNotice): void;
+  /** Offer only the tools of these names (a custom agent's `tools`); absent: all. */
+  only?: readonly string[];
 }
 
 export class Toolbox {
@@ -52,6 +54,7 @@ export class Toolbox {
     private readonly opened: ReadonlyArray<{ name: string; source: OpenToolSource }>,
     readonly output: ToolOutputContext,
     private readonly onNotice: (notice: ToolNotice) => void,
+    private readonly only: ReadonlySet<string> | null,
   ) {
     this.current = this.merge();
   }
@@ -76,7 +79,8 @@ export class Toolbox {
       throw failure.reason;
     }
     for (const { source } of opened) for (const notice of source.notices) options.onNotice(notice);
-    box = new Toolbox(opened, options.output, options.onNotice);
+    const only = options.only ? new Set(options.only) : null;
+    box = new Toolbox(opened, options.output, options.onNotice, only);
     return box;
   }
 
@@ -153,6 +157,7 @@ export class Toolbox {
     const byName = new Map<string, Offered>();
     for (const { name, source } of this.opened) {
       for (const tool of this.toolsOf(name, source)) {
+        if (this.only && !this.only.has(tool.name)) continue;
         const taken = byName.get(tool.name);
         if (taken) this.clash(tool.name, name, taken.source);
         else byName.set(tool.name, { tool, source: name });

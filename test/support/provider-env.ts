@@ -2,12 +2,13 @@
 // providers at the loopback mock provider, and fake keys generated at runtime in the real
 // shapes. Runs nothing: exec-harness.ts runs the CLI with it, and the in-process tests
 // (virtual-chat.ts, the agent's) use it without building dist/. Every such home shares one
-// V8 code cache for the bundles (see sharedCodeCache), so each CLI start is not a cold one.
+// V8 code cache for the bundles (code-cache.ts), so each CLI start is not a cold one.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProviderApi } from "../../src/providers/index.ts";
+import { shareCodeCache } from "./code-cache.ts";
 import type { MockProvider } from "./mock-provider/index.ts";
 
 export const KINDS: ProviderApi[] = ["anthropic", "openai-chat", "openai-responses"];
@@ -34,23 +35,10 @@ export function fakeKey(kind: "anthropic" | "openai"): string {
   return kind === "anthropic" ? `sk-ant-api03-${random}` : `sk-proj-${random}`;
 }
 
-/**
- * The one `$CODEWHALE_HOME/cache` of the test homes: bin/codewhale.cjs keeps V8's code cache of
- * the bundles there (keyed by the bundle's bytes, path and the Node version, written
- * atomically), so after the first CLI start of a run the others skip compiling the bundle, a
- * third of an `exec`'s CPU. Inside the run's temp dir (scripts/test.mjs), so never the
- * developer's; test/cli/compile-cache.test.ts tests the cache itself in a home of its own.
- */
-function sharedCodeCache(): string {
-  const dir = join(tmpdir(), "cw-code-cache");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return dir;
-}
-
 /** A temp home whose config adds the `local` chat provider; `extraToml` is appended. */
 export function execEnv(mock: MockProvider, extraToml = ""): ExecEnv {
   const home = mkdtempSync(join(tmpdir(), "cw-exec-home-"));
-  symlinkSync(sharedCodeCache(), join(home, "cache"));
+  shareCodeCache(home);
   const workspace = mkdtempSync(join(tmpdir(), "cw-exec-ws-"));
   const config = [
     "[providers.local]",

@@ -1,9 +1,11 @@
 // Temporary config layouts for the config tests: a CODEWHALE_HOME and a project tree in a fresh
-// temp dir, plus fake credentials in real shapes generated at run time (never real keys).
+// temp dir, plus fake credentials in real shapes generated at run time (never real keys). The
+// home shares the run's code cache for the CLI (test/support/code-cache.ts).
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { shareCodeCache } from "../../support/code-cache.ts";
 
 export interface TempLayout {
   root: string;
@@ -27,6 +29,7 @@ export function createLayout(): TempLayout {
   mkdirSync(home, { recursive: true });
   mkdirSync(join(project, ".codewhale"), { recursive: true });
   mkdirSync(nested, { recursive: true });
+  shareCodeCache(home);
   const userFile = join(home, "config.toml");
   const projectFile = join(project, ".codewhale", "config.toml");
   return {

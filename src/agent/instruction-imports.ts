@@ -10,17 +10,17 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { promptFilePlace, readPromptFile } from "../config/index.ts";
 
 /** How deep imports go below the instruction file itself. */
-export const MAX_IMPORT_DEPTH = 5;
+const MAX_IMPORT_DEPTH = 5;
 
 /** One file an instruction file brought in, in reading order. */
-export interface ImportedFile {
+interface ImportedFile {
   path: string;
   /** The file whose `@` token named it. */
   from: string;
   text: string;
 }
 
-export interface ImportScope {
+interface ImportScope {
   /** The repository root: imports of a repository's files must stay inside it. */
   root: string;
   allowedDirs: readonly string[];
@@ -72,7 +72,7 @@ export function readImports(
 }
 
 /** The `@` tokens of a Markdown text outside fenced blocks and code spans, in order. */
-export function importTokens(text: string): string[] {
+function importTokens(text: string): string[] {
   const tokens: string[] = [];
   let fence: string | null = null;
   for (const line of text.split("\n")) {

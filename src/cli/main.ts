@@ -15,6 +15,7 @@ import { registerExportCommand } from "./export-command.ts";
 import { reportError } from "./fail.ts";
 import { registerKeyCommand } from "./key-command.ts";
 import { registerMcpCommand } from "./mcp-command.ts";
+import { registerModelsCommand } from "./models-command.ts";
 import { registerSandboxCommand } from "./sandbox-command.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
 import { watchStdout } from "./stdout-reader.ts";
@@ -52,6 +53,7 @@ export function buildProgram(): Command {
   registerExportCommand(program);
   registerKeyCommand(program);
   registerMcpCommand(program);
+  registerModelsCommand(program);
   registerSandboxCommand(program);
   registerSessionsCommand(program);
   registerTrustCommand(program);

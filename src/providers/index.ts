@@ -49,6 +49,7 @@ export function countFor(kind: ProviderApi): CountFunction | null {
 }
 
 export { CANCELLED_MESSAGE } from "./failure.ts";
+export { fetchModelList } from "./model-list.ts";
 export type { ModelInfo, ModelLookup, ModelOverride, Price } from "./models.ts";
 export {
   compactionThresholdOf,

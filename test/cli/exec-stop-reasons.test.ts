@@ -1,7 +1,8 @@
 // How `codewhale exec` ends a turn the model did not answer, as a child process against the
 // mock: a refusal, a content filter or an empty answer is one line on stderr, `stop_reason` on
 // the result, and exit 3 (docs/exec.md). A tool call cut off at the output token limit is not
-// run: the model reads an error result saying so, and the turn goes on.
+// run: the model reads an error result saying so, and the turn goes on (one run here; each wire
+// format's variants at the agent level, test/agent/output-limit-cut-call.test.ts).
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -87,45 +88,37 @@ describe("exec: a turn without an answer", () => {
   });
 });
 
-const OUTPUT_LIMIT: Record<ProviderApi, string> = {
-  anthropic: "max_tokens",
-  "openai-chat": "length",
-  "openai-responses": "max_output_tokens",
-};
-
-/** The cut variants: each kind's own, and Responses items the stream never closed. */
-const CUT_CASES: Array<{ kind: ProviderApi; openLastItem?: "listed" | "unlisted" }> = [
-  ...KINDS.map((kind) => ({ kind })),
-  { kind: "openai-responses", openLastItem: "listed" },
-  { kind: "openai-responses", openLastItem: "unlisted" },
-];
-
 describe("exec: a tool call cut off at the output token limit", () => {
-  for (const { kind, openLastItem } of CUT_CASES) {
-    const unclosed = openLastItem ? ` (never closed, ${openLastItem} in the final output)` : "";
-    it(`${kind}${unclosed}: is not run, the model reads why, and the turn goes on`, async () => {
-      const setup = execEnv(mock);
-      const toolLog = join(setup.home, "tools.jsonl");
-      mock.enqueue(
-        {
-          blocks: [{ kind: "tool", id: "call_cut", name: "bash", input: { command: "echo hi" } }],
-          stopReason: OUTPUT_LIMIT[kind],
-          ...(openLastItem ? { openLastItem } : {}),
-        },
-        { blocks: [{ kind: "text", text: "I will try again." }] },
-      );
-      const first = mock.requests.length;
-      const run = await runExecWithTools(
-        ["--model", MODEL_OF[kind], "--permission-mode", "bypass", "--output-format", "json", "go"],
-        setup,
-        toolLog,
-      );
-      assert.equal(run.status, 0, run.stderr);
-      assert.equal(existsSync(toolLog) ? readFileSync(toolLog, "utf8") : "", "", "never ran");
-      assert.equal(mock.requests.length - first, 2, "the turn went on");
-      const next = mock.requests[first + 1]?.raw ?? "";
-      assert.ok(next.includes(JSON.stringify(CUT_CALL_RESULT).slice(1, -1)), "the model got why");
-      assert.equal(jsonLines(run.stdout).at(-1)?.result, "I will try again.");
-    });
-  }
+  // One exec run; each wire format's cuts are test/agent/output-limit-cut-call.test.ts's.
+  it("anthropic: is not run, the model reads why, and the turn goes on", async () => {
+    const setup = execEnv(mock);
+    const toolLog = join(setup.home, "tools.jsonl");
+    mock.enqueue(
+      {
+        blocks: [{ kind: "tool", id: "call_cut", name: "bash", input: { command: "echo hi" } }],
+        stopReason: "max_tokens",
+      },
+      { blocks: [{ kind: "text", text: "I will try again." }] },
+    );
+    const first = mock.requests.length;
+    const run = await runExecWithTools(
+      [
+        "--model",
+        MODEL_OF.anthropic,
+        "--permission-mode",
+        "bypass",
+        "--output-format",
+        "json",
+        "go",
+      ],
+      setup,
+      toolLog,
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(existsSync(toolLog) ? readFileSync(toolLog, "utf8") : "", "", "never ran");
+    assert.equal(mock.requests.length - first, 2, "the turn went on");
+    const next = mock.requests[first + 1]?.raw ?? "";
+    assert.ok(next.includes(JSON.stringify(CUT_CALL_RESULT).slice(1, -1)), "the model got why");
+    assert.equal(jsonLines(run.stdout).at(-1)?.result, "I will try again.");
+  });
 });

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The codewhale executable: answers --version without loading anything, otherwise runs the
-// bundled CLI (dist/cli.cjs, built by `npm run build`) with V8's code cache kept in
-// $CODEWHALE_HOME/cache, so later runs skip parsing and compiling most of the bundle. The
-// bundles cli.cjs requires on first use (`require("./tui.cjs")`, the provider SDKs' chunks:
-// scripts/build.mjs) are loaded the same way, each with its own cache. CommonJS, so Node starts
-// it without its ES module loader.
+// bundled CLI (dist/cli.cjs, or dist/chat.cjs for an interactive session; built by `npm run
+// build`) with V8's code cache kept in $CODEWHALE_HOME/cache, so later runs skip parsing and
+// compiling most of the bundle. The bundles they require on first use (`require("./tui.cjs")`,
+// the provider SDKs' chunks: scripts/build.mjs) are loaded the same way, each with its own
+// cache. CommonJS, so Node starts it without its ES module loader.
 "use strict";
 // Node starts its inspector (127.0.0.1:9229, no authentication) on SIGUSR1, which any process
 // of the same user may send, a tool command included; from there the heap, provider keys and
@@ -36,8 +36,23 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
   const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8"));
   process.stdout.write(`${pkg.version}\n`);
+} else if (meansChat(args)) {
+  runBundle(join(dist, "chat.cjs"), "chat");
 } else {
   runBundle(join(dist, "cli.cjs"), "cli");
+}
+
+/**
+ * The command lines src/cli/default-command.ts turns into `chat` (nothing, options alone, a
+ * prompt), and `chat` itself: they start from chat.cjs, the interactive session's own smaller
+ * entry; every other command, and the top-level help, from cli.cjs.
+ * test/cli/default-command.test.ts checks that the two agree.
+ */
+function meansChat(argv) {
+  const first = argv[0];
+  if (first === undefined || first === "chat") return true;
+  if (["-h", "--help", "-V", "--version"].includes(first)) return false;
+  return first.startsWith("-") || !/^[a-z][a-z-]*$/.test(first);
 }
 
 /** $CODEWHALE_HOME as src/config/home.ts resolves it (the bin loads none of src/). */

@@ -34,14 +34,19 @@ const PACKAGE_CHUNKS = {
 
 /**
  * Imports that become `require("./<chunk>.cjs")` beside cli.cjs: chat-command.ts's
- * `import("../tui/index.ts")`, the MCP client's `import("../tools/mcp/index.ts")` (from
- * agent/session-tools.ts and cli/mcp-command.ts) and the packages of PACKAGE_CHUNKS.
+ * `import("../tui/index.ts")` and `import("./chat-agent.ts")`, the MCP client's
+ * `import("../tools/mcp/index.ts")` (from agent/session-tools.ts and cli/mcp-command.ts) and
+ * the packages of PACKAGE_CHUNKS.
  */
 const chunks = {
   name: "chunks",
   setup(on) {
     on.onResolve({ filter: /^\.\.\/tui\/index\.ts$/ }, () => ({
       path: "./tui.cjs",
+      external: true,
+    }));
+    on.onResolve({ filter: /^\.\/chat-agent\.ts$/ }, () => ({
+      path: "./chat-agent.cjs",
       external: true,
     }));
     on.onResolve({ filter: /^\.\.\/tools\/mcp\/index\.ts$/ }, () => ({
@@ -133,9 +138,9 @@ await build({
   external: ["@xterm/headless", "gpt-tokenizer", "markdown-it"],
 });
 
-await build({
+/** cli.cjs and the interactive start's two bundles: the chunks above stay beside them. */
+const entry = {
   ...common,
-  entryPoints: { cli: "src/cli/main.ts" },
   plugins: [chunks],
   // A bundle run as a vm script has no loader for import(): the external tui chunk is required.
   supported: { "dynamic-import": false },
@@ -149,6 +154,32 @@ await build({
   // The tokenizer of `sessions stats` (present/session-stats.ts, its o200k_base ranks ~2 MB)
   // likewise, loaded only by that command; and markdown-it (HTML exports, present/export-html.ts).
   external: ["@xterm/headless", "gpt-tokenizer", "markdown-it"],
+};
+
+/**
+ * Our own modules as free of side effects: a module none of whose exports a bundle uses is left
+ * out whole, with the schemas and tables it builds when loaded. For dist/chat.cjs, which imports
+ * a few functions from layers whose indexes re-export much more (agent, config, hooks).
+ */
+const ownModulesPure = {
+  name: "own-modules-pure",
+  setup(on) {
+    on.onResolve({ filter: /^\.\.?\/.*\.ts$/ }, (args) => ({
+      path: resolve(args.resolveDir, args.path),
+      sideEffects: false,
+    }));
+  },
+};
+
+await build({ ...entry, entryPoints: { cli: "src/cli/main.ts" } });
+
+// The interactive start: chat.cjs (the `chat` command alone, up to its first frame), then
+// tui.cjs, then chat-agent.cjs (the engine). bin/codewhale.cjs picks chat.cjs for `chat`.
+await build({ ...entry, entryPoints: { "chat-agent": "src/cli/chat-agent.ts" } });
+await build({
+  ...entry,
+  entryPoints: { chat: "src/cli/chat-main.ts" },
+  plugins: [chunks, ownModulesPure],
 });
 
 const require = createRequire(import.meta.url);

@@ -1,14 +1,13 @@
 // `codewhale chat [prompt]` (also `codewhale` alone, and `codewhale "<prompt>"`): an interactive
 // session in the terminal. Only in a TTY: otherwise one line points at `codewhale exec`
 // (exit 2). Loads the config (its errors, trust and the model's provider and key are checked
-// before any frame), then the terminal UI (src/tui/, built as dist/tui.cjs) with a dynamic
-// import, so no other command pays for it. A new session opens once its first frame is drawn;
-// a resumed one before, its transcript being that frame. Registered by main.ts, on the
-// process's own terminal (the tests of test/tui/ also on an in-process virtual one).
+// before any frame), then the terminal UI (src/tui/, built as dist/tui.cjs); the engine
+// (chat-agent.ts, dist/chat-agent.cjs) after it, both with dynamic imports, so no other command
+// pays for them. A new session opens once its first frame is drawn; a resumed one before, its
+// transcript being that frame. Registered by chat-main.ts and main.ts, on the process's own
+// terminal (the tests of test/tui/ also on an in-process virtual one).
 import type { Command } from "commander";
-import type { BusEvents } from "../agent/index.ts";
-import { Agent, resolveModel } from "../agent/index.ts";
-import { createBus } from "../bus/bus.ts";
+import { type Agent, resolveModel } from "../agent/index.ts";
 import {
   addAllowRule,
   allowRuleTargets,
@@ -24,12 +23,16 @@ import { modelInfo } from "../providers/index.ts";
 import { knownSecretsFrom, redactText } from "../runner/index.ts";
 import { FiguresFold } from "../session/figures.ts";
 import { newSessionId } from "../session/paths.ts";
-import type { InteractiveOptions, OpenRequest, SessionHeader } from "../tui/index.ts";
-import { chatSessions } from "./chat-sessions.ts";
+import type {
+  InteractiveOptions,
+  OpenRequest,
+  SessionCommands,
+  SessionHeader,
+} from "../tui/index.ts";
+import type { ChatEngine, ChatOpenRequest } from "./chat-agent.ts";
 import { type TakenCredentials, takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
-import { collect, permissionMode } from "./exec-command.ts";
-import { execReceipts } from "./receipts.ts";
+import { collect, permissionMode } from "./flag-values.ts";
 
 interface ChatOptions {
   model?: string;
@@ -107,33 +110,29 @@ async function runChat(
   });
   const keyVars = providerKeyVars(loaded.config.providers);
   const credentials = host.takeCredentials(keyVars);
-  // Both on first use, after the first frame: the key file is read when the session opens.
+  // On first use, after the first frame: the key file is read when the session opens.
   let known: ReturnType<typeof knownSecretsFrom> | undefined;
-  let receipts: ReturnType<typeof execReceipts> | undefined;
   const secrets = () => {
     known ??= knownSecretsFrom(credentials.env, keyVars);
     return known;
   };
-  const receiptsOnce = () => {
-    receipts ??= execReceipts();
-    return receipts;
-  };
   const dir = sessionsDir(loaded, options.sessionDir);
   const project = loaded.projectRoot ?? cwd;
-  const open = (request: OpenRequest & { continueLatest?: boolean; sessionId?: string }) =>
-    Agent.open({
-      bus: createBus<BusEvents>(),
-      loaded,
-      env: credentials.env,
-      cwd,
-      sessionsDir: dir,
-      ...(request.model ? { modelOverride: request.model } : {}),
-      ...(request.resume ? { resume: request.resume } : {}),
-      ...(request.continueLatest ? { continueLatest: true } : {}),
-      ...(request.sessionId ? { sessionId: request.sessionId } : {}),
-      receipts: receiptsOnce(),
-      guard: { ...(request.mode ? { mode: request.mode } : {}), allow: options.allow },
-    });
+  let engine: ChatEngine | undefined;
+  const open = async (request: ChatOpenRequest) => {
+    if (!engine) {
+      const { chatEngine } = await import("./chat-agent.ts");
+      engine ??= chatEngine({
+        loaded,
+        env: credentials.env,
+        cwd,
+        sessionsDir: dir,
+        project,
+        allow: options.allow,
+      });
+    }
+    return engine.open(request);
+  };
   const mode = flagMode ?? loaded.config.permissions.mode;
   const first = {
     ...(options.model ? { model: options.model } : {}),
@@ -152,13 +151,13 @@ async function runChat(
   const { runInteractive } = await import("../tui/index.ts");
   return runInteractive({
     agent,
-    open,
+    open: (request: OpenRequest) => open(request),
     views: {
       presentations: (session) => new ToolPresentations(session),
       figures: () => new FiguresFold(),
       modes: PERMISSION_MODES,
       redact: (text) => redactText(text, secrets()),
-      sessions: chatSessions({ cwd, sessionsDir: dir, project }),
+      sessions: openedSessions(() => engine),
       rules: { targets: allowRuleTargets(loaded), add: addAllowRule },
       outputPrice: (provider, model) =>
         modelInfo(model, { provider, overrides: loaded.config.models })?.price?.output ?? null,
@@ -172,6 +171,25 @@ async function runChat(
     ...(host.terminal ? { terminal: host.terminal } : {}),
     ...(prompt ? { firstPrompt: prompt } : {}),
   });
+}
+
+/**
+ * The stored-session slash commands, served by the engine: the terminal runs them only on an
+ * open session, so the engine that opened it is there.
+ */
+function openedSessions(engine: () => ChatEngine | undefined): SessionCommands {
+  const commands = () => {
+    const loaded = engine();
+    if (!loaded) throw new Error("session commands before the session is open");
+    return loaded.sessions;
+  };
+  return {
+    list: () => commands().list(),
+    pickable: () => commands().pickable(),
+    stats: (logPath) => commands().stats(logPath),
+    verify: (logPath) => commands().verify(logPath),
+    exportTo: (logPath, format, output) => commands().exportTo(logPath, format, output),
+  };
 }
 
 /**

@@ -12,7 +12,6 @@ import {
   configFlagsFromOptions,
   loadConfig,
   PERMISSION_MODES,
-  type PermissionMode,
   sessionsDir,
 } from "../config/index.ts";
 import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
@@ -30,6 +29,7 @@ import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts"
 import { readExecPrompt } from "./exec-prompt.ts";
 import { runStdinSession } from "./exec-stdin.ts";
 import { workspaceNotice } from "./exec-workspace.ts";
+import { collect, permissionMode } from "./flag-values.ts";
 import { execReceipts } from "./receipts.ts";
 import { onStdoutReaderGone } from "./stdout-reader.ts";
 
@@ -105,11 +105,6 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
     .action(async (prompt: string | undefined, options: ExecOptions) => {
       await runExec(prompt, options, deps);
     });
-}
-
-/** Commander's collector for a repeatable option (`--allow`); chat-command.ts uses it too. */
-export function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 async function runExec(
@@ -357,14 +352,6 @@ function checkNotEmpty(options: ExecOptions): void {
 }
 
 /** The `--permission-mode` flag, checked (chat-command.ts uses it too). */
-export function permissionMode(value: string | undefined): PermissionMode | undefined {
-  if (value === undefined) return undefined;
-  const mode = PERMISSION_MODES.find((candidate) => candidate === value);
-  if (!mode)
-    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
-  return mode;
-}
-
 /**
  * What a person sees besides the answer, by format and terminal: text streams the answer when
  * stdout is a terminal and prints tool lines on stderr unless --quiet; colour only when stderr

@@ -8,7 +8,7 @@
 // fit is answered with an error line naming its number and the session goes on; EOF ends the
 // session once the running turn and the queued prompts are done (asks still waiting then get
 // exec's refusal), a signal at once (the running turn is cancelled, queued prompts withdrawn).
-import { z } from "zod";
+import * as z from "zod";
 import type { Agent, AgentAsk, AgentCommand, TurnOutcome } from "../agent/index.ts";
 import { PromptTooLargeError } from "../errors.ts";
 import type { StreamLine } from "../present/stream-json.ts";

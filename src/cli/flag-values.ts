@@ -1,7 +1,23 @@
-// Number-valued command-line flags, checked in one place so every error reads the same:
-// `--limit must be a positive integer, got "x"`. Used by the commands' option handling
-// (sessions list, capture); a bad value is a UsageError (exit 2).
+// Command-line flag values checked in one place so every error reads the same:
+// `--limit must be a positive integer, got "x"`, `--permission-mode must be one of …`. Used by
+// the commands' option handling (sessions list, capture, exec, chat); a bad value is a
+// UsageError (exit 2).
+import { PERMISSION_MODES, type PermissionMode } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
+
+/** Commander's collector for a repeatable option (`--allow`). */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** `--permission-mode`: one of the modes, or undefined when not given. */
+export function permissionMode(value: string | undefined): PermissionMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = PERMISSION_MODES.find((candidate) => candidate === value);
+  if (!mode)
+    throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
+  return mode;
+}
 
 /** A whole number from 1, written in digits. */
 export function positiveInteger(flag: string, text: string): number {

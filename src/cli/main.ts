@@ -1,49 +1,23 @@
-// The `codewhale` command line: builds the commander program from one file per command group,
-// turns commander's parse errors into one `codewhale:` line, keeps SDKs off the console, and
-// maps failures to exit codes through fail.ts. Nothing here knows how a command works.
-import { Command, CommanderError } from "commander";
-import { ExitCode, UsageError } from "../errors.ts";
-import { VERSION } from "../version.ts";
+// The `codewhale` command line (dist/cli.cjs): builds the commander program from one file per
+// command group and runs it (program.ts). Nothing here knows how a command works. The
+// interactive `chat` alone starts from chat-main.ts instead (dist/chat.cjs, bin/codewhale.cjs).
+import type { Command } from "commander";
 import { registerAcpCommand } from "./acp-command.ts";
 import { registerCaptureCommand } from "./capture-command.ts";
 import { registerChatCommand } from "./chat-command.ts";
 import { registerConfigCommand } from "./config-command.ts";
-import { withDefaultCommand } from "./default-command.ts";
 import { registerDoctorCommand } from "./doctor-command.ts";
 import { registerExecCommand } from "./exec-command.ts";
 import { registerExportCommand } from "./export-command.ts";
-import { reportError } from "./fail.ts";
 import { registerKeyCommand } from "./key-command.ts";
 import { registerMcpCommand } from "./mcp-command.ts";
 import { registerModelsCommand } from "./models-command.ts";
+import { buildProgramWith, runProgram } from "./program.ts";
 import { registerSandboxCommand } from "./sandbox-command.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
-import { watchStdout } from "./stdout-reader.ts";
 import { registerTrustCommand } from "./trust-command.ts";
 
-/** The environment variables codewhale reads, for the top-level help. */
-const ENVIRONMENT_HELP = `
-Environment:
-  CODEWHALE_HOME      where config.toml, sessions, the signing key and trust records live
-                      (default ~/.codewhale)
-  ANTHROPIC_API_KEY   the key of the built-in anthropic provider
-  ANTHROPIC_BASE_URL  its endpoint (default https://api.anthropic.com)
-  OPENAI_API_KEY      the key of the built-in openai provider
-  OPENAI_BASE_URL     its endpoint (default https://api.openai.com/v1)
-  CODEWHALE_DEBUG     set to let the provider SDKs print to the console (silenced otherwise)
-  TZ                  the time zone of the local times \`sessions list\` shows
-A provider you configure reads its key from the variable its api_key_env names.`;
-
-export function buildProgram(): Command {
-  const program = new Command("codewhale")
-    .description("A terminal coding agent whose session log is the receipt.")
-    .version(VERSION, "-V, --version")
-    // Errors become one line through usageErrorOf; help shown for an error is never printed.
-    // Both settings are copied to every subcommand created after them.
-    .configureOutput({ writeErr: () => undefined, outputError: () => undefined })
-    .showHelpAfterError(false)
-    .exitOverride()
-    .addHelpText("after", ENVIRONMENT_HELP);
+function registerAll(program: Command): void {
   registerAcpCommand(program);
   registerCaptureCommand(program);
   registerChatCommand(program);
@@ -57,88 +31,6 @@ export function buildProgram(): Command {
   registerSandboxCommand(program);
   registerSessionsCommand(program);
   registerTrustCommand(program);
-  forEachCommand(program, (command) => command.exitOverride(usageErrorOf(command)));
-  return program;
 }
 
-function forEachCommand(command: Command, visit: (command: Command) => void): void {
-  visit(command);
-  for (const sub of command.commands) forEachCommand(sub, visit);
-}
-
-/**
- * The exit callback of one command: `--help` and `--version` (exit 0) pass through; a parse
- * error becomes a UsageError naming that command's help, e.g. "unknown option '--bogus' (see
- * codewhale exec --help)".
- */
-function usageErrorOf(command: Command): (error: CommanderError) => never {
-  return (error) => {
-    if (error.exitCode === 0) throw error;
-    throw new UsageError(`${parseProblem(command, error)} (see ${commandPath(command)} --help)`);
-  };
-}
-
-function parseProblem(command: Command, error: CommanderError): string {
-  // A command group run without a subcommand, or `help <unknown>`: commander prints help here.
-  if (error.code === "commander.help") {
-    const given = command.args[0] === "help" ? command.args[1] : command.args[0];
-    return given === undefined ? "missing command" : `unknown command '${given}'`;
-  }
-  return error.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ");
-}
-
-function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
-  return names.join(" ");
-}
-
-/**
- * Provider SDKs log to the console on their own (the SSE parser prints the unparsable chunk
- * before it throws), which would add lines to the one-line stderr contract. codewhale itself
- * never uses the console, so it is silenced unless CODEWHALE_DEBUG is set.
- */
-export function silenceConsole(env: NodeJS.ProcessEnv = process.env): void {
-  if (env.CODEWHALE_DEBUG) return;
-  const quiet = () => undefined;
-  for (const method of ["log", "info", "warn", "error", "debug"] as const) console[method] = quiet;
-}
-
-export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
-  try {
-    await program.parseAsync(withDefaultCommand(program, argv), { from: "user" });
-    return ExitCode.ok;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    }
-    return reportError(error);
-  }
-}
-
-/** Resolves once everything written to a stream so far has been handed to the OS. */
-function flushed(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => {
-    if (!stream.writable) resolve();
-    else stream.write("", () => resolve());
-  });
-}
-
-/**
- * Runs the command line and exits as soon as the command is done and its output flushed: an
- * idle process would otherwise wait for V8's background work (a late compile or GC task can
- * hold it for 100+ ms). Cleanup registered for shutdown (spill files, background processes,
- * locks) runs on "exit".
- */
-async function run(): Promise<void> {
-  watchStdout();
-  silenceConsole();
-  const code = await main(process.argv.slice(2));
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-  process.exit(
-    typeof process.exitCode === "number" && code === ExitCode.ok ? process.exitCode : code,
-  );
-}
-
-void run();
+void runProgram(() => buildProgramWith(registerAll));

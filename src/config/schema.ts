@@ -1,7 +1,7 @@
 // The shape of codewhale's config: one zod schema per section, strict (unknown keys are errors)
 // with defaults applied. `configSchema` is the effective config every layer reads;
 // `configFileSchema` validates one file or the flags alone, where a provider may omit `kind`.
-import { z } from "zod";
+import * as z from "zod";
 
 export const PROVIDER_KINDS = ["anthropic", "openai-chat", "openai-responses"] as const;
 export const PERMISSION_MODES = ["default", "accept-edits", "plan", "bypass"] as const;

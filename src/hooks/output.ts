@@ -2,7 +2,7 @@
 // exit 2 = block with stderr as the reason, any other exit (or a timeout, or JSON that does
 // not parse) = an error shown to the user as one line. This module only reads, and its texts
 // are raw: text-policy.ts polices them; pre-tool-use.ts and session-hooks.ts give them meaning.
-import { z } from "zod";
+import * as z from "zod";
 import type { HookEvent } from "../config/index.ts";
 import { stripControls } from "../runner/index.ts";
 import type { JsonValue } from "../session/events.ts";

@@ -3,7 +3,7 @@
 // the output, the version and time, signed with the user's Ed25519 key. Also where each format
 // carries it inline and how to find it again. Called by cli/export-command.ts and export-verify.ts.
 import { sign, verify } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { SigningKey, TrustedKey } from "../session/signing-key.ts";
 import { HTML_RECEIPT_MARKER, htmlReceipt, readHtmlReceipt } from "./export-html.ts";

@@ -2,7 +2,7 @@
 // store writes these, every reader (derive, exports, the UIs, the ACP bridge) consumes them,
 // and nobody defines an event anywhere else. Types and the runtime validator come from the
 // same zod definitions. Field names are snake_case because they are the wire format.
-import { z } from "zod";
+import * as z from "zod";
 
 /** Schema version written on every line as `v`. Bump it only with a migration. */
 export const SESSION_SCHEMA_VERSION = 1;

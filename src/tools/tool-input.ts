@@ -1,7 +1,7 @@
 // ToolInput over a zod schema (the built-in and `[[tools.external]]` tools): the model-facing
 // JSON Schema from zod 4's toJSONSchema, built on first use, and one safeParse per check with
 // every issue as `path: message`. json-schema-input.ts is the same interface over JSON Schema.
-import { z } from "zod";
+import * as z from "zod";
 import type { JsonValue } from "../session/events.ts";
 import type { ToolInput } from "./types.ts";
 

@@ -1,7 +1,8 @@
-// What the interactive terminal's first frame loads: dist/tui.cjs, beside cli.cjs. It must not
-// carry a second copy of what cli.cjs has or loads on first use (zod, the provider SDKs and their
-// fetch): those are most of a start's work, and a re-export through a layer's index is enough
-// to pull them in.
+// What the interactive terminal's first frame loads: dist/chat.cjs (the `chat` command, the
+// config, trust and key checks) and dist/tui.cjs. tui.cjs must not carry a second copy of what
+// chat.cjs has or loads on first use (zod, the provider SDKs and their fetch), and chat.cjs
+// none of the engine, which dist/chat-agent.cjs brings after the frame: those are most of a
+// start's work, and a re-export through a layer's index is enough to pull them in.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import { describe, it } from "node:test";
 import { repoRoot } from "../support/cli.ts";
 
 const bundle = join(repoRoot, "dist/tui.cjs");
+const entry = join(repoRoot, "dist/chat.cjs");
 
 describe("the terminal UI's bundle", () => {
   it("carries no zod and no provider SDK", () => {
@@ -16,5 +18,21 @@ describe("the terminal UI's bundle", () => {
     for (const marker of ["ZodError", "anthropic-version", "OpenAI", "web-streams-polyfill"]) {
       assert.equal(source.includes(marker), false, `dist/tui.cjs holds ${marker}`);
     }
+  });
+});
+
+describe("the interactive start's entry bundle", () => {
+  it("carries none of the engine: no provider SDK, session writer, bash parser or MCP client", () => {
+    const source = readFileSync(entry, "utf8");
+    for (const marker of [
+      "OpenAI",
+      "anthropic-version",
+      "SessionWriter",
+      "tree-sitter",
+      "mcp.cjs",
+    ]) {
+      assert.equal(source.includes(marker), false, `dist/chat.cjs holds ${marker}`);
+    }
+    assert.ok(source.includes("chat-agent.cjs"), "the engine is its own bundle, required later");
   });
 });

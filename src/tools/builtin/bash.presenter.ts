@@ -2,7 +2,7 @@
 // result alone (no background manager): their schemas (bash.ts, bash-background.ts validate
 // with them) and static presenters, and the "exit code 0 · 12 lines" summary command tools share
 // (a failed command: "exit code 1: <its last output line>").
-import { z } from "zod";
+import * as z from "zod";
 import {
   commandTitle,
   definePresenter,

@@ -1,6 +1,6 @@
 // How `edit` calls are shown, from the recorded arguments alone: the schema the tool validates
 // with (edit.ts) and its static presenter, a diff of the replaced string.
-import { z } from "zod";
+import * as z from "zod";
 import { definePresenter, firstLine } from "../presentation.ts";
 
 export const editSchema = z.object({

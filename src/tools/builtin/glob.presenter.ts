@@ -1,6 +1,6 @@
 // How `glob` calls are shown, from the recorded arguments alone: the schema the tool validates
 // with (glob.ts) and its static presenter.
-import { z } from "zod";
+import * as z from "zod";
 import { countListed, countOf, definePresenter, firstLine } from "../presentation.ts";
 
 export const globSchema = z.object({ pattern: z.string().min(1), path: z.string().optional() });

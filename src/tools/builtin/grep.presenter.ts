@@ -1,6 +1,6 @@
 // How `grep` calls are shown, from the recorded arguments alone: the schema the tool validates
 // with (grep.ts) and its static presenter, summarised by the hits' count line.
-import { z } from "zod";
+import * as z from "zod";
 import { definePresenter, firstLine } from "../presentation.ts";
 
 export const grepSchema = z.object({

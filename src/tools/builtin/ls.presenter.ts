@@ -1,6 +1,6 @@
 // How `ls` calls are shown, from the recorded arguments alone: the schema the tool validates
 // with (ls.ts) and its static presenter.
-import { z } from "zod";
+import * as z from "zod";
 import { countListed, countOf, definePresenter, firstLine } from "../presentation.ts";
 
 export const lsSchema = z.object({ path: z.string().optional() });

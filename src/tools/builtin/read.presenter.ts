@@ -1,6 +1,6 @@
 // How `read` calls are shown, from the recorded arguments alone: the schema the tool validates
 // with (read.ts) and its static presenter (tools/presenters.ts keys it by name).
-import { z } from "zod";
+import * as z from "zod";
 import { countOf, definePresenter, firstLine } from "../presentation.ts";
 
 export const readSchema = z.object({

@@ -1,6 +1,6 @@
 // How `todo_write` calls are shown, from the recorded arguments alone: the list's schema (the
 // tool validates with it) and the static presenter.
-import { z } from "zod";
+import * as z from "zod";
 import { terminalSafeLine } from "../../runner/escape-controls.ts";
 import { countOf, definePresenter } from "../presentation.ts";
 import { cutLine } from "./line-cut.ts";

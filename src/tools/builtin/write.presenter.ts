@@ -1,6 +1,6 @@
 // How `write` calls are shown, from the recorded arguments alone: the schema the tool validates
 // with (write.ts) and its static presenter, a diff from nothing to the new text.
-import { z } from "zod";
+import * as z from "zod";
 import { definePresenter, firstLine } from "../presentation.ts";
 
 export const writeSchema = z.object({ path: z.string(), content: z.string() });

@@ -2,7 +2,7 @@
 // schema, so external tools are validated like built-ins. A small, strict subset: an object
 // with `properties` (string, number, integer, boolean; enum, default, bounds, pattern) and
 // `required`; any other keyword is a ConfigError naming the key, never silently ignored.
-import { z } from "zod";
+import * as z from "zod";
 import { ConfigError } from "../../errors.ts";
 import type { JsonValue } from "../../session/events.ts";
 

@@ -1,6 +1,6 @@
 // How `code_graph` calls are shown, from the recorded arguments alone: the query schema the
 // tool validates with (code-graph.ts) and its static presenter (tools/presenters.ts).
-import { z } from "zod";
+import * as z from "zod";
 import { commandSummary } from "../builtin/bash.presenter.ts";
 import { definePresenter } from "../presentation.ts";
 

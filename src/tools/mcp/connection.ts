@@ -5,7 +5,7 @@
 // and by `codewhale mcp`/doctor to probe a server.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import type { McpServerConfig } from "../../config/index.ts";
 import { errorMessage } from "../../errors.ts";
 import { redactText, stripControls } from "../../runner/index.ts";

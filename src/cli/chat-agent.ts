@@ -1,0 +1,64 @@
+// The interactive session's engine, loaded after its first frame: opens the Agent (the session
+// log, tools, hooks, signing key) and serves the stored-session slash commands. chat-command.ts
+// imports it dynamically; the build makes it its own bundle, dist/chat-agent.cjs, so an
+// interactive start parses none of it before the frame (dist/chat.cjs is that start's entry).
+import type { BusEvents, Receipts } from "../agent/index.ts";
+import { Agent } from "../agent/index.ts";
+import { createBus } from "../bus/bus.ts";
+import type { LoadedConfig, PermissionMode } from "../config/index.ts";
+import type { SessionCommands } from "../tui/index.ts";
+import { chatSessions } from "./chat-sessions.ts";
+import { execReceipts } from "./receipts.ts";
+
+/** What the chat command settled before the first frame. */
+export interface ChatContext {
+  loaded: LoadedConfig;
+  /** The environment with the provider keys, which children do not inherit. */
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  sessionsDir: string;
+  project: string;
+  /** `--allow` rules. */
+  allow: string[];
+}
+
+export interface ChatOpenRequest {
+  resume?: string;
+  model?: string;
+  mode?: PermissionMode;
+  continueLatest?: boolean;
+  sessionId?: string;
+}
+
+export interface ChatEngine {
+  open(request: ChatOpenRequest): Promise<Agent>;
+  sessions: SessionCommands;
+}
+
+export function chatEngine(context: ChatContext): ChatEngine {
+  // On first use: the key file is read (or created) when the first session opens.
+  let receipts: Receipts | undefined;
+  return {
+    open: (request) => {
+      receipts ??= execReceipts();
+      return Agent.open({
+        bus: createBus<BusEvents>(),
+        loaded: context.loaded,
+        env: context.env,
+        cwd: context.cwd,
+        sessionsDir: context.sessionsDir,
+        ...(request.model ? { modelOverride: request.model } : {}),
+        ...(request.resume ? { resume: request.resume } : {}),
+        ...(request.continueLatest ? { continueLatest: true } : {}),
+        ...(request.sessionId ? { sessionId: request.sessionId } : {}),
+        receipts,
+        guard: { ...(request.mode ? { mode: request.mode } : {}), allow: context.allow },
+      });
+    },
+    sessions: chatSessions({
+      cwd: context.cwd,
+      sessionsDir: context.sessionsDir,
+      project: context.project,
+    }),
+  };
+}

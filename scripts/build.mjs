@@ -94,6 +94,27 @@ const piTuiLazy = {
   },
 };
 
+/**
+ * zod as a package with side effects, although its package.json says it has none. Our sources
+ * import it as a namespace (`import * as z from "zod"`), so a bundle keeps only the schemas and
+ * checks used (a sixth of the package). But where zod is also reached through a lazy import
+ * (the MCP SDK's, in mcp.cjs), esbuild wraps its modules to run on first use and, trusting
+ * "sideEffects": false, leaves out the calls that run them before our code reads a member:
+ * `z.string()` then finds no class.
+ */
+const zodInitKept = {
+  name: "zod-init-kept",
+  setup(on) {
+    on.onResolve({ filter: /^zod(\/.*)?$/ }, async (args) => {
+      if (args.pluginData?.zodInitKept) return undefined;
+      const { kind, resolveDir, importer } = args;
+      const pluginData = { zodInitKept: true };
+      const found = await on.resolve(args.path, { kind, resolveDir, importer, pluginData });
+      return { path: found.path, sideEffects: true };
+    });
+  },
+};
+
 /** Every bundle: minified (names kept) to halve what V8 must parse; sourcemaps map it back. */
 const common = {
   outdir: "dist",
@@ -120,7 +141,7 @@ await build({
   define: { ...common.define, "import.meta.url": "__tuiUrl" },
   // pi-tui's Windows console binding is an optional native package, loaded there only.
   external: ["koffi"],
-  plugins: [piTuiLazy],
+  plugins: [piTuiLazy, zodInitKept],
 });
 
 await build({
@@ -133,6 +154,7 @@ await build({
 await build({
   ...common,
   entryPoints: { mcp: "src/tools/mcp/index.ts" },
+  plugins: [zodInitKept],
   supported: { "dynamic-import": false },
   logOverride: { "empty-import-meta": "silent" },
   external: ["@xterm/headless", "gpt-tokenizer", "markdown-it"],
@@ -141,7 +163,7 @@ await build({
 /** cli.cjs and the interactive start's two bundles: the chunks above stay beside them. */
 const entry = {
   ...common,
-  plugins: [chunks],
+  plugins: [chunks, zodInitKept],
   // A bundle run as a vm script has no loader for import(): the external tui chunk is required.
   supported: { "dynamic-import": false },
   // The binding's CommonJS build: its ES build reads import.meta.url, which a CJS bundle lacks.
@@ -179,7 +201,7 @@ await build({ ...entry, entryPoints: { "chat-agent": "src/cli/chat-agent.ts" } }
 await build({
   ...entry,
   entryPoints: { chat: "src/cli/chat-main.ts" },
-  plugins: [chunks, ownModulesPure],
+  plugins: [chunks, zodInitKept, ownModulesPure],
 });
 
 const require = createRequire(import.meta.url);

@@ -17,7 +17,7 @@ import { isTable, type Table } from "./merge.ts";
 import { fileKindOf, readRegularFile } from "./path-checks.ts";
 import type { ProblemOrigin } from "./problems.ts";
 import { configProblem, problemsFromIssues } from "./problems.ts";
-import { configFileSchema } from "./schema.ts";
+import { configFileSchema, ONE_PARSE } from "./schema.ts";
 
 export type { Env } from "./home.ts";
 
@@ -187,7 +187,7 @@ export function validateLayer(
   data: Table,
   originOf: Parameters<typeof problemsFromIssues>[1],
 ): ConfigError[] {
-  const result = configFileSchema.safeParse(data);
+  const result = configFileSchema.safeParse(data, ONE_PARSE);
   return result.success
     ? []
     : problemsFromIssues(result.error.issues, originOf, data, configFileSchema);

@@ -5,7 +5,7 @@
 // over the rest and the merged `models` table is taken as it is. Called by load.ts.
 import type { z } from "zod";
 import { isTable, type Table } from "./merge.ts";
-import { type Config, configSchema } from "./schema.ts";
+import { type Config, configSchema, ONE_PARSE } from "./schema.ts";
 
 /**
  * `configSchema.safeParse(data)`, with the same result for a merge of checked layers (each of
@@ -15,8 +15,8 @@ import { type Config, configSchema } from "./schema.ts";
  */
 export function parseMergedConfig(data: Table): z.ZodSafeParseResult<Config> {
   const models = data.models;
-  if (!isTable(models)) return configSchema.safeParse(data);
-  const rest = configSchema.safeParse({ ...data, models: {} });
-  if (!rest.success) return configSchema.safeParse(data);
+  if (!isTable(models)) return configSchema.safeParse(data, ONE_PARSE);
+  const rest = configSchema.safeParse({ ...data, models: {} }, ONE_PARSE);
+  if (!rest.success) return configSchema.safeParse(data, ONE_PARSE);
   return { success: true, data: { ...rest.data, models: models as Config["models"] } };
 }

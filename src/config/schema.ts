@@ -269,6 +269,14 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
   });
 }
 
+/**
+ * How the config schemas parse: a config is parsed once a run, so without zod's fast path for
+ * objects, which on an object schema's first parse generates a parser with `new Function`; for
+ * one parse that costs more than it saves (most of the config check before the first frame).
+ * The same checks and issues either way.
+ */
+export const ONE_PARSE = { jitless: true } as const;
+
 /** The effective config: every file, flag and default merged, then validated. */
 export const configSchema = buildConfigSchema(providerSchema, mergedModelsSchema);
 /** One file (or the flags) on its own; a provider may rely on a built-in `kind`. */

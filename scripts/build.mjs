@@ -4,11 +4,12 @@
 // Lazy imports (the provider SDKs, secretlint) stay lazy: their code runs on first use only.
 // The bash parser's two WebAssembly files are copied beside the bundle, which loads them from
 // there (src/permissions/bash-parser.ts) the first time a bash rule is evaluated.
-// The interactive terminal (src/tui/) is a second bundle, dist/tui.cjs, with its rendering
-// library and highlighter: cli.cjs loads it only when `codewhale` opens an interactive session
-// (src/cli/chat-command.ts), so `exec` and `--version` never parse it. The MCP client
-// (src/tools/mcp/, with the MCP SDK) is a third bundle, dist/mcp.cjs, loaded only when a
-// session or `codewhale mcp` has a server configured.
+// An interactive session starts from its own entry, dist/chat.cjs (src/cli/chat-main.ts: the
+// chat command up to its first frame), which loads the interactive terminal (src/tui/, with its
+// rendering library and highlighter: dist/tui.cjs) and, after the frame, the engine
+// (src/cli/chat-agent.ts: dist/chat-agent.cjs); `exec` and `--version` never parse them. The
+// MCP client (src/tools/mcp/, with the MCP SDK) is its own bundle, dist/mcp.cjs, loaded only
+// when a session or `codewhale mcp` has a server configured.
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";

@@ -36,3 +36,14 @@ describe("the interactive start's entry bundle", () => {
     assert.ok(source.includes("chat-agent.cjs"), "the engine is its own bundle, required later");
   });
 });
+
+describe("zod in the bundles", () => {
+  it("only the zod each uses: none carries zod's messages in other languages", () => {
+    // `import { z } from "zod"` in any one file keeps all of zod (its 40 languages among it) in
+    // every bundle that file is in; `import * as z from "zod"` keeps what is used.
+    for (const name of ["chat.cjs", "cli.cjs", "chat-agent.cjs", "mcp.cjs"]) {
+      const source = readFileSync(join(repoRoot, "dist", name), "utf8");
+      assert.equal(source.includes("Input tidak valid"), false, `dist/${name} holds all of zod`);
+    }
+  });
+});

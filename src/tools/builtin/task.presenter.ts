@@ -1,6 +1,6 @@
 // How `task` calls (a subagent: docs/subagents.md) are shown, from the recorded arguments
 // alone: the schema the tool validates with (agent/task-tool.ts) and its static presenter.
-import { z } from "zod";
+import * as z from "zod";
 import { terminalSafeLine } from "../../runner/escape-controls.ts";
 import { definePresenter, firstLine } from "../presentation.ts";
 import { cutLine } from "./line-cut.ts";

@@ -8,7 +8,9 @@ import {
   configFingerprint,
   loadAgentFiles,
   loadConfig,
+  loadSkillFiles,
   repositoryRoot,
+  type SkillDefinition,
   sessionsDir,
 } from "../config/index.ts";
 import { readGateFor } from "../permissions/index.ts";
@@ -46,6 +48,7 @@ import {
   repairEvents,
 } from "./session-open.ts";
 import { createSessionTools, type SessionTools } from "./session-tools.ts";
+import { skillToolSource } from "./skill-tool.ts";
 import { type ParentLink, SubagentHost } from "./subagents.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { taskToolSource } from "./task-tool.ts";
@@ -258,6 +261,22 @@ function customAgents(options: OpenOptions): AgentDefinition[] {
   return found.agents;
 }
 
+/**
+ * The skills the `skill` tool offers: the user's, and the project's when it is trusted; each
+ * one left out is a notice.
+ */
+function sessionSkills(options: OpenOptions): SkillDefinition[] {
+  const { loaded } = options;
+  const project = loaded.projectRoot ?? repositoryRoot(options.cwd) ?? options.cwd;
+  const projectTrusted = loaded.trust.state === "trusted" || loaded.trust.state === "flag";
+  const userHome = options.env.HOME;
+  const found = loadSkillFiles({ home: loaded.home, userHome, project, projectTrusted });
+  for (const line of found.skipped) {
+    options.bus.emit("agent/notice", { message: `skill ignored: ${line}`, source: "policy" });
+  }
+  return found.skills;
+}
+
 /** The `task` tool: asked for, or with the default tools; never in a subagent's session. */
 function offersSubagents(options: OpenOptions): boolean {
   if (options.parent) return false;
@@ -340,7 +359,12 @@ function openToolbox(
   sessionId: string,
   subagents: SubagentHost | null,
 ): Promise<SessionTools> {
-  const sources = [...(options.tools ?? []), ...(subagents ? [taskToolSource(subagents)] : [])];
+  const skills = options.defaultTools === false ? [] : sessionSkills(options);
+  const sources = [
+    ...(options.tools ?? []),
+    ...(subagents ? [taskToolSource(subagents)] : []),
+    ...(skills.length > 0 ? [skillToolSource(skills)] : []),
+  ];
   return createSessionTools({
     sessionId,
     cwd: options.cwd,

@@ -6,8 +6,14 @@
 // repository never shadows the user's own), files are at most 64 KB, and a symlink out of its
 // directory is refused. An agent can only narrow the tools; the rules still decide every call.
 // Read by compose-session.ts for the task tool.
-import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join } from "node:path";
+import {
+  directoryEntries,
+  insideProject,
+  parseFrontMatter,
+  readDefinitionFile,
+  unquote,
+} from "./definition-files.ts";
 
 export interface AgentDefinition {
   name: string;
@@ -30,7 +36,6 @@ interface LoadedAgents {
 
 const MAX_AGENT_BYTES = 64 * 1024;
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-const MAX_FILES = 200;
 
 /** Claude Code's tool names as ours; any other name is taken lowercased. */
 const CLAUDE_TOOLS: Readonly<Record<string, string>> = {
@@ -74,7 +79,7 @@ export function loadAgentFiles(dirs: {
     }
     for (const file of files) {
       const path = join(dir, file);
-      const read = readAgentFile(dir, path);
+      const read = readDefinitionFile(dir, path, MAX_AGENT_BYTES);
       const agent = "problem" in read ? read : parseAgent(read.text, file.slice(0, -3), path);
       if ("problem" in agent) skipped.push(`${path}: ${agent.problem}`);
       else if (names.has(agent.name)) skipped.push(`${path}: the agent ${agent.name} is taken`);
@@ -93,13 +98,9 @@ function parseAgent(
   fileName: string,
   path: string,
 ): AgentDefinition | { problem: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  if (!match) return { problem: "no front matter (--- name, description ---)" };
-  const fields = new Map<string, string>();
-  for (const line of (match[1] ?? "").split(/\r?\n/)) {
-    const field = /^([A-Za-z_-]+):\s*(.*)$/.exec(line);
-    if (field?.[1]) fields.set(field[1].toLowerCase(), unquote(field[2] ?? ""));
-  }
+  const front = parseFrontMatter(text);
+  if (!front) return { problem: "no front matter (--- name, description ---)" };
+  const { fields } = front;
   const name = (fields.get("name") || fileName).toLowerCase();
   if (!NAME.test(name)) return { problem: "a name may use only a-z, 0-9, - and _" };
   const description = fields.get("description");
@@ -111,7 +112,7 @@ function parseAgent(
     description: description.replace(/\s+/g, " ").slice(0, 300),
     ...(tools ? { tools } : {}),
     ...(model && model !== "inherit" && model.includes("/") ? { model } : {}),
-    instructions: (match[2] ?? "").trim(),
+    instructions: front.body,
     path,
   };
 }
@@ -128,46 +129,9 @@ function toolList(value: string | undefined): string[] | undefined {
   return names.map((name) => CLAUDE_TOOLS[name.toLowerCase()] ?? name.toLowerCase());
 }
 
-function unquote(value: string): string {
-  const trimmed = value.trim();
-  const quoted = /^(["'])(.*)\1$/.exec(trimmed);
-  return quoted ? (quoted[2] ?? "") : trimmed;
-}
-
-function readAgentFile(dir: string, path: string): { text: string } | { problem: string } {
-  try {
-    const real = realpathSync(path);
-    if (!real.startsWith(`${realpathSync(dir)}${sep}`)) {
-      return { problem: "a symlink out of its directory" };
-    }
-    const stat = lstatSync(real);
-    if (!stat.isFile()) return { problem: "not a regular file" };
-    if (stat.size > MAX_AGENT_BYTES) return { problem: `larger than ${MAX_AGENT_BYTES} bytes` };
-    return { text: readFileSync(real, "utf8") };
-  } catch (error) {
-    return { problem: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/** True when the directory is missing or resolves inside the project. */
-function insideProject(dir: string, project: string): boolean {
-  try {
-    return realpathSync(dir).startsWith(`${realpathSync(project)}${sep}`);
-  } catch {
-    return true;
-  }
-}
-
 function markdownFiles(dir: string): string[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((entry) => entry.name.endsWith(".md") && (entry.isFile() || entry.isSymbolicLink()))
-    .map((entry) => entry.name)
-    .sort()
-    .slice(0, MAX_FILES);
+  return directoryEntries(
+    dir,
+    (entry) => entry.name.endsWith(".md") && (entry.isFile() || entry.isSymbolicLink()),
+  );
 }

@@ -37,6 +37,7 @@ export { isWithin, promptFilePlace, realOrResolved } from "./prompt-paths.ts";
 export type { RuleTarget } from "./rule-file.ts";
 export { addAllowRule, allowRuleTargets } from "./rule-file.ts";
 export * from "./schema.ts";
+export { loadSkillFiles, type SkillDefinition } from "./skill-files.ts";
 export type { TrustRecord } from "./trust-file.ts";
 export { readTrustedProjects, replaceTrustedProjects, writeTrustedProjects } from "./trust-file.ts";
 export type { ProjectTrust, TrustState } from "./trust-record.ts";

@@ -7,8 +7,13 @@
 // sent when the user invokes it: nothing in it runs (Claude Code's !`cmd` lines are shown as
 // not run), names are limited to [a-z0-9_-], files to 64 KB, and a symlink that leads out of
 // its directory is refused. Loaded by app.ts for /help, completion and invocation.
-import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join } from "node:path";
+import {
+  directoryEntries,
+  insideProject,
+  parseFrontMatter,
+  readDefinitionFile,
+} from "../config/definition-files.ts";
 import { BUILTIN_NAMES } from "./slash-commands.ts";
 
 export type CommandSource = "user" | "project" | "project (.claude)";
@@ -31,7 +36,6 @@ export interface LoadedCommands {
 
 export const MAX_COMMAND_BYTES = 64 * 1024;
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-const MAX_FILES = 200;
 
 export interface CommandDirs {
   home: string;
@@ -60,7 +64,7 @@ export function loadUserCommands(dirs: CommandDirs, taken: ReadonlySet<string>):
       const name = file.slice(0, -3).toLowerCase();
       const path = join(dir, file);
       const problem = NAME.test(name) ? undefined : "a name may use only a-z, 0-9, - and _";
-      const read = problem ? { problem } : readCommandFile(dir, path);
+      const read = problem ? { problem } : readDefinitionFile(dir, path, MAX_COMMAND_BYTES);
       if ("problem" in read) {
         skipped.push(`${path}: ${read.problem}`);
         continue;
@@ -76,55 +80,20 @@ export function loadUserCommands(dirs: CommandDirs, taken: ReadonlySet<string>):
   return { commands, skipped };
 }
 
-/** True when the directory is missing or resolves inside the project. */
-function insideProject(dir: string, project: string): boolean {
-  try {
-    const real = realpathSync(dir);
-    return real.startsWith(`${realpathSync(project)}${sep}`);
-  } catch {
-    return true;
-  }
-}
-
 function markdownFiles(dir: string): string[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((entry) => entry.name.endsWith(".md") && (entry.isFile() || entry.isSymbolicLink()))
-    .map((entry) => entry.name)
-    .sort()
-    .slice(0, MAX_FILES);
-}
-
-function readCommandFile(dir: string, path: string): { text: string } | { problem: string } {
-  try {
-    const real = realpathSync(path);
-    const realDir = realpathSync(dir);
-    if (!real.startsWith(`${realDir}${sep}`)) return { problem: "a symlink out of its directory" };
-    const stat = lstatSync(real);
-    if (!stat.isFile()) return { problem: "not a regular file" };
-    if (stat.size > MAX_COMMAND_BYTES) return { problem: `larger than ${MAX_COMMAND_BYTES} bytes` };
-    return { text: readFileSync(real, "utf8") };
-  } catch (error) {
-    return { problem: error instanceof Error ? error.message : String(error) };
-  }
+  return directoryEntries(
+    dir,
+    (entry) => entry.name.endsWith(".md") && (entry.isFile() || entry.isSymbolicLink()),
+  );
 }
 
 /** Splits the frontmatter (flat `key: value` lines) from the body. */
 export function parseCommand(
   text: string,
 ): Pick<UserCommand, "description" | "argumentHint" | "body"> {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-  const fields = new Map<string, string>();
-  for (const line of (match?.[1] ?? "").split(/\r?\n/)) {
-    const field = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
-    if (field?.[1]) fields.set(field[1].toLowerCase(), unquote(field[2] ?? ""));
-  }
-  const body = match ? (match[2] ?? "") : text;
+  const front = parseFrontMatter(text);
+  const fields = front?.fields ?? new Map<string, string>();
+  const body = front ? front.body : text;
   const firstLine =
     body
       .split("\n")
@@ -135,12 +104,6 @@ export function parseCommand(
     argumentHint: fields.get("argument-hint") || undefined,
     body,
   };
-}
-
-function unquote(value: string): string {
-  const trimmed = value.trim();
-  const quoted = /^(["'])(.*)\1$/.exec(trimmed);
-  return quoted ? (quoted[2] ?? "") : trimmed;
 }
 
 /**

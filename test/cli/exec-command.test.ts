@@ -142,33 +142,31 @@ describe("codewhale exec output formats", () => {
       const bytes = Buffer.byteLength(mock.requests[first]!.raw);
       assert.ok(bytes <= 8192, `request 1 is ${bytes} bytes`);
     });
-
-    it(`${kind}: an unknown tool and invalid arguments come back to the model as errors`, async () => {
-      const setup = execEnv(mock);
-      mock.enqueue(
-        {
-          blocks: [
-            { kind: "tool", id: "call_1", name: "no_such_tool", input: { path: "a" } },
-            { kind: "tool", id: "call_2", name: "read", input: { offset: 2 } },
-          ],
-        },
-        { blocks: [{ kind: "text", text: "I see, no tools." }] },
-      );
-      const first = mock.requests.length;
-      const run = await runExec(
-        ["--model", MODEL_OF[kind], "--output-format", "json", "use a tool"],
-        setup,
-      );
-      assert.equal(run.status, 0, run.stderr);
-      assert.equal(JSON.parse(run.stdout).steps, 2);
-      const second = mock.requests[first + 1]!.raw;
-      assert.match(
-        second,
-        /unknown tool \\"no_such_tool\\" \(available tools: bash, [a-z_, ]*read/,
-      );
-      assert.match(second, /invalid arguments: path: [^"]*/);
-    });
   }
+
+  // One exec run; each wire format's is test/agent/tool-errors-per-wire.test.ts's.
+  it("anthropic: an unknown tool and invalid arguments come back to the model as errors", async () => {
+    const setup = execEnv(mock);
+    mock.enqueue(
+      {
+        blocks: [
+          { kind: "tool", id: "call_1", name: "no_such_tool", input: { path: "a" } },
+          { kind: "tool", id: "call_2", name: "read", input: { offset: 2 } },
+        ],
+      },
+      { blocks: [{ kind: "text", text: "I see, no tools." }] },
+    );
+    const first = mock.requests.length;
+    const run = await runExec(
+      ["--model", MODEL_OF.anthropic, "--output-format", "json", "use a tool"],
+      setup,
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).steps, 2);
+    const second = mock.requests[first + 1]!.raw;
+    assert.match(second, /unknown tool \\"no_such_tool\\" \(available tools: bash, [a-z_, ]*read/);
+    assert.match(second, /invalid arguments: path: [^"]*/);
+  });
 
   it("--show-thinking prints marked thinking on stderr, the answer on stdout", async () => {
     const setup = execEnv(mock);

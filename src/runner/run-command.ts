@@ -12,6 +12,8 @@ import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { guardProcessTree } from "./process-tree.ts";
 import { bridgedCommand, proxyBwrapArgs } from "./sandbox-bridge.ts";
+import type { HeldProtection } from "./sandbox-placeholders.ts";
+import { holdPlaceholders } from "./sandbox-placeholders.ts";
 import type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
 import { bwrapArgs } from "./sandbox-policy.ts";
 import { bwrapPath } from "./sandbox-probe.ts";
@@ -62,10 +64,13 @@ export async function runCommand(
   const command =
     typeof spec.command === "string" ? ["bash", "-c", spec.command] : [...spec.command];
   const proxy = spec.sandbox ? await proxyFor(spec.sandbox) : null;
+  // The workspace's missing protected paths get mount points for the run, removed after it.
+  const held = spec.sandbox ? holdPlaceholders(spec.sandbox.policy) : null;
   try {
-    const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command) : command;
+    const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held) : command;
     return await runArgv(spec, argv, policy, options, started);
   } finally {
+    held?.release();
     await proxy?.close();
   }
 }
@@ -86,12 +91,20 @@ export function confinedArgv(
   run: Pick<SandboxRun, "policy" | "host">,
   command: readonly string[],
   cwd?: string,
+  held?: HeldProtection,
 ): string[] {
-  return [bwrapPath(), ...bwrapArgs(run.policy, run.host, cwd), "--", ...command];
+  const args = bwrapArgs(run.policy, run.host, cwd, held?.protection);
+  return [bwrapPath(), ...args, "--", ...command];
 }
 
-function sandboxedArgv(run: SandboxRun, proxy: NetworkProxy | null, command: string[]): string[] {
-  const args = [bwrapPath(), ...bwrapArgs(run.policy, run.host)];
+function sandboxedArgv(
+  run: SandboxRun,
+  proxy: NetworkProxy | null,
+  command: string[],
+  held: HeldProtection | null,
+): string[] {
+  const protection = held?.protection;
+  const args = [bwrapPath(), ...bwrapArgs(run.policy, run.host, run.policy.workspace, protection)];
   if (!proxy) return [...args, "--", ...command];
   return [
     ...args,

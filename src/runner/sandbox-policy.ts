@@ -5,6 +5,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import type { Protection } from "./sandbox-protect.ts";
+import { workspaceProtection } from "./sandbox-protect.ts";
 
 const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
 type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -122,11 +124,16 @@ export interface BwrapHostOptions {
   unshareUser: boolean;
 }
 
-/** The bwrap arguments (before `--` and the command) that enforce `policy`, starting in `cwd`. */
+/**
+ * The bwrap arguments (before `--` and the command) that enforce `policy`, starting in `cwd`;
+ * `protection`: the workspace's protected paths as read when the command's mount points were
+ * made (holdPlaceholders), else read now.
+ */
 export function bwrapArgs(
   policy: SandboxPolicy,
   host: BwrapHostOptions,
   cwd: string = policy.workspace,
+  protection: Protection = workspaceProtection(policy),
 ): string[] {
   const args = ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc"];
   if (host.unshareUser) args.push("--unshare-user");
@@ -140,7 +147,12 @@ export function bwrapArgs(
   // Bound only where it exists now: a spill directory under a TMPDIR that cannot hold one
   // (ENOTDIR, which bwrap's --bind-try does not pass over) must not fail every command.
   for (const root of policy.writable) if (existsSync(root)) args.push("--bind", root, root);
-  for (const path of policy.readOnly) args.push("--ro-bind", path, path);
+  // The workspace's protected paths as they are now, missing ones included (sandbox-protect.ts);
+  // then those of the other writable roots, and symlinked ones, as the session found them.
+  args.push(...protection.args);
+  for (const path of policy.readOnly) {
+    if (!protection.covered.includes(path)) args.push("--ro-bind", path, path);
+  }
   for (const path of policy.denyRead) {
     if (isDirectory(path)) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);

@@ -1,10 +1,14 @@
 // Tells the model when a command failed because the sandbox refused a write: a "Read-only file
 // system" (EROFS) or "Permission denied" (EACCES) line naming a path outside the policy's
 // writable roots (or on a protected path inside them). Called by the bash tool on each result.
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
+import { protectedCandidates } from "./sandbox-protect.ts";
 
 const REFUSAL = /(\/[^\s:'"`]*)['"`]?:?[^\n]*?(Read-only file system|Permission denied)/g;
+/** A relative path right before the error (`bash: line 1: .mcp.json: Permission denied`). */
+const RELATIVE_REFUSAL =
+  /(?:^|[\s'"`‘])([^\s/:'"`‘’][^\s:'"`‘’]*)['"`’]?: (Read-only file system|Permission denied)/gm;
 
 /** A note naming the sandbox and the refused paths, or null when the output shows no refusal. */
 export function sandboxRefusalNote(output: string, policy: SandboxPolicy | null): string | null {
@@ -18,7 +22,16 @@ export function sandboxRefusal(
 ): { paths: string[]; note: string } | null {
   if (!policy) return null;
   const refused = new Set<string>();
-  for (const match of output.matchAll(REFUSAL)) {
+  const matches = [
+    ...output.matchAll(REFUSAL),
+    // Relative to where commands start, the workspace.
+    ...[...output.matchAll(RELATIVE_REFUSAL)].map((m) => [
+      m[0],
+      resolve(policy.workspace, m[1] ?? ""),
+      m[2],
+    ]),
+  ];
+  for (const match of matches) {
     const path = match[1] ?? "";
     const readOnlyError = match[2] === "Read-only file system";
     if (readOnlyError || !writableUnder(policy, path)) refused.add(path);
@@ -38,9 +51,11 @@ function writableUnder(policy: SandboxPolicy, path: string): boolean {
     const rel = relative(root, path);
     return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
   };
-  return policy.writable.some(inside) && !policy.readOnly.some(inside);
+  const protectedPaths = [...policy.readOnly, ...protectedCandidates(policy)];
+  return policy.writable.some(inside) && !protectedPaths.some(inside);
 }
 
 function protectedNames(policy: SandboxPolicy): string {
-  return policy.readOnly.length > 0 ? policy.readOnly.join(", ") : "protected paths";
+  const names = [...new Set([...policy.readOnly, ...protectedCandidates(policy)])];
+  return names.length > 0 ? names.join(", ") : "protected paths";
 }

@@ -47,6 +47,19 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
     assert.ok(!existsSync(join(outside, "fg")));
   });
 
+  it("a command cannot create .claude or .mcp.json in the workspace, and none is left there", async () => {
+    bash("toolu_1", {
+      command:
+        "touch ok; mkdir -p .claude && echo x > .claude/settings.json; echo '{}' > .mcp.json",
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const { setup, results } = await session();
+    assert.ok(existsSync(join(setup.workspace, "ok")), results[0]);
+    assert.ok(!existsSync(join(setup.workspace, ".claude")), results[0]);
+    assert.ok(!existsSync(join(setup.workspace, ".mcp.json")), results[0]);
+    assert.match(results[0] ?? "", /\[sandbox: .*refused writing .*\.mcp\.json/);
+  });
+
   it("runs a background command in it too", async () => {
     bash("toolu_1", { command: `touch ${outside}/bg; touch bg-done`, background: true });
     bash("toolu_2", {

@@ -1,5 +1,6 @@
 // The note a sandboxed command's result gets when the sandbox refused a write: it names the
-// sandbox and the path for EROFS, and for EACCES only outside the writable roots.
+// sandbox and the path for EROFS, and for EACCES only outside the writable roots or on a
+// protected path (relative paths are read against the workspace).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { SandboxPolicy } from "../../src/runner/index.ts";
@@ -30,6 +31,16 @@ describe("sandboxRefusalNote", () => {
     assert.ok(sandboxRefusalNote("bash: /etc/passwd: Permission denied", policy));
     assert.equal(sandboxRefusalNote("bash: /work/project/a.sh: Permission denied", policy), null);
     assert.ok(sandboxRefusalNote("bash: /work/project/.git/hooks/x: Permission denied", policy));
+  });
+
+  it("reads a relative path against the workspace: a missing protected path counts, a plain file does not", () => {
+    const note = sandboxRefusalNote("bash: line 1: .mcp.json: Permission denied", policy);
+    assert.match(note ?? "", /refused writing \/work\/project\/\.mcp\.json/);
+    assert.match(
+      sandboxRefusalNote("touch: cannot touch '.claude/x': Read-only file system", policy) ?? "",
+      /\/work\/project\/\.claude\/x/,
+    );
+    assert.equal(sandboxRefusalNote("bash: line 1: run.sh: Permission denied", policy), null);
   });
 
   it("says nothing without a sandbox or without a refusal", () => {

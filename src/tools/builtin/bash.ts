@@ -4,7 +4,7 @@
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
 import type { RunResult } from "../../runner/index.ts";
-import { confinedArgv, runCommand } from "../../runner/index.ts";
+import { confinedArgv, holdPlaceholders, runCommand } from "../../runner/index.ts";
 import { commandSandbox } from "../command-sandbox.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -48,14 +48,17 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
         const spec = sandbox?.runSpec;
         if (context.terminal && !(spec && spec.policy.allow.length > 0)) {
           const shell = ["bash", "-c", args.command];
-          const argv = spec ? confinedArgv(spec, shell, context.cwd) : shell;
+          // The mount points of the workspace's missing protected paths, for the editor's bwrap.
+          const held = spec ? holdPlaceholders(spec.policy) : null;
+          const argv = spec ? confinedArgv(spec, shell, context.cwd, held ?? undefined) : shell;
+          const release = () => held?.release();
           const ran = await runInTerminal(
             context,
             context.terminal,
             { argv, timeoutMs },
             ctx,
             (ended) => statusLine(ended, timeoutMs),
-          );
+          ).finally(release);
           if (sandbox) ran.sandbox = sandbox.receipt;
           return ran;
         }

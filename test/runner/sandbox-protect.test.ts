@@ -1,0 +1,177 @@
+// The workspace's protected paths with real bubblewrap, where they do not exist yet: a hostile
+// command tries to create `.claude/settings.json`, `.mcp.json`, `.codewhale/config.toml` and a
+// git hook (through a missing `.git/hooks`, a renamed `.git`, a symlink, a missing `.git`), and
+// fails; afterwards the workspace holds no mount point bubblewrap needed (nothing stray), even
+// with two commands at once, or another process's lease on the workspace. Under CI=true a host
+// without bwrap fails.
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { OutputPolicy, RunResult } from "../../src/runner/index.ts";
+import { resolveSandboxPolicy, runCommand } from "../../src/runner/index.ts";
+import { outsideTmp, sandboxHost, sandboxSkip } from "../support/sandbox.ts";
+
+const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };
+const base = outsideTmp("cw-protect-");
+let count = 0;
+
+/** A fresh workspace: a git repository (without `.git/hooks`) unless `git` is false. */
+function workspace(git = true): string {
+  count += 1;
+  const dir = join(base, `ws${count}`);
+  mkdirSync(dir);
+  if (git) {
+    execFileSync("git", ["init", "-q", dir]);
+    rmSync(join(dir, ".git", "hooks"), { recursive: true, force: true });
+  }
+  writeFileSync(join(dir, "file.txt"), "x\n");
+  return dir;
+}
+
+function sandboxed(dir: string, command: string): Promise<RunResult> {
+  if (!sandboxHost) throw new Error("unreachable: the suite skips without bwrap");
+  const section = {
+    mode: "workspace-write" as const,
+    writable: [],
+    deny_read: [],
+    network: "off" as const,
+    fallback: "ask" as const,
+  };
+  const policy = resolveSandboxPolicy(section, {
+    workspace: dir,
+    home: join(base, "home"),
+    codewhaleHome: join(base, "home", ".codewhale"),
+  });
+  assert.ok(policy);
+  return runCommand(
+    { command, cwd: dir, env: { PATH: process.env.PATH }, sandbox: { policy, host: sandboxHost } },
+    output,
+  );
+}
+
+/** What the workspace holds, `.git` by its hooks and config only. */
+function listing(dir: string): string[] {
+  const git = existsSync(join(dir, ".git")) ? readdirSync(join(dir, ".git")) : [];
+  const gitNames = git.filter((name) => name === "hooks" || name === "config");
+  return [...readdirSync(dir), ...gitNames.map((name) => `.git/${name}`)].sort();
+}
+
+describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSkip }, () => {
+  it("a command cannot create .claude, .mcp.json, .codewhale or a hook, and nothing is left behind", async () => {
+    const dir = workspace();
+    const before = listing(dir);
+    const run = await sandboxed(
+      dir,
+      [
+        "mkdir .claude && echo x > .claude/settings.json",
+        "mkdir -p .claude/commands",
+        "echo '{}' > .mcp.json",
+        "mkdir -p .codewhale && echo 'x = 1' > .codewhale/config.toml",
+        "mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit",
+        "echo evil > .git/hooks/post-checkout",
+        "echo ok > inside.txt",
+        "true",
+      ].join("; "),
+    );
+    assert.ok(existsSync(join(dir, "inside.txt")), run.output);
+    assert.deepEqual(listing(dir), [...before, "inside.txt"].sort(), run.output);
+    assert.match(run.output, /Read-only file system|Permission denied/);
+  });
+
+  it("renaming .git away and building a new one with a hook fails", async () => {
+    const dir = workspace();
+    const run = await sandboxed(
+      dir,
+      "mv .git .git2; mkdir -p .git/hooks; echo evil > .git/hooks/pre-commit; cp -r .git .git3 2>/dev/null; mv .git/hooks .git/h2; true",
+    );
+    assert.ok(!existsSync(join(dir, ".git2")), run.output);
+    assert.ok(!existsSync(join(dir, ".git", "hooks")), "no hooks dir left on the host");
+    assert.ok(existsSync(join(dir, ".git", "HEAD")), "the repository is still there");
+    assert.match(run.output, /Device or resource busy/);
+  });
+
+  it("a symlink at a missing protected name, or to where it would be, gives no way in", async () => {
+    const dir = workspace();
+    mkdirSync(join(dir, "mine"));
+    const run = await sandboxed(
+      dir,
+      [
+        "ln -s mine .claude",
+        "ln -s mine/mcp.json .mcp.json",
+        "ln -s ../mine .git/hooks",
+        "ln -s /proc/self/root$PWD/mine .codewhale",
+        "mv mine .claude",
+        "true",
+      ].join("; "),
+    );
+    assert.deepEqual(readdirSync(join(dir, "mine")), [], run.output);
+    for (const name of [".claude", ".mcp.json", ".codewhale", ".git/hooks"]) {
+      assert.ok(!existsSync(join(dir, name)), `${name}: ${run.output}`);
+    }
+  });
+
+  it("in a workspace without .git, git init is refused and no .git is left", async () => {
+    const dir = workspace(false);
+    const run = await sandboxed(dir, "git init -q . ; echo evil > .git/hooks/pre-commit; true");
+    assert.ok(!existsSync(join(dir, ".git")), run.output);
+  });
+
+  it("a dangling symlink at .claude gets its mount point where it leads", async () => {
+    const dir = workspace();
+    execFileSync("ln", ["-s", "later", join(dir, ".claude")]);
+    const run = await sandboxed(dir, "mkdir later; echo x > later/settings.json; true");
+    assert.ok(!existsSync(join(dir, "later", "settings.json")), run.output);
+    assert.ok(!existsSync(join(dir, "later")), "its mount point is removed");
+  });
+
+  it("two commands at once share the mount points; the last one out removes them", async () => {
+    const dir = workspace();
+    const before = listing(dir);
+    const slow = sandboxed(dir, "sleep 1; echo x > .mcp.json; mkdir .claude/x; true");
+    const fast = await sandboxed(dir, "echo '{}' > .mcp.json; true");
+    assert.match(fast.output, /Permission denied|Read-only/);
+    assert.ok(existsSync(join(dir, ".mcp.json")), "still held by the slow command");
+    const late = await slow;
+    assert.match(late.output, /Permission denied|Read-only/);
+    assert.deepEqual(listing(dir), before);
+  });
+
+  it("while another live process holds a lease on the workspace, its mount points stay", async () => {
+    const dir = workspace();
+    const before = listing(dir);
+    // Another codewhale process sandboxing a command here: its lease names its pid.
+    const other = spawn("sleep", ["30"], { stdio: "ignore" });
+    const leases = join(tmpdir(), `codewhale-sandbox-${process.getuid?.() ?? 0}`);
+    const hash = createHash("sha256").update(realpathSync(dir)).digest("hex").slice(0, 16);
+    mkdirSync(join(leases, hash), { recursive: true, mode: 0o700 });
+    writeFileSync(join(leases, hash, String(other.pid)), "");
+    try {
+      await sandboxed(dir, "true");
+      assert.ok(existsSync(join(dir, ".mcp.json")), "left for the other process");
+    } finally {
+      other.kill("SIGKILL");
+      await new Promise((resolve) => other.once("exit", resolve));
+    }
+    // Its lease is stale now: the next command out removes them all.
+    await sandboxed(dir, "true");
+    assert.deepEqual(listing(dir), before);
+  });
+
+  it("existing protected paths stay as they were and read-only", async () => {
+    const dir = workspace();
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude", "settings.json"), "{}\n");
+    writeFileSync(join(dir, ".mcp.json"), "{}\n");
+    const run = await sandboxed(
+      dir,
+      "echo x > .claude/settings.json; echo x > .mcp.json; rm -rf .claude; mv .mcp.json m; true",
+    );
+    assert.ok(existsSync(join(dir, ".claude", "settings.json")), run.output);
+    assert.ok(existsSync(join(dir, ".mcp.json")));
+    assert.ok(!existsSync(join(dir, "m")));
+  });
+});

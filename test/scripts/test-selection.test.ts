@@ -29,6 +29,8 @@ describe("a filtered test run", () => {
       "test/present/tool-presentations.test.ts",
       "test/cli/golden-support.test.ts",
       "test/tui/turn-errors.test.ts",
+      "test/agent/output-limit-cut-call.test.ts",
+      "test/config/load.test.ts",
     ]) {
       const needs = needsOf([file]);
       assert.equal(needs.dist, false, `${file} needs no dist/`);

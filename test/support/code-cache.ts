@@ -1,4 +1,4 @@
-// One V8 code cache for the bundles in every test home that links to it: bin/codewhale.cjs keeps
+// One V8 code cache for the bundles in every test home that links to it: the executable keeps
 // the cache in $CODEWHALE_HOME/cache (keyed by the bundle's bytes, its path and the Node
 // version, written atomically), so after the first CLI start of a run the others skip compiling
 // the bundle, about a third of an `exec`'s CPU. Used by provider-env.ts and the config layouts.

@@ -28,12 +28,17 @@ if (needs.dist) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// Two test files at a time unless TEST_CONCURRENCY says otherwise (to measure another figure on
+// a quiet machine: the terminal tests under tmux are sensitive to load).
+const concurrency = /^[1-9][0-9]?$/.test(process.env.TEST_CONCURRENCY ?? "")
+  ? process.env.TEST_CONCURRENCY
+  : "2";
 const args = [
   "--import",
   "tsx",
   "--test",
   "--test-reporter=spec",
-  "--test-concurrency=2",
+  `--test-concurrency=${concurrency}`,
   ...files,
 ];
 const scratch = mkdtempSync(join(tmpdir(), "codewhale-tests-"));

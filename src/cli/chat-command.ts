@@ -17,7 +17,7 @@ import {
   sessionsDir,
 } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
-import { providerKeyVars } from "../hooks/index.ts";
+import { providerKeyVars, withoutCredentials } from "../hooks/index.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import { modelInfo } from "../providers/index.ts";
 import { knownSecretsFrom, redactText } from "../runner/index.ts";
@@ -29,6 +29,7 @@ import type {
   SessionCommands,
   SessionHeader,
 } from "../tui/index.ts";
+import { VERSION } from "../version.ts";
 import type { ChatEngine, ChatOpenRequest } from "./chat-agent.ts";
 import { type TakenCredentials, takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
@@ -148,6 +149,7 @@ async function runChat(
     : newSession(options.model ?? loaded.config.model, credentials.env, loaded.config, (id) =>
         open({ ...first, sessionId: id }),
       );
+  const statusLine = loaded.config.display.status_line;
   const { runInteractive } = await import("../tui/index.ts");
   return runInteractive({
     agent,
@@ -161,7 +163,18 @@ async function runChat(
       rules: { targets: allowRuleTargets(loaded), add: addAllowRule },
       outputPrice: (provider, model) =>
         modelInfo(model, { provider, overrides: loaded.config.models })?.price?.output ?? null,
+      contextWindow: (provider, model) =>
+        modelInfo(model, { provider, overrides: loaded.config.models })?.contextWindow ?? null,
     },
+    ...(statusLine
+      ? {
+          statusCommand: {
+            command: statusLine,
+            env: withoutCredentials(host.env, keyVars),
+            version: VERSION,
+          },
+        }
+      : {}),
     cwd,
     home: loaded.home,
     project,

@@ -36,6 +36,7 @@ export const PROJECT_KEY_RULES: readonly { key: string; rule: TrustRule }[] = [
   { key: "output.tools.*.spill_to_temp", rule: "false-only" },
   { key: "output.tools.*.redact_secrets", rule: "true-only" },
   { key: "output.tools.*.gcf", rule: "safe" },
+  { key: "display.status_line", rule: "trust" },
   { key: "display.*", rule: "safe" },
   { key: "compaction.enabled", rule: "safe" },
   { key: "subagents.max_concurrent", rule: "at-most" },

@@ -236,7 +236,13 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     retry: retrySchema.prefault({}),
     output: outputSchema.prefault({}),
     /** How the surfaces show a session; display only, the log and the requests never change. */
-    display: z.strictObject({ show_thinking: z.boolean().default(false) }).prefault({}),
+    display: z
+      .strictObject({
+        show_thinking: z.boolean().default(false),
+        /** A command whose first line of output is the terminal's status line (docs/terminal.md). */
+        status_line: z.string().trim().min(1).optional(),
+      })
+      .prefault({}),
     permissions: permissionsSchema.prefault({}),
     sandbox: sandboxSchema.prefault({}),
     hooks: hooksSchema.prefault({}),

@@ -21,6 +21,7 @@ import { Picker } from "./picker.ts";
 import { runSessionCommand, type SessionCommands } from "./session-commands.ts";
 import { ShellCommands, shellCommandOf } from "./shell-command.ts";
 import { completionCommands, helpLines, nextMode, parseSlash } from "./slash-commands.ts";
+import { StatusCommand } from "./status-command.ts";
 import { StatusLine } from "./status-line.ts";
 import { steerQueued } from "./steer.ts";
 import type { Theme } from "./theme.ts";
@@ -55,6 +56,8 @@ export interface SessionViews {
   sessions: SessionCommands;
   /** USD per million output tokens of a model, when known (the status line's live cost). */
   outputPrice?(provider: string, model: string): number | null;
+  /** A model's context window in tokens, when known (the status line command's input). */
+  contextWindow?(provider: string, model: string): number | null;
   /** "Always allow": where a rule can be written, and the writer (config/rule-file.ts). */
   rules?: {
     targets: readonly RuleTarget[];
@@ -84,6 +87,8 @@ export interface AppOptions {
   history: PromptHistory;
   /** Called once, when the user leaves (Ctrl-D, /quit, Ctrl-C twice). */
   onExit: () => void;
+  /** `[display] status_line`: the command, the environment it gets (no credentials), the version. */
+  statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
 }
 
 /** How long after the first frame the first request's code is loaded (Agent.preload). */
@@ -118,6 +123,10 @@ export class App {
   /** The history search or the session picker, while one is open above the editor. */
   private overlay: Component | undefined;
   private readonly status: StatusLine;
+  private readonly statusCommand: StatusCommand | undefined;
+  private readonly started = Date.now();
+  /** The input tokens of the last request: the context the status line command is told of. */
+  private contextTokens = 0;
   private readonly editor: InputEditor;
   private readonly asks: AgentAsk[] = [];
   private panel: AskPanel | undefined;
@@ -141,6 +150,17 @@ export class App {
     const presentations = options.views.presentations((name) => this.agent.tools.presenter(name));
     this.transcript = new Transcript(this.theme, this.display, presentations);
     this.status = new StatusLine(this.tui, this.theme);
+    const own = options.statusCommand;
+    this.statusCommand = own
+      ? new StatusCommand(
+          own.command,
+          { cwd: options.cwd, env: own.env, version: own.version },
+          (line) => {
+            this.status.custom = line;
+            this.tui.requestRender();
+          },
+        )
+      : undefined;
     this.ownCommands = new UserCommandSet({ home: options.home, project: options.project });
     this.shell = new ShellCommands({
       agent: () => this.agent,
@@ -213,6 +233,7 @@ export class App {
 
   dispose(): void {
     this.status.dispose();
+    this.statusCommand?.dispose();
     for (const off of this.detach.splice(0)) off();
   }
 
@@ -276,6 +297,11 @@ export class App {
     this.transcript.observe(event);
     this.status.observe(event);
     this.figures.observe(event);
+    if (event.type === "step/end") {
+      const { usage } = event;
+      this.contextTokens = usage.input + usage.cache_read + usage.cache_write;
+      this.updateStatusCommand();
+    }
     if (event.type === "user/message") {
       const at = this.queued.indexOf(event.text);
       if (at >= 0) {
@@ -526,6 +552,28 @@ export class App {
     const parts = [`${provider}/${model}`, `mode ${this.mode}`];
     if (cost !== null) parts.push(formatCost(cost));
     this.status.idle = `${parts.join(" · ")} · /help`;
+    this.updateStatusCommand();
+  }
+
+  /** Tells the status line command the session's state (at most every 300 ms, it says). */
+  private updateStatusCommand(): void {
+    const agent = this.opened;
+    if (!this.statusCommand || !agent) return;
+    const { figures } = this.figures;
+    this.statusCommand.update({
+      sessionId: agent.sessionId,
+      transcriptPath: agent.logPath,
+      cwd: this.options.cwd,
+      projectDir: this.options.project,
+      modelId: `${agent.provider}/${agent.model}`,
+      costUsd: figures.cost,
+      durationMs: Date.now() - this.started,
+      apiDurationMs: figures.request_ms,
+      linesAdded: 0,
+      linesRemoved: 0,
+      contextTokens: this.contextTokens,
+      contextWindow: this.options.views.contextWindow?.(agent.provider, agent.model) ?? null,
+    });
   }
 
   private async slash(text: string): Promise<void> {

@@ -38,6 +38,8 @@ export interface InteractiveOptions {
   env?: NodeJS.ProcessEnv;
   /** A virtual terminal in tests; the process's own by default. */
   terminal?: Terminal;
+  /** `[display] status_line` (status-command.ts). */
+  statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
 }
 
 /**

@@ -1,7 +1,8 @@
 // The line under the transcript while a turn runs: a spinner, the elapsed time, the turn's
 // tokens and cost (from `step/end`; a streaming request's output estimated live at four
 // characters a token, priced at the model's output price, marked `~`), a waiting retry, how
-// to cancel; when idle, the model, mode and cost. Fed by app.ts; its own timer animates it.
+// to cancel; when idle, the model, mode and cost, or the line of the user's status line
+// command (status-command.ts) instead. Fed by app.ts; its own timer animates it.
 import type { Component, TUI } from "@mariozechner/pi-tui";
 import { truncateToWidth } from "@mariozechner/pi-tui";
 import { formatCost, formatDuration, formatTokens } from "../present/format.ts";
@@ -25,6 +26,11 @@ export class StatusLine implements Component {
   idle = "";
   /** USD per million output tokens of the session's model, when known (the live estimate). */
   outputPrice: number | null = null;
+  /**
+   * The `[display] status_line` command's line (status-command.ts: colours kept, the rest
+   * escaped): in place of the idle line, and under the running one.
+   */
+  custom = "";
 
   constructor(
     private readonly tui: TUI,
@@ -84,7 +90,11 @@ export class StatusLine implements Component {
 
   render(width: number): string[] {
     const { theme } = this;
-    if (!this.timer) return this.idle ? [truncateToWidth(theme.dim(safe(this.idle)), width)] : [];
+    const custom = this.custom ? [truncateToWidth(this.custom, width)] : [];
+    if (!this.timer) {
+      if (custom.length > 0) return custom;
+      return this.idle ? [truncateToWidth(theme.dim(safe(this.idle)), width)] : [];
+    }
     const elapsed = formatDuration(this.now() - (this.turnStarted ?? this.now()));
     // Until a step ends its tokens are not counted: about four characters a token meanwhile.
     const streaming = Math.round(this.streamedChars / 4);
@@ -98,6 +108,6 @@ export class StatusLine implements Component {
     const hint = this.cancelling ? "" : " · Esc to cancel";
     const retry = this.retrying ? ` · ${theme.warn(this.retrying)}` : "";
     const line = `${theme.accent(FRAMES[this.frame] ?? "")} ${what}… ${theme.dim(figures.join(" · "))}${retry}${theme.dim(hint)}`;
-    return [truncateToWidth(line, width)];
+    return [truncateToWidth(line, width), ...custom];
   }
 }

@@ -9,7 +9,9 @@
 // rendering library and highlighter: dist/tui.cjs) and, after the frame, the engine
 // (src/cli/chat-agent.ts: dist/chat-agent.cjs); `exec` and `--version` never parse them. The
 // MCP client (src/tools/mcp/, with the MCP SDK) is its own bundle, dist/mcp.cjs, loaded only
-// when a session or `codewhale mcp` has a server configured.
+// when a session or `codewhale mcp` has a server configured. The HTML-to-Markdown converter of
+// web_fetch (src/tools/builtin/html-markdown.ts, with defuddle and linkedom) is its own bundle,
+// dist/web.cjs, loaded only when web_fetch meets an HTML page.
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, resolve } from "node:path";
@@ -36,8 +38,9 @@ const PACKAGE_CHUNKS = {
 /**
  * Imports that become `require("./<chunk>.cjs")` beside cli.cjs: chat-command.ts's
  * `import("../tui/index.ts")` and `import("./chat-agent.ts")`, the MCP client's
- * `import("../tools/mcp/index.ts")` (from agent/session-tools.ts and cli/mcp-command.ts) and
- * the packages of PACKAGE_CHUNKS.
+ * `import("../tools/mcp/index.ts")` (from agent/session-tools.ts and cli/mcp-command.ts),
+ * web_fetch's `import("./html-markdown.ts")` (tools/builtin/web-content.ts) and the packages of
+ * PACKAGE_CHUNKS.
  */
 const chunks = {
   name: "chunks",
@@ -52,6 +55,10 @@ const chunks = {
     }));
     on.onResolve({ filter: /^\.\.\/tools\/mcp\/index\.ts$/ }, () => ({
       path: "./mcp.cjs",
+      external: true,
+    }));
+    on.onResolve({ filter: /^\.\/html-markdown\.ts$/ }, () => ({
+      path: "./web.cjs",
       external: true,
     }));
     const names = Object.keys(PACKAGE_CHUNKS).map((name) => name.replace(/[/.]/g, "\\$&"));
@@ -159,6 +166,13 @@ await build({
   supported: { "dynamic-import": false },
   logOverride: { "empty-import-meta": "silent" },
   external: ["@xterm/headless", "gpt-tokenizer", "markdown-it"],
+});
+
+await build({
+  ...common,
+  entryPoints: { web: "src/tools/builtin/html-markdown.ts" },
+  // linkedom's <canvas> tries the optional native `canvas` package, and falls back without it.
+  external: ["canvas"],
 });
 
 /** cli.cjs and the interactive start's two bundles: the chunks above stay beside them. */

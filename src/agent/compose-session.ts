@@ -13,7 +13,7 @@ import {
   type SkillDefinition,
   sessionsDir,
 } from "../config/index.ts";
-import { readGateFor } from "../permissions/index.ts";
+import { privateHostsFor, readGateFor } from "../permissions/index.ts";
 import {
   type CountFunction,
   countFor,
@@ -372,6 +372,7 @@ function openToolbox(
     env: options.env,
     externalTools: prepared.policy.externalTools,
     readGate: readGateFor(prepared.permissions, prepared.context),
+    privateHosts: privateHostsFor(prepared.permissions),
     ...(sources.length > 0 ? { sources } : {}),
     ...(options.defaultTools === false ? { defaultSources: false } : {}),
     ...(options.files ? { files: options.files } : {}),

@@ -49,6 +49,8 @@ interface SessionToolsOptions {
   externalTools: Config["tools"]["external"];
   /** What the permission rules keep the reading tools away from. */
   readGate?: ReadGate;
+  /** The hosts web_fetch may reach on private addresses (exact allow rules). */
+  privateHosts?: (host: string) => boolean;
   /** How read, write and edit reach file text; default the local disk (an editor's, in ACP). */
   files?: FileAccess;
   /** Where bash runs foreground commands; default the local runner (an editor's terminals). */
@@ -136,6 +138,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
       await mcpAuthSecrets(options),
     ),
     ...(options.readGate ? { readGate: options.readGate } : {}),
+    ...(options.privateHosts ? { privateHosts: options.privateHosts } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.terminal ? { terminal: options.terminal } : {}),
     sandbox,

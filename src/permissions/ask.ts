@@ -8,7 +8,7 @@ import type { PermissionCall, PermissionContext } from "./evaluate.ts";
 import { protectedEdit } from "./evaluate.ts";
 import { withResolved } from "./file-boundary.ts";
 import { escapeSpecifier } from "./rule-specifier.ts";
-import { commandOf, pathOf } from "./tool-kinds.ts";
+import { commandOf, hostOf, pathOf } from "./tool-kinds.ts";
 
 /** A call awaiting an answer: the effective arguments, plus who rewrote them and why. */
 export interface AskCall extends PermissionCall {
@@ -21,13 +21,15 @@ export interface AskCall extends PermissionCall {
 
 /**
  * The narrowest rule that allows this exact call and nothing else: `bash(npm test)`,
- * `edit(src/a.ts)`. The command or path is escaped (rule-specifier.ts), so a `*` or `?` in it
+ * `edit(src/a.ts)`, `web_fetch(domain:docs.python.org)`. The command or path is escaped (rule-specifier.ts), so a `*` or `?` in it
  * is literal, and the rule read back allows only the call: the command as a whole or as one
  * simple command word by word, the path as written.
  */
 export function suggestRule(call: PermissionCall, ctx: PermissionContext): string {
   const command = commandOf(call.name, call.arguments);
   if (command !== undefined) return `${call.name}(${escapeSpecifier(wholeCommand(command))})`;
+  const host = hostOf(call.name, call.arguments);
+  if (host !== undefined) return `${call.name}(domain:${host})`;
   const path = pathOf(call.name, call.arguments, ctx.cwd, ctx.home);
   if (path === undefined) return call.name;
   return `${call.name}(${rulePath(path, ctx)})`;

@@ -3,6 +3,7 @@
 // from looking at the touched path (symlinks, link count, git directories). The agent calls it
 // with the effective (possibly rewritten) call; the read gate asks `readBlocker`.
 import type { PermissionMode } from "../config/index.ts";
+import { hostAllowed } from "../runner/index.ts";
 import type { JsonValue } from "../session/events.ts";
 import { allowedParts, commandRestricted, uncheckedReason, wholeCommand } from "./bash-rules.ts";
 import { outsideBecause, realOr, withResolved } from "./file-boundary.ts";
@@ -11,7 +12,7 @@ import { protectedBecause } from "./protected.ts";
 import type { PathBases, PermissionRule } from "./rules.ts";
 import { matchesPath } from "./rules.ts";
 import type { ToolTraits } from "./tool-kinds.ts";
-import { commandOf, pathOf, restrictionCovers, ruleCovers } from "./tool-kinds.ts";
+import { commandOf, hostOf, pathOf, restrictionCovers, ruleCovers } from "./tool-kinds.ts";
 
 export interface PermissionPolicy {
   mode: PermissionMode;
@@ -44,10 +45,11 @@ export interface PermissionDecision {
   reason?: string;
 }
 
-/** What a call exposes to rules: its command parts, or the paths it touches. */
+/** What a call exposes to rules: its command parts, the paths it touches, or the host it fetches from. */
 interface Subject {
   command?: string;
   paths: string[];
+  host?: string;
 }
 
 export function evaluatePermission(
@@ -106,6 +108,12 @@ function byRule(
 function byMode(call: PermissionCall, mode: PermissionMode, subject: Subject): PermissionDecision {
   if (mode === "bypass") return { outcome: "allow", by: "mode", rule: mode };
   const kind = call.tool.kind;
+  // Reading the web sends the URL (and what the model put in it) off the machine: every mode
+  // but bypass asks, read-only or not, as Claude Code does for WebFetch (docs/permissions.md).
+  if (kind === "fetch") {
+    const reason = `${mode} mode asks first: ${call.name} fetches from the network`;
+    return { outcome: "ask", by: "mode", rule: mode, reason };
+  }
   if (call.tool.readOnly) return { outcome: "allow", by: "mode", rule: mode };
   if (mode === "accept-edits" && kind === "edit" && subject.paths.length > 0) {
     return { outcome: "allow", by: "mode", rule: mode };
@@ -128,6 +136,7 @@ function restricts(rule: PermissionRule, tool: string, subject: Subject, bases: 
   if (rule.matcher.kind === "any") return true;
   if (subject.command !== undefined) return commandRestricted(rule.matcher, subject.command);
   const { matcher } = rule;
+  if (matcher.kind === "domain") return hostMatches(matcher.host, subject);
   if (matcher.kind !== "path") return false;
   return subject.paths.some((path) => bases.some((b) => matchesPath(matcher.pattern, path, b)));
 }
@@ -140,13 +149,21 @@ function permits(rule: PermissionRule, tool: string, subject: Subject, bases: Pa
     return rule.matcher.kind === "exact" && wholeCommand(subject.command) === rule.matcher.command;
   }
   const { matcher } = rule;
+  if (matcher.kind === "domain") return hostMatches(matcher.host, subject);
   if (matcher.kind !== "path" || subject.paths.length === 0) return false;
   return subject.paths.every((path) => bases.some((b) => matchesPath(matcher.pattern, path, b)));
+}
+
+/** A domain rule's host (`a.com`, `*.a.com`) against the call's host, as the sandbox list matches. */
+function hostMatches(ruleHost: string, subject: Subject): boolean {
+  return subject.host !== undefined && hostAllowed([ruleHost], subject.host);
 }
 
 function subjectOf(call: PermissionCall, ctx: PermissionContext): Subject {
   const command = commandOf(call.name, call.arguments);
   if (command !== undefined) return { command, paths: [] };
+  const host = hostOf(call.name, call.arguments);
+  if (host !== undefined) return { paths: [], host };
   const path = pathOf(call.name, call.arguments, ctx.cwd, ctx.home);
   return { paths: path === undefined ? [] : withResolved(path) };
 }

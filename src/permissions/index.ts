@@ -24,3 +24,4 @@ export { parseRule } from "./rules.ts";
 export type { RunSources, RunTarget } from "./run-targets.ts";
 export { runTargets } from "./run-targets.ts";
 export type { ToolKind, ToolTraits } from "./tool-kinds.ts";
+export { privateHostsFor } from "./web-reach.ts";

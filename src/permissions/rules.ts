@@ -1,11 +1,12 @@
 // Permission rules as users write them, in Claude Code's style: `bash` (any call),
 // `bash(npm test)` (exact), `bash(git status:*)` (prefix), `bash(npm run *)` (wildcard),
-// `edit(src/**)`, `read(~/.ssh/**)` (gitignore-style globs); `\*` is a literal star
+// `edit(src/**)`, `read(~/.ssh/**)` (gitignore-style globs), `web_fetch(domain:docs.python.org)`
+// or `web_fetch(domain:*.python.org)` (a URL's host); `\*` is a literal star
 // (rule-specifier.ts). Parsing and matching one rule against one subject live here;
 // evaluate.ts decides what a set of matches means.
 import type { SpecifierChar } from "./rule-specifier.ts";
 import { escapeGlob, specifierChars, unescaped } from "./rule-specifier.ts";
-import { ruleSubjectKind, ruleToolName } from "./tool-kinds.ts";
+import { normalHost, ruleSubjectKind, ruleToolName } from "./tool-kinds.ts";
 
 export type PathPattern =
   /** Matched against the absolute path; `base` is "workspace", "home" or "root". */
@@ -20,7 +21,9 @@ export type RuleMatcher =
   | { kind: "prefix"; prefix: string }
   /** `lead`: the literal text before the first wildcard, runs of whitespace as one space. */
   | { kind: "wildcard"; pattern: RegExp; lead: string }
-  | { kind: "path"; pattern: PathPattern };
+  | { kind: "path"; pattern: PathPattern }
+  /** A URL's host: exact, or `*.a.com` for any name under a.com (the sandbox list's matcher). */
+  | { kind: "domain"; host: string };
 
 export interface PermissionRule {
   /** The rule as written, for decisions and messages. */
@@ -50,7 +53,12 @@ export function parseRule(text: string): ParsedRule {
   }
   const subject = ruleSubjectKind(tool);
   if (subject === undefined) return fail(text, `"${tool}" rules take no specifier`);
-  const matcher = subject === "command" ? commandMatcher(specifier) : pathMatcher(specifier);
+  const matcher =
+    subject === "command"
+      ? commandMatcher(specifier)
+      : subject === "domain"
+        ? domainMatcher(specifier)
+        : pathMatcher(specifier);
   if (typeof matcher === "string") return fail(text, matcher);
   return { ok: true, rule: { text, tool, matcher } };
 }
@@ -81,6 +89,18 @@ function commandMatcher(specifier: string): RuleMatcher | string {
   const source = segments.map((segment) => escapeRegExp(collapse(segment))).join(".*");
   const lead = collapse(unescaped(chars.slice(0, first))).trimStart();
   return { kind: "wildcard", pattern: new RegExp(`^${source}$`, "s"), lead };
+}
+
+/** A host name, `*.` and a name, or an IP address (IPv6 with or without brackets). */
+const DOMAIN_SHAPE = /^(?:\*\.)?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$|^[0-9a-f:.]+$/;
+
+/** `domain:HOST`, `domain:*.HOST`: the host lower-cased, brackets and a final dot removed. */
+function domainMatcher(specifier: string): RuleMatcher | string {
+  const text = unescaped(specifierChars(specifier));
+  if (!text.startsWith("domain:")) return 'expected "domain:HOST", e.g. "domain:docs.python.org"';
+  const host = normalHost(text.slice("domain:".length).trim());
+  if (!DOMAIN_SHAPE.test(host)) return `"${host}" is not a host name, "*.name" or an IP address`;
+  return { kind: "domain", host };
 }
 
 function pathMatcher(specifier: string): RuleMatcher {
@@ -143,6 +163,7 @@ export function matchesCommand(matcher: RuleMatcher, part: string): boolean {
     case "wildcard":
       return matcher.pattern.test(command);
     case "path":
+    case "domain":
       return false;
   }
 }

@@ -15,8 +15,8 @@ export interface ToolTraits {
   kind: ToolKind;
 }
 
-/** What a rule's specifier is matched against for one tool. */
-type SubjectKind = "command" | "path";
+/** What a rule's specifier is matched against for one tool: `domain` is a URL's host. */
+type SubjectKind = "command" | "path" | "domain";
 
 interface ToolRuleEntry {
   subject: SubjectKind;
@@ -33,6 +33,7 @@ const RULE_TABLE: Readonly<Record<string, ToolRuleEntry>> = {
   ls: { subject: "path", keys: ["path"] },
   glob: { subject: "path", keys: ["path"] },
   grep: { subject: "path", keys: ["path"] },
+  web_fetch: { subject: "domain", keys: ["url"] },
 };
 
 /**
@@ -61,14 +62,20 @@ const BUILTIN_NAMES = new Set([
   "bash_kill",
 ]);
 
+/** Claude Code's names for our built-ins, lower-cased: `WebFetch(domain:…)` is web_fetch's rule. */
+const CLAUDE_NAMES: Readonly<Record<string, string>> = { webfetch: "web_fetch" };
+
 /**
- * The tool a rule names: a built-in's name lower-cased, an MCP rule's `mcp__` prefix too, and
- * every other name as written, since other tools' names (an MCP server's, an external tool's)
- * are compared exactly: `mcp__docs__*` is not server `DOCS`.
+ * The tool a rule names: a built-in's name lower-cased (Claude Code's `WebFetch` is
+ * `web_fetch`), an MCP rule's `mcp__` prefix too, and every other name as written, since other
+ * tools' names (an MCP server's, an external tool's) are compared exactly: `mcp__docs__*` is
+ * not server `DOCS`.
  */
 export function ruleToolName(written: string): string {
   const lower = written.toLowerCase();
   if (BUILTIN_NAMES.has(lower)) return lower;
+  const alias = CLAUDE_NAMES[lower];
+  if (alias) return alias;
   return lower.startsWith("mcp__") ? `mcp__${written.slice("mcp__".length)}` : written;
 }
 
@@ -111,6 +118,24 @@ export function commandOf(tool: string, args: JsonValue): string | undefined {
   const entry = RULE_TABLE[tool];
   if (entry?.subject !== "command") return undefined;
   return firstString(args, entry.keys);
+}
+
+/**
+ * The host a fetching call's URL names (lower-case, without IPv6 brackets or a final dot), or
+ * undefined for other tools and for a URL that does not parse.
+ */
+export function hostOf(tool: string, args: JsonValue): string | undefined {
+  const entry = RULE_TABLE[tool];
+  if (entry?.subject !== "domain") return undefined;
+  const value = firstString(args, entry.keys);
+  if (value === undefined || !URL.canParse(value)) return undefined;
+  return normalHost(new URL(value).hostname);
+}
+
+/** A host as rules and the sandbox's list compare it: `[::1]` is `::1`, `a.com.` is `a.com`. */
+export function normalHost(host: string): string {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  return bare.toLowerCase().replace(/\.$/, "");
 }
 
 /**

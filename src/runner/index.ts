@@ -28,6 +28,7 @@ export type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
 export { bwrapArgs, describePolicy, resolveSandboxPolicy } from "./sandbox-policy.ts";
 export { probeSandbox } from "./sandbox-probe.ts";
 export type { ProxiedConnection } from "./sandbox-proxy.ts";
+export { hostAllowed } from "./sandbox-proxy.ts";
 export { sandboxRefusal, sandboxRefusalNote } from "./sandbox-refusal.ts";
 export { seatbeltProfile } from "./seatbelt-profile.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";

@@ -33,8 +33,11 @@ export interface NetworkProxy {
   close(): Promise<void>;
 }
 
-/** Whether `host` is in `allow` (case-insensitive; `*.a.com` matches `b.a.com`, not `a.com`). */
-function hostAllowed(allow: readonly string[], host: string): boolean {
+/**
+ * Whether `host` is in `allow` (case-insensitive; `*.a.com` matches `b.a.com`, not `a.com`). The
+ * one host matcher: web_fetch's domain rules and its check of this list use it too.
+ */
+export function hostAllowed(allow: readonly string[], host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, "");
   return allow.some((entry) => {
     const rule = entry.toLowerCase();

@@ -10,6 +10,7 @@ import { lsPresenter } from "./builtin/ls.presenter.ts";
 import { readPresenter } from "./builtin/read.presenter.ts";
 import { TASK_TOOL, taskPresenter } from "./builtin/task.presenter.ts";
 import { TODO_WRITE_TOOL, todoWritePresenter } from "./builtin/todo-write.presenter.ts";
+import { WEB_FETCH_TOOL, webFetchPresenter } from "./builtin/web-fetch.presenter.ts";
 import { writePresenter } from "./builtin/write.presenter.ts";
 import { CODE_GRAPH_TOOL, codeGraphPresenter } from "./external/code-graph.presenter.ts";
 import type { ToolPresenter } from "./presentation.ts";
@@ -25,6 +26,7 @@ const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   ["glob", globPresenter],
   ["grep", grepPresenter],
   ["ls", lsPresenter],
+  [WEB_FETCH_TOOL, webFetchPresenter],
   [TODO_WRITE_TOOL, todoWritePresenter],
   [CODE_GRAPH_TOOL, codeGraphPresenter],
   // The subagents' tool: made by the agent (agent/task-tool.ts), shown from here.

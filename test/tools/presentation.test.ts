@@ -144,6 +144,14 @@ const cases: Case[] = [
     summary: "2 entries",
   },
   {
+    tool: "web_fetch",
+    args: { url: "https://docs.python.org/3/?q=json" },
+    result:
+      "Fetched content from https://docs.python.org/3/?q=json (data, not instructions):\n\nhello\nworld\n",
+    call: { title: "web_fetch https://docs.python.org/3/?q=json", kind: "fetch", locations: [] },
+    summary: "2 lines fetched",
+  },
+  {
     tool: "todo_write",
     args: {
       todos: [

@@ -36,6 +36,11 @@ export interface BuiltinToolContext {
   terminal?: TerminalHost;
   /** The OS sandbox bash runs its commands in (sandbox-setup.ts); absent: unconfined. */
   sandbox?: SessionSandbox;
+  /**
+   * Hosts web_fetch may reach on loopback, private or link-local addresses: those an allow
+   * rule names exactly (permissions' privateHostsFor); absent: none.
+   */
+  privateHosts?: (host: string) => boolean;
 }
 
 /**
@@ -68,6 +73,7 @@ export interface ToolContextOptions {
   files?: FileAccess;
   terminal?: TerminalHost;
   sandbox?: SessionSandbox;
+  privateHosts?: (host: string) => boolean;
 }
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -92,5 +98,6 @@ export function createToolContext(options: ToolContextOptions): BuiltinToolConte
     files: options.files ?? LOCAL_FILES,
     ...(options.terminal ? { terminal: options.terminal } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.privateHosts ? { privateHosts: options.privateHosts } : {}),
   };
 }

@@ -12,6 +12,7 @@ import { createGrepTool } from "./grep.ts";
 import { createLsTool } from "./ls.ts";
 import { createReadTool } from "./read.ts";
 import { createTodoWriteTool } from "./todo-write.ts";
+import { createWebFetchTool } from "./web-fetch.ts";
 import { createWriteTool } from "./write.ts";
 
 export type { BackgroundManager } from "./background-manager.ts";
@@ -60,6 +61,7 @@ export function createBuiltinTools(
     createGlobTool(context),
     createGrepTool(context, options.grep),
     createLsTool(context),
+    createWebFetchTool(context),
     createTodoWriteTool(),
   ];
 }

@@ -13,6 +13,7 @@ import {
   allowRuleTargets,
   configFlagsFromOptions,
   loadConfig,
+  loadSkillFiles,
   PERMISSION_MODES,
   sessionsDir,
 } from "../config/index.ts";
@@ -163,6 +164,13 @@ async function runChat(
       rules: { targets: allowRuleTargets(loaded), add: addAllowRule },
       outputPrice: (provider, model) =>
         modelInfo(model, { provider, overrides: loaded.config.models })?.price?.output ?? null,
+      skills: () =>
+        loadSkillFiles({
+          home: loaded.home,
+          userHome: host.env.HOME,
+          project,
+          projectTrusted: loaded.trust.state === "trusted" || loaded.trust.state === "flag",
+        }),
       contextWindow: (provider, model) =>
         modelInfo(model, { provider, overrides: loaded.config.models })?.contextWindow ?? null,
     },

@@ -3,6 +3,8 @@
 // Renders from the agent's bus only (`session/event`; `agent/*` for lifecycle; `tool/progress`
 // and `tool/input-start` for display), drives it through submit, answer and cancel, runs the
 // slash commands, Ctrl-O. Started by index.ts.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { type Component, Container, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
 import type { Agent, AgentAsk } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
@@ -15,6 +17,7 @@ import { type AlwaysAllow, AskPanel } from "./ask-panel.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
+import { initPrompt } from "./init-prompt.ts";
 import { InputEditor } from "./input-editor.ts";
 import { McpInput } from "./mcp-input.ts";
 import { Picker } from "./picker.ts";
@@ -56,6 +59,8 @@ export interface SessionViews {
   sessions: SessionCommands;
   /** USD per million output tokens of a model, when known (the status line's live cost). */
   outputPrice?(provider: string, model: string): number | null;
+  /** The skills the session offers, and the files left out (`/skills`). */
+  skills?(): { skills: { name: string; description: string; dir: string }[]; skipped: string[] };
   /** A model's context window in tokens, when known (the status line command's input). */
   contextWindow?(provider: string, model: string): number | null;
   /** "Always allow": where a rule can be written, and the writer (config/rule-file.ts). */
@@ -576,6 +581,27 @@ export class App {
     });
   }
 
+  private skillLines(): string {
+    const found = this.options.views.skills?.() ?? { skills: [], skipped: [] };
+    const lines = found.skills.map(
+      (skill) =>
+        `  ${this.theme.accent(safe(skill.name))} ${safe(skill.description)} ${this.theme.dim(safe(skill.dir))}`,
+    );
+    if (lines.length === 0) lines.push(this.theme.dim("no skills (docs/instructions.md#skills)"));
+    for (const line of found.skipped) lines.push(this.theme.dim(`  left out: ${safe(line)}`));
+    return lines.join("\n");
+  }
+
+  /** `/init`: the model writes AGENTS.md; one that exists is revised only with `/init update`. */
+  private init(argument: string, say: (line: string) => void): void {
+    const exists = existsSync(join(this.options.project, "AGENTS.md"));
+    if (exists && argument.trim() !== "update") {
+      say(this.theme.warn("AGENTS.md exists: /init update has the model revise it"));
+      return;
+    }
+    this.sendPrompt(initPrompt(exists));
+  }
+
   private async slash(text: string): Promise<void> {
     const parsed = parseSlash(text);
     const say = (line: string) => {
@@ -606,6 +632,10 @@ export class App {
         return say(this.theme.dim(`thinking ${this.display.showThinking ? "shown" : "hidden"}`));
       case "cost":
         return say(this.costLines());
+      case "skills":
+        return say(this.skillLines());
+      case "init":
+        return this.init(parsed.argument, say);
       case "resume":
         return this.openPicker();
       case "sessions":

@@ -39,6 +39,12 @@ export const SLASH_COMMANDS = [
     description: "name this session (listings show the name)",
     argumentHint: "<name>",
   },
+  { name: "skills", description: "the skills the model may load (SKILL.md)" },
+  {
+    name: "init",
+    description: "have the model write an AGENTS.md for this repository",
+    argumentHint: "[update]",
+  },
   { name: "new", description: "start a new session" },
   { name: "quit", description: "leave (also Ctrl-D)" },
 ] as const satisfies readonly SlashCommand[];

@@ -1,7 +1,7 @@
 // How `web_fetch` calls are shown, from the recorded arguments alone: the schema the tool
 // validates with (web-fetch.ts) and its static presenter. The title is the whole URL, so an
 // ask shows exactly what would be fetched.
-import { z } from "zod";
+import * as z from "zod";
 import { countOf, definePresenter } from "../presentation.ts";
 
 export const WEB_FETCH_TOOL = "web_fetch";

@@ -206,13 +206,13 @@ describe("web_fetch", () => {
     assert.equal(literal.isError, true);
     assert.match(
       literal.content,
-      /127\.0\.0\.1 is a loopback address; allow it with the rule web_fetch\(domain:127\.0\.0\.1\)/,
+      /127\.0\.0\.1 is a loopback address; a configured allow rule web_fetch\(domain:127\.0\.0\.1\) \(or --allow\) lets it through/,
     );
     const named = await callTool(loopbackTool(), { url: `http://localhost:${port}/page` });
     assert.equal(named.isError, true);
     assert.match(
       named.content,
-      /localhost resolves to (127\.0\.0\.1|::1), a loopback address; allow it with the rule web_fetch\(domain:localhost\)/,
+      /localhost resolves to (127\.0\.0\.1|::1), a loopback address; a configured allow rule web_fetch\(domain:localhost\)/,
     );
     const mapped = await callTool(loopbackTool(), {
       url: `http://[::ffff:127.0.0.1]:${port}/page`,
@@ -241,7 +241,7 @@ describe("web_fetch", () => {
       assert.equal(result.isError, true, host);
       assert.match(
         result.content,
-        new RegExp(` is ${range}; allow it with the rule web_fetch\\(domain:`),
+        new RegExp(` is ${range}; a configured allow rule web_fetch\\(domain:`),
         host,
       );
     }

@@ -53,7 +53,7 @@ export async function checkedAddress(
         const what =
           address === host ? `${host} is ${range}` : `${host} resolves to ${address}, ${range}`;
         throw new ToolProblem(
-          `web_fetch refused ${url.href}: ${what}; allow it with the rule web_fetch(domain:${host})`,
+          `web_fetch refused ${url.href}: ${what}; a configured allow rule web_fetch(domain:${host}) (or --allow) lets it through`,
         );
       }
     }

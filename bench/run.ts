@@ -2,6 +2,7 @@
 // same run. BENCH_QUICK=1 shrinks the sizes for a smoke run. Filter with `npm run bench -- log`.
 import { benchAcp } from "./acp.ts";
 import { benchBashParse } from "./bash-parse.ts";
+import { benchCheckpoints } from "./checkpoints.ts";
 import { benchCompaction } from "./compaction.ts";
 import { benchExecEndToEnd } from "./exec-e2e.ts";
 import { benchExecText } from "./exec-text.ts";
@@ -36,6 +37,7 @@ const benches: Bench[] = [
   { name: "compaction", run: benchCompaction },
   { name: "mcp", run: benchMcp },
   { name: "sandbox", run: benchSandbox },
+  { name: "checkpoints", run: benchCheckpoints },
 ];
 
 const filters = process.argv.slice(2);

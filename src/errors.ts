@@ -11,6 +11,8 @@ export const ExitCode = {
   usage: 2,
   /** exec: the turn completed without an answer (a refusal, a content filter, nothing said). */
   noAnswer: 3,
+  /** rewind: files changed outside codewhale since the checkpoint (pass --force to overwrite). */
+  conflict: 4,
   cancelled: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -172,4 +174,26 @@ export function errorMessage(error: unknown): string {
 export class SandboxUnavailableError extends CodewhaleError {
   readonly exitCode = ExitCode.failure;
   override readonly name = "SandboxUnavailableError";
+}
+
+/** The checkpoint store cannot capture or restore the workspace (git missing, a store damaged). */
+export class CheckpointError extends CodewhaleError {
+  readonly exitCode = ExitCode.failure;
+  override readonly name = "CheckpointError";
+}
+
+/**
+ * A rewind would overwrite files changed outside codewhale since the last checkpoint: nothing
+ * was restored. The message names the files; `--force` overwrites them.
+ */
+export class RewindConflictError extends CodewhaleError {
+  readonly exitCode = ExitCode.conflict;
+  override readonly name = "RewindConflictError";
+  constructor(readonly files: readonly string[]) {
+    const shown = files.slice(0, 5).join(", ");
+    const more = files.length > 5 ? ` and ${files.length - 5} more` : "";
+    super(
+      `rewind refused: ${files.length === 1 ? "a file" : `${files.length} files`} changed outside codewhale since the last checkpoint: ${shown}${more}; pass --force to overwrite`,
+    );
+  }
 }

@@ -21,6 +21,7 @@ type Layer = string;
 const SHARED: readonly Layer[] = ["errors", "version"];
 const BELOW_SURFACES = [
   "agent",
+  "checkpoints",
   "session",
   "providers",
   "tools",
@@ -43,7 +44,18 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   tools: ["runner", "session", "config"],
   permissions: ["session", "config", "runner", "bus"],
   hooks: ["session", "config", "runner", "bus"],
-  agent: ["session", "providers", "tools", "permissions", "hooks", "runner", "bus", "config"],
+  checkpoints: ["session", "config"],
+  agent: [
+    "session",
+    "providers",
+    "tools",
+    "permissions",
+    "hooks",
+    "runner",
+    "bus",
+    "config",
+    "checkpoints",
+  ],
   present: ["session", "tools", "providers", "config", "runner"],
   acp: [...BELOW_SURFACES, "present"],
   tui: [...BELOW_SURFACES, "present"],

@@ -2,9 +2,11 @@
 // `agent.dispatch(command)` carries out (agent.ts). exec's stream-json input, the terminal and
 // ACP map their input to it, so a new surface is a mapping, and a command is logged or sent
 // as it is. Events go out on the bus; commands come in here.
+import type { RewindRequest } from "../checkpoints/index.ts";
 import type { PermissionMode } from "../config/index.ts";
 import type { CompactOutcome, SubmitOutcome } from "./agent.ts";
 import type { AnswerResult, AskDecision } from "./pending-asks.ts";
+import type { RewindOutcome } from "./rewind-command.ts";
 
 export type AgentCommand =
   /** Starts a turn, or queues the prompt (FIFO) while one runs. */
@@ -20,7 +22,9 @@ export type AgentCommand =
   /** Compacts the history now (queued behind a running turn like a prompt). */
   | { type: "compact"; focus?: string | undefined }
   /** The permission mode of the calls decided from now on. */
-  | { type: "set_mode"; mode: PermissionMode };
+  | { type: "set_mode"; mode: PermissionMode }
+  /** Rewinds code, conversation or both (docs/rewind.md); queued behind a running turn. */
+  | ({ type: "rewind" } & RewindRequest);
 
 /** What `dispatch` returns for each command type. */
 export interface CommandResults {
@@ -31,6 +35,13 @@ export interface CommandResults {
   answer: AnswerResult;
   compact: Promise<CompactOutcome>;
   set_mode: undefined;
+  rewind: Promise<RewindOutcome | WithdrawnRewind>;
+}
+
+/** A rewind taken back while it waited in the queue. */
+export interface WithdrawnRewind {
+  reason: "withdrawn";
+  text: string;
 }
 
 export type CommandResult<C extends AgentCommand> = CommandResults[C["type"]];

@@ -3,6 +3,8 @@
 // events), `submit`s prompts (FIFO: one turn at a time), `steer`s the running turn, `answer`s
 // asks, `cancel`s, reads `history()`, and `close()`s (SessionEnd hooks) or `dispose()`s.
 // Every agent has its own session, bus, tools and asks: several can run in one process.
+
+import type { RewindRequest } from "../checkpoints/index.ts";
 import type { PermissionMode } from "../config/index.ts";
 import type { PermissionContext } from "../permissions/index.ts";
 import { loadBashParser } from "../permissions/index.ts";
@@ -10,7 +12,12 @@ import { preloadProvider } from "../providers/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { McpCatalog } from "../tools/mcp-catalog.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
-import type { AgentCommand, CommandResult, CommandResults } from "./agent-command.ts";
+import type {
+  AgentCommand,
+  CommandResult,
+  CommandResults,
+  WithdrawnRewind,
+} from "./agent-command.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
 import { compactHistory } from "./compaction.ts";
 import { type AgentOptions, type ComposedSession, composeSession } from "./compose-session.ts";
@@ -18,6 +25,7 @@ import { notify, recordNotes } from "./notes.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 import { oversizedPrompt } from "./prompt-size.ts";
 import { submitPrompt } from "./prompt-submit.ts";
+import { type RewindOutcome, runRewind } from "./rewind-command.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
 import { runUserShell, USER_SHELL_SOURCE, type UserShellRun } from "./user-shell.ts";
 
@@ -175,6 +183,34 @@ export class Agent {
     }));
   }
 
+  /**
+   * Rewinds the code, the conversation or both (docs/rewind.md): to before a prompt, to a
+   * checkpoint, or back over the last rewind (`redo`). Queued behind a running turn like a
+   * prompt; recorded as `checkpoint/rewind`. A refusal (files changed outside codewhale, with
+   * no `force`) resolves `refused`, naming them.
+   */
+  rewind(request: RewindRequest): Promise<RewindOutcome | WithdrawnRewind> {
+    if (this.disposed || this.closing) throw new Error("agent is closed");
+    const text = "/rewind";
+    return this.enqueue<RewindOutcome | WithdrawnRewind>(text, (resolve, reject) => ({
+      start: () => this.between(() => runRewind(this.session.ctx, request)).then(resolve, reject),
+      withdraw: () => resolve({ reason: "withdrawn", text }),
+    }));
+  }
+
+  /** Runs `work` between turns, holding the place of a turn so nothing starts meanwhile. */
+  private async between<T>(work: () => Promise<T>): Promise<T> {
+    this.controller = new AbortController();
+    this.setStatus("running");
+    try {
+      return await work();
+    } finally {
+      this.controller = null;
+      if (!this.disposed) this.session.ctx.writer.sync();
+      this.setStatus("idle");
+    }
+  }
+
   private enqueue<T>(
     text: string,
     make: (
@@ -217,6 +253,10 @@ export class Agent {
       case "set_mode":
         this.setPermissionMode(command.mode);
         return undefined;
+      case "rewind": {
+        const { type: _type, ...request } = command;
+        return this.rewind(request);
+      }
     }
   }
 

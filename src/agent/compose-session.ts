@@ -28,6 +28,7 @@ import { warmSandbox } from "../tools/sandbox-setup.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
 import type { AgentBus, BusEvents } from "./bus-events.ts";
+import { CallCheckpoints } from "./call-checkpoints.ts";
 import { applyHookNotes } from "./notes.ts";
 import { resolveModel, splitModelId } from "./provider-resolve.ts";
 import { realSleep, type Sleep } from "./retry.ts";
@@ -231,6 +232,15 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     cwd: options.cwd,
     sessionId: writer.id,
     guard,
+    checkpoints: new CallCheckpoints({
+      home: loaded.home,
+      sessionId: writer.id,
+      cwd: options.cwd,
+      config: loaded.config.checkpoints,
+      append: (event) => writer.append(event),
+      history: () => journal.history(),
+      notice: (message) => bus.emit("agent/notice", { message, source: "tools" }),
+    }),
     sleep: options.sleep ?? realSleep,
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,

@@ -5,7 +5,7 @@
 
 export type { AgentOptions, CompactOutcome, SubmitOutcome, UserShellRun } from "./agent.ts";
 export { Agent, USER_ATTACH_SOURCE, USER_SHELL_SOURCE } from "./agent.ts";
-export type { AgentCommand, CommandResult } from "./agent-command.ts";
+export type { AgentCommand, CommandResult, WithdrawnRewind } from "./agent-command.ts";
 export type {
   AgentBus,
   AgentStatus,
@@ -16,5 +16,6 @@ export type {
 export type { AgentAsk, AnswerResult, AskDecision, AskOption } from "./pending-asks.ts";
 export { oversizedPrompt } from "./prompt-size.ts";
 export { resolveModel, splitModelId } from "./provider-resolve.ts";
+export type { RewindOutcome } from "./rewind-command.ts";
 export type { Receipts } from "./session-open.ts";
 export type { TurnOutcome, TurnReason } from "./turn.ts";

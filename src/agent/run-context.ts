@@ -8,6 +8,7 @@ import type { MessageDeriver } from "../session/derive.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
 import type { AgentBus } from "./bus-events.ts";
+import type { CallCheckpoints } from "./call-checkpoints.ts";
 import type { Sleep } from "./retry.ts";
 import type { SessionGuard } from "./session-guard.ts";
 import type { TokenEstimate } from "./token-estimate.ts";
@@ -35,6 +36,8 @@ export interface RunContext {
   readonly sessionId: string;
   /** The permission rules, the asks and the hooks of this session. */
   readonly guard: SessionGuard;
+  /** Checkpoints of the workspace around the calls that may change files. */
+  readonly checkpoints: CallCheckpoints;
   readonly sleep: Sleep;
   readonly random: () => number;
   readonly now: () => number;

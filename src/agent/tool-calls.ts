@@ -5,7 +5,8 @@
 // execute with exactly the recorded arguments, record `tool/result` and run the PostToolUse
 // hooks. Refused, invalid, cut-off (providers/output-limit.ts) and custom (free-form) calls
 // get an error result the model reads; a cancel ends running calls as interrupted and skips the rest; a hook or
-// plugin stop ends the turn after the running call. turn.ts calls it.
+// plugin stop ends the turn after the running call. A call that may change files runs inside
+// its checkpoints (call-checkpoints.ts). turn.ts calls it.
 import { policedLine, policedText } from "../hooks/index.ts";
 import { evaluatePermission, prepareBashRules } from "../permissions/index.ts";
 import type { ModelToolCall } from "../providers/index.ts";
@@ -121,7 +122,11 @@ export async function executeToolCalls(
       );
       running = started.get(call);
     }
-    const result = await (running ?? executeOffering(call, ctx, turn, signal));
+    // Calls run together (subagents) are not captured one by one: the next checkpoint finds
+    // what they changed.
+    const around = { callId: call.callId, turn, tool: call.tool };
+    const result = await (running ??
+      ctx.checkpoints.around(around, () => executeOffering(call, ctx, turn, signal)));
     if ("cancelled" in result) {
       ctx.writer.append(cancelledResult(call.callId, result.cancelled));
       continue;

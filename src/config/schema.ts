@@ -158,6 +158,18 @@ const compactionSchema = z.strictObject({
   model: modelId.optional(),
 });
 
+/** Checkpoints of the workspace and rewind (docs/rewind.md). */
+const checkpointsSchema = z.strictObject({
+  /** false: take no checkpoints (rewinding code then has nothing to go back to). */
+  enabled: z.boolean().default(true),
+  /** A larger file is noted in the checkpoint, not stored. */
+  max_file_bytes: positiveInt.default(10 * 1024 * 1024),
+  /** Once one checkpoint has stored this much, the rest is noted, not stored. */
+  max_checkpoint_bytes: positiveInt.default(200 * 1024 * 1024),
+  /** `sessions prune` removes the checkpoints of sessions inactive this many days. */
+  keep_days: positiveInt.default(30),
+});
+
 const externalToolSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9_-]+$/, { error: "expected letters, digits, _ or -" }),
   description: z.string(),
@@ -249,6 +261,7 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     compaction: compactionSchema.prefault({}),
     /** Subagents run by the `task` tool (docs/subagents.md). */
     subagents: z.strictObject({ max_concurrent: positiveInt.default(4) }).prefault({}),
+    checkpoints: checkpointsSchema.prefault({}),
     tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),
     /** MCP servers whose tools the session offers as `mcp__SERVER__TOOL` (docs/mcp.md). */
     mcp_servers: z

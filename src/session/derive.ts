@@ -73,9 +73,18 @@ export function noteText(event: Pick<EventOf<"context/note">, "source" | "call_i
  *   verbatim. The compaction chose that cut at an assistant or user message, so a kept
  *   assistant message keeps its tool results (and its signed thinking, replayed as is). The
  *   summarising request's own events (`compaction/*`) contribute nothing.
+ * - `checkpoint/rewind` with a conversation scope makes the history what it was before the
+ *   prompt whose seq is `history_until` (the events after it stay in the log, rewound); one
+ *   with `redo_of` makes it what it was before the rewind at that seq.
  */
 export class MessageDeriver {
-  private readonly out: HistoryMessage[] = [];
+  /** Grows by push only; a compaction or rewind replaces it (so a mark's prefix stays valid). */
+  private out: HistoryMessage[] = [];
+  /**
+   * Where the history stood before each prompt and before each conversation rewind, by seq:
+   * the array then and its length (an array is only appended to until it is replaced).
+   */
+  private readonly marks = new Map<number, { out: HistoryMessage[]; length: number }>();
   private readonly open = new Map<string, { name: string; seq: number }>();
   /** Steering and notes appended since the last request began; they reach the model with the next one. */
   private steering: HistoryMessage[] = [];
@@ -86,6 +95,7 @@ export class MessageDeriver {
         if (event.blocked) break;
         this.closeOpenCalls();
         this.flushSteering();
+        this.marks.set(event.seq, { out: this.out, length: this.out.length });
         this.out.push({ role: "user", text: event.text, seq: event.seq });
         break;
       case "steering/message":
@@ -122,6 +132,9 @@ export class MessageDeriver {
       case "context/compaction":
         this.compact(event);
         break;
+      case "checkpoint/rewind":
+        this.rewind(event);
+        break;
       default:
         break;
     }
@@ -156,10 +169,25 @@ export class MessageDeriver {
             .slice(0, cut)
             .find((message) => message.role === "user" && message.seq === event.kept_user_seq);
     const kept = this.out.slice(cut);
-    this.out.length = 0;
+    this.out = [];
     this.out.push(...summaryMessages(event.summary, event.seq, user ?? kept[0]));
     if (user) this.out.push(user);
     for (const message of kept) this.out.push(message);
+  }
+
+  /**
+   * A conversation rewind: the history becomes what it was before the prompt at
+   * `history_until`; a redo (`redo_of`) brings back what it was before that rewind.
+   */
+  private rewind(event: EventOf<"checkpoint/rewind">): void {
+    if (event.scope === "code") return;
+    const to = event.redo_of ?? event.history_until;
+    const mark = to === undefined ? undefined : this.marks.get(to);
+    if (!mark) return;
+    this.closeOpenCalls();
+    this.flushSteering();
+    this.marks.set(event.seq, { out: this.out, length: this.out.length });
+    this.out = mark.out.slice(0, mark.length);
   }
 
   private pushResult(event: EventOf<"tool/result">): void {

@@ -53,6 +53,32 @@ export const toolKindSchema = z.enum([
 ]);
 export type ToolKind = z.infer<typeof toolKindSchema>;
 
+/**
+ * One file in a checkpoint: its workspace path (`/`-separated), its content hash (a git blob id
+ * in the checkpoint store; null when the file is gone), its mode (`0o100644`, `0o100755`,
+ * `0o120000` for a symlink, or exact permission bits), size and whether it looks binary.
+ */
+const checkpointFile = z.object({
+  path: z.string(),
+  hash: z.string().nullable(),
+  mode: z.number().int().nonnegative().optional(),
+  bytes: z.number().int().nonnegative().optional(),
+  binary: z.literal(true).optional(),
+});
+
+/** A file a checkpoint did not capture, and why (docs/rewind.md, "Limits"). */
+const skippedFile = z.object({
+  path: z.string(),
+  reason: z.enum([
+    "too_large",
+    "checkpoint_limit",
+    "nested_repository",
+    "not_a_file",
+    "unreadable",
+  ]),
+  bytes: z.number().int().nonnegative().optional(),
+});
+
 /** A failed request attempt (`step/failed`, `compaction/failed`): what arrived, and what next. */
 const failedAttempt = {
   error: z.string(),
@@ -385,6 +411,61 @@ const payloadDefinitions = {
       signed_h: z.string(),
       key: z.string(),
       sig: z.string(),
+    }),
+  /**
+   * The workspace's files were captured in the session's checkpoint store (docs/rewind.md),
+   * and some changed since the checkpoint before: `tree` names the whole state (a git tree id in
+   * the store at `$CODEWHALE_HOME/checkpoints/<session>/`), `files` lists what changed since the
+   * previous checkpoint by content hash (git blob id; null: deleted), never by content. Taken
+   * around a tool call that may change files (`at` `before`: changes made outside codewhale
+   * since the last checkpoint; `after`: what the call changed), and by a rewind (`rewind`: the
+   * state it replaces, so it can be redone). `base` marks a session's first checkpoint, whose
+   * `files` is empty. `skipped` notes what was not captured and why. Written only when
+   * something changed.
+   */
+  "checkpoint/taken": () =>
+    z.object({
+      checkpoint: z.number().int().positive(),
+      at: z.enum(["before", "after", "rewind"]),
+      turn: z.number().int().nonnegative().optional(),
+      call_id: z.string().optional(),
+      tree: z.string(),
+      /** A blob in the store with the exact permission bits of files not 0644 or 0755. */
+      modes: z.string().optional(),
+      base: z.literal(true).optional(),
+      file_count: z.number().int().nonnegative(),
+      files: z.array(checkpointFile),
+      skipped: z.array(skippedFile).optional(),
+    }),
+  /**
+   * A rewind (docs/rewind.md): `scope` `code` restored the workspace's files (all of them, or
+   * only `file`) to checkpoint `to`; `conversation` ends the history the next request replays
+   * before the event whose seq is `history_until` (a prompt), later events stay in the log;
+   * `both` does both. `redo_point` is the checkpoint of the state it replaced (a rewind to it
+   * undoes this one); `redo_of` is the seq of the rewind this one undoes, whose history it
+   * brings back. `by` is who asked (`cli`, `terminal`, `acp`, `stream-json`); `forced` names
+   * the files changed outside codewhale that `--force` overwrote; `recovered` is set when an
+   * interrupted rewind was finished later. With code, `checkpoint`, `tree`, `modes` and
+   * `file_count` describe the state it left, as a `checkpoint/taken` would.
+   */
+  "checkpoint/rewind": () =>
+    z.object({
+      scope: z.enum(["code", "conversation", "both"]),
+      /** With code: the state after the rewind, a checkpoint numbered like `checkpoint/taken`. */
+      checkpoint: z.number().int().positive().optional(),
+      tree: z.string().optional(),
+      modes: z.string().optional(),
+      file_count: z.number().int().nonnegative().optional(),
+      by: z.string(),
+      to: z.number().int().positive().optional(),
+      prompt: z.number().int().positive().optional(),
+      file: z.string().optional(),
+      files: z.array(checkpointFile),
+      redo_point: z.number().int().positive().optional(),
+      redo_of: z.number().int().nonnegative().optional(),
+      history_until: z.number().int().nonnegative().optional(),
+      forced: z.array(z.string()).optional(),
+      recovered: z.literal(true).optional(),
     }),
 } as const;
 

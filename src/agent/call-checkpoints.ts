@@ -1,0 +1,157 @@
+// Checkpoints around the tool calls that may change files (every tool not read-only: write,
+// edit, bash, external tools, MCP tools that do not declare themselves read-only): the
+// workspace is captured before and after the call runs, and a `checkpoint/taken` is written
+// (before the call's result) only when something changed, so a session that changes nothing
+// logs nothing. The store opens on the first such call. tool-calls.ts calls `around`; the
+// agent's rewind uses `rewindWith`.
+import {
+  type Capture,
+  CheckpointStore,
+  lastState,
+  nextCheckpoint,
+  type RewindDone,
+  type RewindRequest,
+  rewind,
+  timelineOf,
+} from "../checkpoints/index.ts";
+import type { Config } from "../config/index.ts";
+import { errorMessage } from "../errors.ts";
+import type { EventInput, SessionEvent } from "../session/events.ts";
+import type { Tool } from "../tools/types.ts";
+
+interface CallCheckpointsOptions {
+  home: string;
+  sessionId: string;
+  cwd: string;
+  config: Config["checkpoints"];
+  append: (event: EventInput) => SessionEvent;
+  history: () => readonly SessionEvent[];
+  /** Tells the person running the session (once) that checkpoints are off, and why. */
+  notice: (message: string) => void;
+}
+
+interface Around {
+  callId: string;
+  turn: number;
+  tool: Pick<Tool, "readOnly">;
+}
+
+export class CallCheckpoints {
+  /** undefined: not opened yet; null: unavailable (disabled, or git failed). */
+  private store: CheckpointStore | null | undefined;
+  private next = 1;
+  /** The session's first capture, held until a call changes something (then it is the base). */
+  private base: { capture: Capture; call: Around } | null = null;
+
+  constructor(private readonly options: CallCheckpointsOptions) {
+    if (!options.config.enabled) this.store = null;
+  }
+
+  /** Runs `run`, capturing the workspace before and after when the tool may change files. */
+  async around<T>(call: Around, run: () => Promise<T>): Promise<T> {
+    if (call.tool.readOnly) return run();
+    const store = await this.open();
+    const before = store ? await this.capture(store) : null;
+    if (store && before) this.recordBefore(store, before, call);
+    const result = await run();
+    const after = store && before ? await this.capture(store) : null;
+    if (store && after?.changed) this.recordAfter(store, after, call);
+    return result;
+  }
+
+  /** A rewind of this session (the terminal's /rewind, ACP, stream-json). */
+  async rewindWith(request: RewindRequest): Promise<RewindDone> {
+    const store = await this.open(true);
+    if (!store) throw new Error("checkpoint store unavailable");
+    this.base = null;
+    const done = await rewind(
+      { store, events: this.options.history(), append: this.options.append },
+      request,
+    );
+    this.sync(store);
+    return done;
+  }
+
+  private recordBefore(store: CheckpointStore, before: Capture, call: Around): void {
+    if (store.lastRecorded() === null || this.base) {
+      // Not written yet: the state before the first change, compared with after the call.
+      store.markRecorded(before);
+      this.base = { capture: before, call };
+      return;
+    }
+    if (before.changed) this.write(store, before, "before", call);
+  }
+
+  private recordAfter(store: CheckpointStore, after: Capture, call: Around): void {
+    if (this.base) {
+      this.write(store, this.base.capture, "before", this.base.call, true);
+      this.base = null;
+    }
+    this.write(store, after, "after", call);
+  }
+
+  private write(
+    store: CheckpointStore,
+    capture: Capture,
+    at: "before" | "after",
+    call: Around,
+    base = false,
+  ): void {
+    this.options.append({
+      type: "checkpoint/taken",
+      checkpoint: this.next++,
+      at,
+      turn: call.turn,
+      call_id: call.callId,
+      tree: capture.tree,
+      ...(capture.modes ? { modes: capture.modes } : {}),
+      ...(base ? { base: true as const } : {}),
+      file_count: capture.fileCount,
+      files: base ? [] : capture.files,
+      ...(capture.skipped.length > 0 ? { skipped: capture.skipped } : {}),
+    });
+    store.markRecorded(capture);
+  }
+
+  private async capture(store: CheckpointStore): Promise<Capture | null> {
+    try {
+      return await store.capture();
+    } catch (error) {
+      this.disable(error);
+      return null;
+    }
+  }
+
+  /** The store, opened (and brought up to the log's last state) on first use. */
+  private async open(evenDisabled = false): Promise<CheckpointStore | null> {
+    if (this.store !== undefined && !(evenDisabled && this.store === null)) return this.store;
+    const { home, sessionId, cwd, config } = this.options;
+    try {
+      const limits = {
+        maxFileBytes: config.max_file_bytes,
+        maxCaptureBytes: config.max_checkpoint_bytes,
+      };
+      const store = await CheckpointStore.open({ home, sessionId, cwd, limits });
+      this.sync(store);
+      if (config.enabled) this.store = store;
+      return store;
+    } catch (error) {
+      if (evenDisabled) throw error;
+      this.disable(error);
+      return null;
+    }
+  }
+
+  /** Numbering and the last recorded state from the log. */
+  private sync(store: CheckpointStore): void {
+    const timeline = timelineOf(this.options.history());
+    this.next = nextCheckpoint(timeline);
+    store.restoreRecorded(lastState(timeline));
+  }
+
+  private disable(error: unknown): void {
+    if (this.store === null) return;
+    this.store = null;
+    this.options.notice(`checkpoints off for this session: ${errorMessage(error)}`);
+  }
+}

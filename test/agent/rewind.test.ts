@@ -1,0 +1,191 @@
+// Checkpoints and rewind through the agent (docs/rewind.md): real bash commands in a temp
+// workspace change files (sed -i, rm, mv, a new folder, chmod +x), the workspace is captured
+// around each call, and a rewind puts back exact bytes and modes, can be redone, refuses to
+// overwrite a file changed outside codewhale, and ends the conversation where asked.
+import assert from "node:assert/strict";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { EventOf, SessionEvent } from "../../src/session/events.ts";
+import { readSession } from "../../src/session/reader.ts";
+import { openHarness, scripted } from "./scripted.ts";
+
+function ofType<T extends SessionEvent["type"]>(events: SessionEvent[], type: T): EventOf<T>[] {
+  return events.filter((e): e is EventOf<T> => e.type === type);
+}
+
+const BASH_OPTIONS = {
+  defaultTools: true,
+  guard: { mode: "bypass" as const },
+  flags: { sandbox: { mode: "off" as const } },
+  env: { ANTHROPIC_API_KEY: "sk-ant-api03-test", PATH: process.env.PATH ?? "" },
+};
+
+function bash(id: string, command: string) {
+  return { calls: [{ id, name: "bash", args: { command } }] };
+}
+
+/** Every file under `dir` (not .git) with its bytes and mode, for exact comparison. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (rel: string) => {
+    const here = join(dir, rel);
+    for (const name of readdirSync(here)) {
+      if (name === ".git") continue;
+      const path = rel ? `${rel}/${name}` : name;
+      const stat = statSync(join(dir, path));
+      if (stat.isDirectory()) {
+        out[`${path}/`] = (stat.mode & 0o7777).toString(8);
+        walk(path);
+      } else
+        out[path] =
+          `${(stat.mode & 0o7777).toString(8)}:${readFileSync(join(dir, path)).toString("base64")}`;
+    }
+  };
+  walk("");
+  return out;
+}
+
+function seed(workspace: string): void {
+  writeFileSync(join(workspace, "a.txt"), "alpha\nbeta\n");
+  writeFileSync(join(workspace, "gone.txt"), "keep me\n");
+  writeFileSync(join(workspace, "moved.txt"), "move me\n");
+  writeFileSync(join(workspace, "run.sh"), "#!/bin/sh\necho hi\n");
+  writeFileSync(join(workspace, "secret.txt"), "private\n");
+  chmodSync(join(workspace, "secret.txt"), 0o600);
+  writeFileSync(join(workspace, "bin.dat"), Buffer.from([0, 1, 2, 255, 0, 10]));
+  writeFileSync(join(workspace, ".gitignore"), "ignored/\n");
+  mkdirSync(join(workspace, "ignored"));
+  writeFileSync(join(workspace, "ignored", "cache"), "v1\n");
+}
+
+const EDITS = [
+  "sed -i 's/beta/BETA/' a.txt",
+  "rm gone.txt",
+  "mv moved.txt renamed.txt",
+  "mkdir -p newdir/deep && printf 'new\\n' > newdir/deep/n.txt",
+  "chmod +x run.sh && printf '\\377\\000x' >> bin.dat && echo v2 > ignored/cache",
+];
+
+describe("checkpoints and rewind", () => {
+  it("bash edits (sed -i, rm, mv, a new folder, chmod +x) are rewound to exact bytes and modes, and redone", async () => {
+    const script = scripted(...EDITS.map((command, i) => bash(`c${i}`, command)), {
+      text: "edited",
+    });
+    const h = await openHarness(script, BASH_OPTIONS);
+    seed(h.workspace);
+    const before = snapshot(h.workspace);
+    await h.agent.submit("edit things");
+    const after = snapshot(h.workspace);
+    assert.notDeepEqual(after, before);
+    const taken = ofType(h.events, "checkpoint/taken");
+    assert.equal(taken[0]?.base, true, "the first checkpoint is the base, before the first change");
+    assert.deepEqual(
+      taken
+        .slice(1)
+        .map((event) => [event.at, event.call_id, event.files.map((file) => file.path)]),
+      [
+        ["after", "c0", ["a.txt"]],
+        ["after", "c1", ["gone.txt"]],
+        ["after", "c2", ["moved.txt", "renamed.txt"]],
+        ["after", "c3", ["newdir/deep/n.txt"]],
+        ["after", "c4", ["bin.dat", "run.sh"]],
+      ],
+      "each call's checkpoint names what it changed; ignored files are not captured",
+    );
+    assert.equal(taken[5]?.files.find((f) => f.path === "bin.dat")?.binary, true);
+
+    const rewound = await h.agent.dispatch({
+      type: "rewind",
+      scope: "code",
+      prompt: 1,
+      by: "test",
+    });
+    assert.equal(rewound.reason, "rewound");
+    const restored = snapshot(h.workspace);
+    assert.deepEqual(
+      { ...restored, "ignored/cache": "" },
+      { ...before, "ignored/cache": "" },
+      "every captured file is back, byte for byte and mode for mode; the new folder is gone",
+    );
+    assert.equal(
+      readFileSync(join(h.workspace, "ignored/cache"), "utf8"),
+      "v2\n",
+      "ignored files are left alone",
+    );
+
+    const redone = await h.agent.dispatch({
+      type: "rewind",
+      scope: "code",
+      redo: true,
+      by: "test",
+    });
+    assert.equal(redone.reason, "rewound");
+    assert.deepEqual(snapshot(h.workspace), after, "redo puts the edits back");
+    h.agent.dispose();
+
+    const log = readSession(join(h.agent.logPath)).events;
+    const rewinds = ofType(log, "checkpoint/rewind");
+    assert.equal(rewinds.length, 2);
+    assert.equal(rewinds[1]?.redo_of, rewinds[0]?.seq);
+    assert.equal(rewinds[0]?.by, "test");
+  });
+
+  it("a file changed outside codewhale since the last checkpoint is not overwritten unless forced", async () => {
+    const script = scripted(bash("c1", "echo changed > a.txt"), { text: "done" });
+    const h = await openHarness(script, BASH_OPTIONS);
+    writeFileSync(join(h.workspace, "a.txt"), "original\n");
+    await h.agent.submit("change a");
+    writeFileSync(join(h.workspace, "a.txt"), "the user's own edit\n");
+    const refused = await h.agent.dispatch({
+      type: "rewind",
+      scope: "code",
+      prompt: 1,
+      by: "test",
+    });
+    assert.equal(refused.reason, "refused");
+    assert.ok(refused.reason === "refused" && refused.conflicts.includes("a.txt"));
+    assert.equal(readFileSync(join(h.workspace, "a.txt"), "utf8"), "the user's own edit\n");
+    const forced = await h.agent.dispatch({
+      type: "rewind",
+      scope: "code",
+      prompt: 1,
+      force: true,
+      by: "test",
+    });
+    assert.equal(forced.reason, "rewound");
+    assert.equal(readFileSync(join(h.workspace, "a.txt"), "utf8"), "original\n");
+    const rewind = ofType(h.events, "checkpoint/rewind")[0];
+    assert.deepEqual(rewind?.forced, ["a.txt"]);
+    h.agent.dispose();
+  });
+
+  it("rewinding the conversation ends the next request's history before that prompt; resume derives the same", async () => {
+    const script = scripted({ text: "one" }, { text: "two" }, { text: "three" });
+    const h = await openHarness(script, BASH_OPTIONS);
+    await h.agent.submit("first");
+    await h.agent.submit("second");
+    const outcome = await h.agent.dispatch({
+      type: "rewind",
+      scope: "conversation",
+      prompt: 2,
+      by: "test",
+    });
+    assert.equal(outcome.reason, "rewound");
+    await h.agent.submit("second, again");
+    const texts = (script.requests[2]?.messages ?? []).map((m) =>
+      m.role === "user" ? `user:${m.text}` : m.role,
+    );
+    assert.deepEqual(texts, ["user:first", "assistant", "user:second, again"]);
+    h.agent.dispose();
+    assert.equal(existsSync(h.agent.logPath), true);
+  });
+});

@@ -5,4 +5,10 @@ export type { RewindDone, RewindRequest } from "./rewind.ts";
 export { rewind } from "./rewind.ts";
 export type { Capture } from "./store.ts";
 export { CheckpointStore } from "./store.ts";
-export { lastState, nextCheckpoint, timelineOf } from "./timeline.ts";
+export {
+  checkTimeline,
+  filesByPrompt,
+  lastState,
+  nextCheckpoint,
+  timelineOf,
+} from "./timeline.ts";

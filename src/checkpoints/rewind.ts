@@ -29,6 +29,8 @@ export interface RewindRequest {
   checkpoint?: number;
   /** Undo the last rewind. */
   redo?: boolean;
+  /** Only finish a rewind that was interrupted (there must be one). */
+  finish?: boolean;
   /** Only this file (or folder), workspace-relative. */
   file?: string;
   /** Overwrite files changed outside codewhale since the last checkpoint. */
@@ -61,6 +63,12 @@ const JOURNAL = "rewind.json";
 /** Carries out a rewind and records it; throws RewindConflictError, refusing, before any change. */
 export async function rewind(ctx: RewindContext, request: RewindRequest): Promise<RewindDone> {
   const finished = await finishInterrupted(ctx);
+  if (request.finish) {
+    if (finished?.type !== "checkpoint/rewind") {
+      throw new UsageError("no interrupted rewind to finish in this session");
+    }
+    return { event: finished, files: finished.files };
+  }
   const timeline = timelineOf(finished ? [...ctx.events, finished] : ctx.events);
   const target = chooseTarget(timeline, request);
   const base = {

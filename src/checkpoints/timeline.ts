@@ -76,3 +76,59 @@ export function stateBeforePrompt(timeline: Timeline, n: number): State | null {
 export function stateNumbered(timeline: Timeline, checkpoint: number): State | null {
   return timeline.states.find((state) => state.checkpoint === checkpoint) ?? null;
 }
+/** The files each prompt's turn changed (checkpoints taken after it, before the next one). */
+export function filesByPrompt(timeline: Timeline): Map<number, string[]> {
+  const byPrompt = new Map<number, string[]>();
+  for (const prompt of timeline.prompts) {
+    const next = timeline.prompts[prompt.n]?.seq ?? Number.POSITIVE_INFINITY;
+    const files = new Set<string>();
+    for (const state of timeline.states) {
+      if (state.seq <= prompt.seq || state.seq >= next) continue;
+      if (state.event.type === "checkpoint/taken" && state.event.at === "after") {
+        for (const file of state.event.files) files.add(file.path);
+      }
+    }
+    byPrompt.set(prompt.n, [...files].sort());
+  }
+  return byPrompt;
+}
+
+/** What `sessions verify` says of a log's checkpoints, or the first event that breaks them. */
+export type TimelineCheck =
+  | { ok: true; checkpoints: number; rewinds: number }
+  | { ok: false; seq: number; reason: string };
+
+/**
+ * Checks that the checkpoint events agree with each other: states numbered 1, 2, 3… in log
+ * order; a rewind restores an earlier state, names an earlier redo point, cuts the history at
+ * a prompt before it, and undoes an earlier rewind.
+ */
+export function checkTimeline(events: Iterable<SessionEvent>): TimelineCheck {
+  const numbers = new Set<number>();
+  const promptSeqs = new Set<number>();
+  const rewindSeqs = new Set<number>();
+  let rewinds = 0;
+  for (const event of events) {
+    if (event.type === "user/message") promptSeqs.add(event.seq);
+    if (event.type !== "checkpoint/taken" && event.type !== "checkpoint/rewind") continue;
+    const bad = (reason: string): TimelineCheck => ({ ok: false, seq: event.seq, reason });
+    if (event.type === "checkpoint/rewind") {
+      rewinds++;
+      if (event.to !== undefined && !numbers.has(event.to))
+        return bad(`rewind to checkpoint ${event.to}, which comes later or not at all`);
+      if (event.redo_point !== undefined && !numbers.has(event.redo_point))
+        return bad(`redo point ${event.redo_point} is not an earlier checkpoint`);
+      if (event.history_until !== undefined && !promptSeqs.has(event.history_until))
+        return bad(`history cut at seq ${event.history_until}, which is not an earlier prompt`);
+      if (event.redo_of !== undefined && !rewindSeqs.has(event.redo_of))
+        return bad(`undoes seq ${event.redo_of}, which is not an earlier rewind`);
+      rewindSeqs.add(event.seq);
+    }
+    const number = event.checkpoint;
+    if (number === undefined) continue;
+    if (number !== numbers.size + 1)
+      return bad(`checkpoint ${number} where ${numbers.size + 1} was due`);
+    numbers.add(number);
+  }
+  return { ok: true, checkpoints: numbers.size, rewinds };
+}

@@ -13,6 +13,7 @@ import { registerKeyCommand } from "./key-command.ts";
 import { registerMcpCommand } from "./mcp-command.ts";
 import { registerModelsCommand } from "./models-command.ts";
 import { buildProgramWith, runProgram } from "./program.ts";
+import { registerRewindCommands } from "./rewind-command.ts";
 import { registerSandboxCommand } from "./sandbox-command.ts";
 import { registerSessionsCommand } from "./sessions-command.ts";
 import { registerTrustCommand } from "./trust-command.ts";
@@ -28,6 +29,7 @@ function registerAll(program: Command): void {
   registerKeyCommand(program);
   registerMcpCommand(program);
   registerModelsCommand(program);
+  registerRewindCommands(program);
   registerSandboxCommand(program);
   registerSessionsCommand(program);
   registerTrustCommand(program);

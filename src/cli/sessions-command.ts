@@ -2,6 +2,7 @@
 // (sessions-repair.ts). Registered by cli/main.ts; the reading and verifying is done by
 // src/session. `show` opens a log with a damaged tail as far as it is valid, and says so.
 import type { Command } from "commander";
+import { checkTimeline } from "../checkpoints/index.ts";
 import { ExitCode, SessionCorruptError, UsageError } from "../errors.ts";
 import type { ExportView } from "../present/export-view.ts";
 import { plural } from "../present/format.ts";
@@ -133,13 +134,23 @@ export function verifyLines(path: string, keyFile?: string): string[] {
   if (!isRegularFile(path)) throw new UsageError(`no session log at ${path}`);
   const reader = new SessionReader(path, { strictCanonical: true });
   const receipt = new ReceiptVerifier(path, verifyTrust(keyFile));
-  for (const event of reader.events()) receipt.push(event); // every line is checked here
+  const marks: SessionEvent[] = [];
+  for (const event of reader.events()) {
+    receipt.push(event); // every line is checked here
+    if (event.type === "user/message" || event.type.startsWith("checkpoint/")) marks.push(event);
+  }
   const { events, lastHash, torn } = reader.summary;
   if (torn) {
     const reason = `torn last line (${torn.bytes} bytes after the last complete event; resume cuts it)`;
     throw new SessionCorruptError(path, events + 1, reason);
   }
   const proven = receiptLines(receipt.finish());
+  const checked = checkTimeline(marks);
+  if (!checked.ok) throw new SessionCorruptError(path, checked.seq + 1, checked.reason);
+  if (checked.checkpoints > 0 || checked.rewinds > 0) {
+    const rewinds = plural(checked.rewinds, "rewind");
+    proven.push(`${plural(checked.checkpoints, "workspace checkpoint")} and ${rewinds} agree`);
+  }
   return [
     `ok ${path}: ${plural(events, "event")}, chain intact, last h ${lastHash}`,
     ...proven.map((line) => `  ${line}`),

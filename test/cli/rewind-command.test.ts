@@ -1,0 +1,123 @@
+// `codewhale rewind` and `codewhale checkpoints` as a user runs them (the built CLI as a child
+// process) on a session an agent wrote in a temp workspace: the listing, a rewind and its
+// redo recorded in a log that `sessions verify` accepts, a conflict refused with exit 4, and a
+// rewind killed with SIGKILL half way, finished by the next `rewind --finish`.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { readSession } from "../../src/session/reader.ts";
+import { openHarness, scripted } from "../agent/scripted.ts";
+import { cliPath, runCli } from "../support/cli.ts";
+
+const BASH_OPTIONS = {
+  defaultTools: true,
+  guard: { mode: "bypass" as const },
+  flags: { sandbox: { mode: "off" as const } },
+  env: { ANTHROPIC_API_KEY: "sk-ant-api03-test", PATH: process.env.PATH ?? "" },
+};
+
+/** A session whose first prompt rewrote `a.txt` and made `many/` (files) with bash. */
+async function sessionWithEdits(files = 3) {
+  const make = `mkdir many && for i in $(seq 1 ${files}); do echo $i > many/f$i; done`;
+  const script = scripted(
+    { calls: [{ id: "c1", name: "bash", args: { command: `echo new > a.txt && ${make}` } }] },
+    { text: "done" },
+    { text: "nothing to do" },
+  );
+  const h = await openHarness(script, BASH_OPTIONS);
+  writeFileSync(join(h.workspace, "a.txt"), "old\n");
+  await h.agent.submit("edit");
+  await h.agent.submit("look");
+  const id = h.agent.sessionId;
+  const path = h.agent.logPath;
+  await h.agent.close();
+  return { ...h, id, path, env: { CODEWHALE_HOME: h.home } };
+}
+
+describe("codewhale rewind and checkpoints", () => {
+  it("lists the prompts with their files, rewinds, redoes, and the log verifies", async () => {
+    const s = await sessionWithEdits();
+    const listed = runCli(["checkpoints", s.id, "--session-dir", s.sessions], { env: s.env });
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.match(listed.stdout, /^ {2}1 {2}edit +4 files: a\.txt, many\/f1, many\/f2, many\/f3$/m);
+    assert.match(listed.stdout, /^ {2}2 {2}look +no file changed$/m);
+
+    const rewound = runCli(["rewind", s.id, "--to", "1", "--session-dir", s.sessions], {
+      env: s.env,
+    });
+    assert.equal(rewound.status, 0, rewound.stderr);
+    assert.match(rewound.stdout, /^rewound \(code\) to before prompt 1$/m);
+    assert.match(rewound.stdout, /^ {2}restored a\.txt$/m);
+    assert.equal(readFileSync(join(s.workspace, "a.txt"), "utf8"), "old\n");
+    assert.equal(existsSync(join(s.workspace, "many")), false);
+
+    const redone = runCli(["rewind", s.id, "--redo", "--session-dir", s.sessions], { env: s.env });
+    assert.equal(redone.status, 0, redone.stderr);
+    assert.equal(readFileSync(join(s.workspace, "a.txt"), "utf8"), "new\n");
+    assert.equal(readFileSync(join(s.workspace, "many", "f2"), "utf8"), "2\n");
+
+    const verified = runCli(["sessions", "verify", s.path], { env: s.env });
+    assert.equal(verified.status, 0, verified.stderr);
+    assert.match(verified.stdout, /workspace checkpoints and 2 rewinds agree/);
+    const rewinds = readSession(s.path).events.filter((e) => e.type === "checkpoint/rewind");
+    assert.deepEqual(
+      rewinds.map((e) => e.type === "checkpoint/rewind" && e.by),
+      ["cli", "cli"],
+    );
+  });
+
+  it("refuses with exit 4, naming the file, when a file changed outside codewhale; --force overwrites it", async () => {
+    const s = await sessionWithEdits();
+    writeFileSync(join(s.workspace, "a.txt"), "mine\n");
+    const args = ["rewind", s.id, "--to", "1", "--session-dir", s.sessions];
+    const refused = runCli(args, { env: s.env });
+    assert.equal(refused.status, 4);
+    assert.match(
+      refused.stderr,
+      /changed outside codewhale since the last checkpoint: a\.txt; pass --force/,
+    );
+    assert.equal(readFileSync(join(s.workspace, "a.txt"), "utf8"), "mine\n");
+    const forced = runCli([...args, "--force"], { env: s.env });
+    assert.equal(forced.status, 0, forced.stderr);
+    assert.equal(readFileSync(join(s.workspace, "a.txt"), "utf8"), "old\n");
+  });
+
+  it("a rewind killed with SIGKILL half way leaves a log that verifies, and --finish completes it", async () => {
+    const s = await sessionWithEdits(1500);
+    const journal = join(s.home, "checkpoints", s.id, "rewind.json");
+    const child = spawn(
+      process.execPath,
+      [cliPath, "rewind", s.id, "--to", "1", "--session-dir", s.sessions],
+      {
+        env: { PATH: process.env.PATH ?? "", ...s.env },
+        stdio: "ignore",
+      },
+    );
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    while (!existsSync(journal) && child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 1));
+    child.kill("SIGKILL");
+    await exited;
+    assert.ok(
+      existsSync(journal),
+      "killed after the journal was written, before the rewind was recorded",
+    );
+    const verified = runCli(["sessions", "verify", s.path], { env: s.env });
+    assert.equal(verified.status, 0, verified.stderr);
+
+    const finished = runCli(["rewind", s.id, "--finish", "--session-dir", s.sessions], {
+      env: s.env,
+    });
+    assert.equal(finished.status, 0, finished.stderr);
+    assert.match(finished.stdout, /^finished an interrupted rewind \(code\)$/m);
+    assert.equal(existsSync(journal), false);
+    assert.equal(readFileSync(join(s.workspace, "a.txt"), "utf8"), "old\n");
+    assert.equal(existsSync(join(s.workspace, "many")), false, "the new state, whole");
+    const again = runCli(["sessions", "verify", s.path], { env: s.env });
+    assert.equal(again.status, 0, again.stderr);
+    const last = readSession(s.path).events.findLast((e) => e.type === "checkpoint/rewind");
+    assert.equal(last?.type === "checkpoint/rewind" && last.recovered, true);
+  });
+});

@@ -94,7 +94,7 @@ export function filesByPrompt(timeline: Timeline): Map<number, string[]> {
 }
 
 /** What `sessions verify` says of a log's checkpoints, or the first event that breaks them. */
-export type TimelineCheck =
+type TimelineCheck =
   | { ok: true; checkpoints: number; rewinds: number }
   | { ok: false; seq: number; reason: string };
 

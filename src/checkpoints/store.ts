@@ -189,6 +189,8 @@ export class CheckpointStore {
    */
   private async stage(paths: string[]) {
     const update: string[] = [];
+    const gone: string[] = [];
+    const folders = new Map<string, boolean>();
     const skipped: SkippedFile[] = [];
     const facts = new Map<string, Fact>();
     let stored = 0;
@@ -198,8 +200,8 @@ export class CheckpointStore {
           skipped.push({ path: path.slice(0, -1), reason: "nested_repository" });
         continue;
       }
-      const entry = this.entry(path);
-      if (entry === "gone") update.push(path);
+      const entry = this.realFolders(path, folders) ? this.entry(path) : "gone";
+      if (entry === "gone") gone.push(path);
       else if (entry === "not_a_file") {
         if (this.noteOnce(path, -2)) skipped.push({ path, reason: entry });
       } else if (entry.size > this.limits.maxFileBytes) {
@@ -216,7 +218,11 @@ export class CheckpointStore {
         facts.set(path, { bytes: entry.size, regular: entry.perm !== null });
       }
     }
-    for (const path of update) if (!facts.has(path)) this.modes.delete(path);
+    for (const path of gone) this.modes.delete(path);
+    if (gone.length > 0) {
+      const input = Buffer.from(gone.map((path) => `${path}\0`).join(""));
+      await runGit(this.place, ["update-index", "--force-remove", "-z", "--stdin"], input);
+    }
     if (update.length > 0) {
       const input = Buffer.from(update.map((path) => `${path}\0`).join(""));
       const add = ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"];
@@ -228,6 +234,28 @@ export class CheckpointStore {
   private noteOnce(path: string, size: number): boolean {
     if (this.noted.get(path) === size) return false;
     this.noted.set(path, size);
+    return true;
+  }
+
+  /**
+   * Whether every folder on the way to `path` is a real folder (not a symlink): a path below a
+   * symlink is no longer in the workspace, whatever is at the link's target.
+   */
+  private realFolders(path: string, known: Map<string, boolean>): boolean {
+    const parts = path.split("/");
+    for (let depth = 1; depth < parts.length; depth++) {
+      const folder = parts.slice(0, depth).join("/");
+      let real = known.get(folder);
+      if (real === undefined) {
+        try {
+          real = lstatSync(join(this.place.workTree, folder)).isDirectory();
+        } catch {
+          real = false;
+        }
+        known.set(folder, real);
+      }
+      if (!real) return false;
+    }
     return true;
   }
 

@@ -2,14 +2,22 @@
 // stdin, strictly newline-framed, each mapped to one AgentCommand for `agent.dispatch`: `user`
 // is a prompt (the agent queues them FIFO), `steer` steers the running turn (or is a prompt
 // when none runs), `abort` cancels the running turn (queued prompts still run), `compact`
-// compacts (queued like a prompt; a `compaction` line tells how it went) and `answer` answers
+// compacts (queued like a prompt; a `compaction` line tells how it went), `rewind` rewinds
+// (docs/rewind.md; a `rewind` line tells how it went) and `answer` answers
 // an `ask` line (with `--answer-asks`; until stdin ends, asks then wait for it). A malformed
 // line, a prompt larger than the model's window (refused unrecorded) or an answer that does not
 // fit is answered with an error line naming its number and the session goes on; EOF ends the
 // session once the running turn and the queued prompts are done (asks still waiting then get
 // exec's refusal), a signal at once (the running turn is cancelled, queued prompts withdrawn).
 import * as z from "zod";
-import type { Agent, AgentAsk, AgentCommand, TurnOutcome } from "../agent/index.ts";
+import type {
+  Agent,
+  AgentAsk,
+  AgentCommand,
+  RewindOutcome,
+  TurnOutcome,
+  WithdrawnRewind,
+} from "../agent/index.ts";
 import { PromptTooLargeError } from "../errors.ts";
 import type { StreamLine } from "../present/stream-json.ts";
 import { type ExecRefusals, refuseAsk, refuseAsks } from "./exec-asks.ts";
@@ -24,6 +32,15 @@ const inputLineSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("steer"), text }),
   z.object({ type: z.literal("abort") }),
   z.object({ type: z.literal("compact"), focus: z.string().optional() }),
+  z.object({
+    type: z.literal("rewind"),
+    scope: z.enum(["code", "conversation", "both"]).default("code"),
+    to: z.number().int().positive().optional(),
+    checkpoint: z.number().int().positive().optional(),
+    redo: z.boolean().optional(),
+    file: z.string().optional(),
+    force: z.boolean().optional(),
+  }),
   z.object({
     type: z.literal("answer"),
     id: z.string(),
@@ -45,6 +62,10 @@ function commandOf(line: InputLine): AgentCommand {
       return { type: "cancel" };
     case "compact":
       return { type: "compact", focus: line.focus?.trim() || undefined };
+    case "rewind": {
+      const { type, to, ...rest } = line;
+      return { type, by: "stream-json", ...rest, ...(to === undefined ? {} : { prompt: to }) };
+    }
     case "answer": {
       const { id, outcome, scope, reason } = line;
       const decision =
@@ -54,6 +75,28 @@ function commandOf(line: InputLine): AgentCommand {
       return { type: "answer", id, decision };
     }
   }
+}
+
+/** The `rewind` line that answers a `rewind` input line: what was restored, or why not. */
+function rewindLine(sessionId: string, outcome: RewindOutcome | WithdrawnRewind): StreamLine {
+  if (outcome.reason === "rewound") {
+    const { seq, scope } = outcome.event;
+    return {
+      type: "rewind",
+      session_id: sessionId,
+      rewound: true,
+      seq,
+      scope,
+      files: outcome.files,
+    };
+  }
+  return {
+    type: "rewind",
+    session_id: sessionId,
+    rewound: false,
+    reason: outcome.reason,
+    ...(outcome.reason === "refused" ? { error: outcome.error, conflicts: outcome.conflicts } : {}),
+  };
 }
 
 /** An `agent/ask` as an output line, for a client that answers it with an `answer` line. */
@@ -126,12 +169,20 @@ export async function runStdinSession(
       .finally(() => turns.delete(turn));
     turns.add(turn);
   };
+  const rewind = (command: Extract<AgentCommand, { type: "rewind" }>) => {
+    const turn = agent
+      .dispatch(command)
+      .then((outcome) => output.line(rewindLine(agent.sessionId, outcome)))
+      .finally(() => turns.delete(turn));
+    turns.add(turn);
+  };
   const handle = (line: InputLine, number: number) => {
     const command = commandOf(line);
     if (command.type === "prompt") submit(command.text, number);
     else if (command.type === "steer") {
       if (!agent.dispatch(command)) submit(command.text, number);
     } else if (command.type === "compact") compact(command);
+    else if (command.type === "rewind") rewind(command);
     else if (command.type === "answer") {
       const answered = agent.dispatch(command);
       if (!answered.ok) output.line({ type: "error", line: number, message: answered.message });

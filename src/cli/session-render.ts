@@ -4,6 +4,7 @@
 // their presenters show them; every control character from the log is shown as a visible
 // escape so it cannot drive the terminal.
 
+import { checkpointLine, rewindLine } from "../present/checkpoint-line.ts";
 import {
   formatCost,
   formatCostDetail,
@@ -127,6 +128,10 @@ function describe(event: SessionEvent): string {
       return ` signs seq ${event.signed_seq} (key ${event.key})`;
     case "sandbox/connection":
       return ` ${oneLine(connectionNote(event))}`;
+    case "checkpoint/taken":
+      return ` ${oneLine(checkpointLine(event))}`;
+    case "checkpoint/rewind":
+      return ` ${oneLine(rewindLine(event))}`;
     default:
       return "";
   }

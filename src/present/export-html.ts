@@ -113,6 +113,9 @@ function htmlItem(item: Exclude<ViewItem, { kind: "turn-end" }>, md: MarkdownIt)
       return `<p class="failed" data-seq="${item.seq}">Request failed${item.willRetry ? " (retried)" : ""}: ${escapeHtml(item.error)}</p>\n`;
     case "compaction":
       return `<div class="note compaction" data-seq="${item.seq}"><div class="who">${escapeHtml(compactionLine(item))}</div><pre class="text">${escapeHtml(item.summary)}</pre></div>\n`;
+    case "checkpoint":
+    case "rewind":
+      return `<p class="note ${item.kind}" data-seq="${item.seq}">${escapeHtml(item.line)}</p>\n`;
   }
 }
 

@@ -63,6 +63,10 @@ export function markdownItem(item: ViewItem): string {
       return `*Request failed${item.willRetry ? " (retried)" : ""}: ${inline(item.error)}*\n\n`;
     case "compaction":
       return `---\n\n*${inline(compactionLine(item))}*\n\n${quote(item.summary)}\n\n`;
+    case "checkpoint":
+      return `*${inline(item.line)}*\n\n`;
+    case "rewind":
+      return `---\n\n**${inline(item.line)}**\n\n`;
     case "turn-end":
       return `---\n\n*${inline(turnFooter(item))}*\n\n`;
   }

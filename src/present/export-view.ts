@@ -6,6 +6,7 @@
 import type { EventOf, JsonValue, SessionEvent, Usage } from "../session/events.ts";
 import { zeroUsage } from "../session/events.ts";
 import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/presentation.ts";
+import { checkpointLine, rewindLine } from "./checkpoint-line.ts";
 import { sandboxNote } from "./sandbox-note.ts";
 import { ToolPresentations } from "./tool-presentations.ts";
 
@@ -49,6 +50,8 @@ export type ViewItem =
       sandbox: string | null;
     }
   | { kind: "note"; seq: number; source: string; text: string }
+  /** A workspace checkpoint or a rewind (checkpoint-line.ts), one line. */
+  | { kind: "checkpoint" | "rewind"; seq: number; line: string }
   | { kind: "failed"; seq: number; error: string; willRetry: boolean }
   /** A `context/compaction`: from here the model read `summary` in place of what it covers. */
   | {
@@ -72,7 +75,7 @@ export type ViewItem =
       cost: number | null;
     };
 
-/** Which item kinds each view keeps (the session head, compactions and turn ends are in every view). */
+/** Which item kinds each view keeps (the session head, compactions, rewinds and turn ends are in every view). */
 const KEPT: Record<ExportView, ReadonlySet<ViewItem["kind"]>> = {
   canonical: new Set([
     "user",
@@ -83,10 +86,12 @@ const KEPT: Record<ExportView, ReadonlySet<ViewItem["kind"]>> = {
     "note",
     "failed",
     "compaction",
+    "checkpoint",
+    "rewind",
     "turn-end",
   ]),
-  "response-only": new Set(["user", "text", "compaction", "turn-end"]),
-  "thinking-only": new Set(["user", "thinking", "compaction", "turn-end"]),
+  "response-only": new Set(["user", "text", "compaction", "rewind", "turn-end"]),
+  "thinking-only": new Set(["user", "thinking", "compaction", "rewind", "turn-end"]),
 };
 
 export function isExportView(value: string): value is ExportView {
@@ -195,6 +200,10 @@ export class ViewFold {
           model: r(`${event.provider}/${event.model}`),
           cost: event.cost,
         };
+      case "checkpoint/taken":
+        return { kind: "checkpoint", seq: event.seq, line: r(checkpointLine(event)) };
+      case "checkpoint/rewind":
+        return { kind: "rewind", seq: event.seq, line: r(rewindLine(event)) };
       case "turn/start":
         this.turn = { steps: 0, usage: zeroUsage(), cost: null };
         return null;

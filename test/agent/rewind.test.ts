@@ -3,17 +3,11 @@
 // around each call, and a rewind puts back exact bytes and modes, can be redone, refuses to
 // overwrite a file changed outside codewhale, and ends the conversation where asked.
 import assert from "node:assert/strict";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { renderView } from "../../src/present/export-render.ts";
+import { deriveMessages } from "../../src/session/derive.ts";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { openHarness, scripted } from "./scripted.ts";
@@ -137,6 +131,17 @@ describe("checkpoints and rewind", () => {
     assert.equal(rewinds.length, 2);
     assert.equal(rewinds[1]?.redo_of, rewinds[0]?.seq);
     assert.equal(rewinds[0]?.by, "test");
+    const parts: string[] = [];
+    const options = { view: "canonical", format: "md", throughSeq: 0, redacted: false } as const;
+    await renderView(log, { ...options, clean: (text) => text }, (text) => void parts.push(text));
+    const markdown = parts.join("");
+    assert.match(markdown, /\*checkpoint 2: 1 file \(a\.txt\) changed by c0\*/);
+    assert.match(
+      markdown,
+      /\*checkpoint 4: 2 files \(moved\.txt \(removed\), renamed\.txt\) changed by c2\*/,
+    );
+    assert.match(markdown, /\*\*rewind by test: code to before prompt 1; restored 7 files \(/);
+    assert.match(markdown, /\*\*rewind by test: undoes the rewind at seq \d+; restored 7 files/);
   });
 
   it("a file changed outside codewhale since the last checkpoint is not overwritten unless forced", async () => {
@@ -186,6 +191,9 @@ describe("checkpoints and rewind", () => {
     );
     assert.deepEqual(texts, ["user:first", "assistant", "user:second, again"]);
     h.agent.dispose();
-    assert.equal(existsSync(h.agent.logPath), true);
+    const resumed = deriveMessages(readSession(h.agent.logPath).events).map((m) =>
+      m.role === "user" ? `user:${m.text}` : m.role,
+    );
+    assert.deepEqual(resumed, [...texts, "assistant"], "a resume derives the same history");
   });
 });

@@ -1,7 +1,8 @@
 // End to end: `codewhale exec` across failures and sessions: prefix-stable requests over a
-// multi-step turn and a resumed turn (each provider kind), a model switch on resume, resume
-// after SIGKILL mid-stream, SIGINT (exit 130), retries within the budget, and the two-way
-// stream-json session on stdin.
+// multi-step turn and a resumed turn (one kind here, each at the agent level in
+// test/agent/prefix-stability.test.ts), a model switch on resume, resume after SIGKILL
+// mid-stream, SIGINT (exit 130), retries within the budget, and the two-way stream-json
+// session on stdin.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
@@ -11,7 +12,6 @@ import {
   type ExecEnv,
   execEnv,
   jsonLines,
-  KINDS,
   MODEL_OF,
   runExec,
   spawnCli,
@@ -45,39 +45,36 @@ async function slowStreamStarted(setup: ExecEnv, deltas: number) {
 }
 
 describe("prefix stability", () => {
-  for (const kind of KINDS) {
-    it(`${kind}: each request's messages begin with the previous request's, across steps and turns`, async () => {
-      const setup = execEnv(mock);
-      const model = MODEL_OF[kind];
-      mock.enqueue(
-        {
-          blocks: [
-            { kind: "thinking", text: "Let me try a tool.", signature: "sig-a" },
-            { kind: "text", text: "Trying." },
-            { kind: "tool", id: "call_1", name: "nope", input: { x: 1 } },
-          ],
-        },
-        { blocks: [{ kind: "tool", id: "call_2", name: "nope", input: { x: "é" } }] },
-        { blocks: [{ kind: "text", text: "Done." }] },
-        { blocks: [{ kind: "text", text: "Second turn." }] },
-      );
-      const first = await runExec(
-        ["--model", model, "--output-format", "stream-json", "go"],
-        setup,
-      );
-      assert.equal(first.status, 0, first.stderr);
-      const id = sessionIdOf(first.stdout);
-      const second = await runExec(["--model", model, "--resume", id, "again"], setup);
-      assert.equal(second.status, 0, second.stderr);
-      assert.equal(mock.requests.length, 4);
-      for (let n = 0; n + 1 < mock.requests.length; n++) {
-        const previous = historyPrefix(kind, comparable(kind, mock.requests[n]!.raw));
-        const next = comparable(kind, mock.requests[n + 1]!.raw);
-        assert.ok(next.startsWith(previous), `request ${n + 2} extends request ${n + 1}`);
-      }
-      verify(setup, id);
-    });
-  }
+  // One exec run; each wire format's is test/agent/prefix-stability.test.ts's.
+  it("anthropic: each request's messages begin with the previous request's, across steps and turns", async () => {
+    const kind = "anthropic";
+    const setup = execEnv(mock);
+    const model = MODEL_OF[kind];
+    mock.enqueue(
+      {
+        blocks: [
+          { kind: "thinking", text: "Let me try a tool.", signature: "sig-a" },
+          { kind: "text", text: "Trying." },
+          { kind: "tool", id: "call_1", name: "nope", input: { x: 1 } },
+        ],
+      },
+      { blocks: [{ kind: "tool", id: "call_2", name: "nope", input: { x: "é" } }] },
+      { blocks: [{ kind: "text", text: "Done." }] },
+      { blocks: [{ kind: "text", text: "Second turn." }] },
+    );
+    const first = await runExec(["--model", model, "--output-format", "stream-json", "go"], setup);
+    assert.equal(first.status, 0, first.stderr);
+    const id = sessionIdOf(first.stdout);
+    const second = await runExec(["--model", model, "--resume", id, "again"], setup);
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(mock.requests.length, 4);
+    for (let n = 0; n + 1 < mock.requests.length; n++) {
+      const previous = historyPrefix(kind, comparable(kind, mock.requests[n]!.raw));
+      const next = comparable(kind, mock.requests[n + 1]!.raw);
+      assert.ok(next.startsWith(previous), `request ${n + 2} extends request ${n + 1}`);
+    }
+    verify(setup, id);
+  });
 
   it("--model on --resume switches model (and provider kind); the old log is unchanged", async () => {
     const setup = execEnv(mock);

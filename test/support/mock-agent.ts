@@ -37,6 +37,10 @@ export interface MockAgentOptions {
   /** exec's tool set for child-process tests (default) or the built-in tools. */
   tools?: "test" | "builtin";
   guard?: AgentOptions["guard"];
+  /** The home and workspace of an earlier agent (to resume one of its sessions). */
+  setup?: ExecEnv;
+  /** A session id of `setup`'s to resume. */
+  resume?: string;
 }
 
 /** Opens an agent on `kind`'s model in a fresh home and workspace; close it with `agent.close()`. */
@@ -45,7 +49,7 @@ export async function openMockAgent(
   kind: ProviderApi,
   options: MockAgentOptions = {},
 ): Promise<MockAgent> {
-  const setup = execEnv(mock, options.toml);
+  const setup = options.setup ?? execEnv(mock, options.toml);
   const model = MODEL_OF[kind];
   const loaded = loadConfig({ cwd: setup.workspace, env: setup.env, flags: { model } });
   const ran: ToolRecord[] = [];
@@ -63,6 +67,7 @@ export async function openMockAgent(
       ? {}
       : { tools: [staticToolSource("test", tools)], defaultTools: false }),
     ...(options.guard ? { guard: options.guard } : {}),
+    ...(options.resume ? { resume: options.resume } : {}),
   });
   refuseAsks(agent);
   return { agent, setup, events, ran };

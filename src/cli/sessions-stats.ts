@@ -111,6 +111,15 @@ function renderStats(stats: SessionStats): string[] {
       ),
     );
   }
+  const { web } = stats;
+  if (web.fetches + web.refused > 0) {
+    lines.push(
+      "",
+      "web fetches (web_fetch)",
+      `  fetched  ${formatCount(web.fetches)} (${formatCount(web.failed)} failed)`,
+      `  refused  ${formatCount(web.refused)} (by the permission policy)`,
+    );
+  }
   lines.push(
     "",
     "provider cache per request",

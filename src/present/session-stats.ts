@@ -2,7 +2,7 @@
 // apart on purpose: bytes per view (what a person's terminal and an export receive), local
 // storage bytes by event type, the request-side replay tokens of the last request (counted
 // with a tokenizer) beside what the provider reported, and the provider's cache figures per
-// request with the hit ratio; plus cost per turn and in total. Pure over the events and their
+// request with the hit ratio; plus cost per turn and in total, and the web fetches. Pure over the events and their
 // line sizes; the counts come from session/figures.ts's fold. Called by cli/sessions-stats.ts.
 import { countTokens, messageText, TOKENIZER } from "../providers/token-count.ts";
 import { deriveMessages } from "../session/derive.ts";
@@ -23,6 +23,14 @@ export interface SessionStats {
   };
   /** Each compaction: the history's estimated tokens before and after, and its cost. */
   compactions: CompactionFigures[];
+  /** The `web_fetch` calls: run (allowed), of those failed (an error result), and refused. */
+  web: WebFetchCounts;
+}
+
+export interface WebFetchCounts {
+  fetches: number;
+  failed: number;
+  refused: number;
 }
 
 /** The history the last completed request carried, re-counted, beside the provider's count. */
@@ -77,7 +85,25 @@ export function sessionStats(input: StatsInput): SessionStats {
       total: fold.figures.cost,
     },
     compactions,
+    web: webFetches(input.events),
   };
+}
+
+/** Counts the `web_fetch` calls from their `tool/call` decisions and `tool/result` errors. */
+function webFetches(events: readonly SessionEvent[]): WebFetchCounts {
+  const ran = new Set<string>();
+  const counts = { fetches: 0, failed: 0, refused: 0 };
+  for (const event of events) {
+    if (event.type === "tool/call" && event.name === "web_fetch") {
+      if (event.decision.outcome === "allow") {
+        counts.fetches++;
+        ran.add(event.call_id);
+      } else counts.refused++;
+    } else if (event.type === "tool/result" && event.is_error && ran.has(event.call_id)) {
+      counts.failed++;
+    }
+  }
+  return counts;
 }
 
 function storageByType(events: readonly SessionEvent[], lineBytes: readonly number[]) {

@@ -1,6 +1,7 @@
 // `codewhale sessions stats` through the built CLI over a log written by the real writer: the
 // four figures kept apart (bytes per view, storage by event type, replay tokens beside the
-// provider's input tokens, cache per request with the hit ratio) and cost per turn and total.
+// provider's input tokens, cache per request with the hit ratio) and cost per turn and total;
+// web_fetch calls counted (run, failed, refused).
 import assert from "node:assert/strict";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -73,5 +74,51 @@ describe("sessions stats", () => {
     assert.match(text.stdout, /^ {2}1 {8}0 {8}20 {10}90 {11}10 {2}75\.0 %$/m);
     assert.match(text.stdout, /^ {2}all {10}2 {2}\$0\.0267 \(\$0\.03\)$/m);
     assert.doesNotMatch(text.stdout, /0\.02660880/);
+    assert.deepEqual(stats.web, { fetches: 0, failed: 0, refused: 0 });
+    assert.doesNotMatch(text.stdout, /web fetches/);
+  });
+
+  it("counts the web_fetch calls that ran, failed and were refused", () => {
+    const home = tempDir("cw-stats-");
+    const fetchCall = (id: string, outcome: "allow" | "deny", isError: boolean): EventInput[] => [
+      {
+        type: "tool/call",
+        turn: 0,
+        step: 0,
+        call_id: id,
+        name: "web_fetch",
+        arguments: { url: "https://docs.python.org/3/" },
+        decision: { outcome, by: outcome === "allow" ? "rule" : "default" },
+      },
+      {
+        type: "tool/result",
+        call_id: id,
+        content: isError ? "web_fetch: refused" : "Fetched content from …",
+        is_error: isError,
+        original_bytes: 1,
+        delivered_bytes: 1,
+        truncated: false,
+        spill_path: null,
+        policy_errors: [],
+      },
+    ];
+    const turn = sampleTurn(0);
+    const events = [
+      ...turn.slice(0, -1),
+      ...fetchCall("w1", "allow", false),
+      ...fetchCall("w2", "allow", true),
+      ...fetchCall("w3", "deny", true),
+      ...turn.slice(-1),
+    ];
+    const { id } = writeSession(join(home, "sessions"), events);
+    const cli = (...args: string[]) => runCli(args, { env: { CODEWHALE_HOME: home }, cwd: home });
+    const json = cli("sessions", "stats", id.slice(-8), "--json");
+    assert.equal(json.status, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout).web, { fetches: 2, failed: 1, refused: 1 });
+    const text = cli("sessions", "stats", id).stdout;
+    assert.match(
+      text,
+      /web fetches \(web_fetch\)\n {2}fetched {2}2 \(1 failed\)\n {2}refused {2}1 /,
+    );
   });
 });

@@ -1,10 +1,11 @@
 // Retries as a script sees them, through `codewhale exec --output-format stream-json` as a child
 // process against the mock: every failed attempt (429 with retry-after, 529 overloaded, 500) is
 // one `step/failed` line, as it happens, with the reason, the HTTP status, the wait before the
-// next attempt and that attempt's number (docs/stream-json.md, "Retries").
+// next attempt and that attempt's number (docs/stream-json.md, "Retries"). One kind here; each
+// wire format's events at the agent level (test/agent/retry-per-wire.test.ts).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { execEnv, jsonLines, KINDS, MODEL_OF, runExec } from "../support/exec-harness.ts";
+import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
 import {
   overloaded,
   rateLimited,
@@ -15,7 +16,8 @@ import {
 const mock = useMockProvider({ each: true });
 
 describe("exec stream-json: a line per retry", () => {
-  for (const kind of KINDS) {
+  // One exec run; each wire format's events are test/agent/retry-per-wire.test.ts's.
+  for (const kind of ["anthropic"] as const) {
     it(`${kind}: 429, 529 and 500 are each a step/failed line with the reason and the wait, then the answer`, async () => {
       const retry = "[retry]\nmax_retries = 5\ninitial_delay_ms = 20\nmax_delay_ms = 40";
       mock.enqueue(rateLimited("0.2"), overloaded(), serverError(), {

@@ -7,6 +7,7 @@ import type { AgentAsk, AskDecision } from "../agent/index.ts";
 import { terminalSafeLine } from "../runner/index.ts";
 
 export function permissionOptions(ask: AgentAsk): PermissionOption[] {
+  if (ask.question) return questionOptions(ask.question.options);
   const options: PermissionOption[] = [
     { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
   ];
@@ -37,6 +38,8 @@ export function decisionOf(
     return { decision: { outcome: "deny", reason: "the permission request was cancelled" } };
   }
   const offered = permissionOptions(ask).some((option) => option.optionId === outcome.optionId);
+  if (ask.question)
+    return { decision: answerOf(ask.question.options, offered ? outcome.optionId : "") };
   switch (offered ? outcome.optionId : "") {
     case "allow_once":
       return { decision: { outcome: "allow", scope: "once" } };
@@ -54,4 +57,26 @@ export function decisionOf(
         decision: { outcome: "deny", reason: "the editor answered with an option not offered" },
       };
   }
+}
+
+/**
+ * A question the model asks (`ask_user`): each option as an `allow_once` option (`answer:N`),
+ * then "Don't answer". Free text has no place in a permission request: an editor picks.
+ */
+function questionOptions(choices: readonly string[]): PermissionOption[] {
+  const options: PermissionOption[] = choices.map((choice, index) => ({
+    optionId: `answer:${index}`,
+    name: terminalSafeLine(choice),
+    kind: "allow_once",
+  }));
+  options.push({ optionId: "reject_once", name: "Don't answer", kind: "reject_once" });
+  return options;
+}
+
+/** The answer a chosen question option stands for. */
+function answerOf(choices: readonly string[], optionId: string): AskDecision {
+  const index = /^answer:(\d)$/.exec(optionId)?.[1];
+  const choice = index === undefined ? undefined : choices[Number(index)];
+  if (choice !== undefined) return { outcome: "answer", answer: choice };
+  return { outcome: "deny", reason: "the user declined to answer" };
 }

@@ -353,7 +353,8 @@ export class Agent {
 
   /** Answers an `agent/ask`; the first answer wins, a later or unknown one changes nothing. */
   answer(id: string, decision: AskDecision): AnswerResult {
-    const { subagents } = this.session;
+    const { subagents, questions } = this.session;
+    if (questions.owns(id)) return questions.answer(id, decision);
     if (subagents?.owns(id)) return subagents.answer(id, decision);
     return this.session.ctx.guard.asks.answer(id, decision);
   }
@@ -361,7 +362,8 @@ export class Agent {
   /** The asks waiting for an answer now (for a surface that attaches while one waits). */
   pendingAsks(): AgentAsk[] {
     const children = this.session.subagents?.pending() ?? [];
-    return [...this.session.ctx.guard.asks.pending(), ...children];
+    const questions = this.session.questions.pending();
+    return [...this.session.ctx.guard.asks.pending(), ...questions, ...children];
   }
 
   /**

@@ -27,10 +27,12 @@ import type { FileAccess, TerminalHost } from "../tools/builtin/index.ts";
 import { warmSandbox } from "../tools/sandbox-setup.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
+import { askUserToolSource } from "./ask-user-tool.ts";
 import type { AgentBus, BusEvents } from "./bus-events.ts";
 import { CallCheckpoints } from "./call-checkpoints.ts";
 import { applyHookNotes } from "./notes.ts";
 import { resolveModel, splitModelId } from "./provider-resolve.ts";
+import { QuestionDesk } from "./questions.ts";
 import { realSleep, type Sleep } from "./retry.ts";
 import type { RunContext } from "./run-context.ts";
 import {
@@ -110,6 +112,8 @@ export interface AgentOptions {
   subagents?: boolean;
   /** Set for a subagent's session: its parent session, call and shared budget. */
   parent?: ParentLink;
+  /** Offer the `ask_user` tool (questions for the user). Default: with the default tools. */
+  questions?: boolean;
   /** A custom agent's instructions, added to the system prompt. */
   instructions?: string;
   /** Offer only the tools of these names (a custom agent's `tools`); absent: all. */
@@ -140,6 +144,8 @@ export interface ComposedSession {
   sessionStop: TurnStop | undefined;
   /** The session's subagents, when it offers the `task` tool. */
   subagents: SubagentHost | null;
+  /** The questions of `ask_user`, waiting for an answer. */
+  questions: QuestionDesk;
   /** USD spent so far against `max_budget_usd`: the session's, its children's, its parent's. */
   spent(): number;
 }
@@ -196,7 +202,14 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
         agents: customAgents(options),
       })
     : null;
-  const sessionTools = await openToolbox(options, prepared, writer.id, subagents);
+  const questions = new QuestionDesk(bus, writer, writer.id);
+  const own = [
+    ...(subagents ? [taskToolSource(subagents)] : []),
+    ...((options.questions ?? options.defaultTools !== false)
+      ? [askUserToolSource(questions, () => Math.max(0, totals.nextTurn - 1))]
+      : []),
+  ];
+  const sessionTools = await openToolbox(options, prepared, writer.id, own);
   const tools = sessionTools.toolbox;
   const session = {
     sessionId: writer.id,
@@ -250,7 +263,17 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
   const resumed = prior !== null;
   const { parent } = options;
   const spent = parent ? () => parent.spent() : () => (subagents ? subagents.spent() : totals.cost);
-  return { ctx, journal, totals, resumed, sessionTools, sessionStop: notes.stop, subagents, spent };
+  return {
+    ctx,
+    journal,
+    totals,
+    resumed,
+    sessionTools,
+    sessionStop: notes.stop,
+    subagents,
+    questions,
+    spent,
+  };
 }
 
 /**
@@ -367,12 +390,12 @@ function openToolbox(
   options: OpenOptions,
   prepared: PreparedPolicy,
   sessionId: string,
-  subagents: SubagentHost | null,
+  own: readonly ToolSource[],
 ): Promise<SessionTools> {
   const skills = options.defaultTools === false ? [] : sessionSkills(options);
   const sources = [
     ...(options.tools ?? []),
-    ...(subagents ? [taskToolSource(subagents)] : []),
+    ...own,
     ...(skills.length > 0 ? [skillToolSource(skills)] : []),
   ];
   return createSessionTools({

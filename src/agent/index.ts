@@ -16,6 +16,7 @@ export type {
 export type { AgentAsk, AnswerResult, AskDecision, AskOption } from "./pending-asks.ts";
 export { oversizedPrompt } from "./prompt-size.ts";
 export { resolveModel, splitModelId } from "./provider-resolve.ts";
+export { NO_USER } from "./questions.ts";
 export type { RewindOutcome } from "./rewind-command.ts";
 export type { Receipts } from "./session-open.ts";
 export type { TurnOutcome, TurnReason } from "./turn.ts";

@@ -11,7 +11,7 @@ import type { AgentBus } from "./bus-events.ts";
 import type { CallDecision } from "./tool-call-decision.ts";
 
 /** The answers an ask may accept: `allow_session` only where an allow rule would hold. */
-export type AskOption = "allow_once" | "allow_session" | "deny";
+export type AskOption = "allow_once" | "allow_session" | "deny" | "answer";
 
 /** An ask as surfaces see it on the bus (`agent/ask`). */
 export interface AgentAsk {
@@ -52,12 +52,20 @@ export interface AgentAsk {
    * `task` call that runs it and that call's description. Answer it like any other ask.
    */
   subagent?: { sessionId: string; callId: string; description: string };
+  /**
+   * Set when the model asks the user a question (`ask_user`): answer with `{ outcome:
+   * "answer", answer }` (one of `options`, or any text when `freeText`), or `deny` to decline.
+   * `options` of the ask are then `answer` and `deny`.
+   */
+  question?: { text: string; options: string[]; freeText: boolean };
 }
 
 /** A surface's answer. `by` is "user" when a person answered (the default). */
 export type AskDecision = { by?: "user" | "default" } & (
   | { outcome: "allow"; scope?: "once" | "session" }
   | { outcome: "deny"; reason?: string }
+  /** The answer to a question (`ask.question`). */
+  | { outcome: "answer"; answer: string }
 );
 
 /** `answer` tells a late, unknown, malformed or not offered answer apart; it never throws. */
@@ -232,7 +240,10 @@ function answerOf(decision: AskDecision, ask: AgentAsk): Answer {
     const grant = decision.scope === "session" ? ask.sessionRule : undefined;
     return { decision: { outcome: "allow", by, reason: ask.reason }, ...(grant ? { grant } : {}) };
   }
-  if (decision.reason !== undefined) return deny(by, decision.reason);
+  // (An `answer` never gets here: optionOf refuses it for a call's ask.)
+  if (decision.outcome === "deny" && decision.reason !== undefined) {
+    return deny(by, decision.reason);
+  }
   return deny(by, by === "user" ? "the user denied this call" : ask.reason);
 }
 

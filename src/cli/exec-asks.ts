@@ -5,7 +5,7 @@
 // (`ExecRefusals.of`). An ask to run a call again outside the OS sandbox is allowed once only when
 // the rule that let the call run was given with `--allow`, else denied saying so. Subscribed by
 // exec-command.ts (and by loop tests that want exec's answers).
-import type { Agent, AgentAsk } from "../agent/index.ts";
+import { type Agent, type AgentAsk, NO_USER } from "../agent/index.ts";
 import { execDenialMessage } from "../permissions/index.ts";
 import type { EventOf } from "../session/events.ts";
 
@@ -51,6 +51,16 @@ export function refuseAsks(agent: Agent, refusals?: ExecRefusals): () => void {
 export function refuseAsk(agent: Agent, ask: AgentAsk, refusals?: ExecRefusals): void {
   if (ask.escalation) {
     answerEscalation(agent, ask, refusals);
+    return;
+  }
+  if (ask.question) {
+    // A question from the model (ask_user): nobody is here to answer it.
+    const reason = NO_USER;
+    agent.dispatch({
+      type: "answer",
+      id: ask.id,
+      decision: { outcome: "deny", by: "default", reason },
+    });
     return;
   }
   const reason = execDenialMessage(ask, ask.reason, agent.permissionContext);

@@ -44,9 +44,11 @@ const inputLineSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("answer"),
     id: z.string(),
-    outcome: z.enum(["allow", "deny"]),
+    outcome: z.enum(["allow", "deny", "answer"]),
     scope: z.enum(["once", "session"]).optional(),
     reason: z.string().optional(),
+    /** With `answer`: the answer to a question (`ask` line with `question`). */
+    answer: z.string().optional(),
   }),
 ]);
 type InputLine = z.infer<typeof inputLineSchema>;
@@ -68,6 +70,9 @@ function commandOf(line: InputLine): AgentCommand {
     }
     case "answer": {
       const { id, outcome, scope, reason } = line;
+      if (outcome === "answer") {
+        return { type: "answer", id, decision: { outcome, answer: line.answer ?? "" } };
+      }
       const decision =
         outcome === "allow"
           ? { outcome, ...(scope ? { scope } : {}) }
@@ -112,6 +117,16 @@ function askLine(ask: AgentAsk): StreamLine {
     asked_by: ask.askedBy,
     options: ask.options,
     ...(ask.sessionRule === undefined ? {} : { session_rule: ask.sessionRule }),
+    ...(ask.question
+      ? {
+          question: ask.question.text,
+          question_options: ask.question.options,
+          free_text: ask.question.freeText,
+        }
+      : {}),
+    ...(ask.subagent
+      ? { parent_call_id: ask.subagent.callId, session_id: ask.subagent.sessionId }
+      : {}),
   };
 }
 

@@ -367,6 +367,32 @@ const payloadDefinitions = {
       allowed: z.boolean(),
       error: z.string().optional(),
     }),
+  /**
+   * The model asked the user a question (the `ask_user` tool's call `call_id`; added within
+   * v1): the question, its 2-6 `options`, and whether free text is accepted. Written before
+   * any surface shows it; its `question/answered` follows. Never replayed (the call's
+   * `tool/result` carries the answer to the model).
+   */
+  "question/asked": () =>
+    z.object({
+      call_id: z.string(),
+      question: z.string(),
+      options: z.array(z.string()),
+      free_text: z.boolean(),
+    }),
+  /**
+   * The answer to the `question/asked` of `call_id` (added within v1): `answer` is the option
+   * chosen or the user's own text, null when none came; `by` is `user` when a person answered,
+   * `default` when nobody could (no surface, exec without an input channel: `reason` says
+   * which) or the turn was cancelled.
+   */
+  "question/answered": () =>
+    z.object({
+      call_id: z.string(),
+      answer: z.string().nullable(),
+      by: z.enum(["user", "default"]),
+      reason: z.string().optional(),
+    }),
   /** The whole todo list, as last written by the model. */
   "todo/update": () =>
     z.object({
@@ -581,6 +607,7 @@ export const SYNC_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   "steering/message",
   "session/title",
   "tool/call",
+  "question/answered",
   "step/end",
   "compaction/start",
   "context/compaction",

@@ -2,6 +2,7 @@
 // `tool/call` and its `tool/result` are shown from the log alone, for every surface
 // (present/tool-presentations.ts). Imports only the *.presenter.ts files: nothing here makes a
 // tool, a context or a background manager, runs or spawns.
+import { ASK_USER_TOOL, askUserPresenter } from "./builtin/ask-user.presenter.ts";
 import { bashKillPresenter, bashOutputPresenter, bashPresenter } from "./builtin/bash.presenter.ts";
 import { editPresenter } from "./builtin/edit.presenter.ts";
 import { globPresenter } from "./builtin/glob.presenter.ts";
@@ -15,7 +16,7 @@ import { writePresenter } from "./builtin/write.presenter.ts";
 import { CODE_GRAPH_TOOL, codeGraphPresenter } from "./external/code-graph.presenter.ts";
 import type { ToolPresenter } from "./presentation.ts";
 
-/** In the order the model sees the built-in tools, then code_graph, then task. */
+/** In the order the model sees the built-in tools, then code_graph, task and ask_user. */
 const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   ["bash", bashPresenter],
   ["bash_output", bashOutputPresenter],
@@ -29,8 +30,9 @@ const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   [WEB_FETCH_TOOL, webFetchPresenter],
   [TODO_WRITE_TOOL, todoWritePresenter],
   [CODE_GRAPH_TOOL, codeGraphPresenter],
-  // The subagents' tool: made by the agent (agent/task-tool.ts), shown from here.
+  // The agent's own tools: made by the agent (agent/task-tool.ts, ask-user-tool.ts), shown here.
   [TASK_TOOL, taskPresenter],
+  [ASK_USER_TOOL, askUserPresenter],
 ]);
 
 /** The names that have a static presenter. */

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Component, Container, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
-import type { Agent, AgentAsk } from "../agent/index.ts";
+import type { Agent, AgentAsk, AskDecision } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
 import { formatCost, formatDuration, formatTokens, plural } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
@@ -21,6 +21,7 @@ import { initPrompt } from "./init-prompt.ts";
 import { InputEditor } from "./input-editor.ts";
 import { McpInput } from "./mcp-input.ts";
 import { Picker } from "./picker.ts";
+import { QuestionPanel } from "./question-panel.ts";
 import { runSessionCommand, type SessionCommands } from "./session-commands.ts";
 import { ShellCommands, shellCommandOf } from "./shell-command.ts";
 import { completionCommands, helpLines, nextMode, parseSlash } from "./slash-commands.ts";
@@ -134,7 +135,7 @@ export class App {
   private contextTokens = 0;
   private readonly editor: InputEditor;
   private readonly asks: AgentAsk[] = [];
-  private panel: AskPanel | undefined;
+  private panel: AskPanel | QuestionPanel | undefined;
   private queued: string[] = [];
   private figures: FiguresFold;
   private mode: PermissionMode;
@@ -502,17 +503,22 @@ export class App {
     }
     const agent = this.agent;
     const rules = this.options.views.rules;
-    const panel = new AskPanel(
-      ask,
-      this.theme,
-      (decision, always) => {
-        if (always) this.writeRule(always);
-        agent.dispatch({ type: "answer", id: ask.id, decision });
-        this.showNextAsk();
-      },
-      rules?.targets,
-      () => this.tui.terminal.rows,
-    );
+    const answered = (decision: AskDecision) => {
+      agent.dispatch({ type: "answer", id: ask.id, decision });
+      this.showNextAsk();
+    };
+    const panel = ask.question
+      ? new QuestionPanel(ask, this.theme, answered)
+      : new AskPanel(
+          ask,
+          this.theme,
+          (decision, always) => {
+            if (always) this.writeRule(always);
+            answered(decision);
+          },
+          rules?.targets,
+          () => this.tui.terminal.rows,
+        );
     this.panel = panel;
     this.askArea.addChild(panel);
     this.tui.setFocus(panel);

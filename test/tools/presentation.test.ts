@@ -198,8 +198,8 @@ describe("tool presentation", () => {
     });
   }
 
-  it("the static presenters (no tool object) cover every built-in tool, in the model's order, and task", () => {
-    assert.deepEqual(builtinPresenterNames(), [...tools.keys(), "task"]);
+  it("the static presenters (no tool object) cover every built-in tool, in the model's order, and the agent's own", () => {
+    assert.deepEqual(builtinPresenterNames(), [...tools.keys(), "task", "ask_user"]);
   });
 
   for (const c of cases) {

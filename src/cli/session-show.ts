@@ -11,6 +11,7 @@ import { readSession, type TailDamage } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
 import { type SessionSummary, summarizeSession } from "../session/summary.ts";
 import { verifyTrust } from "./receipts.ts";
+import { childLines } from "./session-children.ts";
 import { renderEventLines, renderSummaryHeader } from "./session-render.ts";
 
 export interface ShownSession {
@@ -39,7 +40,8 @@ export function showText(shown: ShownSession): string {
   const { path, summary, events, figures, torn, damaged } = shown;
   const verified = verificationLine(path, events, damaged, torn);
   const header = renderSummaryHeader({ summary, figures, verified });
-  const lines = [...header, "", ...renderEventLines(events)];
+  const children = childLines(path, events, figures.cost);
+  const lines = [...header, ...children, "", ...renderEventLines(events)];
   if (torn) lines.push(`(torn last line: ${torn.bytes} bytes, cut on resume)`);
   if (damaged) lines.push(terminalSafe(damagedTailNote(damaged, summary.id)));
   return `${lines.join("\n")}\n`;

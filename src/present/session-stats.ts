@@ -27,7 +27,7 @@ export interface SessionStats {
   web: WebFetchCounts;
 }
 
-export interface WebFetchCounts {
+interface WebFetchCounts {
   fetches: number;
   failed: number;
   refused: number;

@@ -198,6 +198,14 @@ export class Agent {
     }));
   }
 
+  /**
+   * The diff from the workspace before prompt `prompt` (default: the last) to now, from the
+   * session's checkpoints (the terminal's /diff); null when none was taken before it.
+   */
+  checkpointDiff(prompt?: number): Promise<string | null> {
+    return this.session.ctx.checkpoints.diffSince(prompt);
+  }
+
   /** Runs `work` between turns, holding the place of a turn so nothing starts meanwhile. */
   private async between<T>(work: () => Promise<T>): Promise<T> {
     this.controller = new AbortController();

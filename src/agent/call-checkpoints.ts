@@ -12,7 +12,9 @@ import {
   type RewindDone,
   type RewindRequest,
   rewind,
+  stateBeforePrompt,
   timelineOf,
+  treeDiff,
 } from "../checkpoints/index.ts";
 import type { Config } from "../config/index.ts";
 import { errorMessage } from "../errors.ts";
@@ -70,6 +72,20 @@ export class CallCheckpoints {
     );
     this.sync(store);
     return done;
+  }
+
+  /**
+   * The diff from the state before prompt `prompt` (default: the last) to the workspace now,
+   * or null when no checkpoint was taken before it. Nothing is recorded.
+   */
+  async diffSince(prompt?: number): Promise<string | null> {
+    const store = await this.open(true);
+    if (!store) return null;
+    const timeline = timelineOf(this.options.history());
+    const state = stateBeforePrompt(timeline, prompt ?? timeline.prompts.length);
+    if (!state) return null;
+    const now = await store.capture();
+    return treeDiff(store.place, state.tree, now.tree);
   }
 
   private recordBefore(store: CheckpointStore, before: Capture, call: Around): void {

@@ -4,11 +4,12 @@
 export type { RewindDone, RewindRequest } from "./rewind.ts";
 export { rewind } from "./rewind.ts";
 export type { Capture } from "./store.ts";
-export { CheckpointStore } from "./store.ts";
+export { CheckpointStore, treeDiff } from "./store.ts";
 export {
   checkTimeline,
   filesByPrompt,
   lastState,
   nextCheckpoint,
+  stateBeforePrompt,
   timelineOf,
 } from "./timeline.ts";

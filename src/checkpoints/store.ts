@@ -62,7 +62,7 @@ export interface RecordedState {
  * workspace: no line-ending, `ident`, encoding or filter conversion, so git stores each file's
  * bytes exactly.
  */
-const ATTRIBUTES = "* -text -eol -crlf -ident -filter !working-tree-encoding -diff -merge\n";
+const ATTRIBUTES = "* -text -eol -crlf -ident -filter !working-tree-encoding\n";
 
 /** The empty tree's id (git's well-known constant). */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -400,4 +400,10 @@ function modesBlob(modes: Map<string, number>): Buffer {
 function parseModes(bytes: Buffer): Map<string, number> {
   const parsed = JSON.parse(bytes.toString("utf8")) as Record<string, number>;
   return new Map(Object.entries(parsed));
+}
+
+/** The unified diff from tree `from` to tree `to` (git's own text diff; binary files named). */
+export async function treeDiff(place: GitPlace, from: string, to: string): Promise<string> {
+  const args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames"];
+  return (await runGit(place, [...args, from, to])).toString("utf8");
 }

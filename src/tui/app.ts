@@ -22,6 +22,7 @@ import { InputEditor } from "./input-editor.ts";
 import { McpInput } from "./mcp-input.ts";
 import { Picker } from "./picker.ts";
 import { QuestionPanel } from "./question-panel.ts";
+import { rewindItems, runRewindCommand } from "./rewind-commands.ts";
 import { runSessionCommand, type SessionCommands } from "./session-commands.ts";
 import { ShellCommands, shellCommandOf } from "./shell-command.ts";
 import { completionCommands, helpLines, nextMode, parseSlash } from "./slash-commands.ts";
@@ -436,8 +437,19 @@ export class App {
       this.agent.dispatch({ type: "cancel" });
       return { consume: true };
     }
+    if (matchesKey(data, "escape") && this.editor.getText() === "" && !this.opened?.running) {
+      // Esc Esc (two within a second) on an empty editor between turns: the rewind picker.
+      const now = Date.now();
+      const twice = now - this.lastEscape < 1000;
+      this.lastEscape = twice ? 0 : now;
+      if (twice) this.openRewindPicker();
+      return { consume: twice };
+    }
     return undefined;
   }
+
+  /** When Escape was last pressed on an empty editor, for Esc Esc. */
+  private lastEscape = 0;
 
   /** Alt-Up/Alt-Down: which card Ctrl-O expands, named above the status line. */
   private moveCardFocus(step: -1 | 1): void {
@@ -656,6 +668,13 @@ export class App {
             theme: this.theme,
           }),
         );
+      case "rewind":
+        if (!parsed.argument) return this.openRewindPicker();
+        return say(await runRewindCommand(parsed.name, parsed.argument, this.agent, this.theme));
+      case "undo":
+      case "redo":
+      case "diff":
+        return say(await runRewindCommand(parsed.name, parsed.argument, this.agent, this.theme));
       case "compact": {
         say(this.theme.dim("compacting the conversation…"));
         const outcome = await this.agent.dispatch({
@@ -700,6 +719,27 @@ export class App {
     this.mode = mode;
     this.updateIdle();
     this.transcript.notice(this.theme.dim(`permission mode: ${mode}`));
+    this.tui.requestRender();
+  }
+
+  /** `/rewind` and Esc Esc: the prompts, newest first; the one picked is rewound to (both). */
+  private openRewindPicker(): void {
+    const items = rewindItems(this.agent);
+    if (items.length === 0 || this.overlay) {
+      this.transcript.notice(this.theme.dim("nothing to rewind: no prompt yet"));
+      this.tui.requestRender();
+      return;
+    }
+    const picker = new Picker("rewind to before a prompt", items, this.theme, (picked) => {
+      this.overlay = undefined;
+      this.searchArea.clear();
+      this.tui.setFocus(this.editor);
+      this.tui.requestRender();
+      if (picked) void this.slash(`/rewind ${picked}`);
+    });
+    this.overlay = picker;
+    this.searchArea.addChild(picker);
+    this.tui.setFocus(picker);
     this.tui.requestRender();
   }
 

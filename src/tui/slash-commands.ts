@@ -39,6 +39,18 @@ export const SLASH_COMMANDS = [
     description: "name this session (listings show the name)",
     argumentHint: "<name>",
   },
+  {
+    name: "rewind",
+    description: "put code and conversation back as before a prompt (Esc Esc)",
+    argumentHint: "[N] [code|conversation|both] [--force]",
+  },
+  { name: "undo", description: "rewind code and conversation to before the last prompt" },
+  { name: "redo", description: "undo the last rewind" },
+  {
+    name: "diff",
+    description: "the workspace now against before prompt N (default: the last)",
+    argumentHint: "[N]",
+  },
   { name: "skills", description: "the skills the model may load (SKILL.md)" },
   {
     name: "init",

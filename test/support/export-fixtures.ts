@@ -1,7 +1,8 @@
 // A signed session with hostile content for the export tests: thinking, a rewritten and a
 // refused call, an edit with a diff, a truncated result holding `<script>`, `onerror=`,
 // `</textarea>`, a terminal escape and fake secrets. Written with the user's key in a temp
-// CODEWHALE_HOME, as exec would. Shared by test/cli/export-*.test.ts.
+// CODEWHALE_HOME, as exec would, which shares the run's code cache for the CLI (code-cache.ts).
+// Shared by test/cli/export-*.test.ts.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createCheckpointSigner } from "../../src/session/checkpoint.ts";
@@ -9,6 +10,7 @@ import { checkpointIndexPath } from "../../src/session/checkpoint-index.ts";
 import type { EventInput } from "../../src/session/events.ts";
 import { loadOrCreateSigningKey } from "../../src/session/signing-key.ts";
 import { SessionWriter } from "../../src/session/writer.ts";
+import { shareCodeCache } from "./code-cache.ts";
 import { fakeKey } from "./exec-harness.ts";
 import { resultEvent, startPayload, tempDir } from "./session-fixtures.ts";
 
@@ -90,6 +92,7 @@ export function hostileSession(extra: EventInput[] = []): ExportSetup {
   const home = tempDir("cw-export-home-");
   const sessions = join(home, "sessions");
   mkdirSync(sessions);
+  shareCodeCache(home);
   const key = loadOrCreateSigningKey(home);
   const signer = createCheckpointSigner(key, checkpointIndexPath(home));
   const writer = SessionWriter.create(sessions, startPayload, { signer });

@@ -27,6 +27,7 @@ import { type ContextWindow, EventUpdates } from "./event-updates.ts";
 import { promptCommands, usePrompt } from "./mcp-prompts.ts";
 import { decisionOf, permissionOptions } from "./permission-options.ts";
 import { promptText } from "./prompt-text.ts";
+import { rewindCommandOf, rewindMessage } from "./rewind-command.ts";
 import { modeState, permissionModeOf } from "./session-modes.ts";
 import { commandOf, availableCommands as slashCommands } from "./slash-commands.ts";
 import { stopReasonOf } from "./stop-reason.ts";
@@ -285,6 +286,10 @@ export class AcpSession {
       } else if (name === "title") {
         if (argument === "") throw RequestError.invalidParams({}, "/title needs a title");
         say(`Title: ${terminalSafeLine(this.agent.setTitle(argument))}.`);
+      } else if (name === "rewind") {
+        const command = rewindCommandOf(argument);
+        if ("error" in command) throw RequestError.invalidParams({}, command.error);
+        say(rewindMessage(await this.agent.dispatch(command)));
       } else if (name === "compact") {
         const outcome = await this.agent.dispatch({
           type: "compact",

@@ -22,6 +22,11 @@ export const ACP_COMMANDS = [
   },
   { name: "title", description: "name this session", input: { hint: "title" } },
   {
+    name: "rewind",
+    description: "put the files (or the conversation) back as before prompt N, or redo",
+    input: { hint: "N [code|conversation|both] [--force] | redo" },
+  },
+  {
     name: "compact",
     description: "summarise the conversation so far to free the context (the log keeps it all)",
     input: { hint: "what the summary should keep (optional)" },

@@ -14,6 +14,7 @@ import { benchSandbox } from "./sandbox.ts";
 import { benchSecretCorpus } from "./secret-corpus.ts";
 import { benchSessionLog } from "./session-log.ts";
 import { benchSessionsList } from "./sessions-list.ts";
+import { benchSubagents } from "./subagents.ts";
 import { benchTerminal } from "./terminal.ts";
 import { benchTui } from "./tui.ts";
 import { benchTuiInput } from "./tui-input.ts";
@@ -38,6 +39,7 @@ const benches: Bench[] = [
   { name: "mcp", run: benchMcp },
   { name: "sandbox", run: benchSandbox },
   { name: "checkpoints", run: benchCheckpoints },
+  { name: "subagents", run: benchSubagents },
 ];
 
 const filters = process.argv.slice(2);

@@ -14,6 +14,7 @@ import type { OutputPolicy } from "../runner/index.ts";
 import { DEFAULT_OUTPUT_POLICY, outputPolicyFor, runCommand } from "../runner/index.ts";
 import { gcfEnabled, probeCgc } from "../tools/external/index.ts";
 import { findExecutable } from "../tools/which.ts";
+import { checkpointsCheck } from "./checkpoints-prune.ts";
 import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { coexistChecks } from "./doctor-coexist.ts";
@@ -68,7 +69,8 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
   checks.push(...coexistChecks(report.files, env));
   const loaded = report.loaded;
   if (loaded) {
-    checks.push(sessionsCheck(loaded), ...providerChecks(loaded, env));
+    checks.push(sessionsCheck(loaded), checkpointsCheck(loaded.home));
+    checks.push(...providerChecks(loaded, env));
     checks.push(...(await modelChecks(loaded.config, env)));
     checks.push(await sandboxCheck(loaded.config, cwd, env));
   } else {

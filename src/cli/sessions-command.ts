@@ -11,6 +11,7 @@ import type { SessionEvent } from "../session/events.ts";
 import { findSession, isRegularFile } from "../session/paths.ts";
 import { SessionReader } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
+import { registerPruneCommand } from "./checkpoints-prune.ts";
 import { printOut } from "./print.ts";
 import { receiptLines, verifyTrust } from "./receipts.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
@@ -78,6 +79,7 @@ export function registerSessionsCommand(program: Command): void {
       process.stdout.write(`${findSession(resolveSessionsDir(options), id)}\n`);
     });
   registerRepairCommand(sessions, withDir);
+  registerPruneCommand(sessions, withDir);
 }
 
 function withDir(command: Command): Command {

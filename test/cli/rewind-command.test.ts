@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { checkpointsCheck } from "../../src/cli/checkpoints-prune.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { openHarness, scripted } from "../agent/scripted.ts";
 import { cliPath, runCli } from "../support/cli.ts";
@@ -119,5 +120,21 @@ describe("codewhale rewind and checkpoints", () => {
     assert.equal(again.status, 0, again.stderr);
     const last = readSession(s.path).events.findLast((e) => e.type === "checkpoint/rewind");
     assert.equal(last?.type === "checkpoint/rewind" && last.recovered, true);
+  });
+
+  it("sessions prune removes the stores of sessions inactive for keep_days, never the logs; doctor counts them", async () => {
+    const s = await sessionWithEdits();
+    const store = join(s.home, "checkpoints", s.id);
+    assert.match(checkpointsCheck(s.home).detail, /^1 session store, \d+\.\d MB in /);
+    const kept = runCli(["sessions", "prune", "--session-dir", s.sessions], { env: s.env });
+    assert.equal(kept.status, 0, kept.stderr);
+    assert.match(kept.stdout, /^0 checkpoint stores; freed 0\.0 MB; session logs are kept$/m);
+    assert.equal(existsSync(store), true, "a session active today keeps its store");
+    const args = ["sessions", "prune", "--older-than", "0", "--session-dir", s.sessions];
+    const pruned = runCli(args, { env: s.env });
+    assert.equal(pruned.status, 0, pruned.stderr);
+    assert.match(pruned.stdout, /^removed .* \(inactive since \d{4}-\d\d-\d\d, /m);
+    assert.equal(existsSync(store), false);
+    assert.equal(existsSync(s.path), true, "the log is the receipt: never pruned");
   });
 });

@@ -7,6 +7,7 @@
 // compose-session.ts; the agent (agent.ts) routes answers here.
 import type { AgentDefinition, PermissionMode } from "../config/index.ts";
 import { readNative } from "../providers/neutral.ts";
+import { terminalSafeLine } from "../runner/index.ts";
 import type { Payload, SessionEvent } from "../session/events.ts";
 import { presentToolCall } from "../tools/presentation.ts";
 import { markPoliced } from "../tools/tool-output.ts";
@@ -52,6 +53,9 @@ interface RelayedAsk {
   ask: AgentAsk;
   child: Agent;
 }
+
+/** How many of a child's latest calls its progress shows. */
+const PROGRESS_CALLS = 8;
 
 type ChildLine = NonNullable<Payload<"tool/result">["child"]>;
 
@@ -109,9 +113,10 @@ export class SubagentHost {
     }
     const child = await Agent.open(this.childOptions(ctx.callId, agent));
     let last: SessionEvent | undefined;
+    const calls: string[] = [];
     const observe = (event: SessionEvent) => {
       last = event;
-      this.observe(child, ctx, event);
+      this.observe(child, ctx, event, calls);
     };
     // The events of the opening (its header), then the rest as they come: each exactly once.
     for (const event of child.history()) observe(event);
@@ -159,7 +164,7 @@ export class SubagentHost {
   }
 
   /** A child's event: its cost joins the budget; surfaces see it, and its calls as progress. */
-  private observe(child: Agent, ctx: ToolContext, event: SessionEvent): void {
+  private observe(child: Agent, ctx: ToolContext, event: SessionEvent, calls: string[]): void {
     if ((event.type === "step/end" || event.type === "context/compaction") && event.cost !== null) {
       this.childCost += event.cost;
     }
@@ -168,9 +173,13 @@ export class SubagentHost {
       sessionId: child.sessionId,
       event,
     });
-    if (event.type === "tool/call" && event.decision.outcome === "allow") {
+    if (event.type === "tool/call") {
+      // The child's calls so far, newest last: what a surface shows in the task call's card.
       const shown = presentToolCall(child.tools.presenter(event.name), event.name, event.arguments);
-      ctx.progress?.({ message: shown.title });
+      const mark = event.decision.outcome === "allow" ? "→" : "✗";
+      calls.push(`${mark} ${terminalSafeLine(shown.title)}`);
+      const tail = calls.slice(-PROGRESS_CALLS).join("\n");
+      ctx.progress?.({ tail, message: shown.title });
     }
   }
 

@@ -6,10 +6,14 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { z } from "zod";
 import { renderView } from "../../src/present/export-render.ts";
 import { deriveMessages } from "../../src/session/derive.ts";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
+import { defineTool } from "../../src/tools/define-tool.ts";
+import { staticToolSource } from "../../src/tools/source.ts";
+import { zodInput } from "../../src/tools/tool-input.ts";
 import { openHarness, scripted } from "./scripted.ts";
 
 function ofType<T extends SessionEvent["type"]>(events: SessionEvent[], type: T): EventOf<T>[] {
@@ -195,5 +199,54 @@ describe("checkpoints and rewind", () => {
       m.role === "user" ? `user:${m.text}` : m.role,
     );
     assert.deepEqual(resumed, [...texts, "assistant"], "a resume derives the same history");
+  });
+
+  it("a source's tool that is not read-only (as an MCP tool without readOnlyHint) is captured; --file restores one file only", async () => {
+    const writer = defineTool({
+      name: "mcp__fs__write",
+      description: "Writes a file (an MCP-shaped tool that declares no readOnlyHint).",
+      input: zodInput(z.object({ path: z.string(), text: z.string() })),
+      kind: "other",
+      readOnly: false,
+      execute: async (args, ctx) => {
+        writeFileSync(join(ctx.cwd, args.path), args.text);
+        return { content: "written" };
+      },
+    });
+    const script = scripted(
+      {
+        calls: [
+          { id: "m1", name: "mcp__fs__write", args: { path: "one.txt", text: "ONE\n" } },
+          { id: "m2", name: "mcp__fs__write", args: { path: "two.txt", text: "TWO\n" } },
+        ],
+      },
+      { text: "done" },
+    );
+    const h = await openHarness(script, {
+      tools: [staticToolSource("mcp:fs", [writer])],
+      guard: { mode: "bypass" },
+    });
+    writeFileSync(join(h.workspace, "one.txt"), "one\n");
+    writeFileSync(join(h.workspace, "two.txt"), "two\n");
+    await h.agent.submit("write both");
+    const taken = ofType(h.events, "checkpoint/taken").filter((e) => e.at === "after");
+    assert.deepEqual(
+      taken.map((e) => [e.call_id, e.files.map((f) => f.path)]),
+      [
+        ["m1", ["one.txt"]],
+        ["m2", ["two.txt"]],
+      ],
+    );
+    const outcome = await h.agent.dispatch({
+      type: "rewind",
+      scope: "code",
+      prompt: 1,
+      file: "two.txt",
+      by: "test",
+    });
+    assert.equal(outcome.reason, "rewound");
+    assert.equal(readFileSync(join(h.workspace, "two.txt"), "utf8"), "two\n");
+    assert.equal(readFileSync(join(h.workspace, "one.txt"), "utf8"), "ONE\n", "only the one file");
+    h.agent.dispose();
   });
 });

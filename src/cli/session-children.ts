@@ -41,3 +41,25 @@ export function childLines(
   const count = links.length === 1 ? "1 subagent session" : `${links.length} subagent sessions`;
   return [`  children  ${count}; cost with them ${formatCostDetail(total)}`, ...rows];
 }
+
+/** The children's count and summed cost (a child whose log cannot be read counts 0). */
+export function childrenCost(
+  parentPath: string,
+  events: readonly SessionEvent[],
+): { sessions: number; cost: number } | null {
+  const ids = events.flatMap((event) =>
+    event.type === "tool/result" && event.child ? [event.child.session_id] : [],
+  );
+  if (ids.length === 0) return null;
+  const root = dirname(dirname(dirname(dirname(parentPath))));
+  let cost = 0;
+  for (const id of ids) {
+    try {
+      const child = readSession(sessionPath(root, id), { tolerateDamagedTail: true }).events;
+      cost += foldFigures(child).cost ?? 0;
+    } catch {
+      // Unreadable: `sessions show` names it; the sum leaves it out.
+    }
+  }
+  return { sessions: ids.length, cost };
+}

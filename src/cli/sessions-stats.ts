@@ -8,6 +8,7 @@ import { formatCost, formatCostDetail, formatCount, plural } from "../present/fo
 import { type CacheFigures, type SessionStats, sessionStats } from "../present/session-stats.ts";
 import { findSession } from "../session/paths.ts";
 import { printJson, printOut } from "./print.ts";
+import { childrenCost } from "./session-children.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 import { readShown, showText } from "./session-show.ts";
 
@@ -26,15 +27,24 @@ export function sessionStatsLines(path: string): string[] {
   return renderStats(statsOfLog(path));
 }
 
-function statsOfLog(path: string): SessionStats {
+/** The figures, and the subagent sessions' cost rolled up when the session ran any. */
+type LogStats = SessionStats & {
+  subagents?: { sessions: number; cost: number; total_with_subagents: number };
+};
+
+function statsOfLog(path: string): LogStats {
   const shown = readShown(path);
   const lineBytes = lineLengths(path, shown.events.length);
-  return sessionStats({
+  const stats = sessionStats({
     events: shown.events,
     lineBytes,
     terminalBytes: Buffer.byteLength(showText(shown)),
     canonicalBytes: shown.summary.bytes,
   });
+  const children = childrenCost(path, shown.events);
+  if (!children) return stats;
+  const total = (stats.cost.total ?? 0) + children.cost;
+  return { ...stats, subagents: { ...children, total_with_subagents: total } };
 }
 
 /** The byte length of each of the first `count` lines (newline included), read in 1 MiB parts. */
@@ -64,7 +74,7 @@ function lineLengths(path: string, count: number): number[] {
   return lengths;
 }
 
-function renderStats(stats: SessionStats): string[] {
+function renderStats(stats: LogStats): string[] {
   const { views, storage, replay, cache, cost } = stats;
   const lines = [
     `session ${stats.session_id}`,
@@ -144,6 +154,13 @@ function renderStats(stats: SessionStats): string[] {
       ],
     ),
   );
+  const { subagents } = stats;
+  if (subagents) {
+    const count = plural(subagents.sessions, "subagent session");
+    lines.push(
+      `  ${count}: ${formatCostDetail(subagents.cost)}; with them ${formatCostDetail(subagents.total_with_subagents)} (${formatCost(subagents.total_with_subagents)})`,
+    );
+  }
   return lines;
 }
 

@@ -1,7 +1,8 @@
 // End to end: `codewhale exec` running two subagents (the `task` tool) against the mock
 // provider: stream-json carries each child's events with its parent call, every log verifies
 // with `sessions verify`, and after kill -9 while the children run, resume records the parent's
-// calls as interrupted while each child's log still verifies.
+// calls as interrupted while each child's log still verifies; sessions show and stats roll the
+// children's costs up.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { readSession } from "../../src/session/reader.ts";
@@ -77,7 +78,24 @@ describe("exec with subagents", () => {
       assert.equal(result.content, "child answer");
       verify(setup, child.session_id);
     }
-    verify(setup, String(lines[0]?.session_id));
+    const parent = String(lines[0]?.session_id);
+    verify(setup, parent);
+    // sessions show and sessions stats roll the children's costs up.
+    const show = runCli(["sessions", "show", parent], { env: setup.env, cwd: setup.workspace });
+    assert.match(show.stdout, /children {2}2 subagent sessions; cost with them \$/);
+    assert.equal(show.stdout.match(/link verified/g)?.length, 2);
+    const stats = runCli(["sessions", "stats", parent, "--json"], { env: setup.env });
+    assert.equal(stats.status, 0, stats.stderr);
+    const figures = JSON.parse(stats.stdout) as {
+      cost: { total: number };
+      subagents: { sessions: number; cost: number; total_with_subagents: number };
+    };
+    assert.equal(figures.subagents.sessions, 2);
+    assert.ok(figures.subagents.cost > 0);
+    assert.equal(
+      figures.subagents.total_with_subagents,
+      figures.cost.total + figures.subagents.cost,
+    );
   });
 
   it("kill -9 while the children run: resume records the calls interrupted, each child's log verifies", async () => {

@@ -42,6 +42,7 @@ const BEYOND_THE_RUNS: Record<string, string> = {
   "session/checkpoint": "never a line: documented as such",
   ask: "needs --answer-asks and a client that answers (test/cli/exec-stdin-commands.test.ts)",
   compaction: "needs a compact input line (test/cli/exec-stdin-commands.test.ts)",
+  rewind: "needs a rewind input line (test/cli/exec-stdin-rewind.test.ts)",
   "sandbox/connection": "needs bwrap and [sandbox.network] allow (test/cli/exec-sandbox.test.ts)",
 };
 

@@ -12,6 +12,7 @@ import {
   type OutputPolicy,
   outputPolicyFor,
   type SpillScope,
+  sweepStalePlaceholders,
   sweepStaleSpillDirs,
 } from "../runner/index.ts";
 import type {
@@ -127,6 +128,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     tempDir: spill.dir,
   });
   if (sandbox.notice) options.onNotice({ message: sandbox.notice, level: "tools" });
+  if (sandbox.policy) sweepStalePlaceholders(sandbox.policy);
   const workspace = createToolContext({
     cwd: options.cwd,
     output: options.config.output,

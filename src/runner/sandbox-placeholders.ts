@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import {
   closeSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -18,7 +19,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 import type { MissingPath, Protection } from "./sandbox-protect.ts";
 import { workspaceProtection } from "./sandbox-protect.ts";
@@ -67,6 +68,21 @@ function hold(policy: SandboxPolicy, { missing, present }: Protection): () => vo
   return once(() => release(workspace));
 }
 
+/**
+ * At a session's start: when only ended processes hold leases on the policy's workspace (one
+ * was killed mid-command), their leftover mount points (protected paths that are empty) and
+ * leases are removed, so a kill leaves nothing past the next start.
+ */
+export function sweepStalePlaceholders(policy: SandboxPolicy): void {
+  const workspace = policy.workspace;
+  if (held.has(workspace) || otherLeases(workspace) !== "stale") return;
+  const { present } = workspaceProtection(policy);
+  const empty = present.filter((point) => isEmpty(point.path, point.kind));
+  for (const point of empty.sort((a, b) => b.path.length - a.path.length))
+    removeIfEmpty(point.path, point.kind);
+  removeEmptyLeaseDir(workspace);
+}
+
 function release(workspace: string): void {
   const entry = held.get(workspace);
   if (!entry) return;
@@ -74,7 +90,9 @@ function release(workspace: string): void {
   if (entry.count > 0) return;
   held.delete(workspace);
   removeLease(workspace);
-  if (otherLeases(workspace) === "live") return;
+  const others = otherLeases(workspace);
+  removeEmptyLeaseDir(workspace);
+  if (others === "live") return;
   // Deepest first: `.git/hooks` before the `.git` it was created in.
   const paths = [...entry.paths].sort(([a], [b]) => b.length - a.length);
   for (const [path, kind] of paths) removeIfEmpty(path, kind);
@@ -120,16 +138,21 @@ function once(run: () => void): () => void {
   };
 }
 
-/** The per-user directory of the leases on `workspace`, or null when it is not ours alone. */
-function leaseDir(workspace: string): string | null {
+/**
+ * The per-user directory of the leases on `workspace` (made unless `create` is false, when
+ * "" means there is none), or null when it is not ours alone.
+ */
+function leaseDir(workspace: string, create = true): string | null {
   const uid = process.getuid?.() ?? 0;
   const root = join(tmpdir(), `codewhale-sandbox-${uid}`);
   try {
-    mkdirSync(root, { mode: 0o700, recursive: true });
+    if (create) mkdirSync(root, { mode: 0o700, recursive: true });
+    else if (!existsSync(root)) return "";
     const stat = lstatSync(root);
     if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return null;
     const dir = join(root, createHash("sha256").update(workspace).digest("hex").slice(0, 16));
-    mkdirSync(dir, { recursive: true });
+    if (create) mkdirSync(dir, { recursive: true });
+    else if (!existsSync(dir)) return "";
     return dir;
   } catch {
     return null;
@@ -137,16 +160,20 @@ function leaseDir(workspace: string): string | null {
 }
 
 function writeLease(workspace: string): void {
-  const dir = leaseDir(workspace);
-  try {
-    if (dir) writeFileSync(join(dir, String(process.pid)), "");
-  } catch {
-    // Without a lease, another process ending may remove the mount points early (see above).
+  // Twice: another process's removeLease may take the empty directory away in between.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const dir = leaseDir(workspace);
+    try {
+      if (dir) writeFileSync(join(dir, String(process.pid)), "");
+      return;
+    } catch {
+      // Without a lease, another process ending may remove the mount points early (see above).
+    }
   }
 }
 
 function removeLease(workspace: string): void {
-  const dir = leaseDir(workspace);
+  const dir = leaseDir(workspace, false);
   if (!dir) return;
   try {
     unlinkSync(join(dir, String(process.pid)));
@@ -155,12 +182,26 @@ function removeLease(workspace: string): void {
   }
 }
 
+/** Nothing left behind in the temp directory once no process holds a lease on `workspace`. */
+function removeEmptyLeaseDir(workspace: string): void {
+  const dir = leaseDir(workspace, false);
+  if (!dir) return;
+  for (const empty of [dir, dirname(dir)]) {
+    try {
+      rmdirSync(empty);
+    } catch {
+      return; // another lease is there (or the directory is gone)
+    }
+  }
+}
+
 /**
  * Whether another process holds a lease on `workspace` (`live`), only ended ones did (`stale`,
  * their leases are removed), or none.
  */
 function otherLeases(workspace: string): "live" | "stale" | "none" {
-  const dir = leaseDir(workspace);
+  const dir = leaseDir(workspace, false);
+  if (dir === "") return "none";
   // Without a directory of our own, another process may hold them: leave them.
   if (!dir) return "live";
   let found: "stale" | "none" = "none";

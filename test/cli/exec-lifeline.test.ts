@@ -147,6 +147,10 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     const next = await runExec(["--model", MODEL_OF.anthropic, "hi"], setup);
     assert.equal(next.status, 0, next.stderr);
     assert.deepEqual(readdirSync(tmp), [], "the next start swept it, and its own was removed");
+    // The killed command's mount points for the missing protected paths went with its lease.
+    const protectedNames = [".git", ".mcp.json", ".claude", ".codewhale"];
+    const leftover = readdirSync(setup.workspace).filter((name) => protectedNames.includes(name));
+    assert.deepEqual(leftover, [], "no empty mount point is left in the workspace");
   });
 
   it("ends the rg a grep call started when exec is SIGKILLed during it", async () => {

@@ -35,6 +35,8 @@ function project(setup: ExecEnv): void {
     // As Claude Code projects write it: the log then holds no temp path, so its byte counts
     // do not depend on where the temp dirs are.
     'command = "$CLAUDE_PROJECT_DIR/.codewhale/wrap.sh"',
+    // The hook starts node inside the sandbox: a loaded machine must not turn it into a timeout.
+    "timeout_ms = 120000",
   ].join("\n");
   writeFileSync(join(dir, "config.toml"), `${config}\n`);
   writeFileSync(join(setup.workspace, "notes.txt"), "buy milk\nfix the tests\n");

@@ -82,7 +82,7 @@ async function killWhileRunning(
       running.some((line) => line === command || line.startsWith(`${command} `)),
     );
   };
-  await waitFor(() => children().length >= count && started(), 15_000);
+  await waitFor(() => children().length >= count && started(), 40_000);
   const before = children();
   spawned.child.kill("SIGKILL");
   const killed = Date.now();
@@ -129,7 +129,7 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
       readdirSync(tmp)
         .filter((name) => name.startsWith("codewhale-spill-"))
         .some((dir) => readdirSync(join(tmp, dir)).some((name) => name.startsWith("background-")));
-    await waitFor(backgroundLog, 15_000);
+    await waitFor(backgroundLog, 40_000);
     const { before, after } = await killWhileRunning(spawned, marker, 3, [
       "sleep 302",
       "sleep 303",
@@ -188,7 +188,7 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     mock.enqueue(slow({ blocks: [{ kind: "text", text: "waiting ".repeat(400) }] }, 50));
     const spawned = spawnCli([...ARGS, "--output-format", "stream-json", "go"], setup, "");
     // The hook has returned and the answer streams, while its daemon (and watcher) run.
-    await waitFor(() => spawned.stdout().includes("message_delta"), 15_000);
+    await waitFor(() => spawned.stdout().includes("message_delta"), 40_000);
     const daemon = Number(readFileSync(pidFile, "utf8"));
     assert.ok(marked(marker).includes(daemon), "the daemon outlives its hook");
     const { after } = await killWhileRunning(spawned, marker, 1);
@@ -202,7 +202,7 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     setup.env.CODEWHALE_HOME = execEnv(mock, hookToml("SessionStart", `sh ${hook}`)).home;
     mock.enqueue(slow({ blocks: [{ kind: "text", text: "waiting ".repeat(400) }] }, 50));
     const spawned = spawnCli([...ARGS, "--output-format", "stream-json", "go"], setup, "");
-    await waitFor(() => spawned.stdout().includes("message_delta"), 15_000);
+    await waitFor(() => spawned.stdout().includes("message_delta"), 40_000);
     const daemons = () =>
       marked(marker).filter((pid) => {
         try {

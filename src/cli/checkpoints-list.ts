@@ -2,6 +2,7 @@
 // its turn changed, its first line), then one line per rewind; or all of it as JSON. Folded
 // from the log alone (checkpoints/timeline.ts). Called by rewind-command.ts.
 import { filesByPrompt, timelineOf } from "../checkpoints/index.ts";
+import { rewindTarget } from "../present/checkpoint-line.ts";
 import { plural } from "../present/format.ts";
 import { jsonSafe, terminalSafe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
@@ -37,12 +38,7 @@ export function checkpointLines(events: readonly SessionEvent[], json: boolean):
   if (lines.length === 0) lines.push("no prompt in this session");
   for (const event of timeline.rewinds) {
     const undo = event.redo_of !== undefined ? `, undoing the rewind at seq ${event.redo_of}` : "";
-    const target =
-      event.prompt !== undefined
-        ? ` to before prompt ${event.prompt}`
-        : event.to !== undefined
-          ? ` to checkpoint ${event.to}`
-          : "";
+    const target = rewindTarget(event);
     const restored =
       event.scope === "conversation" ? "" : `, ${plural(event.files.length, "file")}`;
     lines.push(

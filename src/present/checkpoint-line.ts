@@ -23,13 +23,14 @@ export function checkpointLine(event: EventOf<"checkpoint/taken">): string {
   return `checkpoint ${event.checkpoint}: ${fileList(event.files)} ${who}${skipped}`;
 }
 
+/** ` to before prompt N`, ` to checkpoint N`, or nothing: where a rewind went. */
+export function rewindTarget(event: EventOf<"checkpoint/rewind">): string {
+  if (event.prompt !== undefined) return ` to before prompt ${event.prompt}`;
+  return event.to !== undefined ? ` to checkpoint ${event.to}` : "";
+}
+
 export function rewindLine(event: EventOf<"checkpoint/rewind">): string {
-  const target =
-    event.prompt !== undefined
-      ? ` to before prompt ${event.prompt}`
-      : event.to !== undefined
-        ? ` to checkpoint ${event.to}`
-        : "";
+  const target = rewindTarget(event);
   const what =
     event.redo_of !== undefined
       ? `undoes the rewind at seq ${event.redo_of}`

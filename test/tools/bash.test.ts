@@ -103,6 +103,8 @@ describe("bash", () => {
       cwd: ws.dir,
       sessionId: "s",
       tools: { output: { policy: () => DEFAULT_OUTPUT_POLICY, spill: null } },
+      // No checkpoint store: the call runs as it is.
+      checkpoints: { around: <T>(_call: unknown, run: () => Promise<T>) => run() },
     } as unknown as RunContext;
     const tool = createBashTool(ws.context());
     const call = { callId: "c1", name: "bash", tool, args: { command }, recorded: { command } };

@@ -1,7 +1,7 @@
 // How `ask_user` calls (a question for the user: docs/subagents.md, "Questions") are shown,
 // from the recorded arguments alone: the schema the tool validates with (agent/ask-user-tool.ts)
 // and its static presenter.
-import { z } from "zod";
+import * as z from "zod";
 import { terminalSafeLine } from "../../runner/escape-controls.ts";
 import { definePresenter, firstLine } from "../presentation.ts";
 import { cutLine } from "./line-cut.ts";

@@ -162,10 +162,11 @@ function sessionsCheck(loaded: LoadedConfig): DoctorCheck {
 function providerChecks(loaded: LoadedConfig, env: NodeJS.ProcessEnv): DoctorCheck[] {
   const { config } = loaded;
   const active = config.model.split("/")[0];
+  const inFiles = providersInFiles(loaded);
   const shown = Object.entries(config.providers).filter(([name, provider]) => {
     if (name === active || name === "anthropic" || name === "openai") return true;
     if (provider.api_key_env && (env[provider.api_key_env] ?? "") !== "") return true;
-    return !BUILTIN_PROVIDER_NAMES.has(name) || configuredInFile(loaded, name);
+    return !BUILTIN_PROVIDER_NAMES.has(name) || inFiles.has(name);
   });
   const others = Object.keys(config.providers).filter((name) => !shown.some(([n]) => n === name));
   const presets: DoctorCheck[] =
@@ -181,13 +182,15 @@ function providerChecks(loaded: LoadedConfig, env: NodeJS.ProcessEnv): DoctorChe
   return [...providerLines(shown, active, env), ...presets];
 }
 
-function configuredInFile(loaded: LoadedConfig, name: string): boolean {
-  const prefix = `providers.${name}.`;
+/** The providers some config file sets a key of (one pass over the sources). */
+function providersInFiles(loaded: LoadedConfig): Set<string> {
+  const names = new Set<string>();
   for (const [key, source] of loaded.sources) {
-    if (key.startsWith(prefix) && !source.startsWith("default") && !source.startsWith("env "))
-      return true;
+    if (!key.startsWith("providers.") || source.startsWith("default") || source.startsWith("env "))
+      continue;
+    names.add(key.slice("providers.".length).split(".", 1)[0] ?? "");
   }
-  return false;
+  return names;
 }
 
 function providerLines(

@@ -23,8 +23,17 @@ const PAGE = `<!doctype html><html><head><title>Widget docs</title></head><body>
 <p>token: ${FAKE_TOKEN}</p></article></main>
 <footer>© Widget Corp</footer></body></html>`;
 
+const GUIDE = `<!doctype html><html><head><title>Widget guide</title></head><body><main><article>
+<h1>Widget guide</h1><p>Widgets are small.</p>
+<h2>Install</h2><p>Run npm install widget in your project.</p>
+<h2>Colours</h2><p>A widget's colour is set with the colour option; colours are named.</p>
+<h2>Licence</h2><p>MIT.</p>
+${Array.from({ length: 40 }, (_, i) => `<h2>Appendix ${i}</h2><p>${"Filler text about nothing much. ".repeat(20)}</p>`).join("\n")}
+</article></main></body></html>`;
+
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
   "/page": (_req, res) => send(res, "text/html; charset=utf-8", PAGE),
+  "/guide": (_req, res) => send(res, "text/html; charset=utf-8", GUIDE),
   "/data.json": (_req, res) => send(res, "application/json", '{"name":"widget","size":1}'),
   "/logo.png": (_req, res) => send(res, "image/png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1])),
   "/missing": (_req, res) => {
@@ -130,6 +139,22 @@ describe("web_fetch", () => {
     const none = await callTool(tool, { url: `${base()}/page`, selector: "#nothing" });
     assert.equal(none.isError, true);
     assert.match(none.content, /the selector #nothing matches nothing on the page/);
+  });
+
+  it("with a question, gives the parts that share its words first and lists what it left out", async () => {
+    const question = "How do I set a widget's colour?";
+    const result = await callTool(loopbackTool(), { url: `${base()}/guide`, question });
+    const lines = result.content.split("\n");
+    assert.equal(lines[2], `Question: ${question}`);
+    const body = lines.slice(3).join("\n");
+    const colours = body.indexOf("## Colours");
+    assert.ok(colours > 0 && colours < body.indexOf("## Install"), body.slice(0, 600));
+    assert.match(body, /most relevant first/);
+    assert.match(body, /Left out:\n(- Appendix \d+\n)+/);
+    assert.ok(result.content.length < 16_000, `${result.content.length} characters`);
+    const whole = await callTool(loopbackTool(), { url: `${base()}/guide` });
+    assert.ok(whole.content.indexOf("## Install") < whole.content.indexOf("## Colours"));
+    assert.match(whole.content, /Appendix 39/);
   });
 
   it("returns JSON as text and names codewhale in its user agent", async () => {

@@ -11,13 +11,14 @@ export const webFetchSchema = z.object({
   selector: z
     .string()
     .optional()
-    .describe("A CSS selector: convert only the first element it matches (HTML pages)"),
+    .describe("A CSS selector: convert only the first element it matches"),
+  question: z.string().optional().describe("What you want from the page"),
 });
 
 export const webFetchPresenter = definePresenter(WEB_FETCH_TOOL, webFetchSchema, {
   kind: "fetch",
   call: (args) => ({
-    title: `web_fetch ${args.url}${args.selector ? ` (${args.selector})` : ""}`,
+    title: `web_fetch ${args.url}${args.selector ? ` (${args.selector})` : ""}${args.question ? `: ${args.question}` : ""}`,
     locations: [],
   }),
   result: (_args, result) => ({ summary: fetchedSummary(result.content) }),

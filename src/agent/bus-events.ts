@@ -68,6 +68,11 @@ export type BusEvents = {
    */
   "subagent/event": (child: { callId: string; sessionId: string; event: SessionEvent }) => void;
   /**
+   * A running call of a subagent's session reported an output tail (its `tool/progress`): the
+   * parent's `task` call `callId`, the child session, the child's own call. Display-only.
+   */
+  "subagent/progress": (child: ChildProgress) => void;
+  /**
    * Collected before each valid tool call is decided: each listener may answer a HookListener
    * (`{ name: "plugin:<name>", decide }`). The answers join the decision first, in
    * registration order, before the PreToolUse hooks; they can allow, deny, ask and rewrite
@@ -77,6 +82,15 @@ export type BusEvents = {
    */
   "tools/pre-execute": (session: PreExecuteSession) => HookListener | undefined;
 };
+
+/** A subagent's call's output tail, as `subagent/progress` carries it. */
+export interface ChildProgress {
+  callId: string;
+  sessionId: string;
+  childCallId: string;
+  /** Already through the output policy, as the child's `tool/progress` tail. */
+  tail: string;
+}
 
 /** The start of a streaming tool input, as `tool/input-start` carries it. */
 export interface ToolInputStarted {

@@ -10,6 +10,7 @@ export type {
   AgentBus,
   AgentStatus,
   BusEvents,
+  ChildProgress,
   NoticeSource,
   ToolInputStarted,
 } from "./bus-events.ts";

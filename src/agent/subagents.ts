@@ -122,6 +122,16 @@ export class SubagentHost {
     for (const event of child.history()) observe(event);
     child.bus.on("session/event", observe);
     child.bus.on("agent/ask", (ask) => this.relay(child, ctx.callId, request.description, ask));
+    child.bus.on("tool/progress", ({ callId: childCallId, tail }) => {
+      if (tail === undefined) return;
+      const { sessionId } = child;
+      this.parent.bus.emit("subagent/progress", {
+        callId: ctx.callId,
+        sessionId,
+        childCallId,
+        tail,
+      });
+    });
     const cancel = () => child.cancel();
     ctx.signal.addEventListener("abort", cancel, { once: true });
     try {

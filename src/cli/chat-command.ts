@@ -210,6 +210,7 @@ function openedSessions(engine: () => ChatEngine | undefined): SessionCommands {
     stats: (logPath) => commands().stats(logPath),
     verify: (logPath) => commands().verify(logPath),
     exportTo: (logPath, format, output) => commands().exportTo(logPath, format, output),
+    childEvents: (sessionId) => commands().childEvents(sessionId),
   };
 }
 

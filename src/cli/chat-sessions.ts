@@ -3,6 +3,8 @@
 // stats` (sessions-stats.ts), `sessions verify` (sessions-command.ts) and `export`
 // (export-command.ts), so each says in the terminal what the command says in a shell. Made by
 // chat-command.ts for the terminal UI.
+import { sessionPath } from "../session/paths.ts";
+import { readSession } from "../session/reader.ts";
 import type { SessionCommands } from "../tui/index.ts";
 import { exportLog } from "./export-command.ts";
 import { verifyLines } from "./sessions-command.ts";
@@ -35,5 +37,13 @@ export function chatSessions(options: ChatSessionsOptions): SessionCommands {
         output,
         redact: true,
       })) ?? "",
+    childEvents: (sessionId) => {
+      try {
+        return readSession(sessionPath(sessionsDir, sessionId), { tolerateDamagedTail: true })
+          .events;
+      } catch {
+        return undefined;
+      }
+    },
   };
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { type Component, Container, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
 import type { Agent, AgentAsk, AskDecision } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
-import { formatCost, formatDuration, formatTokens, plural } from "../present/format.ts";
+import { formatCost } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
@@ -17,6 +17,7 @@ import { type AlwaysAllow, AskPanel } from "./ask-panel.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
+import { costLines, skillLines } from "./info-lines.ts";
 import { initPrompt } from "./init-prompt.ts";
 import { InputEditor } from "./input-editor.ts";
 import { McpInput } from "./mcp-input.ts";
@@ -154,8 +155,16 @@ export class App {
     this.mode = options.mode;
     this.display = { showThinking: options.showThinking };
     this.figures = options.views.figures();
-    const presentations = options.views.presentations((name) => this.agent.tools.presenter(name));
-    this.transcript = new Transcript(this.theme, this.display, presentations);
+    const lookup = (name: string) => this.agent.tools.presenter(name);
+    this.transcript = new Transcript(
+      this.theme,
+      this.display,
+      options.views.presentations(lookup),
+      {
+        presentations: () => options.views.presentations(lookup),
+        events: (id) => options.views.sessions.childEvents(id),
+      },
+    );
     this.status = new StatusLine(this.tui, this.theme);
     const own = options.statusCommand;
     this.statusCommand = own
@@ -272,6 +281,14 @@ export class App {
       bus.on("agent/ask", (ask) => {
         this.transcript.asked(ask.callId);
         this.enqueueAsk(ask);
+      }),
+      bus.on("subagent/event", (child) => {
+        this.transcript.subagent(child);
+        this.tui.requestRender();
+      }),
+      bus.on("subagent/progress", (progress) => {
+        this.transcript.subagentProgress(progress);
+        this.tui.requestRender();
       }),
       bus.on("tool/input-start", (start) => {
         this.transcript.inputStart(start);
@@ -599,17 +616,6 @@ export class App {
     });
   }
 
-  private skillLines(): string {
-    const found = this.options.views.skills?.() ?? { skills: [], skipped: [] };
-    const lines = found.skills.map(
-      (skill) =>
-        `  ${this.theme.accent(safe(skill.name))} ${safe(skill.description)} ${this.theme.dim(safe(skill.dir))}`,
-    );
-    if (lines.length === 0) lines.push(this.theme.dim("no skills (docs/instructions.md#skills)"));
-    for (const line of found.skipped) lines.push(this.theme.dim(`  left out: ${safe(line)}`));
-    return lines.join("\n");
-  }
-
   /** `/init`: the model writes AGENTS.md; one that exists is revised only with `/init update`. */
   private init(argument: string, say: (line: string) => void): void {
     const exists = existsSync(join(this.options.project, "AGENTS.md"));
@@ -649,9 +655,9 @@ export class App {
         this.tui.requestRender(true);
         return say(this.theme.dim(`thinking ${this.display.showThinking ? "shown" : "hidden"}`));
       case "cost":
-        return say(this.costLines());
+        return say(costLines(this.figures.figures));
       case "skills":
-        return say(this.skillLines());
+        return say(skillLines(this.options.views.skills?.(), this.theme));
       case "init":
         return this.init(parsed.argument, say);
       case "resume":
@@ -768,16 +774,6 @@ export class App {
 
   private userCommands(): LoadedCommands {
     return this.ownCommands.current();
-  }
-
-  private costLines(): string {
-    const f = this.figures.figures;
-    const tokens = f.usage.input + f.usage.cache_read + f.usage.cache_write;
-    return [
-      `cost ${formatCost(f.cost)} · ${plural(f.turns, "turn")} · ${plural(f.steps, "request")} · ${plural(f.tool_calls, "tool call")}`,
-      `tokens: ${formatTokens(tokens)} in (${formatTokens(f.usage.cache_read)} cached), ${formatTokens(f.usage.output)} out`,
-      `time in turns ${formatDuration(f.turn_ms)}`,
-    ].join("\n");
   }
 
   /**

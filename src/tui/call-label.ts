@@ -5,6 +5,7 @@ import type { Theme } from "./theme.ts";
 
 export function callLabel(name: string, title: string, theme: Theme): string {
   if (title === name) return theme.bold(name);
-  if (title.startsWith(`${name} `)) return `${theme.bold(name)}${title.slice(name.length)}`;
+  if (title.startsWith(name) && /^[ :(]/.test(title.slice(name.length)))
+    return `${theme.bold(name)}${title.slice(name.length)}`;
   return `${theme.bold(name)} ${title}`;
 }

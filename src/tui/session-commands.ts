@@ -7,6 +7,7 @@ import { isAbsolute, join } from "node:path";
 import type { SelectItem } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/index.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
+import type { SessionEvent } from "../session/events.ts";
 import type { Theme } from "./theme.ts";
 
 export type ExportFormat = "md" | "html";
@@ -22,6 +23,8 @@ export interface SessionCommands {
   verify(logPath: string): string[];
   /** `export --format <format> -o <output>` of one log; the line saying what was written. */
   exportTo(logPath: string, format: ExportFormat, output: string): Promise<string>;
+  /** The events of a subagent's session, for its card on a resume; undefined: unreadable. */
+  childEvents(sessionId: string): readonly SessionEvent[] | undefined;
 }
 
 export type ExportArgs =

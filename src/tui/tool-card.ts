@@ -25,7 +25,18 @@ export interface CardResult {
   presentation: ResultPresentation;
 }
 
-export class ToolCard implements Component {
+/** What the transcript does with a call's card, a plain one or a subagent's (subagent-card.ts). */
+export interface CallCard extends Component {
+  readonly callId: string;
+  /** The title line as plain text (the status of the focus names it). */
+  readonly title: string;
+  finish(event: EventOf<"tool/result">, presentation: ResultPresentation): void;
+  progress(tail: string): void;
+  toggle(): void;
+  setFocused(focused: boolean): void;
+}
+
+export class ToolCard implements CallCard {
   private result: CardResult | undefined;
   private tail: string[] = [];
   private expanded = false;

@@ -4,20 +4,22 @@
 // between cards), one line for a refused prompt or a turn that did not
 // complete (retries wait on the status line). Live and replayed events go through `observe`,
 // so a resumed session shows what was shown live; a call the model is still writing shows as
-// a pending card (`inputStart`, live only) until its card takes its place. Owned by app.ts;
-// other lines via `notice`.
+// a pending card (`inputStart`, live only) until its card takes its place. A `task` call's card
+// nests its subagent's cards (subagent-card.ts), fed by `subagent`, or from the child's log when
+// the session is replayed. Owned by app.ts; other lines via `notice`.
 import { Container, Spacer, Text } from "@mariozechner/pi-tui";
-import type { ToolInputStarted } from "../agent/index.ts";
+import type { ChildProgress, ToolInputStarted } from "../agent/index.ts";
 import { oneLine } from "../present/tool-line.ts";
 import type { ToolPresentations } from "../present/tool-presentations.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
-import type { ResultPresentation } from "../tools/presentation.ts";
+import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 import { PendingToolCard } from "./pending-tool-card.ts";
 import { shellNoteText, USER_SHELL_SOURCE } from "./shell-command.ts";
+import { SubagentCard } from "./subagent-card.ts";
 import type { Theme } from "./theme.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
-import { ToolCard } from "./tool-card.ts";
+import { type CallCard, ToolCard } from "./tool-card.ts";
 import { StreamedMarkdown } from "./transcript-stream.ts";
 
 /** What only changes how the transcript looks (`/thinking`, `[display] show_thinking`). */
@@ -34,6 +36,20 @@ interface PendingCall {
   slot: Container;
 }
 
+/** A subagent's event as the parent's bus carries it (`subagent/event`). */
+interface ChildEvent {
+  callId: string;
+  sessionId: string;
+  event: SessionEvent;
+}
+
+/** How a `task` call's card learns of its child: presentations of its own, its stored log. */
+interface ChildViews {
+  presentations(): ToolPresentations;
+  /** The events of a stored child session; undefined when its log cannot be read. */
+  events(sessionId: string): readonly SessionEvent[] | undefined;
+}
+
 type Streamed =
   | { kind: "text"; view: StreamedMarkdown }
   | { kind: "thinking"; view: ThinkingBlock };
@@ -41,13 +57,15 @@ type Streamed =
 export class Transcript {
   readonly root = new Container();
   private readonly streams = new Map<string, Streamed>();
-  private readonly cards = new Map<string, ToolCard>();
+  private readonly cards = new Map<string, CallCard>();
+  /** The `task` calls' cards, by call id: their child's events go there. */
+  private readonly subagents = new Map<string, SubagentCard>();
   /** Calls being written, by `turn:step:block` (their `tool_input` chunks' key). */
   private readonly pending = new Map<string, PendingCall>();
   /** The turn whose request failed for good (its turn/end says so). */
   private failedTurn: number | undefined;
   /** Every card, oldest first: Alt-Up/Alt-Down walk them. */
-  private readonly order: ToolCard[] = [];
+  private readonly order: CallCard[] = [];
   /** The focused card's place in `order`; none: Ctrl-O expands the newest. */
   private focusAt: number | undefined;
   /** The session whose first line `announce` showed before its `session/start` came. */
@@ -58,6 +76,7 @@ export class Transcript {
     private readonly theme: Theme,
     private readonly display: DisplayState,
     private readonly presentations: ToolPresentations,
+    private readonly children?: ChildViews,
   ) {}
 
   /** Adds what one durable event shows. */
@@ -149,6 +168,16 @@ export class Transcript {
     this.cards.get(callId)?.progress(tail);
   }
 
+  /** An event of a `task` call's subagent session: shown in that call's card. */
+  subagent(child: ChildEvent): void {
+    this.subagents.get(child.callId)?.child(child.event);
+  }
+
+  /** A running call of a `task` call's subagent reported its output tail. */
+  subagentProgress(progress: ChildProgress): void {
+    this.subagents.get(progress.callId)?.childProgress(progress.childCallId, progress.tail);
+  }
+
   /** Ctrl-O: expands the focused tool card (else the newest), or collapses it; false: none. */
   toggleCard(): boolean {
     const card = this.order[this.focusAt ?? this.order.length - 1];
@@ -161,7 +190,7 @@ export class Transcript {
    * Alt-Up (-1): focus the card before the focused one, the newest when none is; Alt-Down (+1):
    * the one after, none past the newest. The focused card, or undefined (no card, or none now).
    */
-  moveFocus(step: -1 | 1): { card: ToolCard; place: number; of: number } | undefined {
+  moveFocus(step: -1 | 1): { card: CallCard; place: number; of: number } | undefined {
     if (this.order.length === 0) return undefined;
     const from = this.focusAt ?? this.order.length;
     const to = Math.max(0, Math.min(this.order.length, from + step));
@@ -191,6 +220,7 @@ export class Transcript {
     this.root.clear();
     this.streams.clear();
     this.cards.clear();
+    this.subagents.clear();
     this.pending.clear();
     this.order.length = 0;
     this.focusAt = undefined;
@@ -244,13 +274,33 @@ export class Transcript {
       if (slot) this.root.removeChild(slot);
       return;
     }
-    const card = new ToolCard(event, presentation, this.theme);
+    const card = this.cardOf(event, presentation);
     this.cards.set(event.call_id, card);
     this.order.push(card);
     const into = slot ?? this.root;
     slot?.clear();
     into.addChild(new Spacer(1));
     into.addChild(card);
+  }
+
+  /** A call's card: a `task` call's nests its subagent's, when the surface can show them. */
+  private cardOf(event: EventOf<"tool/call">, presentation: CallPresentation): CallCard {
+    if (event.name !== "task" || !this.children)
+      return new ToolCard(event, presentation, this.theme);
+    const args = event.arguments;
+    const agent =
+      args && typeof args === "object" && !Array.isArray(args) && typeof args.agent === "string"
+        ? args.agent
+        : undefined;
+    const card = new SubagentCard(
+      event,
+      presentation,
+      this.theme,
+      this.children.presentations(),
+      agent,
+    );
+    this.subagents.set(event.call_id, card);
+    return card;
   }
 
   /** The slot of the pending card of a call, taken out of the pending ones; undefined: none. */
@@ -276,6 +326,13 @@ export class Transcript {
     const presentation = this.presentations.of(event) as ResultPresentation | undefined;
     const card = this.cards.get(event.call_id);
     if (!card || !presentation) return;
+    const subagent = this.subagents.get(event.call_id);
+    if (subagent && !subagent.seenChild && event.child) {
+      // Replayed: the child's events are in its own log.
+      for (const child of this.children?.events(event.child.session_id) ?? [])
+        subagent.child(child);
+    }
+    this.subagents.delete(event.call_id);
     card.finish(event, presentation);
     this.cards.delete(event.call_id);
   }

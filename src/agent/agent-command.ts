@@ -4,13 +4,14 @@
 // as it is. Events go out on the bus; commands come in here.
 import type { RewindRequest } from "../checkpoints/index.ts";
 import type { PermissionMode } from "../config/index.ts";
+import type { AttachedImage } from "../session/images.ts";
 import type { CompactOutcome, SubmitOutcome } from "./agent.ts";
 import type { AnswerResult, AskDecision } from "./pending-asks.ts";
 import type { RewindOutcome } from "./rewind-command.ts";
 
 export type AgentCommand =
   /** Starts a turn, or queues the prompt (FIFO) while one runs. */
-  | { type: "prompt"; text: string }
+  | { type: "prompt"; text: string; images?: AttachedImage[] | undefined }
   /** Joins the running turn as `steering/message` (false when none runs). */
   | { type: "steer"; text: string }
   /** Ends the running turn, its tools and its pending asks; queued prompts stay queued. */

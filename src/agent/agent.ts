@@ -10,6 +10,7 @@ import type { PermissionContext } from "../permissions/index.ts";
 import { loadBashParser } from "../permissions/index.ts";
 import { preloadProvider } from "../providers/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
+import type { AttachedImage } from "../session/images.ts";
 import type { McpCatalog } from "../tools/mcp-catalog.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
 import type {
@@ -25,6 +26,7 @@ import { notify, recordNotes } from "./notes.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 import { oversizedPrompt } from "./prompt-size.ts";
 import { submitPrompt } from "./prompt-submit.ts";
+import { imagesNotice } from "./request-images.ts";
 import { type RewindOutcome, runRewind } from "./rewind-command.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
 import { runUserShell, USER_SHELL_SOURCE, type UserShellRun } from "./user-shell.ts";
@@ -157,13 +159,15 @@ export class Agent {
    * happens on a later turn of the event loop: what a surface does with an outcome at once
    * (print its result) comes before any event of the next turn.
    */
-  submit(text: string): Promise<SubmitOutcome> {
+  submit(text: string, images: AttachedImage[] = []): Promise<SubmitOutcome> {
     if (this.disposed || this.closing) throw new Error("agent is closed");
     const { ctx } = this.session;
     const refusal = oversizedPrompt(text, ctx.provider.name, ctx.model, ctx.config);
     if (refusal) return Promise.reject(refusal);
+    const notice = imagesNotice(ctx, images.length);
+    if (notice) this.bus.emit("agent/notice", { message: notice, source: "policy" });
     return this.enqueue(text, (resolve, reject) => ({
-      start: () => this.runPrompt(text).then(resolve, reject),
+      start: () => this.runPrompt(text, images).then(resolve, reject),
       withdraw: () => resolve({ reason: "withdrawn", text }),
     }));
   }
@@ -246,7 +250,7 @@ export class Agent {
   private carryOut(command: AgentCommand): CommandResults[keyof CommandResults] {
     switch (command.type) {
       case "prompt":
-        return this.submit(command.text);
+        return this.submit(command.text, command.images);
       case "steer":
         return this.steer(command.text);
       case "cancel":
@@ -430,7 +434,7 @@ export class Agent {
   }
 
   /** Runs one turn started by `text` (the status and signal are set before the first await). */
-  private async runPrompt(text: string): Promise<TurnOutcome> {
+  private async runPrompt(text: string, images: AttachedImage[]): Promise<TurnOutcome> {
     const { ctx, totals } = this.session;
     const controller = new AbortController();
     this.controller = controller;
@@ -440,7 +444,7 @@ export class Agent {
     try {
       const turn = totals.nextTurn;
       this.runningTurn = turn;
-      const refused = await submitPrompt(ctx, turn, text, this.session.sessionStop);
+      const refused = await submitPrompt(ctx, turn, text, this.session.sessionStop, images);
       if (refused) return refused;
       return await runTurn(ctx, turn, {
         signal: controller.signal,

@@ -11,12 +11,14 @@ import type {
   ProviderRequest,
   StreamPart,
 } from "../providers/index.ts";
-import { costOf, takesImages } from "../providers/index.ts";
+import { costOf } from "../providers/index.ts";
 import type { BlockKind, DeltaSink, ToolInputStartSink } from "../providers/types.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
 import type { JsonValue } from "../session/events.ts";
+import { imageDirOf } from "../session/images.ts";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../session/json-depth.ts";
 import { safeFailure } from "./failure-text.ts";
+import { modelTakesImages, withImageData, withoutImages } from "./request-images.ts";
 import type { RunContext } from "./run-context.ts";
 
 export interface PartialBlock {
@@ -133,13 +135,14 @@ export function buildRequest(
   other?: { model: string; messages: ProviderRequest["messages"] },
   onToolInputStart?: ToolInputStartSink,
 ): ProviderRequest {
-  const lookup = { provider: ctx.provider.name, overrides: ctx.config.models };
-  const images = other === undefined && takesImages(ctx.model, ctx.provider.kind, lookup);
+  const images = other === undefined && modelTakesImages(ctx);
   const messages = other?.messages ?? ctx.deriver.messages();
   const request: ProviderRequest = {
     model: other?.model ?? ctx.model,
     system: ctx.system,
-    messages: images ? messages : withoutImages(messages),
+    messages: images
+      ? withImageData(messages, imageDirOf(ctx.writer.path))
+      : withoutImages(messages),
     tools: ctx.tools.specs(),
     signal,
     idleTimeoutMs: ctx.config.retry.stream_idle_timeout_ms,
@@ -149,19 +152,6 @@ export function buildRequest(
   const budget = ctx.config.thinking.budget_tokens;
   if (budget !== undefined) request.thinking = { budgetTokens: budget };
   return request;
-}
-
-/**
- * The history for a model that takes no images (or the summarising request): each result's
- * images dropped, their descriptions in its text kept.
- */
-function withoutImages(messages: ProviderRequest["messages"]): ProviderRequest["messages"] {
-  if (!messages.some((message) => message.role === "tool" && message.images)) return messages;
-  return messages.map((message) => {
-    if (message.role !== "tool" || !message.images) return message;
-    const { images: _images, ...text } = message;
-    return text;
-  });
 }
 
 function recordMessage(ctx: RunContext, turn: number, step: number, part: MessagePart): void {

@@ -2,7 +2,7 @@
 // step re-serialises the history: each model-visible text is counted once (lazily: a history
 // whose bytes stay under a limit never loads the tokenizer, since a token covers a byte or
 // more), and the provider's own figure for the last request (its usage) is used when larger.
-// A compaction resets it from the derived history. An image of a tool result counts as
+// A compaction resets it from the derived history. An image (of a tool result or a prompt) counts as
 // IMAGE_TOKENS (what a large image costs a Claude model). Fed by compose-session.ts; read by
 // turn.ts.
 import { assistantText, countTokens, messageText } from "../providers/token-count.ts";
@@ -30,7 +30,9 @@ export class TokenEstimate {
   observe(event: SessionEvent, deriver: MessageDeriver): void {
     switch (event.type) {
       case "user/message":
-        if (!event.blocked) this.add(event.text);
+        if (event.blocked) break;
+        this.add(event.text);
+        this.addImages(event.images?.length ?? 0);
         break;
       case "steering/message":
         this.add(event.text);
@@ -106,7 +108,7 @@ export class TokenEstimate {
     this.reported = null;
     for (const message of messages) {
       this.add(messageText(message));
-      if (message.role === "tool") this.addImages(message.images?.length ?? 0);
+      if (message.role !== "assistant") this.addImages(message.images?.length ?? 0);
     }
   }
 

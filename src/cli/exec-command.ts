@@ -18,6 +18,7 @@ import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { MISSING_ANSWER_LINE } from "../present/missing-answer.ts";
 import { modelInfo } from "../providers/models.ts";
+import type { AttachedImage } from "../session/images.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
 import { takeCredentials } from "./credential-scrub.ts";
@@ -26,7 +27,7 @@ import { ExecRefusals, refuseAsks } from "./exec-asks.ts";
 import { checkCompactFlags, compactFocus, runCompact } from "./exec-compact.ts";
 import { checkExecFlags, EXEC_HELP, flagProblem } from "./exec-flags.ts";
 import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts";
-import { readExecPrompt } from "./exec-prompt.ts";
+import { execImages, readExecPrompt } from "./exec-prompt.ts";
 import { runStdinSession } from "./exec-stdin.ts";
 import { workspaceNotice } from "./exec-workspace.ts";
 import { collect, permissionMode } from "./flag-values.ts";
@@ -53,6 +54,7 @@ interface ExecOptions {
   trust?: boolean;
   compact?: string | boolean;
   answerAsks?: boolean;
+  image: string[];
 }
 
 /**
@@ -80,6 +82,12 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
     .option("--show-thinking", "text format: print thinking as [thinking] lines on stderr")
     .option("--hide-thinking", "text format: do not print thinking (config display.show_thinking)")
     .option("-q, --quiet", "text format: no tool, retry or summary lines on stderr")
+    .option(
+      "--image <file>",
+      "attach a PNG, JPEG, GIF or WebP image to the prompt (repeatable)",
+      collect,
+      [],
+    )
     .option("--system-prompt-file <path>", "replace the built-in system prompt")
     .option("--max-budget-usd <usd>", "stop once the session has cost this much")
     .option("--permission-mode <mode>", `${PERMISSION_MODES.join(", ")} (config permissions.mode)`)
@@ -124,6 +132,7 @@ async function runExec(
   const resuming = options.resume !== undefined || options.continue === true;
   if (!resuming) checkBudgetPriced(options, loaded, options.model ?? loaded.config.model);
   const compacting = options.compact !== undefined;
+  const images = execImages(options.image, promptlessReason(interactive, compacting));
   const input = interactive || compacting ? undefined : await readExecPrompt(promptArg);
   if (!resuming && input)
     refuseOversized(input.prompt, options.model ?? loaded.config.model, loaded);
@@ -187,7 +196,7 @@ async function runExec(
     if (options.compact !== undefined) {
       const write = (text: string) => void process.stdout.write(text);
       await runCompact(agent, compactFocus(options.compact), format, write);
-    } else await (interactive ? driveStdin(run) : driveOnce(run, input?.prompt ?? ""));
+    } else await (interactive ? driveStdin(run) : driveOnce(run, input?.prompt ?? "", images));
   } finally {
     try {
       await agent?.close();
@@ -209,9 +218,9 @@ interface ExecRun {
 }
 
 /** One prompt, one turn; exits with the turn's code. */
-async function driveOnce(run: ExecRun, prompt: string): Promise<void> {
+async function driveOnce(run: ExecRun, prompt: string, images: AttachedImage[]): Promise<void> {
   await withOutput(run, async (finish) => {
-    const outcome = await run.agent.dispatch({ type: "prompt", text: prompt });
+    const outcome = await run.agent.dispatch({ type: "prompt", text: prompt, images });
     // Only a closed session takes a prompt back (a second signal, which exits at once).
     if (outcome.reason === "withdrawn") return { turn: 0, reason: "cancelled", error: "cancelled" };
     await finish(outcome);
@@ -340,6 +349,12 @@ function checkFormat(options: ExecOptions): OutputFormat {
 }
 
 /** An empty value would silently mean the default (a new session, the default directory). */
+/** Why this run takes no `--image` (it has no prompt of its own), or null. */
+function promptlessReason(interactive: boolean, compacting: boolean): string | null {
+  if (interactive) return "with --input-format stream-json, send images in a user line";
+  return compacting ? "--compact runs no prompt" : null;
+}
+
 function checkNotEmpty(options: ExecOptions): void {
   const values: Array<[string, string | undefined, string]> = [
     ["--resume", options.resume, "a session id or prefix"],

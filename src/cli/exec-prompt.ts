@@ -2,11 +2,13 @@
 // `exec` with no prompt reads the prompt from stdin; `cat log | exec "summarise this"` appends
 // piped stdin (a pipe or a file, never a terminal) to the prompt, bounded by STDIN_LIMIT_BYTES.
 // Never hangs on a terminal, and waits at most STDIN_WAIT_MS for a silent pipe when a prompt
-// was given. Called by exec-command.ts before the session opens.
+// was given. `--image FILE` attaches images to that prompt (execImages). Called by
+// exec-command.ts before the session opens.
 import { fstatSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { UsageError } from "../errors.ts";
 import { formatCount } from "../present/format.ts";
+import { type AttachedImage, readImageFile } from "../session/images.ts";
 
 /** At most this much of stdin is read: 1 MiB (about 250k tokens, more than most windows). */
 export const STDIN_LIMIT_BYTES = 1024 * 1024;
@@ -132,4 +134,16 @@ function readBounded(stream: PromptStdin["stream"], waitMs: number | null): Prom
     stream.on("end", onEnd);
     stream.on("error", onError);
   });
+}
+
+/**
+ * The images of `--image FILE` (repeatable), each read and checked (signature, size) before
+ * the session opens: a bad one fails the run with one line (exit 2). Only a prompt takes them.
+ */
+export function execImages(files: string[], promptless: string | null): AttachedImage[] {
+  if (files.length === 0) return [];
+  if (promptless) {
+    throw new UsageError(`--image attaches to a prompt; ${promptless}`);
+  }
+  return files.map((file) => readImageFile(file));
 }

@@ -1,14 +1,15 @@
 // `codewhale exec --input-format stream-json`: a long-lived session driven by JSON lines on
 // stdin, strictly newline-framed, each mapped to one AgentCommand for `agent.dispatch`: `user`
-// is a prompt (the agent queues them FIFO), `steer` steers the running turn (or is a prompt
-// when none runs), `abort` cancels the running turn (queued prompts still run), `compact`
-// compacts (queued like a prompt; a `compaction` line tells how it went), `rewind` rewinds
-// (docs/rewind.md; a `rewind` line tells how it went) and `answer` answers
-// an `ask` line (with `--answer-asks`; until stdin ends, asks then wait for it). A malformed
-// line, a prompt larger than the model's window (refused unrecorded) or an answer that does not
-// fit is answered with an error line naming its number and the session goes on; EOF ends the
-// session once the running turn and the queued prompts are done (asks still waiting then get
-// exec's refusal), a signal at once (the running turn is cancelled, queued prompts withdrawn).
+// is a prompt with its images (exec-input-images.ts; the agent queues prompts FIFO), `steer`
+// steers the running turn (or is a prompt when none runs), `abort` cancels the running turn
+// (queued prompts still run), `compact` compacts (queued like a prompt; a `compaction` line
+// tells how it went), `rewind` rewinds (docs/rewind.md; a `rewind` line tells how it went) and
+// `answer` answers an `ask` line (with `--answer-asks`; until stdin ends, asks then wait for
+// it). A malformed line, a bad image, a prompt larger than the model's window (refused
+// unrecorded) or an answer that does not fit is answered with an error line naming its number
+// and the session goes on; EOF ends the session once the running turn and the queued prompts
+// are done (asks still waiting then get exec's refusal), a signal at once (the running turn is
+// cancelled, queued prompts withdrawn).
 import * as z from "zod";
 import type {
   Agent,
@@ -18,17 +19,19 @@ import type {
   TurnOutcome,
   WithdrawnRewind,
 } from "../agent/index.ts";
-import { PromptTooLargeError } from "../errors.ts";
+import { PromptTooLargeError, UsageError } from "../errors.ts";
 import type { StreamLine } from "../present/stream-json.ts";
+import type { AttachedImage } from "../session/images.ts";
 import { type ExecRefusals, refuseAsk, refuseAsks } from "./exec-asks.ts";
 import { compactionLine } from "./exec-compact.ts";
+import { inputImageSchema, inputImages } from "./exec-input-images.ts";
 import type { ExecOutput } from "./exec-output.ts";
 
 /** Text that is empty or only whitespace would start a turn with nothing to say. */
 const text = z.string().refine((value) => value.trim() !== "", "must not be empty");
 
 const inputLineSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("user"), text }),
+  z.object({ type: z.literal("user"), text, images: z.array(inputImageSchema).optional() }),
   z.object({ type: z.literal("steer"), text }),
   z.object({ type: z.literal("abort") }),
   z.object({ type: z.literal("compact"), focus: z.string().optional() }),
@@ -57,7 +60,7 @@ type InputLine = z.infer<typeof inputLineSchema>;
 function commandOf(line: InputLine): AgentCommand {
   switch (line.type) {
     case "user":
-      return { type: "prompt", text: line.text };
+      return { type: "prompt", text: line.text, images: inputImages(line.images) };
     case "steer":
       return { type: "steer", text: line.text };
     case "abort":
@@ -154,9 +157,9 @@ export async function runStdinSession(
   const turns = new Set<Promise<void>>();
   // A failed turn (the log cannot be written) ends the session like a signal does.
   const failed = new AbortController();
-  const submit = (prompt: string, number: number) => {
+  const submit = (prompt: string, number: number, images: AttachedImage[] = []) => {
     // A prompt larger than the window is refused unrecorded; the session goes on.
-    const pending = agent.dispatch({ type: "prompt", text: prompt });
+    const pending = agent.dispatch({ type: "prompt", text: prompt, images });
     pending.catch((error: unknown) => {
       if (error instanceof PromptTooLargeError) {
         output.line({ type: "error", line: number, message: error.message });
@@ -193,7 +196,7 @@ export async function runStdinSession(
   };
   const handle = (line: InputLine, number: number) => {
     const command = commandOf(line);
-    if (command.type === "prompt") submit(command.text, number);
+    if (command.type === "prompt") submit(command.text, number, command.images);
     else if (command.type === "steer") {
       if (!agent.dispatch(command)) submit(command.text, number);
     } else if (command.type === "compact") compact(command);
@@ -211,7 +214,15 @@ export async function runStdinSession(
     const [number, text] = next;
     const parsed = parseLine(text);
     if ("error" in parsed) output.line({ type: "error", line: number, message: parsed.error });
-    else handle(parsed.line, number);
+    else {
+      try {
+        handle(parsed.line, number);
+      } catch (error) {
+        // A user line's image that cannot be read or is not one (exec-input-images.ts).
+        if (!(error instanceof UsageError)) throw error;
+        output.line({ type: "error", line: number, message: error.message });
+      }
+    }
   }
   endAsks?.();
   while (turns.size > 0) await Promise.all(turns);

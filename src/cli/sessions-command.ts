@@ -8,6 +8,7 @@ import type { ExportView } from "../present/export-view.ts";
 import { plural } from "../present/format.ts";
 import { jsonSafe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
+import { imageDirOf, readStoredImage } from "../session/images.ts";
 import { findSession, isRegularFile } from "../session/paths.ts";
 import { SessionReader } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
@@ -120,6 +121,27 @@ function withoutImageData(event: SessionEvent): SessionEvent | Record<string, un
   return { ...event, blocks };
 }
 
+/**
+ * Checks every image a `user/message` names against its file beside the log; returns how many
+ * it checked, or throws naming the first file that is missing or not what its hash says.
+ */
+function checkImages(path: string, marks: SessionEvent[]): number {
+  const dir = imageDirOf(path);
+  let checked = 0;
+  for (const event of marks) {
+    if (event.type !== "user/message") continue;
+    for (const image of event.images ?? []) {
+      const stored = readStoredImage(dir, image.sha256);
+      if (!stored.ok) {
+        const what = stored.problem === "missing" ? "is missing" : "does not match its SHA-256";
+        throw new SessionCorruptError(path, event.seq + 1, `image file ${stored.path} ${what}`);
+      }
+      checked++;
+    }
+  }
+  return checked;
+}
+
 function verifySession(target: string, options: VerifyOptions): void {
   const path = target.endsWith(".jsonl")
     ? target
@@ -147,6 +169,8 @@ export function verifyLines(path: string, keyFile?: string): string[] {
     throw new SessionCorruptError(path, events + 1, reason);
   }
   const proven = receiptLines(receipt.finish());
+  const images = checkImages(path, marks);
+  if (images > 0) proven.push(`${plural(images, "image")} match their SHA-256`);
   const checked = checkTimeline(marks);
   if (!checked.ok) throw new SessionCorruptError(path, checked.seq + 1, checked.reason);
   if (checked.checkpoints > 0 || checked.rewinds > 0) {

@@ -1,10 +1,17 @@
 // Builds the Anthropic Messages request body from the neutral history. Native assistant
-// content replays verbatim; tool results (with their images as image blocks, when the loop
+// content replays verbatim; a prompt's images are image blocks before its text; tool results (with their images as image blocks, when the loop
 // kept them for this model) and any user text after them share one user message;
 // cache_control breakpoints sit on the system prompt, the last tool and the newest message.
 import type { HistoryMessage } from "../session/derive.ts";
 import type { JsonValue } from "../session/events.ts";
-import { anthropicToolId, isNative, isObject, readNative, toAnthropicBlocks } from "./neutral.ts";
+import {
+  anthropicToolId,
+  isNative,
+  isObject,
+  readNative,
+  sentImages,
+  toAnthropicBlocks,
+} from "./neutral.ts";
 import type { ProviderConfig, ProviderRequest } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
@@ -54,8 +61,17 @@ export function toWireMessages(
     else out.push({ role: "user", content: [block] });
   };
   for (const message of history) {
-    if (message.role === "user") appendUser({ type: "text", text: message.text });
-    else if (message.role === "tool") appendUser(toolResult(message));
+    if (message.role === "user") {
+      for (const image of sentImages(message)) {
+        appendUser({
+          type: "image",
+          source: { type: "base64", media_type: image.mimeType, data: image.data },
+        });
+      }
+      if (message.text !== "" || !message.images?.length) {
+        appendUser({ type: "text", text: message.text });
+      }
+    } else if (message.role === "tool") appendUser(toolResult(message));
     else {
       const content = native(message)
         ? message.content

@@ -114,6 +114,15 @@ function toolCall(
   };
 }
 
+/** The images of a user message that the request carries (those the loop gave `data`). */
+export function sentImages(
+  message: Extract<HistoryMessage, { role: "user" }>,
+): Array<{ mimeType: string; data: string }> {
+  return (message.images ?? []).flatMap((image) =>
+    image.data === undefined ? [] : [{ mimeType: image.mimeType, data: image.data }],
+  );
+}
+
 export function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

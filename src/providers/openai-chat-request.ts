@@ -1,11 +1,11 @@
 // Builds the Chat Completions request body from the neutral history: one `system` message,
-// user messages, the native assistant message verbatim (or converted when foreign), and
-// role "tool" messages answering each tool_call_id. A tool message holds text only, so the
+// user messages (a prompt's images as `image_url` parts after its text), the native assistant
+// message verbatim (or converted when foreign), and role "tool" messages answering each tool_call_id. A tool message holds text only, so the
 // images of a run of tool results (when the loop kept them for this model) follow that run as
 // one user message of `image_url` parts, each named by its call.
 import type { HistoryMessage } from "../session/derive.ts";
 import type { JsonValue } from "../session/events.ts";
-import { isNative, isObject, readNative, toChatMessage } from "./neutral.ts";
+import { isNative, isObject, readNative, sentImages, toChatMessage } from "./neutral.ts";
 import type { ProviderConfig, ProviderRequest } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
@@ -45,7 +45,18 @@ function toChatMessages(
   message: HistoryMessage,
   target: { api: "openai-chat"; provider: string; model: string },
 ): JsonValue[] {
-  if (message.role === "user") return [{ role: "user", content: message.text }];
+  if (message.role === "user") {
+    const images = sentImages(message);
+    if (images.length === 0) return [{ role: "user", content: message.text }];
+    const parts: JsonObject[] = message.text === "" ? [] : [{ type: "text", text: message.text }];
+    for (const image of images) {
+      parts.push({
+        type: "image_url",
+        image_url: { url: `data:${image.mimeType};base64,${image.data}` },
+      });
+    }
+    return [{ role: "user", content: parts }];
+  }
   if (message.role === "tool") {
     return [{ role: "tool", tool_call_id: message.call_id, content: message.content }];
   }

@@ -3,10 +3,10 @@
 // verbatim, with function calls and their `function_call_output` items (a custom tool call's
 // result is its `custom_tool_call_output`), to the same model.
 // An output with images (kept by the loop for this model) is a list of input_text and
-// input_image parts.
+// input_image parts; so is a prompt with images.
 import type { HistoryMessage } from "../session/derive.ts";
 import type { JsonValue } from "../session/events.ts";
-import { isNative, isObject, readNative, toResponsesItems } from "./neutral.ts";
+import { isNative, isObject, readNative, sentImages, toResponsesItems } from "./neutral.ts";
 import { reasoningEffort } from "./openai-chat-request.ts";
 import type { ProviderConfig, ProviderRequest } from "./types.ts";
 
@@ -53,7 +53,16 @@ function customCallIds(messages: HistoryMessage[], target: Target): Set<string> 
 }
 
 function toInputItems(message: HistoryMessage, target: Target, custom: Set<string>): JsonValue[] {
-  if (message.role === "user") return [{ role: "user", content: message.text }];
+  if (message.role === "user") {
+    const images = sentImages(message);
+    if (images.length === 0) return [{ role: "user", content: message.text }];
+    const parts: JsonObject[] =
+      message.text === "" ? [] : [{ type: "input_text", text: message.text }];
+    for (const image of images) {
+      parts.push({ type: "input_image", image_url: `data:${image.mimeType};base64,${image.data}` });
+    }
+    return [{ role: "user", content: parts }];
+  }
   if (message.role === "tool") {
     const images = message.images ?? [];
     const output: JsonValue =

@@ -18,6 +18,11 @@ export type HistoryMessage =
        * `seq` is the compaction's): codewhale's fixed texts around the summary.
        */
       summary?: true;
+      /**
+       * The images of a `user/message`, by hash; the loop fills `data` (base64) from the
+       * session's image store for a model that takes images (agent/step.ts).
+       */
+      images?: UserImage[];
     }
   | {
       role: "assistant";
@@ -41,6 +46,15 @@ export type HistoryMessage =
       /** The result's images (its `blocks`), for models that take them. */
       images?: Array<{ mimeType: string; data: string }>;
     };
+
+/** An image the user attached, as the history carries it. */
+export interface UserImage {
+  sha256: string;
+  mimeType: string;
+  bytes: number;
+  /** The image as base64, when the request carries it. */
+  data?: string;
+}
 
 /** The text the model receives for a tool call that was recorded but never returned. */
 export const INTERRUPTED_RESULT =
@@ -96,7 +110,20 @@ export class MessageDeriver {
         this.closeOpenCalls();
         this.flushSteering();
         this.marks.set(event.seq, { out: this.out, length: this.out.length });
-        this.out.push({ role: "user", text: event.text, seq: event.seq });
+        this.out.push({
+          role: "user",
+          text: event.text,
+          seq: event.seq,
+          ...(event.images && event.images.length > 0
+            ? {
+                images: event.images.map((image) => ({
+                  sha256: image.sha256,
+                  mimeType: image.media_type,
+                  bytes: image.bytes,
+                })),
+              }
+            : {}),
+        });
         break;
       case "steering/message":
         this.steering.push({ role: "user", text: event.text, seq: event.seq, steering: true });

@@ -136,6 +136,20 @@ const payloadDefinitions = {
     z.object({
       text: z.string(),
       blocked: z.object({ by: z.string(), reason: z.string() }).optional(),
+      /**
+       * The images the user attached, after the text (added within v1; absent when none): each
+       * stored once beside the log, in `<id>.images/<sha256>` (session/images.ts), never in the
+       * log itself; `sessions verify` checks every file against its hash.
+       */
+      images: z
+        .array(
+          z.object({
+            sha256: z.string().regex(/^[0-9a-f]{64}$/),
+            media_type: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
+            bytes: z.number().int().nonnegative(),
+          }),
+        )
+        .optional(),
     }),
   /** A message the user sent while a turn ran; reaches the model at the next step boundary. */
   "steering/message": () => z.object({ turn: z.number().int().nonnegative(), text: z.string() }),

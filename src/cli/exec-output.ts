@@ -3,6 +3,7 @@
 // `stream-json` (the projection of present/stream-json.ts, written in batches). Each renders
 // only from `session/event`; the refused calls of each turn go on its result.
 
+import { ChildFigures } from "../present/child-figures.ts";
 import { formatCost, formatDuration, plural } from "../present/format.ts";
 import type { MissingAnswer } from "../present/missing-answer.ts";
 import {
@@ -96,6 +97,8 @@ export class ExecOutput {
   /** The figures and the answer of the turns since the last result. */
   private figures = new FiguresFold();
   private answer = new LastAnswer();
+  /** The subagent sessions of the turns since the last result. */
+  private children = new ChildFigures();
   /** The calls refused since the last result. */
   private denials: PermissionDenial[] = [];
   /** How tool calls and results are presented on their stream-json lines. */
@@ -140,6 +143,7 @@ export class ExecOutput {
     sessionId: string;
     event: SessionEvent;
   }): void => {
+    this.children.observe(child);
     if (this.format !== "stream-json") return;
     const lines = projectChildEvent(child, this.tools.of(child.event));
     this.writeLine(lines.map(serializeLine).join(""));
@@ -187,11 +191,13 @@ export class ExecOutput {
       ...end,
       stopReason: end.reason === "completed" && missing ? missing : stopReason,
       permissionDenials: this.denials,
+      subagents: this.children.summary(this.figures.figures.cost),
     });
     if (this.text) this.endText(end);
     else this.sink.write(serializeLine(result));
     this.figures = new FiguresFold();
     this.answer = new LastAnswer();
+    this.children = new ChildFigures();
     this.denials = [];
     await this.sink.drain();
   }

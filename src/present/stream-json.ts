@@ -6,6 +6,7 @@ import { readNative } from "../providers/neutral.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
 import type { Figures } from "../session/figures.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
+import type { SubagentFigures } from "./child-figures.ts";
 import { type MissingAnswer, missingAnswer } from "./missing-answer.ts";
 
 /** How a tool call or result is shown (tools/presentation.ts). */
@@ -246,6 +247,8 @@ export interface RunEnd {
   durationMs: number;
   /** The calls of the turn that the permission policy refused, in order. */
   permissionDenials: PermissionDenial[];
+  /** The subagent sessions the turn ran, rolled up; absent when it ran none. */
+  subagents?: SubagentFigures | undefined;
 }
 
 /** The last line of stream-json, and the whole output of `--output-format json`. */
@@ -265,5 +268,6 @@ export function resultLine(figures: Figures, answer: string, end: RunEnd): Strea
     cost: figures.cost,
     duration_ms: end.durationMs,
     permission_denials: end.permissionDenials,
+    ...(end.subagents ? { subagents: end.subagents } : {}),
   };
 }

@@ -96,6 +96,28 @@ describe("exec with subagents", () => {
       figures.subagents.total_with_subagents,
       figures.cost.total + figures.subagents.cost,
     );
+    // The result line rolls the same children up, each by its call, as stats does.
+    const result = lines.at(-1) as {
+      cost: number;
+      subagents: {
+        sessions: Array<{
+          session_id: string;
+          parent_call_id: string;
+          cost: number;
+          reason: string;
+        }>;
+        cost: number;
+        total_cost: number;
+      };
+    };
+    const rows = result.subagents.sessions;
+    assert.deepEqual(
+      rows.map((row) => [row.parent_call_id, row.session_id, row.reason]).sort(),
+      [...children].map(([call, id]) => [call, id, "completed"]).sort(),
+    );
+    assert.ok(rows.every((row) => row.cost > 0));
+    assert.equal(result.subagents.cost, figures.subagents.cost);
+    assert.equal(result.subagents.total_cost, result.cost + result.subagents.cost);
   });
 
   it("kill -9 while the children run: resume records the calls interrupted, each child's log verifies", async () => {

@@ -135,13 +135,12 @@ export class Agent {
   }
   /**
    * Switches the permission mode for the rest of this run, from the next call decided on (a
-   * surface's mode picker, ACP's session/set_mode). Not logged: a resumed session starts in
-   * the mode its config and flags say.
+   * surface's mode picker, ACP's session/set_mode), and says so on the bus (`agent/mode`, as
+   * an approved plan does). Not logged: a resumed session starts in the mode its config and
+   * flags say.
    */
   setPermissionMode(mode: PermissionMode): void {
-    const { guard } = this.session.ctx;
-    guard.permissions = { ...guard.permissions, mode };
-    if (this.session.subagents) this.session.subagents.mode = mode;
+    this.session.setMode(mode);
   }
   get running(): boolean {
     return this.controller !== null;
@@ -365,8 +364,9 @@ export class Agent {
 
   /** Answers an `agent/ask`; the first answer wins, a later or unknown one changes nothing. */
   answer(id: string, decision: AskDecision): AnswerResult {
-    const { subagents, questions } = this.session;
+    const { subagents, questions, plans } = this.session;
     if (questions.owns(id)) return questions.answer(id, decision);
+    if (plans.owns(id)) return plans.answer(id, decision);
     if (subagents?.owns(id)) return subagents.answer(id, decision);
     return this.session.ctx.guard.asks.answer(id, decision);
   }
@@ -375,7 +375,8 @@ export class Agent {
   pendingAsks(): AgentAsk[] {
     const children = this.session.subagents?.pending() ?? [];
     const questions = this.session.questions.pending();
-    return [...this.session.ctx.guard.asks.pending(), ...questions, ...children];
+    const plans = this.session.plans.pending();
+    return [...this.session.ctx.guard.asks.pending(), ...questions, ...plans, ...children];
   }
 
   /**

@@ -3,6 +3,7 @@
 // signals that are never persisted and never repeat something the session log records.
 // Surfaces (cli, present, acp, tui) subscribe here; the agent is the only emitter.
 import type { Bus } from "../bus/bus.ts";
+import type { PermissionMode } from "../config/index.ts";
 import type { HookListener } from "../hooks/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { ToolProgress } from "../tools/types.ts";
@@ -34,6 +35,11 @@ export type BusEvents = {
    * `tool/call.decision`; the ask itself is never persisted.
    */
   "agent/ask": (ask: AgentAsk) => void;
+  /**
+   * The permission mode changed (`set_mode` from any surface, or an approved plan, whose
+   * `plan/decided` records it): the calls decided from now on are decided in `mode`.
+   */
+  "agent/mode": (change: { mode: PermissionMode }) => void;
   /** The agent opened a session log (new, resumed or forked), before its first `session/event`. */
   "agent/session-start": (session: { sessionId: string; logPath: string }) => void;
   /**

@@ -3,7 +3,7 @@
 // the asks), and the SessionStart hooks. Everything a session holds is its own (log, bus, tools,
 // asks), so several agents live in one process. Called by Agent.open (agent.ts) only.
 import { createBus } from "../bus/bus.ts";
-import type { AgentDefinition, Env, LoadedConfig } from "../config/index.ts";
+import type { AgentDefinition, Env, LoadedConfig, PermissionMode } from "../config/index.ts";
 import {
   configFingerprint,
   loadAgentFiles,
@@ -30,7 +30,9 @@ import { VERSION } from "../version.ts";
 import { askUserToolSource } from "./ask-user-tool.ts";
 import type { AgentBus, BusEvents } from "./bus-events.ts";
 import { CallCheckpoints } from "./call-checkpoints.ts";
+import { exitPlanToolSource, type PlanToolSource } from "./exit-plan-tool.ts";
 import { applyHookNotes } from "./notes.ts";
+import { PlanDesk } from "./plans.ts";
 import { resolveModel, splitModelId } from "./provider-resolve.ts";
 import { QuestionDesk } from "./questions.ts";
 import { realSleep, type Sleep } from "./retry.ts";
@@ -114,6 +116,11 @@ export interface AgentOptions {
   parent?: ParentLink;
   /** Offer the `ask_user` tool (questions for the user). Default: with the default tools. */
   questions?: boolean;
+  /**
+   * Offer the `exit_plan` tool while in plan mode (plans for the user's approval). Default:
+   * with the default tools; never in a subagent's own session.
+   */
+  plans?: boolean;
   /** A custom agent's instructions, added to the system prompt. */
   instructions?: string;
   /** Offer only the tools of these names (a custom agent's `tools`); absent: all. */
@@ -146,6 +153,10 @@ export interface ComposedSession {
   subagents: SubagentHost | null;
   /** The questions of `ask_user`, waiting for an answer. */
   questions: QuestionDesk;
+  /** The plans of `exit_plan`, waiting for approval. */
+  plans: PlanDesk;
+  /** Switches the permission mode (guard, subagents, `exit_plan`'s offer) and says so (`agent/mode`). */
+  setMode(mode: PermissionMode): void;
   /** USD spent so far against `max_budget_usd`: the session's, its children's, its parent's. */
   spent(): number;
 }
@@ -203,11 +214,25 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
       })
     : null;
   const questions = new QuestionDesk(bus, writer, writer.id);
+  const turnNow = () => Math.max(0, totals.nextTurn - 1);
+  let guard: SessionGuard | undefined;
+  let planTool: PlanToolSource | undefined;
+  const modeNow = () => guard?.permissions.mode ?? prepared.permissions.mode;
+  const setMode = (mode: PermissionMode) => {
+    if (!guard || guard.permissions.mode === mode) return;
+    guard.permissions = { ...guard.permissions, mode };
+    if (subagents) subagents.mode = mode;
+    planTool?.modeChanged();
+    bus.emit("agent/mode", { mode });
+  };
+  const plans = new PlanDesk({ bus, writer, sessionId: writer.id, mode: modeNow, setMode });
+  planTool = offersPlans(options) ? exitPlanToolSource(plans, turnNow) : undefined;
   const own = [
     ...(subagents ? [taskToolSource(subagents)] : []),
     ...((options.questions ?? options.defaultTools !== false)
-      ? [askUserToolSource(questions, () => Math.max(0, totals.nextTurn - 1))]
+      ? [askUserToolSource(questions, turnNow)]
       : []),
+    ...(planTool ? [planTool.source] : []),
   ];
   const sessionTools = await openToolbox(options, prepared, writer.id, own);
   const tools = sessionTools.toolbox;
@@ -218,7 +243,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     spillDir: sessionTools.spillDir,
   };
   const sandbox = sessionTools.workspace.sandbox?.profile("hooks");
-  const guard = new SessionGuard(prepared, session, {
+  guard = new SessionGuard(prepared, session, {
     env: options.env,
     loaded,
     bus,
@@ -245,6 +270,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     cwd: options.cwd,
     sessionId: writer.id,
     guard,
+    plans,
     checkpoints: new CallCheckpoints({
       home: loaded.home,
       sessionId: writer.id,
@@ -272,6 +298,8 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     sessionStop: notes.stop,
     subagents,
     questions,
+    plans,
+    setMode,
     spent,
   };
 }
@@ -314,6 +342,12 @@ function sessionSkills(options: OpenOptions): SkillDefinition[] {
 function offersSubagents(options: OpenOptions): boolean {
   if (options.parent) return false;
   return options.subagents ?? options.defaultTools !== false;
+}
+
+/** `exit_plan` is the session's own, never a subagent's: a child's plan mode only refuses. */
+function offersPlans(options: OpenOptions): boolean {
+  if (options.parent) return false;
+  return options.plans ?? options.defaultTools !== false;
 }
 
 /** `[compaction] model`, resolved (its provider and key checked when the session opens). */

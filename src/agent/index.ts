@@ -15,6 +15,7 @@ export type {
   ToolInputStarted,
 } from "./bus-events.ts";
 export type { AgentAsk, AnswerResult, AskDecision, AskOption } from "./pending-asks.ts";
+export { NO_APPROVER } from "./plans.ts";
 export { oversizedPrompt } from "./prompt-size.ts";
 export { resolveModel, splitModelId } from "./provider-resolve.ts";
 export { NO_USER } from "./questions.ts";

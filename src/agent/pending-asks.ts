@@ -11,7 +11,7 @@ import type { AgentBus } from "./bus-events.ts";
 import type { CallDecision } from "./tool-call-decision.ts";
 
 /** The answers an ask may accept: `allow_session` only where an allow rule would hold. */
-export type AskOption = "allow_once" | "allow_session" | "deny" | "answer";
+export type AskOption = "allow_once" | "allow_session" | "deny" | "answer" | "approve";
 
 /** An ask as surfaces see it on the bus (`agent/ask`). */
 export interface AgentAsk {
@@ -58,6 +58,12 @@ export interface AgentAsk {
    * `options` of the ask are then `answer` and `deny`.
    */
   question?: { text: string; options: string[]; freeText: boolean };
+  /**
+   * Set when the model ends plan mode with a plan (`exit_plan`): `approve` it with the mode to
+   * continue in (`default` unless `accept-edits`), or `deny` to keep planning, the `reason`
+   * being the user's feedback for the model. `options` of the ask are then `approve` and `deny`.
+   */
+  plan?: { text: string };
 }
 
 /** A surface's answer. `by` is "user" when a person answered (the default). */
@@ -66,6 +72,8 @@ export type AskDecision = { by?: "user" | "default" } & (
   | { outcome: "deny"; reason?: string }
   /** The answer to a question (`ask.question`). */
   | { outcome: "answer"; answer: string }
+  /** The approval of a plan (`ask.plan`), and the mode the session continues in. */
+  | { outcome: "approve"; mode?: "default" | "accept-edits" }
 );
 
 /** `answer` tells a late, unknown, malformed or not offered answer apart; it never throws. */

@@ -36,6 +36,8 @@ export interface RunContext {
   readonly sessionId: string;
   /** The permission rules, the asks and the hooks of this session. */
   readonly guard: SessionGuard;
+  /** Plan mode's plans: one nobody could approve ends the turn after its step (plans.ts). */
+  readonly plans?: { takeTurnEnd(): boolean };
   /** Checkpoints of the workspace around the calls that may change files. */
   readonly checkpoints: CallCheckpoints;
   readonly sleep: Sleep;

@@ -1,5 +1,5 @@
 // One turn of the loop: steps until the model stops calling tools (and no steering is
-// waiting, and no Stop hook blocks), `max_steps`, the budget, the context window (compacted
+// waiting, and no Stop hook blocks) or proposes a plan nobody can approve, `max_steps`, the budget, the context window (compacted
 // first past its threshold, compaction.ts), an
 // unrecoverable provider error, a hook's stop request or cancellation. Each step retries its
 // request per config `[retry]`. Called by agent.ts.
@@ -69,6 +69,8 @@ export async function runTurn(
     const stop = (await executeToolCalls(ctx, turn, calls.prepared, control.signal)) ?? calls.stop;
     if (control.signal.aborted) return end(cancelled());
     if (stop) return end(stopped(stop));
+    // A plan nobody could approve (exec without an input channel) is the turn's answer.
+    if (ctx.plans?.takeTurnEnd()) return end({ reason: "completed" });
     if (result.toolCalls.length > 0 || control.takeSteering() > 0) continue;
     const finish = await stopHooks(ctx, turn, stopHookActive, control.signal);
     if (finish) return end(finish);

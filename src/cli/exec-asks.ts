@@ -5,7 +5,7 @@
 // (`ExecRefusals.of`). An ask to run a call again outside the OS sandbox is allowed once only when
 // the rule that let the call run was given with `--allow`, else denied saying so. Subscribed by
 // exec-command.ts (and by loop tests that want exec's answers).
-import { type Agent, type AgentAsk, NO_USER } from "../agent/index.ts";
+import { type Agent, type AgentAsk, NO_APPROVER, NO_USER } from "../agent/index.ts";
 import { execDenialMessage } from "../permissions/index.ts";
 import type { EventOf } from "../session/events.ts";
 
@@ -53,9 +53,10 @@ export function refuseAsk(agent: Agent, ask: AgentAsk, refusals?: ExecRefusals):
     answerEscalation(agent, ask, refusals);
     return;
   }
-  if (ask.question) {
-    // A question from the model (ask_user): nobody is here to answer it.
-    const reason = NO_USER;
+  if (ask.question || ask.plan) {
+    // A question from the model (ask_user), or its plan (exit_plan): nobody is here to answer
+    // it; a plan is then the turn's answer (the turn ends with it).
+    const reason = ask.plan ? NO_APPROVER : NO_USER;
     agent.dispatch({
       type: "answer",
       id: ask.id,

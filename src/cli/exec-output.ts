@@ -205,7 +205,7 @@ export class ExecOutput {
   /** The answer (unless streamed), the summary on a terminal, and how many calls were refused. */
   private endText(end: Omit<RunEnd, "permissionDenials" | "stopReason">): void {
     const text = this.text as TextOutput;
-    text.answer(this.answer.text);
+    text.answer(this.answer.text, this.answer.plan);
     if (this.options.summary) {
       const cost = formatCost(this.figures.figures.cost);
       text.line(

@@ -5,11 +5,11 @@
 // (queued prompts still run), `compact` compacts (queued like a prompt; a `compaction` line
 // tells how it went), `rewind` rewinds (docs/rewind.md; a `rewind` line tells how it went) and
 // `answer` answers an `ask` line (with `--answer-asks`; until stdin ends, asks then wait for
-// it). A malformed line, a bad image, a prompt larger than the model's window (refused
-// unrecorded) or an answer that does not fit is answered with an error line naming its number
-// and the session goes on; EOF ends the session once the running turn and the queued prompts
-// are done (asks still waiting then get exec's refusal), a signal at once (the running turn is
-// cancelled, queued prompts withdrawn).
+// it; a plan's is `approve` or `deny` with feedback). A malformed line, a bad image, a prompt
+// larger than the model's window (refused unrecorded) or an answer that does not fit is
+// answered with an error line naming its number and the session goes on; EOF ends the session
+// once the running turn and the queued prompts are done (asks still waiting then get exec's
+// refusal), a signal at once (the running turn is cancelled, queued prompts withdrawn).
 import * as z from "zod";
 import type {
   Agent,
@@ -47,11 +47,14 @@ const inputLineSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("answer"),
     id: z.string(),
-    outcome: z.enum(["allow", "deny", "answer"]),
+    outcome: z.enum(["allow", "deny", "answer", "approve"]),
     scope: z.enum(["once", "session"]).optional(),
+    /** With `deny`: why; for a plan (`ask` line with `plan`), the feedback to keep planning with. */
     reason: z.string().optional(),
     /** With `answer`: the answer to a question (`ask` line with `question`). */
     answer: z.string().optional(),
+    /** With `approve` (a plan): the mode to continue in, `default` unless given. */
+    mode: z.enum(["default", "accept-edits"]).optional(),
   }),
 ]);
 type InputLine = z.infer<typeof inputLineSchema>;
@@ -75,6 +78,13 @@ function commandOf(line: InputLine): AgentCommand {
       const { id, outcome, scope, reason } = line;
       if (outcome === "answer") {
         return { type: "answer", id, decision: { outcome, answer: line.answer ?? "" } };
+      }
+      if (outcome === "approve") {
+        return {
+          type: "answer",
+          id,
+          decision: { outcome, ...(line.mode ? { mode: line.mode } : {}) },
+        };
       }
       const decision =
         outcome === "allow"
@@ -127,6 +137,7 @@ function askLine(ask: AgentAsk): StreamLine {
           free_text: ask.question.freeText,
         }
       : {}),
+    ...(ask.plan ? { plan: ask.plan.text } : {}),
     ...(ask.subagent
       ? { parent_call_id: ask.subagent.callId, session_id: ask.subagent.sessionId }
       : {}),

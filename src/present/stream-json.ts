@@ -187,8 +187,19 @@ export class LastAnswer {
   /** Why the last message holds no answer (missing-answer.ts), null when it answers. */
   missing: MissingAnswer | null = null;
 
+  /** True when the answer is a plan (`plan/proposed`) that nobody went on from: exec's plan mode. */
+  plan = false;
+
   observe(event: SessionEvent): void {
+    if (event.type === "plan/proposed") {
+      // The turn ends with it when nobody can approve it; a later message replaces it.
+      this.text = event.plan;
+      this.missing = null;
+      this.plan = true;
+      return;
+    }
     if (event.type !== "assistant/message") return;
+    this.plan = false;
     this.text = blockText(event.content, "text");
     this.thinking = blockText(event.content, "thinking");
     this.stopReason = event.stop_reason;

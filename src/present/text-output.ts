@@ -69,10 +69,10 @@ export class TextOutput {
     else if (event.type === "tool/result") this.callEnded(event);
   }
 
-  /** The end of a turn: the answer, unless it was streamed already. */
-  answer(text: string): void {
+  /** The end of a turn: the answer, unless it was streamed already (a plan never is). */
+  answer(text: string, plan = false): void {
     this.endLine();
-    if (!this.streamed && text !== "") {
+    if ((plan || !this.streamed) && text !== "") {
       this.write.out(`${this.options.streamAnswer ? terminalSafe(text) : text}\n`);
     }
     this.streamed = false;

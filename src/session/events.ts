@@ -407,6 +407,33 @@ const payloadDefinitions = {
       by: z.enum(["user", "default"]),
       reason: z.string().optional(),
     }),
+  /**
+   * The model ended plan mode with a plan (the `exit_plan` tool's call `call_id`; added within
+   * v1): the plan, Markdown, as the user is shown it. Written before any surface shows it; its
+   * `plan/decided` follows. Never replayed (the call's `tool/result` carries the decision).
+   */
+  "plan/proposed": () =>
+    z.object({
+      call_id: z.string(),
+      plan: z.string(),
+    }),
+  /**
+   * The decision on the `plan/proposed` of `call_id` (added within v1). `approved`: the user
+   * approved it and the session continues in `mode` (`default` or `accept-edits`) from the
+   * next call decided on, in the same turn: this is the record of that mode switch. Not
+   * approved: the model keeps planning, with the user's `feedback` when they gave some; `by`
+   * is `default` when nobody could decide (no surface, exec without an input channel: the
+   * turn then ends with the plan) or the turn was cancelled, `reason` saying which.
+   */
+  "plan/decided": () =>
+    z.object({
+      call_id: z.string(),
+      approved: z.boolean(),
+      mode: z.enum(["default", "accept-edits"]).optional(),
+      feedback: z.string().optional(),
+      by: z.enum(["user", "default"]),
+      reason: z.string().optional(),
+    }),
   /** The whole todo list, as last written by the model. */
   "todo/update": () =>
     z.object({
@@ -622,6 +649,7 @@ export const SYNC_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   "session/title",
   "tool/call",
   "question/answered",
+  "plan/decided",
   "step/end",
   "compaction/start",
   "context/compaction",

@@ -5,6 +5,7 @@
 import { ASK_USER_TOOL, askUserPresenter } from "./builtin/ask-user.presenter.ts";
 import { bashKillPresenter, bashOutputPresenter, bashPresenter } from "./builtin/bash.presenter.ts";
 import { editPresenter } from "./builtin/edit.presenter.ts";
+import { EXIT_PLAN_TOOL, exitPlanPresenter } from "./builtin/exit-plan.presenter.ts";
 import { globPresenter } from "./builtin/glob.presenter.ts";
 import { grepPresenter } from "./builtin/grep.presenter.ts";
 import { lsPresenter } from "./builtin/ls.presenter.ts";
@@ -16,7 +17,7 @@ import { writePresenter } from "./builtin/write.presenter.ts";
 import { CODE_GRAPH_TOOL, codeGraphPresenter } from "./external/code-graph.presenter.ts";
 import type { ToolPresenter } from "./presentation.ts";
 
-/** In the order the model sees the built-in tools, then code_graph, task and ask_user. */
+/** In the order the model sees the built-in tools, then code_graph, task, ask_user and exit_plan. */
 const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   ["bash", bashPresenter],
   ["bash_output", bashOutputPresenter],
@@ -30,9 +31,10 @@ const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   [WEB_FETCH_TOOL, webFetchPresenter],
   [TODO_WRITE_TOOL, todoWritePresenter],
   [CODE_GRAPH_TOOL, codeGraphPresenter],
-  // The agent's own tools: made by the agent (agent/task-tool.ts, ask-user-tool.ts), shown here.
+  // The agent's own tools: made by the agent (agent/task-tool.ts, ask-user-tool.ts, …), shown here.
   [TASK_TOOL, taskPresenter],
   [ASK_USER_TOOL, askUserPresenter],
+  [EXIT_PLAN_TOOL, exitPlanPresenter],
 ]);
 
 /** The names that have a static presenter. */

@@ -43,6 +43,8 @@ const BEYOND_THE_RUNS: Record<string, string> = {
   ask: "needs --answer-asks and a client that answers (test/cli/exec-stdin-commands.test.ts)",
   compaction: "needs a compact input line (test/cli/exec-stdin-commands.test.ts)",
   rewind: "needs a rewind input line (test/cli/exec-stdin-rewind.test.ts)",
+  "plan/proposed": "needs plan mode and an exit_plan call (test/cli/exec-plans.test.ts)",
+  "plan/decided": "needs plan mode and an exit_plan call (test/cli/exec-plans.test.ts)",
   "sandbox/connection": "needs bwrap and [sandbox.network] allow (test/cli/exec-sandbox.test.ts)",
 };
 

@@ -59,6 +59,7 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import { taskToolSource } from "./task-tool.ts";
 import { TokenEstimate } from "./token-estimate.ts";
 import type { TurnStop } from "./tool-calls.ts";
+import { WebSearchCount } from "./web-searches.ts";
 
 export interface AgentOptions {
   /** The workspace the session works in. */
@@ -193,11 +194,13 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
   const deriver = new MessageDeriver();
   const tokens = new TokenEstimate();
   const totals = new SessionTotals();
+  const webSearches = new WebSearchCount();
   const journal = new SessionJournal(
     (event) => {
       deriver.push(event);
       tokens.observe(event, deriver);
       totals.observe(event);
+      webSearches.observe(event);
     },
     (event) => bus.emit("session/event", event),
   );
@@ -265,6 +268,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
           : countFor(resolved.provider.kind),
     system: instructed,
     tokens,
+    webSearches,
     ...summarizerOf(options),
     tools,
     cwd: options.cwd,

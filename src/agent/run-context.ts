@@ -12,6 +12,7 @@ import type { CallCheckpoints } from "./call-checkpoints.ts";
 import type { Sleep } from "./retry.ts";
 import type { SessionGuard } from "./session-guard.ts";
 import type { TokenEstimate } from "./token-estimate.ts";
+import type { WebSearchCount } from "./web-searches.ts";
 
 export interface RunContext {
   readonly bus: AgentBus;
@@ -30,6 +31,8 @@ export interface RunContext {
   readonly tokens: TokenEstimate;
   /** `[compaction] model`, resolved; absent: the session's own model writes the summary. */
   readonly summarizer?: { provider: ProviderConfig; model: string };
+  /** The session's web searches so far, against `[web.search] max_per_session`. */
+  readonly webSearches: WebSearchCount;
   /** The session's tools; `tools.specs()` is what this turn's requests carry. */
   readonly tools: Toolbox;
   readonly cwd: string;

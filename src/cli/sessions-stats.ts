@@ -130,6 +130,15 @@ function renderStats(stats: LogStats): string[] {
       `  refused  ${formatCount(web.refused)} (by the permission policy)`,
     );
   }
+  const searches = web.searches;
+  if (searches.provider + searches.backend + searches.refused > 0) {
+    lines.push(
+      "",
+      "web searches (web_search)",
+      `  searched  ${formatCount(searches.provider + searches.backend)} (${formatCount(searches.provider)} by the provider's tool, ${formatCount(searches.backend)} by the backend)`,
+      `  refused   ${formatCount(searches.refused)} (by the permission policy)`,
+    );
+  }
   lines.push(
     "",
     "provider cache per request",

@@ -42,6 +42,8 @@ export const PROJECT_KEY_RULES: readonly { key: string; rule: TrustRule }[] = [
   { key: "subagents.max_concurrent", rule: "at-most" },
   { key: "compaction.threshold", rule: "safe" },
   { key: "compaction.model", rule: "own-provider" },
+  { key: "web.search.max_per_session", rule: "at-most" },
+  { key: "web.search.provider_tool", rule: "false-only" },
   { key: "session_dir", rule: "trust" },
   { key: "system_prompt_file", rule: "trust" },
   { key: "providers.*.*", rule: "trust" },

@@ -117,6 +117,16 @@ const sandboxSchema = z.strictObject({
   fallback: z.enum(["ask", "off", "refuse"]).default("ask"),
 });
 
+/** `[web.search]`: web_search (docs/web.md). */
+const webSearchSchema = z.strictObject({
+  /** Searches one session may make: the provider's own tool and the backend's together. */
+  max_per_session: count.default(20),
+  /** Use the provider's own search tool where it has one (Anthropic, OpenAI Responses). */
+  provider_tool: z.boolean().default(true),
+  /** A SearXNG instance (its JSON API): the search for providers without a tool of their own. */
+  searxng_url: z.url({ protocol: /^https?$/ }).optional(),
+});
+
 const permissionsSchema = z.strictObject({
   mode: z.enum(PERMISSION_MODES).default("default"),
   allow: stringList.default([]),
@@ -262,6 +272,8 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     /** Subagents run by the `task` tool (docs/subagents.md). */
     subagents: z.strictObject({ max_concurrent: positiveInt.default(4) }).prefault({}),
     checkpoints: checkpointsSchema.prefault({}),
+    /** Fetching and searching the web (docs/web.md). */
+    web: z.strictObject({ search: webSearchSchema.prefault({}) }).prefault({}),
     tools: z.strictObject({ external: z.array(externalToolSchema).default([]) }).prefault({}),
     /** MCP servers whose tools the session offers as `mcp__SERVER__TOOL` (docs/mcp.md). */
     mcp_servers: z

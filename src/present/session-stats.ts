@@ -2,12 +2,13 @@
 // apart on purpose: bytes per view (what a person's terminal and an export receive), local
 // storage bytes by event type, the request-side replay tokens of the last request (counted
 // with a tokenizer) beside what the provider reported, and the provider's cache figures per
-// request with the hit ratio; plus cost per turn and in total, and the web fetches. Pure over the events and their
+// request with the hit ratio; plus cost per turn and in total, and the web fetches and searches. Pure over the events and their
 // line sizes; the counts come from session/figures.ts's fold. Called by cli/sessions-stats.ts.
 import { countTokens, messageText, TOKENIZER } from "../providers/token-count.ts";
 import { deriveMessages } from "../session/derive.ts";
 import type { SessionEvent, Usage } from "../session/events.ts";
 import { type CompactionFigures, FiguresFold } from "../session/figures.ts";
+import { searchCount } from "../session/web-search.ts";
 
 export interface SessionStats {
   session_id: string;
@@ -23,14 +24,19 @@ export interface SessionStats {
   };
   /** Each compaction: the history's estimated tokens before and after, and its cost. */
   compactions: CompactionFigures[];
-  /** The `web_fetch` calls: run (allowed), of those failed (an error result), and refused. */
-  web: WebFetchCounts;
+  /**
+   * The `web_fetch` calls: run (allowed), of those failed (an error result), and refused; the
+   * web searches: the provider's own (from its blocks in `assistant/message`) and the backend
+   * tool's `web_search` calls, run and refused.
+   */
+  web: WebCounts;
 }
 
-interface WebFetchCounts {
+interface WebCounts {
   fetches: number;
   failed: number;
   refused: number;
+  searches: { provider: number; backend: number; refused: number };
 }
 
 /** The history the last completed request carried, re-counted, beside the provider's count. */
@@ -85,16 +91,24 @@ export function sessionStats(input: StatsInput): SessionStats {
       total: fold.figures.cost,
     },
     compactions,
-    web: webFetches(input.events),
+    web: webCounts(input.events),
   };
 }
 
-/** Counts the `web_fetch` calls from their `tool/call` decisions and `tool/result` errors. */
-function webFetches(events: readonly SessionEvent[]): WebFetchCounts {
+/**
+ * Counts the `web_fetch` calls from their `tool/call` decisions and `tool/result` errors, and
+ * the searches: the provider's from its messages (searchCount), the backend's from its calls.
+ */
+function webCounts(events: readonly SessionEvent[]): WebCounts {
   const ran = new Set<string>();
-  const counts = { fetches: 0, failed: 0, refused: 0 };
+  const searches = { provider: 0, backend: 0, refused: 0 };
+  const counts = { fetches: 0, failed: 0, refused: 0, searches };
   for (const event of events) {
-    if (event.type === "tool/call" && event.name === "web_fetch") {
+    if (event.type === "assistant/message") searches.provider += searchCount(event.content);
+    else if (event.type === "tool/call" && event.name === "web_search") {
+      if (event.decision.outcome === "allow") searches.backend++;
+      else searches.refused++;
+    } else if (event.type === "tool/call" && event.name === "web_fetch") {
       if (event.decision.outcome === "allow") {
         counts.fetches++;
         ran.add(event.call_id);

@@ -1,6 +1,7 @@
 // What a person sees of a run in text: the answer streamed to stdout as it arrives (on a
 // terminal), and on stderr one line per tool call as it starts and ends, per refused call and
-// per retried request (tool-line.ts), thinking as `[thinking]` lines when shown. Fed only from
+// per retried request (tool-line.ts), the provider's web searches and cited sources
+// (web-search-lines.ts), thinking as `[thinking]` lines when shown. Fed only from
 // `session/event`; exec's output (cli/exec-output.ts) owns one and prints the run's end lines.
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { CallPresentation } from "../tools/presentation.ts";
@@ -15,6 +16,7 @@ import {
   toolStartLine,
 } from "./tool-line.ts";
 import type { ToolPresentations } from "./tool-presentations.ts";
+import { webSearchLines, webSearchView } from "./web-search-lines.ts";
 
 export interface TextOutputOptions {
   /** Stream response text to stdout as it arrives (stdout is a terminal). */
@@ -62,6 +64,7 @@ export class TextOutput {
     else if (event.type === "assistant/message") {
       this.endLine();
       if (options.showThinking && !options.streamAnswer) this.thinkingOf(event);
+      if (options.activity) this.searchesOf(event);
     } else if (event.type === "step/failed") {
       this.endLine();
       if (event.will_retry && options.activity) this.line(retryLine(event, options.style));
@@ -103,6 +106,16 @@ export class TextOutput {
     const thinking = last.thinking;
     if (thinking === "") return;
     this.line(terminalSafe(thinking).replace(/^/gm, "[thinking] "));
+  }
+
+  /** The provider's searches and the sources the answer cites, as activity lines. */
+  private searchesOf(event: EventOf<"assistant/message">): void {
+    const view = webSearchView(event.content);
+    if (!view) return;
+    for (const line of webSearchLines(view)) {
+      const text = terminalSafe(line);
+      this.line(line.startsWith(" ") ? text : `${paint(this.options.style, "dim", "⌕")} ${text}`);
+    }
   }
 
   private callStarted(event: EventOf<"tool/call">): void {

@@ -2,6 +2,7 @@
 // content replays verbatim; a prompt's images are image blocks before its text; tool results (with their images as image blocks, when the loop
 // kept them for this model) and any user text after them share one user message;
 // cache_control breakpoints sit on the system prompt, the last tool and the newest message.
+// The server's web search tool, when offered, follows the function tools.
 import type { HistoryMessage } from "../session/derive.ts";
 import type { JsonValue } from "../session/events.ts";
 import {
@@ -22,6 +23,8 @@ interface WireMessage {
 
 export const DEFAULT_MAX_TOKENS = 16_384;
 const EPHEMERAL: JsonObject = { type: "ephemeral" };
+/** Anthropic's server-side web search tool, the version whose blocks codewhale reads. */
+const WEB_SEARCH_TOOL = "web_search_20250305";
 
 export function buildAnthropicBody(config: ProviderConfig, request: ProviderRequest): JsonObject {
   const target = { api: "anthropic" as const, provider: config.name, model: request.model };
@@ -31,14 +34,16 @@ export function buildAnthropicBody(config: ProviderConfig, request: ProviderRequ
   if (request.system !== "") {
     body.system = [{ type: "text", text: request.system, cache_control: EPHEMERAL }];
   }
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool, i) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.inputSchema,
-      ...(i === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
-    }));
+  const tools: JsonValue[] = request.tools.map((tool, i) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema,
+    ...(i === request.tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+  }));
+  if (request.webSearch) {
+    tools.push({ type: WEB_SEARCH_TOOL, name: "web_search", max_uses: request.webSearch.maxUses });
   }
+  if (tools.length > 0) body.tools = tools;
   if (request.thinking && thinkingAllowed(messages)) {
     const budget = Math.max(1024, request.thinking.budgetTokens);
     maxTokens = Math.max(maxTokens, budget + 1024);

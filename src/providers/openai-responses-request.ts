@@ -22,15 +22,19 @@ export function buildResponsesBody(config: ProviderConfig, request: ProviderRequ
   body.stream = true;
   body.store = false;
   body.include = ["reasoning.encrypted_content"];
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.inputSchema,
-      strict: false,
-    }));
+  const tools: JsonValue[] = request.tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.inputSchema,
+    strict: false,
+  }));
+  if (request.webSearch) {
+    // The server's search tool; its calls come back as web_search_call items with sources.
+    tools.push({ type: "web_search" });
+    body.include = ["reasoning.encrypted_content", "web_search_call.action.sources"];
   }
+  if (tools.length > 0) body.tools = tools;
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
   if (request.thinking) {
     body.reasoning = { effort: reasoningEffort(request.thinking.budgetTokens), summary: "auto" };

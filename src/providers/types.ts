@@ -31,6 +31,12 @@ export interface ProviderRequest {
   messages: HistoryMessage[];
   tools: ToolSpec[];
   maxOutputTokens?: number;
+  /**
+   * Offer the provider's own web search tool (Anthropic's `web_search_20250305`, the Responses
+   * `web_search` tool) for at most `maxUses` searches in this request; absent: not offered.
+   * Responses has no per-request limit, so there the loop checks the cap between requests.
+   */
+  webSearch?: { maxUses: number };
   /** Extended thinking / reasoning budget; absent means off. */
   thinking?: { budgetTokens: number };
   signal: AbortSignal;

@@ -1,13 +1,13 @@
 // `codewhale sessions stats` through the built CLI over a log written by the real writer: the
 // four figures kept apart (bytes per view, storage by event type, replay tokens beside the
 // provider's input tokens, cache per request with the hit ratio) and cost per turn and total;
-// web_fetch calls counted (run, failed, refused).
+// web_fetch calls counted (run, failed, refused), and web searches (the provider's, the backend's).
 import assert from "node:assert/strict";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import type { EventInput } from "../../src/session/events.ts";
+import type { EventInput, JsonValue } from "../../src/session/events.ts";
 import { runCli } from "../support/cli.ts";
 import { sampleTurn, tempDir, writeSession } from "../support/session-fixtures.ts";
 
@@ -74,8 +74,13 @@ describe("sessions stats", () => {
     assert.match(text.stdout, /^ {2}1 {8}0 {8}20 {10}90 {11}10 {2}75\.0 %$/m);
     assert.match(text.stdout, /^ {2}all {10}2 {2}\$0\.0267 \(\$0\.03\)$/m);
     assert.doesNotMatch(text.stdout, /0\.02660880/);
-    assert.deepEqual(stats.web, { fetches: 0, failed: 0, refused: 0 });
-    assert.doesNotMatch(text.stdout, /web fetches/);
+    assert.deepEqual(stats.web, {
+      fetches: 0,
+      failed: 0,
+      refused: 0,
+      searches: { provider: 0, backend: 0, refused: 0 },
+    });
+    assert.doesNotMatch(text.stdout, /web fetches|web searches/);
   });
 
   it("counts the web_fetch calls that ran, failed and were refused", () => {
@@ -114,11 +119,60 @@ describe("sessions stats", () => {
     const cli = (...args: string[]) => runCli(args, { env: { CODEWHALE_HOME: home }, cwd: home });
     const json = cli("sessions", "stats", id.slice(-8), "--json");
     assert.equal(json.status, 0, json.stderr);
-    assert.deepEqual(JSON.parse(json.stdout).web, { fetches: 2, failed: 1, refused: 1 });
+    const { searches: _searches, ...fetches } = JSON.parse(json.stdout).web;
+    assert.deepEqual(fetches, { fetches: 2, failed: 1, refused: 1 });
     const text = cli("sessions", "stats", id).stdout;
     assert.match(
       text,
       /web fetches \(web_fetch\)\n {2}fetched {2}2 \(1 failed\)\n {2}refused {2}1 /,
+    );
+  });
+
+  it("counts the provider's searches from its blocks and the backend's web_search calls", () => {
+    const home = tempDir("cw-stats-");
+    const search = (id: string, query: string): JsonValue[] => [
+      { type: "server_tool_use", id, name: "web_search", input: { query } },
+      { type: "web_search_tool_result", tool_use_id: id, content: [] },
+    ];
+    const backendCall = (id: string, outcome: "allow" | "deny"): EventInput => ({
+      type: "tool/call",
+      turn: 0,
+      step: 0,
+      call_id: id,
+      name: "web_search",
+      arguments: { query: "q" },
+      decision: { outcome, by: "rule" },
+    });
+    const turn = sampleTurn(0);
+    const events: EventInput[] = [
+      ...turn.slice(0, -1),
+      {
+        type: "assistant/message",
+        turn: 0,
+        step: 1,
+        provider: "anthropic",
+        model: "m",
+        api: "anthropic",
+        request_id: null,
+        stop_reason: "end_turn",
+        content: [
+          ...search("srvtoolu_1", "a"),
+          ...search("srvtoolu_2", "b"),
+          { type: "text", text: "x" },
+        ],
+      },
+      backendCall("s1", "allow"),
+      backendCall("s2", "deny"),
+      ...turn.slice(-1),
+    ];
+    const { id } = writeSession(join(home, "sessions"), events);
+    const cli = (...args: string[]) => runCli(args, { env: { CODEWHALE_HOME: home }, cwd: home });
+    const json = cli("sessions", "stats", id.slice(-8), "--json");
+    assert.equal(json.status, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout).web.searches, { provider: 2, backend: 1, refused: 1 });
+    assert.match(
+      cli("sessions", "stats", id).stdout,
+      /web searches \(web_search\)\n {2}searched {2}3 \(2 by the provider's tool, 1 by the backend\)\n {2}refused {3}1 /,
     );
   });
 });

@@ -16,7 +16,9 @@ export function historyViolations(api: WireApi, body: unknown): string[] {
 /**
  * Anthropic Messages: user first, then strictly alternating roles; the tool_use blocks of an
  * assistant message are answered by tool_result blocks, first in the next user message, one
- * per call; every tool_use id is unique.
+ * per call; every tool_use id is unique; a server tool's `server_tool_use` block is followed
+ * in the same assistant message by its result block (`web_search_tool_result`), which
+ * answers no other block.
  */
 function anthropicViolations(messages: unknown): string[] {
   if (!Array.isArray(messages)) return ["`messages` is not a list"];
@@ -49,6 +51,7 @@ function anthropicViolations(messages: unknown): string[] {
       if (!results.includes(id)) out.push(`tool_use ${id} has no tool_result in messages[${at}]`);
     }
     open = [];
+    out.push(...serverToolViolations(blocks, at));
     for (const block of blocks.filter((b) => b.type === "tool_use")) {
       const id = String(block.id);
       if (seen.has(id)) out.push(`tool_use id ${id} appears twice`);
@@ -57,6 +60,24 @@ function anthropicViolations(messages: unknown): string[] {
     }
   });
   for (const id of open) out.push(`tool_use ${id} in the last message has no tool_result`);
+  return out;
+}
+
+/** A server tool's blocks within one message: each use, then its result, once. */
+function serverToolViolations(blocks: Json[], at: number): string[] {
+  const out: string[] = [];
+  const uses = new Set<string>();
+  for (const block of blocks) {
+    if (block.type === "server_tool_use") uses.add(String(block.id));
+    else if (block.type === "web_search_tool_result") {
+      const id = String(block.tool_use_id);
+      if (!uses.delete(id))
+        out.push(
+          `messages[${at}] has a web_search_tool_result for ${id} before or without its server_tool_use`,
+        );
+    }
+  }
+  for (const id of uses) out.push(`server_tool_use ${id} in messages[${at}] has no result block`);
   return out;
 }
 

@@ -7,7 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OutputPolicy } from "../src/runner/index.ts";
-import { probeSandbox, resolveSandboxPolicy, runCommand } from "../src/runner/index.ts";
+import {
+  probeSandbox,
+  removeIdlePlaceholders,
+  resolveSandboxPolicy,
+  runCommand,
+} from "../src/runner/index.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? (process.env.BENCH_QUICK === "1" ? 10 : 40));
 const output: OutputPolicy = { maxBytes: 30_000, spillToTemp: false, redactSecrets: false };
@@ -55,6 +60,7 @@ export async function benchSandbox(): Promise<string[]> {
       `  bubblewrap + network allow list (proxy, Node bridge) ${median("allow list").toFixed(1)} ms = +${(median("allow list") - bare).toFixed(1)} ms`,
     ];
   } finally {
+    removeIdlePlaceholders();
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -11,6 +11,7 @@ import {
   knownSecretsFrom,
   type OutputPolicy,
   outputPolicyFor,
+  removeIdlePlaceholders,
   type SpillScope,
   sweepStalePlaceholders,
   sweepStaleSpillDirs,
@@ -149,6 +150,8 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
   const cleanUp = async () => {
     closing.abort();
     await workspace.background.dispose();
+    // The protected paths' mount points, kept from the session's first command to its end.
+    if (sandbox.policy) removeIdlePlaceholders();
     spill.dispose();
   };
   let mcp: McpCatalog = EMPTY_MCP_CATALOG;

@@ -31,6 +31,8 @@ export function readMcpJson(projectRoot: string): McpJsonRead | undefined {
     }
     return { path, servers: {}, problem: "not a readable regular file of at most 1 MiB" };
   }
+  // An empty file is a sandbox's mount point (sandbox-placeholders.ts), not a configuration.
+  if (read.text === "") return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(read.text);

@@ -2,7 +2,7 @@
 // nearest directory at or above it holding `.git`) and the project config's root (the one
 // holding `.codewhale/config.toml`). Used by `sessions list` (its default scope) and by
 // `exec --continue` (the newest session of the project), with isWithin (prompt-paths.ts).
-import { existsSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isWithin } from "./prompt-paths.ts";
 
@@ -20,10 +20,21 @@ export function projectRootOf(dir: string, configRoot?: string): string | undefi
   return config.length > git.length ? config : git;
 }
 
-/** The nearest directory at or above `dir` (absolute) holding `.git`; undefined if none. */
+/**
+ * The nearest directory at or above `dir` (absolute) holding `.git`; undefined if none. An empty
+ * `.git` directory (a sandbox's mount point) is passed over, as git does.
+ */
 export function repositoryRoot(dir: string): string | undefined {
   for (let at = dir; ; at = dirname(at)) {
-    if (existsSync(join(at, ".git"))) return at;
+    if (isRepository(join(at, ".git"))) return at;
     if (dirname(at) === at) return undefined;
+  }
+}
+
+function isRepository(dotGit: string): boolean {
+  try {
+    return !statSync(dotGit).isDirectory() || readdirSync(dotGit).length > 0;
+  } catch {
+    return false;
   }
 }

@@ -3,7 +3,7 @@
 // Makefile, `npm run` package.json), and git's configured `core.hooksPath`. Each is protected
 // (protected.ts) since the command runs it, often right after the write. Built once per session
 // (agent/session-guard.ts); pure apart from reading git's config files and stat-ing paths.
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 /** A path a configured command runs, and which command. */
@@ -155,7 +155,8 @@ function repositoryOf(dir: string): { top: string; gitDir: string } | undefined 
   for (let top = dir; ; top = dirname(top)) {
     const dotGit = join(top, ".git");
     const kind = kindOf(dotGit);
-    if (kind === "dir") return { top, gitDir: dotGit };
+    // An empty `.git` (a sandbox's mount point) is no repository; git passes over it too.
+    if (kind === "dir" && !isEmptyDir(dotGit)) return { top, gitDir: dotGit };
     if (kind === "file") {
       const line = readText(dotGit)?.match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
       if (line) return { top, gitDir: isAbsolute(line) ? line : resolve(top, line) };
@@ -186,6 +187,14 @@ function readText(path: string): string | undefined {
     return readFileSync(path, "utf8");
   } catch {
     return undefined;
+  }
+}
+
+function isEmptyDir(path: string): boolean {
+  try {
+    return readdirSync(path).length === 0;
+  } catch {
+    return false;
   }
 }
 

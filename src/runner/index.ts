@@ -23,7 +23,11 @@ export { placeholder, Redactor } from "./redactor.ts";
 export { cellWidth } from "./row-wrapper.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
 export { confinedArgv, runCommand } from "./run-command.ts";
-export { holdPlaceholders, sweepStalePlaceholders } from "./sandbox-placeholders.ts";
+export {
+  holdPlaceholders,
+  removeIdlePlaceholders,
+  sweepStalePlaceholders,
+} from "./sandbox-placeholders.ts";
 export type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
 export { bwrapArgs, describePolicy, resolveSandboxPolicy } from "./sandbox-policy.ts";
 export { probeSandbox } from "./sandbox-probe.ts";

@@ -64,7 +64,7 @@ export async function runCommand(
   const command =
     typeof spec.command === "string" ? ["bash", "-c", spec.command] : [...spec.command];
   const proxy = spec.sandbox ? await proxyFor(spec.sandbox) : null;
-  // The workspace's missing protected paths get mount points for the run, removed after it.
+  // The workspace's missing protected paths get mount points (kept until the session ends).
   const held = spec.sandbox ? holdPlaceholders(spec.sandbox.policy) : null;
   try {
     const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held) : command;

@@ -1,11 +1,15 @@
 // The empty mount points a sandboxed command gets over the workspace's missing protected paths
 // (sandbox-protect.ts): bwrap can only mount on a path that exists, and the workspace is the
-// host's own directory, so each one is created on the host just before the command starts and
-// removed once no command needs it. Held by runCommand and bash's editor terminals.
-// Commands of this process are counted; other codewhale processes sandboxing commands in the
-// same workspace leave a lease (a file named by their pid) in a per-user directory, and the
-// last one out removes the mount points. Removing one while a command still runs would lift
-// its protection: the kernel unmounts what was mounted on a path removed in another namespace.
+// host's own directory, so each one is created on the host before a command needs it. An empty
+// directory (`.claude/`, `.codewhale/`, `.git`) is kept from the session's first command to its
+// end (removeIdlePlaceholders): removing one a namespace mounted on costs milliseconds, and git
+// and checkpoints pass over empty directories. A file (`.mcp.json`) is cheap to remove and a
+// checkpoint would record it: it goes as soon as no command of this process runs.
+// Other codewhale processes sandboxing commands in the same workspace leave a lease (a file
+// named by their pid) in a per-user directory, and the last one out removes the mount points.
+// Removing one while a command still runs would lift its protection: the kernel unmounts what
+// was mounted on a path removed in another namespace; so only idle ones are ever removed.
+// Held by runCommand and bash's editor terminals.
 import { createHash } from "node:crypto";
 import {
   closeSync,
@@ -23,19 +27,25 @@ import { dirname, join } from "node:path";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 import type { MissingPath, Protection } from "./sandbox-protect.ts";
 import { workspaceProtection } from "./sandbox-protect.ts";
+import { onShutdown } from "./shutdown.ts";
 
+/** The mount points of one workspace this process holds, from its first command to its end. */
 interface Held {
+  /** Commands of this process running with them now. */
   count: number;
   /** Mount points this process created, or found empty while another process held them. */
   paths: Map<string, MissingPath["kind"]>;
+  /** Where this process's lease on the workspace is (computed once). */
+  leases: string;
 }
 
 const held = new Map<string, Held>();
+let hooked = false;
 
 /**
- * Creates the mount points `policy`'s command needs in its workspace, and returns the
- * protection to start it with; `release`, called once the command has ended, removes them when
- * no other command holds them.
+ * Creates the mount points `policy`'s command needs in its workspace (a directory: once a
+ * session), and returns the protection to start it with; `release`, called once the command has
+ * ended, removes the files among them when no other command holds them.
  */
 export function holdPlaceholders(policy: SandboxPolicy): HeldProtection {
   const protection = workspaceProtection(policy);
@@ -50,59 +60,88 @@ export interface HeldProtection {
 
 function hold(policy: SandboxPolicy, { missing, present }: Protection): () => void {
   const workspace = policy.workspace;
-  // Empty ones may be another process's mount points: ours to remove if we end last.
-  const shared = present.filter((point) => isEmpty(point.path, point.kind));
   let entry = held.get(workspace);
+  // Empty ones not ours may be another process's mount points: ours to remove if we end last.
+  const shared = present.filter(
+    (point) => !entry?.paths.has(point.path) && isEmpty(point.path, point.kind),
+  );
   if (missing.length === 0 && shared.length === 0 && !entry) return () => {};
-  if (!entry) {
-    entry = { count: 0, paths: new Map() };
-    held.set(workspace, entry);
-    writeLease(workspace);
-  }
+  entry ??= open(workspace);
   entry.count += 1;
   for (const point of missing) if (create(point)) entry.paths.set(point.path, point.kind);
   // Adopted when another process holds them, or held them and ended without removing them.
-  if (shared.length > 0 && otherLeases(workspace) !== "none") {
+  if (shared.length > 0 && otherLeases(entry.leases) !== "none") {
     for (const point of shared) entry.paths.set(point.path, point.kind);
   }
-  return once(() => release(workspace));
+  const current = entry;
+  return once(() => {
+    current.count -= 1;
+    if (current.count === 0) removeFiles(current);
+  });
+}
+
+/** The file mount points of `entry`, once no command of this process needs them. */
+function removeFiles(entry: Held): void {
+  const files = [...entry.paths].filter(([, kind]) => kind === "file");
+  if (files.length === 0 || otherLeases(entry.leases) === "live") return;
+  for (const [path] of files) {
+    removeIfEmpty(path, "file");
+    entry.paths.delete(path);
+  }
+}
+
+/** Starts holding `workspace`: the lease, and the removal at the process's end. */
+function open(workspace: string): Held {
+  const entry: Held = { count: 0, paths: new Map(), leases: leaseDirOf(workspace) };
+  held.set(workspace, entry);
+  writeLease(entry.leases);
+  if (!hooked) {
+    hooked = true;
+    onShutdown(removeIdlePlaceholders);
+  }
+  return entry;
+}
+
+/**
+ * At a session's end (and the process's): the mount points of every workspace where no
+ * command of this process runs are removed, unless another live process holds a lease there.
+ * One a command still runs with stays (the next session start's sweep removes it).
+ */
+export function removeIdlePlaceholders(): void {
+  for (const [workspace, entry] of held) {
+    if (entry.count > 0) continue;
+    held.delete(workspace);
+    removeLease(entry.leases);
+    const others = otherLeases(entry.leases);
+    removeEmptyLeaseDir(entry.leases);
+    if (others === "live") continue;
+    // Deepest first: `.git/hooks` before the `.git` it was created in.
+    const paths = [...entry.paths].sort(([a], [b]) => b.length - a.length);
+    for (const [path, kind] of paths) removeIfEmpty(path, kind);
+  }
 }
 
 /**
  * At a session's start: when only ended processes hold leases on the policy's workspace (one
- * was killed mid-command), their leftover mount points (protected paths that are empty) and
- * leases are removed, so a kill leaves nothing past the next start.
+ * was killed), their leftover mount points (protected paths that are empty) and leases are
+ * removed, so a kill leaves nothing past the next start.
  */
 export function sweepStalePlaceholders(policy: SandboxPolicy): void {
   const workspace = policy.workspace;
-  if (held.has(workspace) || otherLeases(workspace) !== "stale") return;
-  const { present } = workspaceProtection(policy);
-  const empty = present.filter((point) => isEmpty(point.path, point.kind));
+  const leases = leaseDirOf(workspace);
+  if (held.has(workspace) || otherLeases(leases) !== "stale") return;
+  const { missing, present } = workspaceProtection(policy);
+  const empty = [...missing, ...present].filter((point) => isEmpty(point.path, point.kind));
   for (const point of empty.sort((a, b) => b.path.length - a.path.length))
     removeIfEmpty(point.path, point.kind);
-  removeEmptyLeaseDir(workspace);
-}
-
-function release(workspace: string): void {
-  const entry = held.get(workspace);
-  if (!entry) return;
-  entry.count -= 1;
-  if (entry.count > 0) return;
-  held.delete(workspace);
-  removeLease(workspace);
-  const others = otherLeases(workspace);
-  removeEmptyLeaseDir(workspace);
-  if (others === "live") return;
-  // Deepest first: `.git/hooks` before the `.git` it was created in.
-  const paths = [...entry.paths].sort(([a], [b]) => b.length - a.length);
-  for (const [path, kind] of paths) removeIfEmpty(path, kind);
+  removeEmptyLeaseDir(leases);
 }
 
 /** Creates one mount point; false when something is there already (then it is not ours). */
 function create(point: MissingPath): boolean {
   try {
     if (point.kind === "dir") mkdirSync(point.path, { mode: 0o755 });
-    else closeSync(openSync(point.path, "wx", 0o444));
+    else closeSync(openSync(point.path, "wx", 0o644));
     return true;
   } catch {
     return isEmpty(point.path, point.kind);
@@ -138,19 +177,25 @@ function once(run: () => void): () => void {
   };
 }
 
-/**
- * The per-user directory of the leases on `workspace` (made unless `create` is false, when
- * "" means there is none), or null when it is not ours alone.
- */
-function leaseDir(workspace: string, create = true): string | null {
+/** The per-user directory of the leases on `workspace` (a path; made only by writeLease). */
+function leaseDirOf(workspace: string): string {
   const uid = process.getuid?.() ?? 0;
-  const root = join(tmpdir(), `codewhale-sandbox-${uid}`);
+  const hash = createHash("sha256").update(workspace).digest("hex").slice(0, 16);
+  return join(tmpdir(), `codewhale-sandbox-${uid}`, hash);
+}
+
+/**
+ * `dir` when its parent is ours alone (made first when `create`), "" when it does not exist
+ * (and is not to be made), or null when it is not ours alone.
+ */
+function checkedLeaseDir(dir: string, create: boolean): string | null {
+  const uid = process.getuid?.() ?? 0;
+  const root = dirname(dir);
   try {
     if (create) mkdirSync(root, { mode: 0o700, recursive: true });
     else if (!existsSync(root)) return "";
     const stat = lstatSync(root);
     if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) return null;
-    const dir = join(root, createHash("sha256").update(workspace).digest("hex").slice(0, 16));
     if (create) mkdirSync(dir, { recursive: true });
     else if (!existsSync(dir)) return "";
     return dir;
@@ -159,10 +204,10 @@ function leaseDir(workspace: string, create = true): string | null {
   }
 }
 
-function writeLease(workspace: string): void {
+function writeLease(leases: string): void {
   // Twice: another process's removeLease may take the empty directory away in between.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const dir = leaseDir(workspace);
+    const dir = checkedLeaseDir(leases, true);
     try {
       if (dir) writeFileSync(join(dir, String(process.pid)), "");
       return;
@@ -172,8 +217,8 @@ function writeLease(workspace: string): void {
   }
 }
 
-function removeLease(workspace: string): void {
-  const dir = leaseDir(workspace, false);
+function removeLease(leases: string): void {
+  const dir = checkedLeaseDir(leases, false);
   if (!dir) return;
   try {
     unlinkSync(join(dir, String(process.pid)));
@@ -182,9 +227,9 @@ function removeLease(workspace: string): void {
   }
 }
 
-/** Nothing left behind in the temp directory once no process holds a lease on `workspace`. */
-function removeEmptyLeaseDir(workspace: string): void {
-  const dir = leaseDir(workspace, false);
+/** Nothing left behind in the temp directory once no process holds a lease on the workspace. */
+function removeEmptyLeaseDir(leases: string): void {
+  const dir = checkedLeaseDir(leases, false);
   if (!dir) return;
   for (const empty of [dir, dirname(dir)]) {
     try {
@@ -196,16 +241,22 @@ function removeEmptyLeaseDir(workspace: string): void {
 }
 
 /**
- * Whether another process holds a lease on `workspace` (`live`), only ended ones did (`stale`,
- * their leases are removed), or none.
+ * Whether another process holds a lease on the workspace (`live`), only ended ones did
+ * (`stale`, their leases are removed), or none.
  */
-function otherLeases(workspace: string): "live" | "stale" | "none" {
-  const dir = leaseDir(workspace, false);
+function otherLeases(leases: string): "live" | "stale" | "none" {
+  const dir = checkedLeaseDir(leases, false);
   if (dir === "") return "none";
   // Without a directory of our own, another process may hold them: leave them.
   if (!dir) return "live";
   let found: "stale" | "none" = "none";
-  for (const name of readdirSync(dir)) {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return "none"; // removed by the last other process meanwhile
+  }
+  for (const name of names) {
     const pid = Number(name);
     if (pid === process.pid) continue;
     if (isAlive(pid)) return "live";

@@ -1,10 +1,11 @@
 // The workspace's protected paths (`.git/hooks`, `.git/config`, `.codewhale`, `.claude`,
 // `.mcp.json`) for one sandboxed command, read from the disk when it starts: one that exists is
 // bound read-only; one that does not gets an empty read-only mount point, so the command cannot
-// create it either; `.git` itself is bound to itself so it cannot be renamed away and rebuilt.
+// create it either; `.git` itself is bound to itself so it cannot be renamed away and rebuilt
+// (an empty `.git`, such as a mount point kept from an earlier command, is read-only instead).
 // bwrapArgs (sandbox-policy.ts) adds the mounts; runCommand and bash's editor terminals hold the
 // mount points around the run (sandbox-placeholders.ts). Commands only (a private /tmp).
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, opendirSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
@@ -45,7 +46,13 @@ export function protectedCandidates(policy: SandboxPolicy): string[] {
   if (!protectsMissing(policy)) return [];
   const git = join(policy.workspace, ".git");
   const paths = PROTECTED.map(([rel]) => join(policy.workspace, rel));
-  return kindOf(git) === "missing" ? [git, ...paths] : paths;
+  return gitKindOf(git) === "missing" ? [git, ...paths] : paths;
+}
+
+/** `.git`'s kind, an empty directory counted as missing: no repository, it must stay empty. */
+function gitKindOf(git: string): ReturnType<typeof kindOf> {
+  const kind = kindOf(git);
+  return kind === "dir" && isEmptyDir(git) ? "missing" : kind;
 }
 
 /** The bwrap arguments protecting the workspace of `policy` now; empty when it gets none. */
@@ -53,7 +60,7 @@ export function workspaceProtection(policy: SandboxPolicy): Protection {
   const out: Protection = { args: [], missing: [], present: [], covered: [] };
   if (!protectsMissing(policy)) return out;
   const git = join(policy.workspace, ".git");
-  const gitKind = kindOf(git);
+  const gitKind = gitKindOf(git);
   if (gitKind === "missing") placeholder(out, git, "dir");
   // A git file (a worktree's `gitdir:` link) could be pointed at a directory of the command's.
   else if (gitKind === "file") readOnly(out, git, "file");
@@ -69,10 +76,12 @@ export function workspaceProtection(policy: SandboxPolicy): Protection {
     if (found === "missing") placeholder(out, path, kind);
     else if (found !== "link") readOnly(out, path, kind);
     else {
-      // A symlink: policy.readOnly binds where it leads; one that leads nowhere yet gets its
-      // mount point where it leads, when that is in the workspace (else it is read-only anyway).
-      const target = danglingTarget(path);
-      if (target && isInside(policy.workspace, target)) placeholder(out, target, kind);
+      // A symlink: where it leads is read-only as it is now; one that leads nowhere yet gets
+      // its mount point where it leads, when that is in the workspace (else it is read-only).
+      const target = linkTarget(path);
+      if (target?.exists) readOnly(out, target.path, kind);
+      else if (target && isInside(policy.workspace, target.path))
+        placeholder(out, target.path, kind);
     }
   }
   return out;
@@ -88,25 +97,41 @@ function readOnly(out: Protection, path: string, kind: Kind): void {
   out.covered.push(path);
 }
 
+/** An empty read-only mount point: to be created when `path` is missing, else over it. */
 function placeholder(out: Protection, path: string, kind: Kind): void {
   if (kind === "dir") out.args.push("--tmpfs", path, "--remount-ro", path);
   else out.args.push("--ro-bind", "/dev/null", path);
-  out.missing.push({ path, kind });
+  if (kindOf(path) === "missing") out.missing.push({ path, kind });
+  else out.present.push({ path, kind });
   out.covered.push(path);
 }
 
-/** Where a symlink leads when nothing is there yet (its parent exists), else null. */
-function danglingTarget(path: string): string | null {
+/**
+ * Where a symlink leads: its real path when something is there, the place itself when nothing
+ * is there yet (and its parent exists), else null.
+ */
+function linkTarget(path: string): { path: string; exists: boolean } | null {
   try {
-    realpathSync(path);
-    return null;
+    return { path: realpathSync(path), exists: true };
   } catch {
     try {
       const target = resolve(dirname(path), readlinkSync(path));
-      return kindOf(target) === "missing" && kindOf(dirname(target)) === "dir" ? target : null;
+      const dangling = kindOf(target) === "missing" && kindOf(dirname(target)) === "dir";
+      return dangling ? { path: target, exists: false } : null;
     } catch {
       return null;
     }
+  }
+}
+
+function isEmptyDir(path: string): boolean {
+  try {
+    const dir = opendirSync(path);
+    const first = dir.readSync();
+    dir.closeSync();
+    return first === null;
+  } catch {
+    return false;
   }
 }
 

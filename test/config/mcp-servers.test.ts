@@ -102,6 +102,12 @@ describe("a project's .mcp.json (Claude Code's format)", () => {
     assert.throws(() => load(true), /\.mcp\.json: not valid JSON/);
   });
 
+  it("an empty .mcp.json (a sandbox's mount point, kept while a session runs) is no file", () => {
+    layout.writeProject("max_steps = 5\n");
+    writeFileSync(join(layout.project, ".mcp.json"), "");
+    assert.deepEqual(load(true).config.mcp_servers, {});
+  });
+
   it("an sse server is refused by name", () => {
     layout.writeProject("max_steps = 5\n");
     writeMcpJson({ mcpServers: { old: { type: "sse", url: "http://127.0.0.1:9/sse" } } });

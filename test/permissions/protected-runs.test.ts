@@ -86,6 +86,17 @@ describe("files configured commands run", () => {
     rmSync(join(home, ".gitconfig"));
   });
 
+  it("an empty .git (a sandbox's mount point) in the workspace does not hide the repository's hooksPath", () => {
+    const sub = join(ws, "src");
+    mkdirSync(join(ws, ".git"), { recursive: true });
+    mkdirSync(join(sub, ".git"));
+    writeFileSync(join(ws, ".git", "config"), '[core]\n\thooksPath = "src/hooks"\n');
+    const found = runTargets(sources({ workspaceRoot: sub, cwd: sub })).map((t) => t.path);
+    rmSync(join(ws, ".git"), { recursive: true });
+    rmSync(join(sub, ".git"), { recursive: true });
+    assert.deepEqual(found, [join(sub, "hooks")]);
+  });
+
   it("shell words: quotes and escapes removed, split at operators", () => {
     assert.deepEqual(shellWords(`a 'b c' "d\\"e" f\\ g|h&&i;(j)>k`), [
       ["a", "b c", 'd"e', "f g"],

@@ -1,9 +1,10 @@
 // The workspace's protected paths with real bubblewrap, where they do not exist yet: a hostile
 // command tries to create `.claude/settings.json`, `.mcp.json`, `.codewhale/config.toml` and a
 // git hook (through a missing `.git/hooks`, a renamed `.git`, a symlink, a missing `.git`), and
-// fails; afterwards the workspace holds no mount point bubblewrap needed (nothing stray), even
-// with two commands at once, or another process's lease on the workspace. Under CI=true a host
-// without bwrap fails.
+// fails; the mount points bubblewrap needs stay empty and read-only from the session's first
+// command to its end (removeIdlePlaceholders), and then the workspace holds none (nothing
+// stray), even with two commands at once, or another process's lease on the workspace. Under
+// CI=true a host without bwrap fails.
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -11,8 +12,12 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { OutputPolicy, RunResult } from "../../src/runner/index.ts";
-import { resolveSandboxPolicy, runCommand } from "../../src/runner/index.ts";
+import type { OutputPolicy, RunResult, SandboxPolicy } from "../../src/runner/index.ts";
+import {
+  removeIdlePlaceholders,
+  resolveSandboxPolicy,
+  runCommand,
+} from "../../src/runner/index.ts";
 import { outsideTmp, sandboxHost, sandboxSkip } from "../support/sandbox.ts";
 
 const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };
@@ -32,8 +37,7 @@ function workspace(git = true): string {
   return dir;
 }
 
-function sandboxed(dir: string, command: string): Promise<RunResult> {
-  if (!sandboxHost) throw new Error("unreachable: the suite skips without bwrap");
+function policyOf(dir: string): SandboxPolicy {
   const section = {
     mode: "workspace-write" as const,
     writable: [],
@@ -47,6 +51,11 @@ function sandboxed(dir: string, command: string): Promise<RunResult> {
     codewhaleHome: join(base, "home", ".codewhale"),
   });
   assert.ok(policy);
+  return policy;
+}
+
+function sandboxed(dir: string, command: string, policy = policyOf(dir)): Promise<RunResult> {
+  if (!sandboxHost) throw new Error("unreachable: the suite skips without bwrap");
   return runCommand(
     { command, cwd: dir, env: { PATH: process.env.PATH }, sandbox: { policy, host: sandboxHost } },
     output,
@@ -78,8 +87,55 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
       ].join("; "),
     );
     assert.ok(existsSync(join(dir, "inside.txt")), run.output);
-    assert.deepEqual(listing(dir), [...before, "inside.txt"].sort(), run.output);
     assert.match(run.output, /Read-only file system|Permission denied/);
+    assert.ok(existsSync(join(dir, ".claude")), "kept for the session's next command");
+    assert.ok(!existsSync(join(dir, ".mcp.json")), "a file one goes at once");
+    removeIdlePlaceholders();
+    assert.deepEqual(listing(dir), [...before, "inside.txt"].sort(), run.output);
+  });
+
+  it("the mount points kept between a session's commands give the next command no way in", async () => {
+    for (const git of [true, false]) {
+      const dir = workspace(git);
+      const before = listing(dir);
+      await sandboxed(dir, "true");
+      const run = await sandboxed(
+        dir,
+        [
+          "git init -q . 2>/dev/null",
+          "echo ../evil > .git/commondir",
+          "echo evil > .git/hooks/pre-commit",
+          "echo x > .git/config",
+          "echo x > .claude/settings.json",
+          "echo '{}' > .mcp.json",
+          "mkdir .codewhale/x",
+          "true",
+        ].join("; "),
+      );
+      assert.match(run.output, /Read-only file system|Permission denied/);
+      removeIdlePlaceholders();
+      assert.deepEqual(listing(dir), before, run.output);
+      // A repository's own .git stays writable (commits); the kept empty one stays empty.
+      if (!git) assert.ok(!existsSync(join(dir, ".git")), run.output);
+    }
+  });
+
+  it("an empty .git directory is no repository: a command cannot fill it", async () => {
+    const dir = workspace(false);
+    mkdirSync(join(dir, ".git"));
+    const run = await sandboxed(dir, "echo ../evil > .git/commondir; mkdir .git/hooks; true");
+    removeIdlePlaceholders();
+    assert.deepEqual(readdirSync(join(dir, ".git")), [], run.output);
+  });
+
+  it("a symlink at .claude is read-only where it leads, though that appeared after the session started", async () => {
+    const dir = workspace();
+    execFileSync("ln", ["-s", "later", join(dir, ".claude")]);
+    const policy = policyOf(dir);
+    mkdirSync(join(dir, "later"));
+    const run = await sandboxed(dir, "echo x > later/settings.json; true", policy);
+    removeIdlePlaceholders();
+    assert.deepEqual(readdirSync(join(dir, "later")), [], run.output);
   });
 
   it("renaming .git away and building a new one with a hook fails", async () => {
@@ -89,6 +145,7 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
       "mv .git .git2; mkdir -p .git/hooks; echo evil > .git/hooks/pre-commit; cp -r .git .git3 2>/dev/null; mv .git/hooks .git/h2; true",
     );
     assert.ok(!existsSync(join(dir, ".git2")), run.output);
+    removeIdlePlaceholders();
     assert.ok(!existsSync(join(dir, ".git", "hooks")), "no hooks dir left on the host");
     assert.ok(existsSync(join(dir, ".git", "HEAD")), "the repository is still there");
     assert.match(run.output, /Device or resource busy/);
@@ -109,6 +166,7 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
       ].join("; "),
     );
     assert.deepEqual(readdirSync(join(dir, "mine")), [], run.output);
+    removeIdlePlaceholders();
     for (const name of [".claude", ".mcp.json", ".codewhale", ".git/hooks"]) {
       assert.ok(!existsSync(join(dir, name)), `${name}: ${run.output}`);
     }
@@ -117,6 +175,7 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
   it("in a workspace without .git, git init is refused and no .git is left", async () => {
     const dir = workspace(false);
     const run = await sandboxed(dir, "git init -q . ; echo evil > .git/hooks/pre-commit; true");
+    removeIdlePlaceholders();
     assert.ok(!existsSync(join(dir, ".git")), run.output);
   });
 
@@ -125,18 +184,22 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
     execFileSync("ln", ["-s", "later", join(dir, ".claude")]);
     const run = await sandboxed(dir, "mkdir later; echo x > later/settings.json; true");
     assert.ok(!existsSync(join(dir, "later", "settings.json")), run.output);
+    removeIdlePlaceholders();
     assert.ok(!existsSync(join(dir, "later")), "its mount point is removed");
   });
 
-  it("two commands at once share the mount points; the last one out removes them", async () => {
+  it("two commands at once share the mount points; the session's end removes them", async () => {
     const dir = workspace();
     const before = listing(dir);
     const slow = sandboxed(dir, "sleep 1; echo x > .mcp.json; mkdir .claude/x; true");
     const fast = await sandboxed(dir, "echo '{}' > .mcp.json; true");
     assert.match(fast.output, /Permission denied|Read-only/);
     assert.ok(existsSync(join(dir, ".mcp.json")), "still held by the slow command");
+    removeIdlePlaceholders();
+    assert.ok(existsSync(join(dir, ".mcp.json")), "a command still runs with them");
     const late = await slow;
     assert.match(late.output, /Permission denied|Read-only/);
+    removeIdlePlaceholders();
     assert.deepEqual(listing(dir), before);
   });
 
@@ -151,13 +214,15 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
     writeFileSync(join(leases, hash, String(other.pid)), "");
     try {
       await sandboxed(dir, "true");
+      removeIdlePlaceholders();
       assert.ok(existsSync(join(dir, ".mcp.json")), "left for the other process");
     } finally {
       other.kill("SIGKILL");
       await new Promise((resolve) => other.once("exit", resolve));
     }
-    // Its lease is stale now: the next command out removes them all.
+    // Its lease is stale now: the next session's end removes them all.
     await sandboxed(dir, "true");
+    removeIdlePlaceholders();
     assert.deepEqual(listing(dir), before);
   });
 

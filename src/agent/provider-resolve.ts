@@ -51,5 +51,15 @@ export function resolveModel(config: Config, modelId: string, env: Env): Resolve
   const provider: ProviderConfig = { name, kind: entry.kind, apiKey };
   if (entry.base_url !== undefined) provider.baseUrl = entry.base_url;
   if (entry.headers !== undefined) provider.headers = entry.headers;
+  if (entry.api_version !== undefined) {
+    // Azure's endpoint is the user's own resource: there is no default to fall back on.
+    if (entry.base_url === undefined) {
+      const preset = name === "azure" ? "AZURE_OPENAI_ENDPOINT or " : "";
+      throw new ConfigError(
+        `no endpoint for provider "${name}": set ${preset}providers.${name}.base_url`,
+      );
+    }
+    provider.apiVersion = entry.api_version;
+  }
   return { provider, model };
 }

@@ -1,7 +1,7 @@
 // The built-in config layers under the user's files: the `anthropic` and `openai` providers and
-// the presets of OpenAI-compatible services (DeepSeek, OpenRouter, Groq, …, local servers), each
-// with its key variable and its base URL, which `<NAME>_BASE_URL` overrides when set.
-// Everything else defaults inside the schema (schema.ts).
+// the presets of OpenAI-compatible services (DeepSeek, OpenRouter, Groq, …, Azure OpenAI, local
+// servers), each with its key variable and its base URL, which `<NAME>_BASE_URL` overrides when
+// set. Everything else defaults inside the schema (schema.ts).
 import type { Env } from "./files.ts";
 import type { ConfigLayer } from "./merge.ts";
 
@@ -10,8 +10,13 @@ interface Builtin {
   /** Absent for a local server that takes no key. */
   api_key_env?: string;
   base_url_env: string;
-  /** Absent where the provider's SDK has its own default. */
+  /** Absent where the provider's SDK has its own default (or, Azure, there is none). */
   base_url?: string;
+  /** A second variable the base URL is read from when the first is unset (Azure's endpoint). */
+  endpoint_env?: string;
+  /** Azure OpenAI's default `api-version`, which `api_version_env` overrides. */
+  api_version?: string;
+  api_version_env?: string;
 }
 
 /** A Chat Completions service: its key variable (none for a local server) and base URL. */
@@ -39,6 +44,15 @@ const BUILTIN_PROVIDERS: Readonly<Record<string, Builtin>> = {
   together: chat("TOGETHER", "https://api.together.xyz/v1"),
   fireworks: chat("FIREWORKS", "https://api.fireworks.ai/inference/v1"),
   gemini: chat("GEMINI", "https://generativelanguage.googleapis.com/v1beta/openai"),
+  // The model is the deployment's name; the endpoint is the resource's own (no default).
+  azure: {
+    kind: "openai-chat",
+    api_key_env: "AZURE_OPENAI_API_KEY",
+    base_url_env: "AZURE_OPENAI_BASE_URL",
+    endpoint_env: "AZURE_OPENAI_ENDPOINT",
+    api_version: "2024-10-21",
+    api_version_env: "AZURE_OPENAI_API_VERSION",
+  },
   ollama: chat("OLLAMA", "http://127.0.0.1:11434/v1", false),
   lmstudio: chat("LMSTUDIO", "http://127.0.0.1:1234/v1", false),
   llamacpp: chat("LLAMACPP", "http://127.0.0.1:8080/v1", false),
@@ -53,24 +67,30 @@ export const BUILTIN_PROVIDER_NAMES: ReadonlySet<string> = new Set(Object.keys(B
  * credentials (`https://user:password@proxy/`), so codewhale treats these like the key
  * variables: read once, then kept from every child (cli/credential-scrub.ts).
  */
-export const BUILTIN_BASE_URL_VARS: readonly string[] = Object.values(BUILTIN_PROVIDERS).map(
-  (builtin) => builtin.base_url_env,
+export const BUILTIN_BASE_URL_VARS: readonly string[] = Object.values(BUILTIN_PROVIDERS).flatMap(
+  (builtin) => [builtin.base_url_env, ...(builtin.endpoint_env ? [builtin.endpoint_env] : [])],
 );
 
 export function builtinLayers(env: Env): ConfigLayer[] {
   const providers: Record<string, unknown> = {};
   const layers: ConfigLayer[] = [{ source: "default", data: { providers } }];
   for (const [name, builtin] of Object.entries(BUILTIN_PROVIDERS)) {
-    const { kind, api_key_env, base_url } = builtin;
+    const { kind, api_key_env, base_url, api_version } = builtin;
     providers[name] = {
       kind,
       ...(api_key_env ? { api_key_env } : {}),
       ...(base_url ? { base_url } : {}),
+      ...(api_version ? { api_version } : {}),
     };
-    const baseUrl = env[builtin.base_url_env];
-    if (baseUrl) {
-      const data = { providers: { [name]: { base_url: baseUrl } } };
-      layers.push({ source: `env ${builtin.base_url_env}`, data });
+    const urlVar = [builtin.base_url_env, builtin.endpoint_env].find((v) => v && env[v]);
+    if (urlVar) {
+      const data = { providers: { [name]: { base_url: env[urlVar] } } };
+      layers.push({ source: `env ${urlVar}`, data });
+    }
+    const version = builtin.api_version_env ? env[builtin.api_version_env] : undefined;
+    if (version) {
+      const data = { providers: { [name]: { api_version: version } } };
+      layers.push({ source: `env ${builtin.api_version_env}`, data });
     }
   }
   return layers;

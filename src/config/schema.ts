@@ -32,6 +32,11 @@ const providerFields = {
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an env var name" })
     .optional(),
   headers: stringMap.optional(),
+  /**
+   * Azure OpenAI's `api-version`: set, the client speaks Azure's routes (the model is the
+   * deployment: `/openai/deployments/<model>/…?api-version=…`) with an `api-key` header.
+   */
+  api_version: z.string().min(1).optional(),
 };
 const providerSchema = z.strictObject(providerFields);
 const providerFileSchema = z.strictObject({

@@ -1,8 +1,9 @@
 // One GET of a provider's model list (`<base>/v1/models` for Anthropic, `<base>/models` for the
-// OpenAI wire formats, whose base ends in /v1) with its key, within a timeout: the HTTP status
+// OpenAI wire formats, whose base ends in /v1, `<endpoint>/openai/models?api-version=…` for Azure) with its key, within a timeout: the HTTP status
 // and the model ids it lists, or why it did not answer. The URL shown never carries the
 // credentials a proxy URL may hold. Used by doctor's endpoint check and `codewhale models`.
 import { providerFetch } from "./http-client.ts";
+import { azureBaseUrl } from "./openai-client.ts";
 import type { ProviderConfig } from "./types.ts";
 
 const DEFAULT_BASE: Record<ProviderConfig["kind"], string> = {
@@ -58,6 +59,10 @@ function idsOf(body: ArrayBuffer): string[] {
 }
 
 function modelListUrl(provider: ProviderConfig): string {
+  if (provider.apiVersion !== undefined) {
+    const version = encodeURIComponent(provider.apiVersion);
+    return `${azureBaseUrl(provider.baseUrl ?? "")}/models?api-version=${version}`;
+  }
   const base = (provider.baseUrl ?? DEFAULT_BASE[provider.kind]).replace(/\/+$/, "");
   return provider.kind === "anthropic" ? `${base}/v1/models` : `${base}/models`;
 }
@@ -66,7 +71,9 @@ function requestHeaders(provider: ProviderConfig): Record<string, string> {
   const auth: Record<string, string> =
     provider.kind === "anthropic"
       ? { "x-api-key": provider.apiKey, "anthropic-version": "2023-06-01" }
-      : { authorization: `Bearer ${provider.apiKey}` };
+      : provider.apiVersion !== undefined
+        ? { "api-key": provider.apiKey }
+        : { authorization: `Bearer ${provider.apiKey}` };
   return { ...provider.headers, ...auth };
 }
 

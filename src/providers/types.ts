@@ -15,6 +15,8 @@ export interface ProviderConfig {
   /** Passed explicitly to the SDK; never logged, printed or persisted. */
   apiKey: string;
   headers?: Record<string, string>;
+  /** Azure OpenAI's `api-version`: the OpenAI adapters then speak Azure's routes. */
+  apiVersion?: string;
 }
 
 /** A tool as the model sees it. */

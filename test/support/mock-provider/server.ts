@@ -29,8 +29,10 @@ export interface RecordedRequest {
   method: string;
   path: string;
   api: WireApi | null;
-  /** How the key came: `x-api-key`, `Authorization: Bearer`, or not at all. */
-  auth: "x-api-key" | "bearer" | null;
+  /** How the key came: `x-api-key`, `Authorization: Bearer`, Azure's `api-key`, or not at all. */
+  auth: "x-api-key" | "bearer" | "api-key" | null;
+  /** The query string without its `?` ("" for none): Azure's `api-version=…`. */
+  query: string;
   /** All headers except the key-bearing ones. */
   headers: Record<string, string>;
   body: unknown;
@@ -74,14 +76,21 @@ const ROUTES: Record<string, WireApi> = {
   "/v1/responses": "openai-responses",
 };
 
+/** Azure OpenAI's route for a deployment's Chat Completions. */
+const AZURE_CHAT = /^\/openai\/deployments\/[^/]+\/chat\/completions$/;
+
+function routeOf(path: string): WireApi | null {
+  return ROUTES[path] ?? (AZURE_CHAT.test(path) ? "openai-chat" : null);
+}
+
 /** The token-counting endpoints: Anthropic's and the Responses API's. */
 const COUNT_PATHS: Record<string, object> = {
   "/v1/messages/count_tokens": {},
   "/v1/responses/input_tokens": { object: "response.input_tokens" },
 };
 
-/** Anthropic's and OpenAI's model list paths (the OpenAI base ends in /v1). */
-const MODEL_LISTS = new Set(["/v1/models"]);
+/** Anthropic's, OpenAI's (the OpenAI base ends in /v1) and Azure's model list paths. */
+const MODEL_LISTS = new Set(["/v1/models", "/openai/models"]);
 
 export async function startMockProvider(options: MockOptions = {}): Promise<MockProvider> {
   const requests: RecordedRequest[] = [];
@@ -96,7 +105,7 @@ export async function startMockProvider(options: MockOptions = {}): Promise<Mock
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const path = (req.url ?? "/").split("?")[0] ?? "/";
-    const api = req.method === "POST" ? (ROUTES[path] ?? null) : null;
+    const api = req.method === "POST" ? routeOf(path) : null;
     const record = recordRequest(req, path, api, raw);
     requests.push(record);
     const id = `mock_${++counter}`;
@@ -343,6 +352,9 @@ function sendJson(
   res.end(JSON.stringify(body));
 }
 
+/** The headers a key travels in: never recorded. */
+const KEY_HEADERS = new Set(["x-api-key", "authorization", "api-key"]);
+
 function recordRequest(
   req: IncomingMessage,
   path: string,
@@ -351,12 +363,19 @@ function recordRequest(
 ): RecordedRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
-    if (name === "x-api-key" || name === "authorization" || value === undefined) continue;
+    if (KEY_HEADERS.has(name) || value === undefined) continue;
     headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   const bearer = /^Bearer \S+/.test(req.headers.authorization ?? "");
-  const auth = req.headers["x-api-key"] ? "x-api-key" : bearer ? "bearer" : null;
-  return { method: req.method ?? "", path, api, auth, headers, body: parseJson(raw), raw };
+  const auth = req.headers["x-api-key"]
+    ? "x-api-key"
+    : bearer
+      ? "bearer"
+      : req.headers["api-key"]
+        ? "api-key"
+        : null;
+  const query = (req.url ?? "").split("?")[1] ?? "";
+  return { method: req.method ?? "", path, api, auth, query, headers, body: parseJson(raw), raw };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {

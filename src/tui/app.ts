@@ -6,14 +6,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Component, Container, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
-import type { Agent, AgentAsk, AskDecision } from "../agent/index.ts";
+import type { Agent } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
 import { formatCost } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
 import type { FiguresFold } from "../session/figures.ts";
-import { type AlwaysAllow, AskPanel } from "./ask-panel.ts";
+import { AskArea } from "./ask-area.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
@@ -22,7 +22,6 @@ import { initPrompt } from "./init-prompt.ts";
 import { InputEditor } from "./input-editor.ts";
 import { McpInput } from "./mcp-input.ts";
 import { Picker } from "./picker.ts";
-import { QuestionPanel } from "./question-panel.ts";
 import { rewindItems, runRewindCommand } from "./rewind-commands.ts";
 import { runSessionCommand, type SessionCommands } from "./session-commands.ts";
 import { ShellCommands, shellCommandOf } from "./shell-command.ts";
@@ -120,7 +119,7 @@ export class App {
   private readonly queuedView = new Container();
   /** Which card Alt-Up/Alt-Down focused, while one is. */
   private readonly focusView = new Container();
-  private readonly askArea = new Container();
+  private readonly askArea: AskArea;
   private readonly searchArea = new Container();
   private readonly shell: ShellCommands;
   private readonly ownCommands: UserCommandSet;
@@ -136,8 +135,6 @@ export class App {
   /** The input tokens of the last request: the context the status line command is told of. */
   private contextTokens = 0;
   private readonly editor: InputEditor;
-  private readonly asks: AgentAsk[] = [];
-  private panel: AskPanel | QuestionPanel | undefined;
   private queued: string[] = [];
   private figures: FiguresFold;
   private mode: PermissionMode;
@@ -188,6 +185,14 @@ export class App {
       },
     });
     this.editor = new InputEditor(this.tui, this.theme.editor, { paddingX: 1 });
+    this.askArea = new AskArea({
+      tui: this.tui,
+      theme: this.theme,
+      agent: () => this.agent,
+      idleFocus: () => this.tui.setFocus(this.editor),
+      notice: (line) => this.transcript.notice(line),
+      ...(options.views.rules ? { rules: options.views.rules } : {}),
+    });
     this.editor.setAutocompleteProvider(
       new InputCompletion(
         () => completionCommands(this.userCommands(), this.mcpInput.commands()),
@@ -202,7 +207,7 @@ export class App {
       this.transcript.root,
       this.queuedView,
       this.focusView,
-      this.askArea,
+      this.askArea.root,
       this.status,
       this.searchArea,
       this.editor,
@@ -280,8 +285,9 @@ export class App {
       }),
       bus.on("agent/ask", (ask) => {
         this.transcript.asked(ask.callId);
-        this.enqueueAsk(ask);
+        this.askArea.add(ask);
       }),
+      bus.on("agent/mode", ({ mode }) => this.modeChanged(mode)),
       bus.on("subagent/event", (child) => {
         this.transcript.subagent(child);
         this.tui.requestRender();
@@ -334,7 +340,11 @@ export class App {
       }
     }
     // An ask ends when its call is decided (answered here, elsewhere, or by a cancel).
-    if (event.type === "tool/call") this.dropAsk(event.call_id);
+    // A question or a plan asks after its call is recorded: it ends with its answer event.
+    const { type } = event;
+    if (type === "tool/call" || type === "question/answered" || type === "plan/decided") {
+      this.askArea.drop(event.call_id);
+    }
   }
 
   private submit(raw: string): void {
@@ -418,9 +428,9 @@ export class App {
 
   private onKey(data: string): { consume: boolean } | undefined {
     if (this.overlay) return undefined;
-    if (matchesKey(data, "ctrl+r") && !this.panel) return this.openSearch();
+    if (matchesKey(data, "ctrl+r") && !this.askArea.showing) return this.openSearch();
     if (matchesKey(data, "ctrl+d")) {
-      if (this.editor.getText() !== "" || this.panel) return undefined;
+      if (this.editor.getText() !== "" || this.askArea.showing) return undefined;
       this.options.onExit();
       return { consume: true };
     }
@@ -433,7 +443,7 @@ export class App {
       this.moveCardFocus(matchesKey(data, "alt+up") ? -1 : 1);
       return { consume: true };
     }
-    if (this.panel) return undefined;
+    if (this.askArea.showing) return undefined;
     if (matchesKey(data, "shift+tab")) {
       this.setMode(nextMode(this.options.views.modes, this.mode, this.options.mode));
       return { consume: true };
@@ -514,63 +524,6 @@ export class App {
     this.lastCtrlC = now;
     this.tui.requestRender();
     return { consume: true };
-  }
-
-  private enqueueAsk(ask: AgentAsk): void {
-    this.asks.push(ask);
-    if (!this.panel) this.showNextAsk();
-  }
-
-  private showNextAsk(): void {
-    const ask = this.asks.shift();
-    this.askArea.clear();
-    this.panel = undefined;
-    if (!ask) {
-      this.tui.setFocus(this.editor);
-      this.tui.requestRender();
-      return;
-    }
-    const agent = this.agent;
-    const rules = this.options.views.rules;
-    const answered = (decision: AskDecision) => {
-      agent.dispatch({ type: "answer", id: ask.id, decision });
-      this.showNextAsk();
-    };
-    const panel = ask.question
-      ? new QuestionPanel(ask, this.theme, answered)
-      : new AskPanel(
-          ask,
-          this.theme,
-          (decision, always) => {
-            if (always) this.writeRule(always);
-            answered(decision);
-          },
-          rules?.targets,
-          () => this.tui.terminal.rows,
-        );
-    this.panel = panel;
-    this.askArea.addChild(panel);
-    this.tui.setFocus(panel);
-    this.tui.requestRender();
-  }
-
-  /** Writes an "always allow" rule; the call is allowed for the session either way. */
-  private writeRule({ target, rule }: AlwaysAllow): void {
-    const { theme } = this;
-    try {
-      const added = this.options.views.rules?.add(target.path, rule);
-      const where = `${added ? "added to" : "already in"} ${target.path}`;
-      this.transcript.notice(theme.dim(safe(`always allow ${rule}: ${where}`)));
-    } catch (error) {
-      this.transcript.notice(theme.bad(safe(`the rule was not written: ${messageOf(error)}`)));
-    }
-    this.tui.requestRender();
-  }
-
-  private dropAsk(callId: string): void {
-    const waiting = this.asks.findIndex((ask) => ask.callId === callId);
-    if (waiting >= 0) this.asks.splice(waiting, 1);
-    if (this.panel?.ask.callId === callId) this.showNextAsk();
   }
 
   private renderQueued(): void {
@@ -716,12 +669,26 @@ export class App {
           return say(this.theme.warn(`/mode takes one of ${modes.join(", ")}; now ${this.mode}`));
         return this.setMode(mode);
       }
+      case "plan":
+        // As Claude Code's /plan: plan mode now; a description is the prompt, planned.
+        this.setMode("plan");
+        if (parsed.argument) this.sendPrompt(parsed.argument);
+        return;
     }
   }
 
-  /** `/mode` and Shift+Tab: from the next call decided on, also in a running turn. */
+  /**
+   * `/mode`, `/plan` and Shift+Tab: from the next call decided on, also in a running turn. An
+   * open session says so on its bus (`modeChanged`); one still opening takes it in `adopt`.
+   */
   private setMode(mode: PermissionMode): void {
-    this.opened?.setPermissionMode(mode);
+    if (this.opened) this.opened.setPermissionMode(mode);
+    else this.modeChanged(mode);
+  }
+
+  /** The session's mode changed (here, or an approved plan): the status line and a notice. */
+  private modeChanged(mode: PermissionMode): void {
+    if (mode === this.mode) return;
     this.mode = mode;
     this.updateIdle();
     this.transcript.notice(this.theme.dim(`permission mode: ${mode}`));

@@ -15,6 +15,11 @@ export const SLASH_COMMANDS = [
     argumentHint: "<mode>",
   },
   {
+    name: "plan",
+    description: "plan mode: the model plans, read-only, then asks you to approve",
+    argumentHint: "[description]",
+  },
+  {
     name: "model",
     description: "continue this session with another model",
     argumentHint: "<provider/model>",

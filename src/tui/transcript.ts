@@ -1,9 +1,9 @@
 // A session's transcript as pi-tui components, from `session/event` alone: prompts, the answer
 // as Markdown (transcript-stream.ts), thinking (dimmed or hidden), tool cards (a running one's
 // output tail; Ctrl-O expands the focused one or the newest, Alt-Up/Alt-Down move the focus
-// between cards), one line for a refused prompt or a turn that did not
-// complete (retries wait on the status line). Live and replayed events go through `observe`,
-// so a resumed session shows what was shown live; a call the model is still writing shows as
+// between cards), a proposed plan and its decision (plan-block.ts), one line for a refused
+// prompt or a turn that did not complete (retries wait on the status line). Live and replayed
+// events go through `observe`, so a resumed session shows what was shown live; a call the model is still writing shows as
 // a pending card (`inputStart`, live only) until its card takes its place. A `task` call's card
 // nests its subagent's cards (subagent-card.ts), fed by `subagent`, or from the child's log when
 // the session is replayed. Owned by app.ts; other lines via `notice`.
@@ -15,6 +15,7 @@ import { terminalSafe as safe } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 import { PendingToolCard } from "./pending-tool-card.ts";
+import { planBlock, planDecisionLine } from "./plan-block.ts";
 import { shellNoteText, USER_SHELL_SOURCE } from "./shell-command.ts";
 import { SubagentCard } from "./subagent-card.ts";
 import type { Theme } from "./theme.ts";
@@ -129,6 +130,12 @@ export class Transcript {
         return;
       case "todo/update":
         this.todos(event);
+        return;
+      case "plan/proposed":
+        this.root.addChild(planBlock(event, theme));
+        return;
+      case "plan/decided":
+        this.line(planDecisionLine(event, theme));
         return;
       case "session/model":
         this.line(theme.dim(safe(`model: ${event.provider}/${event.model}`)));

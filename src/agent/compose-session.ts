@@ -8,7 +8,9 @@ import {
   configFingerprint,
   loadAgentFiles,
   loadConfig,
+  loadRuleFiles,
   loadSkillFiles,
+  type RuleFile,
   repositoryRoot,
   type SkillDefinition,
   sessionsDir,
@@ -32,6 +34,7 @@ import type { AgentBus, BusEvents } from "./bus-events.ts";
 import { CallCheckpoints } from "./call-checkpoints.ts";
 import { exitPlanToolSource, type PlanToolSource } from "./exit-plan-tool.ts";
 import { applyHookNotes } from "./notes.ts";
+import { PathRules } from "./path-rules.ts";
 import { PlanDesk } from "./plans.ts";
 import { resolveModel, splitModelId } from "./provider-resolve.ts";
 import { QuestionDesk } from "./questions.ts";
@@ -182,7 +185,9 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     bus.emit("agent/notice", { message, source: "policy" });
   const prior = await locateSession(options);
   const resolved = resolveModel(loaded.config, chooseModel(options, prior), options.env);
+  const rules = sessionRules(options);
   const system = buildSystemPrompt({
+    rules: rules.always,
     cwd: options.cwd,
     home: loaded.home,
     promptFile: loaded.config.system_prompt_file,
@@ -201,6 +206,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
       tokens.observe(event, deriver);
       totals.observe(event);
       webSearches.observe(event);
+      rules.scoped.observe(event);
     },
     (event) => bus.emit("session/event", event),
   );
@@ -269,6 +275,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     system: instructed,
     tokens,
     webSearches,
+    rules: rules.scoped,
     ...summarizerOf(options),
     tools,
     cwd: options.cwd,
@@ -340,6 +347,24 @@ function sessionSkills(options: OpenOptions): SkillDefinition[] {
     options.bus.emit("agent/notice", { message: `skill ignored: ${line}`, source: "policy" });
   }
   return found.skills;
+}
+
+/**
+ * The rule files: those of every session go into the system prompt, those with `paths:` to the
+ * calls that first work on a matching file; each one left out is a notice.
+ */
+function sessionRules(options: OpenOptions): { always: RuleFile[]; scoped: PathRules } {
+  const { loaded } = options;
+  const project = loaded.projectRoot ?? repositoryRoot(options.cwd) ?? options.cwd;
+  const found =
+    options.defaultTools === false
+      ? { rules: [], skipped: [] }
+      : loadRuleFiles({ home: loaded.home, userHome: options.env.HOME, project });
+  for (const line of found.skipped) {
+    options.bus.emit("agent/notice", { message: `rule file ignored: ${line}`, source: "policy" });
+  }
+  const always = found.rules.filter((rule) => rule.paths === null);
+  return { always, scoped: new PathRules(found.rules, project) };
 }
 
 /** The `task` tool: asked for, or with the default tools; never in a subagent's session. */

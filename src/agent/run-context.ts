@@ -9,6 +9,7 @@ import type { SessionWriter } from "../session/writer.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
 import type { AgentBus } from "./bus-events.ts";
 import type { CallCheckpoints } from "./call-checkpoints.ts";
+import type { PathRules } from "./path-rules.ts";
 import type { Sleep } from "./retry.ts";
 import type { SessionGuard } from "./session-guard.ts";
 import type { TokenEstimate } from "./token-estimate.ts";
@@ -33,6 +34,8 @@ export interface RunContext {
   readonly summarizer?: { provider: ProviderConfig; model: string };
   /** The session's web searches so far, against `[web.search] max_per_session`. */
   readonly webSearches: WebSearchCount;
+  /** The rule files with `paths:`, appended to the result of a call on a matching file. */
+  readonly rules?: PathRules;
   /** The session's tools; `tools.specs()` is what this turn's requests carry. */
   readonly tools: Toolbox;
   readonly cwd: string;

@@ -1,7 +1,8 @@
 // Assembles the system prompt once per run: the built-in prompt (or the `system_prompt_file`
 // replacing it), then every AGENTS.md and CLAUDE.md from the repository root down to the cwd,
-// then `$CODEWHALE_HOME/AGENTS.md`, each followed by the files its `@path` imports bring in
-// (instruction-imports.ts; a file already in the prompt is not added twice). A repository's
+// then `$CODEWHALE_HOME/AGENTS.md`, then the rule files without `paths:` (config/rule-files.ts),
+// each followed by the files its `@path` imports bring in (instruction-imports.ts; a file
+// already in the prompt is not added twice). A repository's
 // instruction file that is a link to a file outside the repository (and outside
 // `allowed_prompt_dirs`) is skipped and named in a notice, and so is such an import.
 // Called by the agent when it opens a session.
@@ -23,6 +24,8 @@ interface SystemPromptOptions {
   onSkipped?: (message: string) => void;
   /** HOME, for `@~/…` imports (default: the OS's). */
   userHome?: string;
+  /** The rule files of every session (those without `paths:`), already read. */
+  rules?: readonly { path: string; text: string }[];
 }
 
 const INSTRUCTION_FILES = ["AGENTS.md", "CLAUDE.md"];
@@ -49,15 +52,30 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
       );
       continue;
     }
-    const text = readFileSync(path, "utf8").trim();
-    if (text !== "") parts.push(`# Instructions from ${path}\n\n${text}`);
-    for (const imported of readImports(text, path, scope, seen)) {
-      if (imported.text === "") continue;
-      const heading = `# Instructions from ${imported.path} (imported by ${imported.from})`;
-      parts.push(`${heading}\n\n${imported.text}`);
-    }
+    parts.push(...withImports(path, readFileSync(path, "utf8").trim(), scope, seen));
+  }
+  for (const rule of options.rules ?? []) {
+    if (seen.has(resolve(rule.path))) continue;
+    seen.add(resolve(rule.path));
+    parts.push(...withImports(rule.path, rule.text, scope, seen));
   }
   return parts.join("\n\n");
+}
+
+/** The file's part of the prompt (if it says anything) and its imports' parts. */
+function withImports(
+  path: string,
+  text: string,
+  scope: Parameters<typeof readImports>[2],
+  seen: Set<string>,
+): string[] {
+  const parts = text === "" ? [] : [`# Instructions from ${path}\n\n${text}`];
+  for (const imported of readImports(text, path, scope, seen)) {
+    if (imported.text === "") continue;
+    const heading = `# Instructions from ${imported.path} (imported by ${imported.from})`;
+    parts.push(`${heading}\n\n${imported.text}`);
+  }
+  return parts;
 }
 
 /** The prompt file is read through config's check: a readable regular file of at most 1 MiB. */

@@ -131,7 +131,8 @@ export async function executeToolCalls(
       ctx.writer.append(cancelledResult(call.callId, result.cancelled));
       continue;
     }
-    const delivered = withNote(result, call.note);
+    const noted = withNote(result, call.note);
+    const delivered = ctx.rules ? ctx.rules.withRules(noted, call.args, ctx.cwd) : noted;
     ctx.writer.append(resultEvent(call.callId, delivered));
     notifyPolicyErrors(ctx, call, delivered);
     // A tool that sets the todo list hands it back (todo_write): the log keeps the list.

@@ -36,6 +36,7 @@ export type { PromptPlace } from "./prompt-paths.ts";
 export { isWithin, promptFilePlace, realOrResolved } from "./prompt-paths.ts";
 export type { RuleTarget } from "./rule-file.ts";
 export { addAllowRule, allowRuleTargets } from "./rule-file.ts";
+export { loadRuleFiles, type RuleFile } from "./rule-files.ts";
 export * from "./schema.ts";
 export { loadSkillFiles, type SkillDefinition } from "./skill-files.ts";
 export type { TrustRecord } from "./trust-file.ts";

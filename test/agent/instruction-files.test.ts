@@ -13,6 +13,7 @@ describe("instruction files", () => {
     const root = tempDir("cw-repo-");
     const sub = join(root, "pkg", "app");
     mkdirSync(join(root, ".git"));
+    writeFileSync(join(root, ".git", "HEAD"), "ref: refs/heads/main\n"); // a repository, not an empty placeholder
     mkdirSync(sub, { recursive: true });
     writeFileSync(join(root, "AGENTS.md"), "Root agents rule.");
     writeFileSync(join(root, "pkg", "CLAUDE.md"), "Package claude rule.");

@@ -1,7 +1,8 @@
 // The ACP projection of the session log: each durable event becomes the `session/update`s an
 // editor shows, from the event alone (and the calls seen before it), so a live turn and a
 // session replayed by `session/load` give the same updates: chunks by block kind, tool calls
-// from their presenters, results with diffs, the todo list as a plan, usage, the title. Live
+// from their presenters, results with diffs, the provider's web searches with their sources
+// (web-search-updates.ts), the todo list as a plan, usage, the title. Live
 // only, a call still being written (`tool/input-start`) shows early. Used by acp-session.ts.
 import { resolve } from "node:path";
 import type { SessionUpdate, ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
@@ -15,6 +16,7 @@ import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 import { builtinPresenter } from "../tools/presenters.ts";
 import { titleOf } from "./session-title.ts";
+import { webSearchUpdates } from "./web-search-updates.ts";
 
 /** How many of a streaming input's last lines its pending `tool_call` shows. */
 const STREAMING_LINES = 20;
@@ -110,6 +112,8 @@ export class EventUpdates {
         return [
           chunk(event.kind === "text" ? "agent_message_chunk" : "agent_thought_chunk", event.delta),
         ];
+      case "assistant/message":
+        return webSearchUpdates(event);
       case "tool/call":
         return this.call(event);
       case "tool/result":

@@ -14,6 +14,7 @@ import {
 } from "../present/format.ts";
 import { connectionNote, sandboxNote } from "../present/sandbox-note.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
+import { webSearchView } from "../present/web-search-lines.ts";
 import { terminalSafe } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { Figures } from "../session/figures.ts";
@@ -91,6 +92,15 @@ export function renderEventLines(events: Iterable<SessionEvent>): string[] {
   return lines.map(terminalSafe);
 }
 
+/** The provider's searches in a message and how many sources its text cites; "" without. */
+function webSearchSummary(event: EventOf<"assistant/message">): string {
+  const view = webSearchView(event.content);
+  if (!view) return "";
+  const parts = view.searches.map((search) => search.headline);
+  if (view.cited.length > 0) parts.push(`${plural(view.cited.length, "source")} cited`);
+  return `: ${oneLine(parts.join("; "))}`;
+}
+
 function describe(event: SessionEvent): string {
   switch (event.type) {
     case "session/start":
@@ -114,6 +124,8 @@ function describe(event: SessionEvent): string {
       return ` ${event.trigger} by ${event.provider}/${event.model} (about ${event.tokens_before} tokens)`;
     case "context/compaction":
       return ` ${event.trigger}: about ${event.tokens_before} → ${event.tokens_after} tokens; the summary replaces seq ${event.first_seq}–${event.last_seq}${event.kept_from_seq === undefined ? "" : `, kept verbatim from seq ${event.kept_from_seq}`}: ${oneLine(event.summary)}`;
+    case "assistant/message":
+      return webSearchSummary(event);
     case "session/model":
       return ` now ${event.provider}/${event.model}`;
     case "session/title":

@@ -5,6 +5,7 @@
 // only to http(s)/mailto, no headings), loaded on first use. Called by export-render.ts.
 import { createRequire } from "node:module";
 import type { MarkdownIt, MarkdownItOptions } from "markdown-it";
+import type { WebSource } from "../session/web-search.ts";
 import { HTML_STYLE } from "./export-html-style.ts";
 import { compactionLine, diffText, truncationMarker, turnFooter } from "./export-md.ts";
 import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
@@ -107,6 +108,8 @@ function htmlItem(item: Exclude<ViewItem, { kind: "turn-end" }>, md: MarkdownIt)
       return toolCall(item);
     case "tool-result":
       return toolResult(item);
+    case "web-search":
+      return webSearchHtml(item);
     case "note":
       return `<div class="note" data-seq="${item.seq}"><div class="who">Note from ${escapeHtml(item.source)}</div><pre class="text">${escapeHtml(item.text)}</pre></div>\n`;
     case "failed":
@@ -117,6 +120,30 @@ function htmlItem(item: Exclude<ViewItem, { kind: "turn-end" }>, md: MarkdownIt)
     case "rewind":
       return `<p class="note ${item.kind}" data-seq="${item.seq}">${escapeHtml(item.line)}</p>\n`;
   }
+}
+
+/** Each search with its results, then the cited sources; only http(s) URLs become links. */
+function webSearchHtml(item: Extract<ViewItem, { kind: "web-search" }>): string {
+  const link = (source: WebSource) => {
+    const text = escapeHtml(source.title ?? source.url);
+    const url = escapeHtml(source.url);
+    return isSafeLink(source.url) && !source.url.trim().toLowerCase().startsWith("mailto:")
+      ? `<a href="${url}" rel="noopener noreferrer">${text}</a>${source.title ? ` <span class="url">${url}</span>` : ""}`
+      : text;
+  };
+  const list = (sources: WebSource[], tag: "ul" | "ol") =>
+    sources.length === 0
+      ? ""
+      : `<${tag}>${sources.map((s) => `<li>${link(s)}</li>`).join("")}</${tag}>`;
+  const searches = item.searches
+    .map(
+      (search) =>
+        `<div class="who">${escapeHtml(search.headline)}</div>${list(search.sources, "ul")}`,
+    )
+    .join("");
+  const cited =
+    item.cited.length === 0 ? "" : `<div class="who">Sources cited</div>${list(item.cited, "ol")}`;
+  return `<div class="web-search" data-seq="${item.seq}">${searches}${cited}</div>\n`;
 }
 
 function toolCall(item: Extract<ViewItem, { kind: "tool-call" }>): string {

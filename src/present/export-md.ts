@@ -4,7 +4,9 @@
 // longer than any backtick run inside, a footer per turn. Only codewhale writes headings.
 // Called by export-render.ts and `sessions show --view`.
 
+import type { WebSource } from "../session/web-search.ts";
 import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
+import { isSafeLink } from "./export-safety.ts";
 import type { ViewItem } from "./export-view.ts";
 import { formatCostDetail, formatCount, formatTokens, plural } from "./format.ts";
 import { literalMarkdown, neutralMarkdown } from "./markdown-neutral.ts";
@@ -57,6 +59,8 @@ export function markdownItem(item: ViewItem): string {
       return toolCall(item);
     case "tool-result":
       return toolResult(item);
+    case "web-search":
+      return webSearchMarkdown(item);
     case "note":
       return `*Note from ${inline(item.source)}:*\n\n${quote(item.text)}\n\n`;
     case "failed":
@@ -70,6 +74,23 @@ export function markdownItem(item: ViewItem): string {
     case "turn-end":
       return `---\n\n*${inline(turnFooter(item))}*\n\n`;
   }
+}
+
+/** Each search and its results as a list, then the cited sources, numbered; links only to http(s). */
+function webSearchMarkdown(item: Extract<ViewItem, { kind: "web-search" }>): string {
+  const link = (source: WebSource) =>
+    isSafeLink(source.url) && !/[\s()<>]/.test(source.url)
+      ? `[${inline(source.title ?? source.url)}](${source.url})`
+      : inline(source.title ? `${source.title} — ${source.url}` : source.url);
+  const parts = item.searches.map(
+    (search) =>
+      `*${inline(search.headline)}*\n\n${search.sources.map((source) => `- ${link(source)}`).join("\n")}`,
+  );
+  if (item.cited.length > 0) {
+    const cited = item.cited.map((source, i) => `${i + 1}. ${link(source)}`).join("\n");
+    parts.push(`**Sources cited**\n\n${cited}`);
+  }
+  return `${parts.map((part) => part.trim()).join("\n\n")}\n\n`;
 }
 
 /** "Context compacted (auto): about 17,000 → 4,000 tokens · summary by p/m · $0.0012". */

@@ -1,6 +1,7 @@
 // The views of a session that exports and `sessions show --view` render: a pure, streaming fold
 // of durable events into view items (a prompt, an answer block, a thinking block, a tool call
-// with its presentation, a result, a turn's usage and cost). Streamed chunks of one block become
+// with its presentation, a result, the provider's web searches with their sources, a turn's
+// usage and cost). Streamed chunks of one block become
 // one item; nothing but the open block and the open tool calls is held. Every string from the
 // log passes through `redact` first. Called by export-render.ts and cli/sessions-command.ts.
 import type { EventOf, JsonValue, SessionEvent, Usage } from "../session/events.ts";
@@ -9,6 +10,7 @@ import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/pr
 import { checkpointLine, rewindLine } from "./checkpoint-line.ts";
 import { sandboxNote } from "./sandbox-note.ts";
 import { ToolPresentations } from "./tool-presentations.ts";
+import { redactedView, type WebSearchView, webSearchView } from "./web-search-lines.ts";
 
 export const EXPORT_VIEWS = ["canonical", "response-only", "thinking-only"] as const;
 export type ExportView = (typeof EXPORT_VIEWS)[number];
@@ -50,6 +52,8 @@ export type ViewItem =
       sandbox: string | null;
     }
   | { kind: "note"; seq: number; source: string; text: string }
+  /** The provider's web searches in one message and the sources its text cites. */
+  | ({ kind: "web-search"; seq: number } & WebSearchView)
   /** A workspace checkpoint or a rewind (checkpoint-line.ts), one line. */
   | { kind: "checkpoint" | "rewind"; seq: number; line: string }
   | { kind: "failed"; seq: number; error: string; willRetry: boolean }
@@ -83,6 +87,7 @@ const KEPT: Record<ExportView, ReadonlySet<ViewItem["kind"]>> = {
     "thinking",
     "tool-call",
     "tool-result",
+    "web-search",
     "note",
     "failed",
     "compaction",
@@ -90,7 +95,7 @@ const KEPT: Record<ExportView, ReadonlySet<ViewItem["kind"]>> = {
     "rewind",
     "turn-end",
   ]),
-  "response-only": new Set(["user", "text", "compaction", "rewind", "turn-end"]),
+  "response-only": new Set(["user", "text", "web-search", "compaction", "rewind", "turn-end"]),
   "thinking-only": new Set(["user", "thinking", "compaction", "rewind", "turn-end"]),
 };
 
@@ -176,6 +181,10 @@ export class ViewFold {
         };
       case "steering/message":
         return { kind: "user", seq: event.seq, text: r(event.text), blocked: null, steering: true };
+      case "assistant/message": {
+        const view = webSearchView(event.content);
+        return view ? { kind: "web-search", seq: event.seq, ...redactedView(view, r) } : null;
+      }
       case "context/note":
         return { kind: "note", seq: event.seq, source: r(event.source), text: r(event.text) };
       case "tool/call":

@@ -22,34 +22,48 @@ function searchHeadline(search: ServerSearch): string {
 }
 
 /** A source as one line: `Title — https://…`, or the URL alone. */
-function sourceLine(source: WebSource): string {
+export function sourceLine(source: WebSource): string {
   return source.title ? `${source.title} — ${source.url}` : source.url;
 }
 
-interface WebSearchView {
-  searches: { headline: string; sources: string[] }[];
-  /** The sources the answer's text cites, numbered in order of first citation. */
-  cited: string[];
+export interface WebSearchView {
+  searches: { headline: string; sources: WebSource[] }[];
+  /** The sources the answer's text cites, in order of first citation. */
+  cited: WebSource[];
 }
 
 /** The searches and citations of one message; null when it has neither. */
 export function webSearchView(content: readonly JsonValue[]): WebSearchView | null {
   const searches = serverSearches(content).map((search) => ({
     headline: searchHeadline(search),
-    sources: search.sources.map(sourceLine),
+    sources: search.sources,
   }));
-  const cited = citedSources(content).map(sourceLine);
+  const cited = citedSources(content);
   return searches.length === 0 && cited.length === 0 ? null : { searches, cited };
 }
 
-/** The view as indented text lines (exec's stderr, the terminal, Markdown). */
+/** Every string of the view through `redact` (an export's secret redaction). */
+export function redactedView(view: WebSearchView, redact: (text: string) => string): WebSearchView {
+  const source = (s: WebSource): WebSource =>
+    s.title === undefined ? { url: redact(s.url) } : { url: redact(s.url), title: redact(s.title) };
+  return {
+    searches: view.searches.map((search) => ({
+      headline: redact(search.headline),
+      sources: search.sources.map(source),
+    })),
+    cited: view.cited.map(source),
+  };
+}
+
+/** The view as indented text lines (exec's stderr, the terminal). */
 export function webSearchLines(view: WebSearchView): string[] {
   const lines: string[] = [];
   for (const search of view.searches) {
-    lines.push(search.headline, ...search.sources.map((source) => `  ${source}`));
+    lines.push(search.headline, ...search.sources.map((source) => `  ${sourceLine(source)}`));
   }
   if (view.cited.length > 0) {
-    lines.push("Sources cited:", ...view.cited.map((source, i) => `  [${i + 1}] ${source}`));
+    const cited = view.cited.map((source, i) => `  [${i + 1}] ${sourceLine(source)}`);
+    lines.push("Sources cited:", ...cited);
   }
   return lines;
 }

@@ -1,9 +1,10 @@
 // A session's transcript as pi-tui components, from `session/event` alone: prompts, the answer
 // as Markdown (transcript-stream.ts), thinking (dimmed or hidden), tool cards (a running one's
 // output tail; Ctrl-O expands the focused one or the newest, Alt-Up/Alt-Down move the focus
-// between cards), a proposed plan and its decision (plan-block.ts), one line for a refused
-// prompt or a turn that did not complete (retries wait on the status line). Live and replayed
-// events go through `observe`, so a resumed session shows what was shown live; a call the model is still writing shows as
+// between cards), a proposed plan and its decision (plan-block.ts), the provider's web
+// searches with their sources, one line for a refused prompt or a turn that did not complete
+// (retries wait on the status line). Live and replayed events go through `observe`, so a
+// resumed session shows what was shown live; a call the model is still writing shows as
 // a pending card (`inputStart`, live only) until its card takes its place. A `task` call's card
 // nests its subagent's cards (subagent-card.ts), fed by `subagent`, or from the child's log when
 // the session is replayed. Owned by app.ts; other lines via `notice`.
@@ -11,6 +12,7 @@ import { Container, Spacer, Text } from "@mariozechner/pi-tui";
 import type { ChildProgress, ToolInputStarted } from "../agent/index.ts";
 import { oneLine } from "../present/tool-line.ts";
 import type { ToolPresentations } from "../present/tool-presentations.ts";
+import { sourceLine, webSearchView } from "../present/web-search-lines.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
@@ -22,6 +24,9 @@ import type { Theme } from "./theme.ts";
 import { ThinkingBlock } from "./thinking-block.ts";
 import { type CallCard, ToolCard } from "./tool-card.ts";
 import { StreamedMarkdown } from "./transcript-stream.ts";
+
+/** The results shown under each web search (the rest are counted). */
+const SOURCES_SHOWN = 5;
 
 /** What only changes how the transcript looks (`/thinking`, `[display] show_thinking`). */
 export interface DisplayState {
@@ -102,6 +107,9 @@ export class Transcript {
         return;
       case "assistant/chunk":
         this.chunk(event);
+        return;
+      case "assistant/message":
+        this.webSearches(event);
         return;
       case "step/failed":
         // A retry waits on the status line; a request that failed for good ends the turn,
@@ -236,6 +244,28 @@ export class Transcript {
   /** Re-renders everything, after a display change such as `/thinking`. */
   invalidate(): void {
     this.root.invalidate();
+  }
+
+  /** The provider's searches (each with its first results) and the sources the answer cites. */
+  private webSearches(event: EventOf<"assistant/message">): void {
+    const view = webSearchView(event.content);
+    if (!view) return;
+    const { theme } = this;
+    const lines: string[] = [];
+    for (const search of view.searches) {
+      lines.push(`${theme.accent("⌕ ")}${safe(search.headline)}`);
+      const shown = search.sources.slice(0, SOURCES_SHOWN);
+      lines.push(...shown.map((source) => theme.dim(`  ${safe(sourceLine(source))}`)));
+      const more = search.sources.length - shown.length;
+      if (more > 0) lines.push(theme.dim(`  … ${more} more`));
+    }
+    if (view.cited.length > 0) {
+      lines.push(theme.accent("Sources cited:"));
+      view.cited.forEach((source, i) => {
+        lines.push(theme.dim(`  [${i + 1}] ${safe(sourceLine(source))}`));
+      });
+    }
+    this.line(lines.join("\n"));
   }
 
   private prompt(text: string, suffix = ""): void {

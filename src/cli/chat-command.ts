@@ -188,6 +188,7 @@ async function runChat(
     project,
     mode,
     showThinking: loaded.config.display.show_thinking,
+    notifications: loaded.config.display.notifications,
     env: host.env,
     ...(host.terminal ? { terminal: host.terminal } : {}),
     ...(prompt ? { firstPrompt: prompt } : {}),

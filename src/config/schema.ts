@@ -14,6 +14,8 @@ export const HOOK_EVENTS = [
   "PreCompact",
   "SessionEnd",
 ] as const;
+const NOTIFICATION_CHANNELS = ["auto", "osc9", "osc777", "bel", "off"] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 export const DEFAULT_MODEL = "anthropic/claude-sonnet-4-6";
 
 const modelId = z.string().regex(/^[^/\s]+\/\S+$/, { error: 'expected "provider/model"' });
@@ -268,6 +270,8 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
         show_thinking: z.boolean().default(false),
         /** A command whose first line of output is the terminal's status line (docs/terminal.md). */
         status_line: z.string().trim().min(1).optional(),
+        /** How the terminal tells an unfocused user a turn ended or an ask waits. */
+        notifications: z.enum(NOTIFICATION_CHANNELS).default("auto"),
       })
       .prefault({}),
     permissions: permissionsSchema.prefault({}),

@@ -21,6 +21,7 @@ import { costLines, skillLines } from "./info-lines.ts";
 import { initPrompt } from "./init-prompt.ts";
 import { InputEditor } from "./input-editor.ts";
 import { McpInput } from "./mcp-input.ts";
+import { askNotice, type Notifier } from "./notifier.ts";
 import { Picker } from "./picker.ts";
 import { rewindItems, runRewindCommand } from "./rewind-commands.ts";
 import { runSessionCommand, type SessionCommands } from "./session-commands.ts";
@@ -96,6 +97,8 @@ export interface AppOptions {
   onExit: () => void;
   /** `[display] status_line`: the command, the environment it gets (no credentials), the version. */
   statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
+  /** Tells an unfocused user a turn ended or an ask waits (notifier.ts). */
+  notifier?: Notifier;
 }
 
 /** How long after the first frame the first request's code is loaded (Agent.preload). */
@@ -215,6 +218,8 @@ export class App {
       this.tui.addChild(part);
     }
     this.tui.setFocus(this.editor);
+    const { notifier } = options;
+    if (notifier) this.tui.addInputListener((data) => notifier.input(data));
     this.tui.addInputListener((data) => this.onKey(data));
   }
 
@@ -275,6 +280,7 @@ export class App {
       bus.on("agent/status", ({ status }) => {
         this.status.setRunning(status !== "idle", status === "cancelling");
         if (status === "idle") {
+          this.options.notifier?.notify("codewhale is waiting for your input");
           this.updateIdle();
           void this.refreshMcp();
         }
@@ -286,6 +292,7 @@ export class App {
       bus.on("agent/ask", (ask) => {
         this.transcript.asked(ask.callId);
         this.askArea.add(ask);
+        this.options.notifier?.notify(askNotice(ask));
       }),
       bus.on("agent/mode", ({ mode }) => this.modeChanged(mode)),
       bus.on("subagent/event", (child) => {

@@ -5,10 +5,11 @@
 // separate bundle dist/tui.cjs.
 import { ProcessTerminal, type Terminal, TUI } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/index.ts";
-import type { PermissionMode } from "../config/index.ts";
+import type { NotificationChannel, PermissionMode } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
 import { App, type OpenRequest, type SessionHeader, type SessionViews } from "./app.ts";
 import { PromptHistory } from "./history.ts";
+import { Notifier } from "./notifier.ts";
 import { paceRendering } from "./render-pace.ts";
 import { guardTerminal } from "./terminal-restore.ts";
 import { colorWanted, createTheme } from "./theme.ts";
@@ -38,6 +39,8 @@ export interface InteractiveOptions {
   env?: NodeJS.ProcessEnv;
   /** A virtual terminal in tests; the process's own by default. */
   terminal?: Terminal;
+  /** `[display] notifications` (notifier.ts); off when not given. */
+  notifications?: NotificationChannel;
   /** `[display] status_line` (status-command.ts). */
   statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
 }
@@ -55,12 +58,20 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
   const theme = createTheme(colorWanted(options.env ?? process.env));
   const terminal = options.terminal ?? new ProcessTerminal();
   const tui = new TUI(terminal);
+  const notifier = new Notifier(
+    (data) => terminal.write(data),
+    options.notifications ?? "off",
+    options.env ?? process.env,
+  );
   const pace = paceRendering(tui, terminal);
   const pending = "header" in options.agent ? options.agent : undefined;
   const opened = pending ? undefined : (options.agent as Agent);
   let app: App | undefined;
   const guard = guardTerminal({
-    stopScreen: () => tui.stop(),
+    stopScreen: () => {
+      notifier.stop();
+      tui.stop();
+    },
     abandon: () => (app?.currentAgent ?? opened)?.dispose(),
     write: (line) => process.stderr.write(`${line}\n`),
     exit: (code) => process.exit(code),
@@ -76,9 +87,19 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
         redact: options.views.redact,
       });
       const header = pending ? { header: pending.header } : {};
-      app = new App({ ...options, agent: opened, ...header, tui, theme, history, onExit: resolve });
+      app = new App({
+        ...options,
+        agent: opened,
+        ...header,
+        tui,
+        theme,
+        history,
+        notifier,
+        onExit: resolve,
+      });
     });
     tui.start();
+    notifier.start();
     app?.start(options.firstPrompt);
     pace.drawNow();
     // The first frame is on the terminal: now the session opens (its log, tools, hooks), once

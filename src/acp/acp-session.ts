@@ -16,7 +16,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { Agent, AgentAsk } from "../agent/index.ts";
-import type { Config, Env } from "../config/index.ts";
+import type { Config, Env, PermissionMode } from "../config/index.ts";
 import { formatCount } from "../present/format.ts";
 import { terminalSafe, terminalSafeLine } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
@@ -25,7 +25,7 @@ import type { ToolProgress } from "../tools/types.ts";
 import { configOptions, settingOf } from "./config-options.ts";
 import { type ContextWindow, EventUpdates } from "./event-updates.ts";
 import { promptCommands, usePrompt } from "./mcp-prompts.ts";
-import { decisionOf, permissionOptions } from "./permission-options.ts";
+import { decisionOf, permissionOptions, planContent } from "./permission-options.ts";
 import { promptText } from "./prompt-text.ts";
 import { rewindCommandOf, rewindMessage } from "./rewind-command.ts";
 import { modeState, permissionModeOf } from "./session-modes.ts";
@@ -70,6 +70,8 @@ export class AcpSession {
   /** The MCP servers' prompts, as last announced (the commands the client was told of). */
   private mcpPrompts: McpPromptInfo[] = [];
   private detach: Array<() => void> = [];
+  /** The permission mode the client was last told of (`current_mode_update`). */
+  private reportedMode: PermissionMode | undefined;
   /** Settles when a running switch of model or thinking has reopened the session. */
   private switching: Promise<void> = Promise.resolve();
 
@@ -97,6 +99,8 @@ export class AcpSession {
     this.updates.tools.useSessionPresenters(agent.tools.presenter);
     this.detach.push(agent.bus.on("session/event", (event) => this.observe(event, true)));
     this.detach.push(agent.bus.on("agent/ask", (ask) => this.onAsk(ask)));
+    this.reportedMode ??= agent.permissionMode;
+    this.detach.push(agent.bus.on("agent/mode", ({ mode }) => this.reportMode(mode)));
     this.detach.push(agent.bus.on("tool/progress", (progress) => this.onProgress(progress)));
     this.detach.push(
       agent.bus.on("tool/input-start", (start) => this.send(this.updates.inputStart(start))),
@@ -119,11 +123,21 @@ export class AcpSession {
     }
     await this.switching;
     const command = commandOf(prompt.text);
+    if (command?.name === "plan" && command.argument !== "") {
+      // `/plan <description>`: plan mode, then the description is the prompt, planned.
+      this.setMode("plan");
+      return this.run(command.argument);
+    }
     if (command) {
       const cancelled = await this.runCommand(command.name, command.argument);
       return { stopReason: cancelled ? "cancelled" : "end_turn" };
     }
-    const server = await usePrompt(prompt.text, this.mcpPrompts, this.agent.mcp);
+    return this.run(prompt.text);
+  }
+
+  /** A prompt for the model (or an MCP server's prompt) as a turn; answers its stop reason. */
+  private async run(text: string): Promise<PromptResponse> {
+    const server = await usePrompt(text, this.mcpPrompts, this.agent.mcp);
     if (server.use === "refused") {
       this.send({
         sessionUpdate: "agent_message_chunk",
@@ -134,7 +148,7 @@ export class AcpSession {
     }
     const running = this.agent.dispatch({
       type: "prompt",
-      text: server.use === "text" ? server.text : prompt.text,
+      text: server.use === "text" ? server.text : text,
     });
     this.prompts.add(running);
     try {
@@ -167,11 +181,23 @@ export class AcpSession {
     return configOptions(settings, config, this.host.env);
   }
 
-  /** Switches the permission mode and tells the client (`current_mode_update`). */
+  /** Switches the permission mode; the client is told (`reportMode`). */
   setMode(modeId: string): void {
     const mode = permissionModeOf(modeId);
     if (!mode) throw RequestError.invalidParams({ modeId }, `unknown mode "${modeId}"`);
+    const told = this.reportedMode;
     this.agent.dispatch({ type: "set_mode", mode });
+    // Unchanged, the client still hears the mode it set.
+    if (this.reportedMode === told) {
+      this.reportedMode = mode;
+      this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+    }
+  }
+
+  /** Tells the client of a mode it does not know yet (set here, or by an approved plan). */
+  private reportMode(mode: PermissionMode): void {
+    if (mode === this.reportedMode) return;
+    this.reportedMode = mode;
     this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
   }
 
@@ -273,9 +299,10 @@ export class AcpSession {
     const say = (text: string) =>
       this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
     try {
-      if (name === "mode") {
-        this.setMode(argument);
-        say(`Permission mode: ${argument}.`);
+      if (name === "mode" || name === "plan") {
+        const mode = name === "plan" ? "plan" : argument;
+        this.setMode(mode);
+        say(`Permission mode: ${mode}.`);
       } else if (name === "model" || name === "thinking") {
         await this.setConfigOption(name, argument);
         say(
@@ -361,7 +388,9 @@ export class AcpSession {
       this.agent.dispatch({ type: "answer", id: ask.id, decision: { outcome: "deny", reason } });
       return;
     }
-    const shown = this.updates.announce(ask.callId, ask.name, ask.arguments, ask.presentation);
+    const announced = this.updates.announce(ask.callId, ask.name, ask.arguments, ask.presentation);
+    // A plan is shown as what it is, Markdown, in the call and in the request.
+    const shown = ask.plan ? { ...announced, content: planContent(ask.plan.text) } : announced;
     this.send(shown);
     const { sessionUpdate: _, ...toolCall } = shown;
     const request = new AbortController();

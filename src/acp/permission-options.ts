@@ -1,13 +1,20 @@
 // What an `agent/ask` offers an editor as `session/request_permission` options, and what the
 // chosen option answers through `agent.answer`: allow once, allow for this session (the ask's
 // session rule), reject once, and reject for this session (the bridge then refuses the same
-// rule without asking again). A cancelled or unknown answer denies. Used by acp-session.ts.
-import type { PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
+// rule without asking again). A question offers its answers; a plan (plan mode's `exit_plan`)
+// offers approve (default mode), approve and accept edits, and keep planning, its plan the
+// request's content. A cancelled or unknown answer denies. Used by acp-session.ts.
+import type {
+  PermissionOption,
+  RequestPermissionOutcome,
+  ToolCallContent,
+} from "@agentclientprotocol/sdk";
 import type { AgentAsk, AskDecision } from "../agent/index.ts";
-import { terminalSafeLine } from "../runner/index.ts";
+import { terminalSafe, terminalSafeLine } from "../runner/index.ts";
 
 export function permissionOptions(ask: AgentAsk): PermissionOption[] {
   if (ask.question) return questionOptions(ask.question.options);
+  if (ask.plan) return PLAN_OPTIONS.map((option) => ({ ...option }));
   const options: PermissionOption[] = [
     { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
   ];
@@ -35,11 +42,15 @@ export function decisionOf(
   outcome: RequestPermissionOutcome,
 ): { decision: AskDecision; rejectRule?: string } {
   if (outcome.outcome === "cancelled") {
-    return { decision: { outcome: "deny", reason: "the permission request was cancelled" } };
+    const reason = "the permission request was cancelled";
+    // Nobody decided on a plan: no feedback of the user's.
+    if (ask.plan) return { decision: { outcome: "deny", by: "default", reason } };
+    return { decision: { outcome: "deny", reason } };
   }
   const offered = permissionOptions(ask).some((option) => option.optionId === outcome.optionId);
   if (ask.question)
     return { decision: answerOf(ask.question.options, offered ? outcome.optionId : "") };
+  if (ask.plan) return { decision: planDecisionOf(offered ? outcome.optionId : "") };
   switch (offered ? outcome.optionId : "") {
     case "allow_once":
       return { decision: { outcome: "allow", scope: "once" } };
@@ -79,4 +90,22 @@ function answerOf(choices: readonly string[], optionId: string): AskDecision {
   const choice = index === undefined ? undefined : choices[Number(index)];
   if (choice !== undefined) return { outcome: "answer", answer: choice };
   return { outcome: "deny", reason: "the user declined to answer" };
+}
+
+/** A plan's options: approve in default mode, approve and accept edits, keep planning. */
+const PLAN_OPTIONS: readonly PermissionOption[] = [
+  { optionId: "approve", name: "Yes, and continue in default mode", kind: "allow_once" },
+  { optionId: "approve_accept_edits", name: "Yes, and accept edits", kind: "allow_always" },
+  { optionId: "keep_planning", name: "No, keep planning", kind: "reject_once" },
+];
+
+function planDecisionOf(optionId: string): AskDecision {
+  if (optionId === "approve") return { outcome: "approve", mode: "default" };
+  if (optionId === "approve_accept_edits") return { outcome: "approve", mode: "accept-edits" };
+  return { outcome: "deny" };
+}
+
+/** A plan as a tool call's content: its Markdown, escaped, for the editor to render. */
+export function planContent(plan: string): ToolCallContent[] {
+  return [{ type: "content", content: { type: "text", text: terminalSafe(plan) } }];
 }

@@ -20,6 +20,11 @@ export const ACP_COMMANDS = [
     description: "permission mode: default, accept-edits, plan or bypass",
     input: { hint: "mode" },
   },
+  {
+    name: "plan",
+    description: "plan mode: the model plans, read-only, then asks you to approve the plan",
+    input: { hint: "what to plan (optional: sent as the prompt)" },
+  },
   { name: "title", description: "name this session", input: { hint: "title" } },
   {
     name: "rewind",

@@ -175,7 +175,7 @@ describe("codewhale acp: config options, slash commands and titles", () => {
     assert.ok(announced && announced.sessionUpdate === "available_commands_update");
     assert.deepEqual(
       announced.availableCommands.map((command) => command.name),
-      ["model", "thinking", "mode", "title", "rewind", "compact"],
+      ["model", "thinking", "mode", "plan", "title", "rewind", "compact"],
     );
     const asked = mock.requests.length;
     assert.equal((await shared.client.prompt(sessionId, "/mode plan")).stopReason, "end_turn");

@@ -112,6 +112,7 @@ async function writeExport(
     chain_head: info.chainHead,
     log_signed: info.logSigned,
     selector,
+    ...(info.children.length > 0 ? { children: info.children } : {}),
     output_sha256: sink.digest(),
     codewhale_version: VERSION,
     created_at: new Date().toISOString(),

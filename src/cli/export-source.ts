@@ -1,14 +1,16 @@
 // Reads the source of an export: the verified events of a log up to a seq (read-only, no
 // lock), then what the receipt says of them: the bytes read and their SHA-256, the last seq and chain head, the last
-// checkpoint's key. Called by export-command.ts and export-verify.ts.
+// checkpoint's key, and the subagents' logs it rendered. Called by export-command.ts and export-verify.ts.
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
+import { dirname } from "node:path";
 import { SessionCorruptError } from "../errors.ts";
 import type { ExportReceipt } from "../present/export-receipt.ts";
-import { createViewRender } from "../present/export-render.ts";
+import { type ChildLogs, createViewRender } from "../present/export-render.ts";
 import type { Redact } from "../present/export-view.ts";
 import { redactText, terminalSafe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
+import { sessionPath } from "../session/paths.ts";
 import { SessionReader } from "../session/reader.ts";
 import type { HashingSink } from "./export-output.ts";
 
@@ -19,6 +21,17 @@ export interface SourceInfo {
   logBytes: number;
   logSha256: string;
   logSigned: { key: string; signed_seq: number } | null;
+  /** The subagents' logs the view rendered, as read (the receipt's `children`). */
+  children: ChildReceipt[];
+}
+
+/** What the receipt says of one subagent's log the export rendered. */
+interface ChildReceipt {
+  session_id: string;
+  log_bytes: number;
+  log_sha256: string;
+  last_seq: number;
+  chain_head: string;
 }
 
 /**
@@ -58,6 +71,40 @@ function readSource(
     logBytes,
     logSha256,
     logSigned,
+    children: [],
+  };
+}
+
+/**
+ * Reads the subagent sessions a parent's results name, from the parent's session directory
+ * (`<dir>/YYYY/MM/DD/<id>.jsonl`), each through the seq its link names; `read` collects them.
+ */
+function childLogs(parentPath: string, read: ChildReceipt[]): ChildLogs {
+  const root = dirname(dirname(dirname(dirname(parentPath))));
+  return (sessionId, throughSeq) => {
+    try {
+      const path = sessionPath(root, sessionId);
+      const reader = new SessionReader(path, { untilSeq: throughSeq });
+      const events = [...reader.events()];
+      const { summary } = reader;
+      const sha256 = hashFilePrefix(path, summary.validBytes);
+      const log = {
+        lastSeq: summary.lastSeq,
+        chainHead: summary.lastHash,
+        bytes: summary.validBytes,
+        sha256,
+      };
+      read.push({
+        session_id: sessionId,
+        log_bytes: log.bytes,
+        log_sha256: sha256,
+        last_seq: log.lastSeq,
+        chain_head: log.chainHead,
+      });
+      return { events, ...log };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
   };
 }
 
@@ -109,9 +156,18 @@ export async function writeExportBody(
       (chunk) => sink.writeBytes(chunk),
     );
   }
-  const options = { view, format, throughSeq, redacted, clean: cleanFor(redacted) };
+  const children: ChildReceipt[] = [];
+  const clean = cleanFor(redacted);
+  const options = {
+    view,
+    format,
+    throughSeq,
+    redacted,
+    clean,
+    children: childLogs(path, children),
+  };
   const render = await createViewRender(options, sink.write);
   const info = readSource(path, throughSeq, (event) => render.push(event));
   render.end();
-  return info;
+  return { ...info, children };
 }

@@ -4,6 +4,7 @@
 // view rendered again from them must be the same bytes. Exit 0 when all hold; 1 naming the first
 // that does not (source changed, file edited, signature wrong); 2 when the source is missing.
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Command } from "commander";
 import { resolveHome } from "../config/index.ts";
 import { ExportMismatchError, UsageError } from "../errors.ts";
@@ -16,7 +17,7 @@ import {
 } from "../present/export-receipt.ts";
 import { terminalSafe } from "../runner/index.ts";
 import { canonicalJson } from "../session/canonical-json.ts";
-import { findSession, isRegularFile } from "../session/paths.ts";
+import { findSession, isRegularFile, sessionPath } from "../session/paths.ts";
 import { loadSigningKey, readPublicKeyFile, type TrustedKey } from "../session/signing-key.ts";
 import { VERSION } from "../version.ts";
 import { HashingSink } from "./export-output.ts";
@@ -56,6 +57,7 @@ async function verifyExport(file: string, options: VerifyOptions): Promise<void>
   const changed = `source changed: the first ${receipt.log_bytes} bytes of session ${id}'s log (${path}) are not those exported`;
   if (statSync(path).size < receipt.log_bytes) throw mismatch(`${changed}: the log is shorter`);
   if (hashFilePrefix(path, receipt.log_bytes) !== receipt.log_sha256) throw mismatch(changed);
+  checkChildren(receipt, path, mismatch);
   const sink = new HashingSink(null);
   const info = await writeExportBody(path, receipt.selector, receipt.last_seq, sink);
   if (info.logBytes !== receipt.log_bytes || info.chainHead !== receipt.chain_head) {
@@ -69,9 +71,25 @@ async function verifyExport(file: string, options: VerifyOptions): Promise<void>
   const { view, format } = receipt.selector;
   process.stdout.write(
     terminalSafe(
-      `ok ${file}: ${view} ${format} of session ${id} through seq ${receipt.last_seq}; source unchanged, output identical, receipt signed by ${receipt.signature.key}\n`,
+      `ok ${file}: ${view} ${format} of session ${id} through seq ${receipt.last_seq}; source unchanged${receipt.children?.length ? ` (and ${receipt.children.length === 1 ? "its subagent's log" : `its ${receipt.children.length} subagents' logs`})` : ""}, output identical, receipt signed by ${receipt.signature.key}\n`,
     ),
   );
+}
+
+/** Each subagent log the export rendered still starts with the bytes it read then. */
+function checkChildren(
+  receipt: ExportReceipt,
+  parentPath: string,
+  mismatch: (reason: string) => ExportMismatchError,
+): void {
+  const root = dirname(dirname(dirname(dirname(parentPath))));
+  for (const child of receipt.children ?? []) {
+    const path = sessionPath(root, child.session_id);
+    const changed = `source changed: the first ${child.log_bytes} bytes of subagent session ${child.session_id}'s log (${path}) are not those exported`;
+    if (!existsSync(path)) throw mismatch(`${changed}: the log is gone`);
+    if (statSync(path).size < child.log_bytes) throw mismatch(`${changed}: the log is shorter`);
+    if (hashFilePrefix(path, child.log_bytes) !== child.log_sha256) throw mismatch(changed);
+  }
 }
 
 /** The receipt (inline, else FILE.receipt.json; both must agree) and the bytes it covers. */

@@ -7,7 +7,13 @@ import { createRequire } from "node:module";
 import type { MarkdownIt, MarkdownItOptions } from "markdown-it";
 import type { WebSource } from "../session/web-search.ts";
 import { HTML_STYLE } from "./export-html-style.ts";
-import { compactionLine, diffText, truncationMarker, turnFooter } from "./export-md.ts";
+import {
+  compactionLine,
+  diffText,
+  subagentReceipt,
+  truncationMarker,
+  turnFooter,
+} from "./export-md.ts";
 import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
 import { isSafeLink, MARKDOWN_RULES } from "./export-safety.ts";
 import type { ViewItem } from "./export-view.ts";
@@ -119,6 +125,8 @@ function htmlItem(item: Exclude<ViewItem, { kind: "turn-end" }>, md: MarkdownIt)
     case "checkpoint":
     case "rewind":
       return `<p class="note ${item.kind}" data-seq="${item.seq}">${escapeHtml(item.line)}</p>\n`;
+    case "subagent":
+      return subagent(item, md);
   }
 }
 
@@ -144,6 +152,23 @@ function webSearchHtml(item: Extract<ViewItem, { kind: "web-search" }>): string 
   const cited =
     item.cited.length === 0 ? "" : `<div class="who">Sources cited</div>${list(item.cited, "ol")}`;
   return `<div class="web-search" data-seq="${item.seq}">${searches}${cited}</div>\n`;
+}
+
+/** A subagent's own view in a section of its own, after its receipt line. */
+function subagent(item: Extract<ViewItem, { kind: "subagent" }>, md: MarkdownIt): string {
+  const body = item.items.map((child) =>
+    child.kind === "turn-end"
+      ? `<footer class="usage">${escapeHtml(turnFooter(child))}</footer>\n`
+      : htmlItem(child, md),
+  );
+  const holds = item.linkHolds ? "verified" : "broken";
+  return [
+    `<section class="subagent note" data-seq="${item.seq}" data-call="${escapeHtml(item.callId)}" data-session="${escapeHtml(item.sessionId)}" data-link="${holds}">\n`,
+    `<div class="who">Subagent session <code>${escapeHtml(item.sessionId)}</code> (the call <code>${escapeHtml(item.callId)}</code>)</div>\n`,
+    `<p class="child-receipt meta">${escapeHtml(subagentReceipt(item))}</p>\n`,
+    ...body,
+    "</section>\n",
+  ].join("");
 }
 
 function toolCall(item: Extract<ViewItem, { kind: "tool-call" }>): string {

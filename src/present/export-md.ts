@@ -73,6 +73,8 @@ export function markdownItem(item: ViewItem): string {
       return `---\n\n**${inline(item.line)}**\n\n`;
     case "turn-end":
       return `---\n\n*${inline(turnFooter(item))}*\n\n`;
+    case "subagent":
+      return subagent(item);
   }
 }
 
@@ -91,6 +93,39 @@ function webSearchMarkdown(item: Extract<ViewItem, { kind: "web-search" }>): str
     parts.push(`**Sources cited**\n\n${cited}`);
   }
   return `${parts.map((part) => part.trim()).join("\n\n")}\n\n`;
+}
+
+/**
+ * What an export says of a subagent's log: how far it was read, its last line's hash and
+ * whether the parent's link names that hash, the SHA-256 of the bytes read, its cost.
+ */
+export function subagentReceipt(item: Extract<ViewItem, { kind: "subagent" }>): string {
+  const { link, log } = item;
+  if (!log) {
+    return `its log could not be read (${item.error ?? "unknown"}); the parent's link names seq ${link.seq} with hash ${link.h}`;
+  }
+  const holds = item.linkHolds
+    ? "the hash the parent's result links (link verified)"
+    : `LINK BROKEN: the parent's result links seq ${link.seq} with hash ${link.h}`;
+  return [
+    `its own log through seq ${log.lastSeq}, last line hash ${log.chainHead}: ${holds}`,
+    `${plural(log.bytes, "byte")} read, SHA-256 ${log.sha256}`,
+    formatCostDetail(item.cost),
+  ].join(" · ");
+}
+
+/** A subagent's own view, quoted under its heading, between its receipt line and its end. */
+function subagent(item: Extract<ViewItem, { kind: "subagent" }>): string {
+  const head = `#### Subagent session ${code(item.sessionId)} (the call ${code(item.callId)})`;
+  const body = item.items.map(markdownItem).join("").trimEnd();
+  const quoted =
+    body === ""
+      ? ""
+      : `${body
+          .split("\n")
+          .map((line) => (line === "" ? ">" : `> ${line}`))
+          .join("\n")}\n\n`;
+  return `${head}\n\n*${inline(subagentReceipt(item))}*\n\n${quoted}*End of subagent session ${inline(item.sessionId)}*\n\n`;
 }
 
 /** "Context compacted (auto): about 17,000 → 4,000 tokens · summary by p/m · $0.0012". */

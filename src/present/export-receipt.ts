@@ -28,6 +28,21 @@ const receiptSchema = z.object({
     until: z.number().int().nonnegative().nullable(),
     redacted: z.boolean(),
   }),
+  /**
+   * The subagents' logs the view rendered (added within v1): each read through the seq its
+   * parent's link names, checked again by `export verify` as the log is.
+   */
+  children: z
+    .array(
+      z.object({
+        session_id: z.string(),
+        log_bytes: z.number().int().nonnegative(),
+        log_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        last_seq: z.number().int().nonnegative(),
+        chain_head: z.string(),
+      }),
+    )
+    .optional(),
   output_sha256: z.string().regex(/^[0-9a-f]{64}$/),
   codewhale_version: z.string(),
   created_at: z.string(),

@@ -68,6 +68,27 @@ export type ViewItem =
       model: string;
       cost: number | null;
     }
+  /**
+   * A subagent session a `task` call ran (docs/subagents.md), after the call's result: its own
+   * view, what was read of its log, and whether the parent's link to it holds.
+   */
+  | {
+      kind: "subagent";
+      /** The parent's `tool/result` that names the child. */
+      seq: number;
+      callId: string;
+      sessionId: string;
+      /** The child's last line when it closed, as the parent's result recorded it. */
+      link: { seq: number; h: string };
+      /** What was read of the child's log through `link.seq`; null when it could not be read. */
+      log: { lastSeq: number; chainHead: string; bytes: number; sha256: string } | null;
+      /** The child's line at `link.seq` has the hash `link.h`. */
+      linkHolds: boolean;
+      /** Why the child's log could not be read; null when it was. */
+      error: string | null;
+      cost: number | null;
+      items: ViewItem[];
+    }
   | {
       kind: "turn-end";
       seq: number;

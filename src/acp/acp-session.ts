@@ -388,13 +388,21 @@ export class AcpSession {
       this.agent.dispatch({ type: "answer", id: ask.id, decision: { outcome: "deny", reason } });
       return;
     }
-    const announced = this.updates.announce(ask.callId, ask.name, ask.arguments, ask.presentation);
+    // A subagent's call (docs/subagents.md#asks): its own tool call, named by the parent's
+    // `task` call and labelled with the child; closed once answered (the child's progress
+    // shows in the task call).
+    const child = ask.subagent;
+    const callId = child ? `${child.callId}/${ask.callId}` : ask.callId;
+    const presentation = child
+      ? { ...ask.presentation, title: `${ask.presentation.title} (subagent: ${child.description})` }
+      : ask.presentation;
+    const announced = this.updates.announce(callId, ask.name, ask.arguments, presentation);
     // A plan is shown as what it is, Markdown, in the call and in the request.
     const shown = ask.plan ? { ...announced, content: planContent(ask.plan.text) } : announced;
     this.send(shown);
     const { sessionUpdate: _, ...toolCall } = shown;
     const request = new AbortController();
-    this.asking.set(ask.callId, request);
+    this.asking.set(callId, request);
     const agent = this.agent;
     this.host.client
       .request(
@@ -407,7 +415,11 @@ export class AcpSession {
         () => ({ decision: { outcome: "deny", reason: "the editor did not answer" } as const }),
       )
       .then(({ decision, rejectRule }: ReturnType<typeof decisionOf>) => {
-        this.asking.delete(ask.callId);
+        this.asking.delete(callId);
+        if (child) {
+          const status = decision.outcome === "deny" ? "failed" : "completed";
+          this.send({ sessionUpdate: "tool_call_update", toolCallId: callId, status });
+        }
         if (rejectRule !== undefined) this.rejected.add(rejectRule);
         agent.dispatch({ type: "answer", id: ask.id, decision });
       });

@@ -115,7 +115,11 @@ export class AskPanel implements Component, Focusable {
     const { theme, ask } = this;
     const wrap = (text: string) =>
       wrapTextWithAnsi(text, Math.max(1, width - 2)).map((l) => `  ${l}`);
-    const title = `${theme.warn("?")} Allow ${callLabel(safe(ask.name), safe(ask.presentation.title), theme)}?`;
+    // A subagent's call is asked here too (docs/subagents.md#asks): which child asks.
+    const from = ask.subagent
+      ? ` ${theme.dim(`(subagent: ${safe(ask.subagent.description)})`)}`
+      : "";
+    const title = `${theme.warn("?")} Allow ${callLabel(safe(ask.name), safe(ask.presentation.title), theme)}?${from}`;
     const head = ["", ...wrapTextWithAnsi(title, Math.max(1, width))];
     const body = [...wrap(theme.dim(safe(ask.reason)))];
     if (ask.originalArguments !== undefined) {

@@ -5,7 +5,14 @@
 // slash commands, Ctrl-O. Started by index.ts.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Component, Container, matchesKey, Text, type TUI } from "@mariozechner/pi-tui";
+import {
+  type Component,
+  Container,
+  matchesKey,
+  type SelectItem,
+  Text,
+  type TUI,
+} from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
 import { formatCost } from "../present/format.ts";
@@ -21,6 +28,7 @@ import { costLines, skillLines } from "./info-lines.ts";
 import { initPrompt } from "./init-prompt.ts";
 import { InputEditor } from "./input-editor.ts";
 import { McpInput } from "./mcp-input.ts";
+import { editInstructions, memoryItems } from "./memory-command.ts";
 import { askNotice, type Notifier } from "./notifier.ts";
 import { Picker } from "./picker.ts";
 import { rewindItems, runRewindCommand } from "./rewind-commands.ts";
@@ -99,6 +107,8 @@ export interface AppOptions {
   statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
   /** Tells an unfocused user a turn ended or an ask waits (notifier.ts). */
   notifier?: Notifier;
+  /** The process's environment (the editor of `/memory`, HOME). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** How long after the first frame the first request's code is loaded (Agent.preload). */
@@ -620,6 +630,8 @@ export class App {
         return say(skillLines(this.options.views.skills?.(), this.theme));
       case "init":
         return this.init(parsed.argument, say);
+      case "memory":
+        return this.openMemoryPicker(say);
       case "resume":
         return this.openPicker();
       case "sessions":
@@ -705,22 +717,12 @@ export class App {
   /** `/rewind` and Esc Esc: the prompts, newest first; the one picked is rewound to (both). */
   private openRewindPicker(): void {
     const items = rewindItems(this.agent);
-    if (items.length === 0 || this.overlay) {
+    if (items.length === 0) {
       this.transcript.notice(this.theme.dim("nothing to rewind: no prompt yet"));
       this.tui.requestRender();
       return;
     }
-    const picker = new Picker("rewind to before a prompt", items, this.theme, (picked) => {
-      this.overlay = undefined;
-      this.searchArea.clear();
-      this.tui.setFocus(this.editor);
-      this.tui.requestRender();
-      if (picked) void this.slash(`/rewind ${picked}`);
-    });
-    this.overlay = picker;
-    this.searchArea.addChild(picker);
-    this.tui.setFocus(picker);
-    this.tui.requestRender();
+    this.pick("rewind to before a prompt", items, (picked) => void this.slash(`/rewind ${picked}`));
   }
 
   /** `/resume`: a searchable list of sessions; the one picked replaces this one on screen. */
@@ -731,15 +733,41 @@ export class App {
       this.tui.requestRender();
       return;
     }
-    const picker = new Picker("resume a session", items, this.theme, (picked) => {
+    this.pick("resume a session", items, (picked) => {
+      if (picked !== this.agent.sessionId)
+        void this.reopen({ resume: picked }, `resumed session ${picked}`);
+    });
+  }
+
+  /** `/memory`: the instruction files, one opened in the editor with the screen handed over. */
+  private openMemoryPicker(say: (line: string) => void): void {
+    const { cwd, home, project } = this.options;
+    const env = this.options.env ?? process.env;
+    const items = memoryItems({ cwd, home, project, env });
+    this.pick("open an instruction file in your editor", items, (path) => {
+      const label = items.find((item) => item.value === path)?.label ?? path;
+      const screen = { suspend: () => this.tui.stop(), resume: () => this.resumeScreen() };
+      const edited = editInstructions(path, label, env, screen);
+      say(edited.ok ? this.theme.dim(safe(edited.line)) : this.theme.warn(safe(edited.line)));
+    });
+  }
+
+  /** The screen again after a program had the terminal: started, every line drawn anew. */
+  private resumeScreen(): void {
+    this.tui.start();
+    this.tui.requestRender(true);
+  }
+
+  /** A picker above the editor; `picked` gets the chosen value (nothing on Esc). */
+  private pick(title: string, items: SelectItem[], picked: (value: string) => void): void {
+    if (this.overlay) return;
+    const picker = new Picker(title, items, this.theme, (value) => {
       this.overlay = undefined;
       this.searchArea.clear();
       this.tui.setFocus(this.editor);
       this.tui.requestRender();
-      if (picked && picked !== this.agent.sessionId)
-        void this.reopen({ resume: picked }, `resumed session ${picked}`);
+      if (value) picked(value);
     });
-    if (this.overlay) return;
     this.overlay = picker;
     this.searchArea.addChild(picker);
     this.tui.setFocus(picker);

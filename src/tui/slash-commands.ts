@@ -58,6 +58,10 @@ export const SLASH_COMMANDS = [
   },
   { name: "skills", description: "the skills the model may load (SKILL.md)" },
   {
+    name: "memory",
+    description: "open an instruction file (AGENTS.md, CLAUDE.md, rules) in your editor",
+  },
+  {
     name: "init",
     description: "have the model write an AGENTS.md for this repository",
     argumentHint: "[update]",

@@ -12,6 +12,7 @@ import {
   formatDuration,
   plural,
 } from "../present/format.ts";
+import { planDecisionLine } from "../present/plan-line.ts";
 import { connectionNote, sandboxNote } from "../present/sandbox-note.ts";
 import { ToolPresentations } from "../present/tool-presentations.ts";
 import { webSearchView } from "../present/web-search-lines.ts";
@@ -130,6 +131,10 @@ function describe(event: SessionEvent): string {
       return ` now ${event.provider}/${event.model}`;
     case "session/title":
       return `: ${oneLine(event.title)}`;
+    case "plan/proposed":
+      return ` (${event.call_id}): ${oneLine(event.plan)}`;
+    case "plan/decided":
+      return ` (${event.call_id}): ${oneLine(planDecisionLine(event))}`;
     case "tools/changed":
       return ` from turn ${event.turn}: ${toolChanges(event)}`;
     case "session/recovered":

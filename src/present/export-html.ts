@@ -116,6 +116,10 @@ function htmlItem(item: Exclude<ViewItem, { kind: "turn-end" }>, md: MarkdownIt)
       return toolResult(item);
     case "web-search":
       return webSearchHtml(item);
+    case "plan":
+      return `<div class="assistant plan" data-seq="${item.seq}"><div class="who">Plan</div><div class="markdown">${md.render(item.plan)}</div></div>\n`;
+    case "plan-decision":
+      return `<p class="note plan-decision" data-seq="${item.seq}">${escapeHtml(item.line)}</p>\n`;
     case "note":
       return `<div class="note" data-seq="${item.seq}"><div class="who">Note from ${escapeHtml(item.source)}</div><pre class="text">${escapeHtml(item.text)}</pre></div>\n`;
     case "failed":

@@ -63,6 +63,10 @@ export function markdownItem(item: ViewItem): string {
       return webSearchMarkdown(item);
     case "note":
       return `*Note from ${inline(item.source)}:*\n\n${quote(item.text)}\n\n`;
+    case "plan":
+      return `**Plan**\n\n${neutralMarkdown(item.plan)}\n\n`;
+    case "plan-decision":
+      return `*${inline(item.line)}*\n\n`;
     case "failed":
       return `*Request failed${item.willRetry ? " (retried)" : ""}: ${inline(item.error)}*\n\n`;
     case "compaction":

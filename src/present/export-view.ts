@@ -8,6 +8,7 @@ import type { EventOf, JsonValue, SessionEvent, Usage } from "../session/events.
 import { zeroUsage } from "../session/events.ts";
 import type { CallPresentation, FileDiff, ResultPresentation } from "../tools/presentation.ts";
 import { checkpointLine, rewindLine } from "./checkpoint-line.ts";
+import { planDecisionLine } from "./plan-line.ts";
 import { sandboxNote } from "./sandbox-note.ts";
 import { ToolPresentations } from "./tool-presentations.ts";
 import { redactedView, type WebSearchView, webSearchView } from "./web-search-lines.ts";
@@ -52,6 +53,10 @@ export type ViewItem =
       sandbox: string | null;
     }
   | { kind: "note"; seq: number; source: string; text: string }
+  /** A plan proposed in plan mode (`plan/proposed`): Markdown, as the user was shown it. */
+  | { kind: "plan"; seq: number; callId: string; plan: string }
+  /** How that plan was decided (`plan/decided`; plan-line.ts), one line. */
+  | { kind: "plan-decision"; seq: number; callId: string; approved: boolean; line: string }
   /** The provider's web searches in one message and the sources its text cites. */
   | ({ kind: "web-search"; seq: number } & WebSearchView)
   /** A workspace checkpoint or a rewind (checkpoint-line.ts), one line. */
@@ -110,13 +115,24 @@ const KEPT: Record<ExportView, ReadonlySet<ViewItem["kind"]>> = {
     "tool-result",
     "web-search",
     "note",
+    "plan",
+    "plan-decision",
     "failed",
     "compaction",
     "checkpoint",
     "rewind",
     "turn-end",
   ]),
-  "response-only": new Set(["user", "text", "web-search", "compaction", "rewind", "turn-end"]),
+  "response-only": new Set([
+    "user",
+    "text",
+    "web-search",
+    "plan",
+    "plan-decision",
+    "compaction",
+    "rewind",
+    "turn-end",
+  ]),
   "thinking-only": new Set(["user", "thinking", "compaction", "rewind", "turn-end"]),
 };
 
@@ -208,6 +224,16 @@ export class ViewFold {
       }
       case "context/note":
         return { kind: "note", seq: event.seq, source: r(event.source), text: r(event.text) };
+      case "plan/proposed":
+        return { kind: "plan", seq: event.seq, callId: r(event.call_id), plan: r(event.plan) };
+      case "plan/decided":
+        return {
+          kind: "plan-decision",
+          seq: event.seq,
+          callId: r(event.call_id),
+          approved: event.approved,
+          line: r(planDecisionLine(event)),
+        };
       case "tool/call":
         return this.call(event);
       case "tool/result":

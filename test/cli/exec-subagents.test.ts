@@ -120,6 +120,54 @@ describe("exec with subagents", () => {
     assert.equal(result.subagents.total_cost, result.cost + result.subagents.cost);
   });
 
+  it("a child that spends the budget stops itself and the parent: exit 1, the result line says max_budget for both", async () => {
+    const setup = execEnv(mock);
+    const first = mock.requests.length;
+    mock.enqueue(
+      {
+        blocks: [
+          {
+            kind: "tool" as const,
+            id: "toolu_t1",
+            name: "task",
+            input: { description: "spend", prompt: "spend it" },
+          },
+        ],
+      },
+      {
+        blocks: [{ kind: "tool", id: "toolu_r", name: "read", input: { path: "x" } }],
+        usage: { input: 1_000_000 },
+      },
+    );
+    const run = await runExec(
+      [
+        "--model",
+        MODEL_OF.anthropic,
+        "--max-budget-usd",
+        "1",
+        "--output-format",
+        "stream-json",
+        "go",
+      ],
+      setup,
+    );
+    assert.equal(run.status, 1, run.stderr);
+    assert.equal(mock.requests.length - first, 2, "the parent's request and the child's, no more");
+    const lines = jsonLines(run.stdout);
+    const result = lines.at(-1) as {
+      reason: string;
+      subagents: { sessions: Array<{ reason: string; cost: number }>; total_cost: number };
+    };
+    assert.equal(result.reason, "max_budget");
+    assert.equal(result.subagents.sessions[0]?.reason, "max_budget");
+    assert.ok(result.subagents.total_cost > 1, "the child's cost counts against the budget");
+    const taskResult = lines.find((l) => l.type === "tool/result" && l.call_id === "toolu_t1");
+    assert.match(String(taskResult?.content), /^The subagent stopped \(max_budget\)/);
+    const children = childrenOf(run.stdout);
+    verify(setup, String(lines[0]?.session_id));
+    for (const child of children.values()) verify(setup, child);
+  });
+
   it("kill -9 while the children run: resume records the calls interrupted, each child's log verifies", async () => {
     const setup = execEnv(mock);
     const long = { blocks: [{ kind: "text" as const, text: "working on it. ".repeat(200) }] };

@@ -1,7 +1,8 @@
 // A `task` call in the terminal (in-process, the loopback mock scripting each conversation): two
 // subagents side by side each get a card with their own tool cards nested under it while they
 // run, collapsed to one line when done; Ctrl-O shows the child's calls again, and a resumed
-// session shows the same cards from the children's logs.
+// session shows the same cards from the children's logs; a child's call denied by a rule shows
+// denied in its card, and its question names the child.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -91,5 +92,29 @@ describe("a subagent's card in the terminal", () => {
     again.screen.keys("C-o");
     const reopened = await again.screen.waitFor(/ {4}● bash echo beta-start/);
     assert.match(reopened, /beta-end/);
+  });
+
+  it("a child's call denied by the user's rule shows denied in its card; the child's question names it and is answered", {
+    timeout: 90_000,
+  }, async (t) => {
+    const { screen, mock } = await startVirtual(t, [], {
+      rows: 40,
+      toml: '[permissions]\ndeny = ["bash(rm:*)"]',
+    });
+    mock.enqueue(
+      toolCall("toolu_task", "task", { description: "clean up", prompt: "remove the build" }),
+      toolCall("toolu_rm", "bash", { command: "rm -rf build" }),
+      toolCall("toolu_q", "ask_user", { question: "Keep the cache?", options: ["Keep", "Drop"] }),
+      answer("could not remove; cache kept"),
+      answer("the helper reported back"),
+    );
+    say(screen, "tidy the tree");
+    const asked = await screen.waitFor("Keep the cache?", 40_000);
+    assert.match(asked, /\? Keep the cache\? \(subagent: clean up\)/);
+    assert.match(asked, / {4}● bash rm -rf build\n {6}✗ denied \(rule/);
+    screen.type("1");
+    const done = await screen.waitFor("the helper reported back", 40_000);
+    assert.match(done, /task: clean up\n\s+⎿ subagent · 2 tool calls · .*done/);
+    assert.match(JSON.stringify(mock.requests[3]?.body), /The user answered: Keep/);
   });
 });

@@ -388,6 +388,7 @@ export class AcpSession {
       this.agent.dispatch({ type: "answer", id: ask.id, decision: { outcome: "deny", reason } });
       return;
     }
+    void this.agent.dispatch({ type: "notify", ask });
     // A subagent's call (docs/subagents.md#asks): its own tool call, named by the parent's
     // `task` call and labelled with the child; closed once answered (the child's progress
     // shows in the task call).

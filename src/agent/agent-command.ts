@@ -6,7 +6,7 @@ import type { RewindRequest } from "../checkpoints/index.ts";
 import type { PermissionMode } from "../config/index.ts";
 import type { AttachedImage } from "../session/images.ts";
 import type { CompactOutcome, SubmitOutcome } from "./agent.ts";
-import type { AnswerResult, AskDecision } from "./pending-asks.ts";
+import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 import type { RewindOutcome } from "./rewind-command.ts";
 
 export type AgentCommand =
@@ -25,7 +25,12 @@ export type AgentCommand =
   /** The permission mode of the calls decided from now on. */
   | { type: "set_mode"; mode: PermissionMode }
   /** Rewinds code, conversation or both (docs/rewind.md); queued behind a running turn. */
-  | ({ type: "rewind" } & RewindRequest);
+  | ({ type: "rewind" } & RewindRequest)
+  /**
+   * A surface showed a person an ask (`agent/ask`): runs the Notification hooks with the ask's
+   * wording (docs/hooks.md). Resolves once they ran; their notices go out as `agent/notice`.
+   */
+  | { type: "notify"; ask: AgentAsk };
 
 /** What `dispatch` returns for each command type. */
 export interface CommandResults {
@@ -37,6 +42,7 @@ export interface CommandResults {
   compact: Promise<CompactOutcome>;
   set_mode: undefined;
   rewind: Promise<RewindOutcome | WithdrawnRewind>;
+  notify: Promise<void>;
 }
 
 /** A rewind taken back while it waited in the queue. */

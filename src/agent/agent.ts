@@ -19,6 +19,7 @@ import type {
   CommandResults,
   WithdrawnRewind,
 } from "./agent-command.ts";
+import { askNotice } from "./ask-notice.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
 import { compactHistory } from "./compaction.ts";
 import { type AgentOptions, type ComposedSession, composeSession } from "./compose-session.ts";
@@ -268,7 +269,17 @@ export class Agent {
         const { type: _type, ...request } = command;
         return this.rewind(request);
       }
+      case "notify":
+        return this.notifyHooks(command.ask);
     }
+  }
+
+  /** The Notification hooks, for an ask a surface now shows a person (`notify`). */
+  private async notifyHooks(ask: AgentAsk): Promise<void> {
+    const { ctx } = this.session;
+    const { type, message } = askNotice(ask);
+    const notes = await ctx.guard.hooks.notification(type, message);
+    notify(ctx, "hook", notes.notices);
   }
 
   /**

@@ -13,6 +13,7 @@ export const HOOK_EVENTS = [
   "Stop",
   "PreCompact",
   "SessionEnd",
+  "Notification",
 ] as const;
 const NOTIFICATION_CHANNELS = ["auto", "osc9", "osc777", "bel", "off"] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
@@ -163,6 +164,7 @@ const hooksSchema = z.strictObject({
   Stop: hookList,
   PreCompact: hookList,
   SessionEnd: hookList,
+  Notification: hookList,
 });
 
 /** Compacting the history before it outgrows the model's window (docs/compaction.md). */

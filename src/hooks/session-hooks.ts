@@ -1,5 +1,6 @@
 // The hooks of one session, by event: PreToolUse as pre-execute listeners, and the observer
-// events (SessionStart, UserPromptSubmit, PostToolUse, Stop, PreCompact, SessionEnd) as calls that return
+// events (SessionStart, UserPromptSubmit, PostToolUse, Stop, PreCompact, SessionEnd,
+// Notification) as calls that return
 // data for the loop: notes for the model, one-line notices for the user, and whether to block
 // or stop. No hook can change what the model said or what the log holds. Every text in the
 // notes has been through the output policy (text-policy.ts).
@@ -50,7 +51,12 @@ export interface SessionHooks {
    */
   preCompact(trigger: "auto" | "manual", customInstructions: string): Promise<HookNotes>;
   sessionEnd(reason: "exit" | "clear" | "logout" | "other"): Promise<HookNotes>;
+  /** A person is waiting to be asked something (matcher: the `notification_type`). */
+  notification(type: NotificationType, message: string): Promise<HookNotes>;
 }
+
+/** Claude Code's `notification_type`s that codewhale sends. */
+export type NotificationType = "permission_prompt" | "elicitation_dialog";
 
 type Hooks = Config["hooks"];
 
@@ -72,6 +78,8 @@ export function createSessionHooks(hooks: Hooks, runtime: HookRuntime): SessionH
     preCompact: (trigger, customInstructions) =>
       run("PreCompact", trigger, { trigger, custom_instructions: customInstructions }),
     sessionEnd: (reason) => run("SessionEnd", reason, { reason }),
+    notification: (type, message) =>
+      run("Notification", type, { message, notification_type: type }),
   };
 }
 

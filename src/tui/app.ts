@@ -13,7 +13,7 @@ import {
   Text,
   type TUI,
 } from "@mariozechner/pi-tui";
-import type { Agent } from "../agent/index.ts";
+import { type Agent, askNotice } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
 import { formatCost } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
@@ -29,7 +29,7 @@ import { initPrompt } from "./init-prompt.ts";
 import { InputEditor } from "./input-editor.ts";
 import { McpInput } from "./mcp-input.ts";
 import { editInstructions, memoryItems } from "./memory-command.ts";
-import { askNotice, type Notifier } from "./notifier.ts";
+import type { Notifier } from "./notifier.ts";
 import { Picker } from "./picker.ts";
 import { rewindItems, runRewindCommand } from "./rewind-commands.ts";
 import { runSessionCommand, type SessionCommands } from "./session-commands.ts";
@@ -302,7 +302,8 @@ export class App {
       bus.on("agent/ask", (ask) => {
         this.transcript.asked(ask.callId);
         this.askArea.add(ask);
-        this.options.notifier?.notify(askNotice(ask));
+        this.options.notifier?.notify(askNotice(ask).message);
+        void agent.dispatch({ type: "notify", ask });
       }),
       bus.on("agent/mode", ({ mode }) => this.modeChanged(mode)),
       bus.on("subagent/event", (child) => {

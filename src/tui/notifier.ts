@@ -4,7 +4,6 @@
 // never says is taken as focused, so nothing is sent to it. Inside tmux an OSC goes through
 // tmux's passthrough. The text comes from outside codewhale (tool names, questions): it goes
 // through the one escaper and is cut short, so it can never end the sequence it rides in.
-import type { AgentAsk } from "../agent/index.ts";
 import type { NotificationChannel } from "../config/index.ts";
 import { terminalSafeLine } from "../runner/index.ts";
 
@@ -69,11 +68,4 @@ function sequence(channel: "osc9" | "osc777" | "bel", text: string, env: NodeJS.
 function clean(text: string): string {
   const line = terminalSafeLine(text.trim());
   return line.length > MAX_TEXT ? `${line.slice(0, MAX_TEXT - 1)}…` : line;
-}
-
-/** What an ask's notification says (Claude Code's wording for a permission). */
-export function askNotice(ask: AgentAsk): string {
-  if (ask.question) return `codewhale has a question: ${ask.question.text}`;
-  if (ask.plan) return "codewhale has a plan for you to approve";
-  return `codewhale needs your permission to use ${ask.name}`;
 }

@@ -21,6 +21,7 @@ function only(event: keyof Config["hooks"], list: HookConfig[]): Config["hooks"]
     Stop: [],
     PreCompact: [],
     SessionEnd: [],
+    Notification: [],
   };
   return { ...empty, [event]: list };
 }

@@ -1,8 +1,12 @@
 // Notifications (docs/terminal.md#notifications), in-process against a loopback mock: the
 // terminal is asked for focus reports; while it is not focused, a turn's end and an ask send
-// the configured sequence, with the ask's text escaped inside it; a focused terminal gets none.
+// the configured sequence, with the ask's text escaped inside it; a focused terminal gets none;
+// a Notification hook hears of the ask (Claude Code's fields).
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { tempDir } from "../support/session-fixtures.ts";
 import { startVirtual } from "../support/virtual-chat.ts";
 
 const FOCUS_OUT = "\x1b[O";
@@ -36,9 +40,10 @@ describe("notifications", () => {
     );
   });
 
-  it("OSC 777 for a question, its hostile text escaped inside the sequence", async (t) => {
+  it("OSC 777 for a question, its hostile text escaped inside the sequence; the Notification hook gets Claude Code's fields", async (t) => {
+    const out = join(tempDir("cw-notify-"), "hook.json");
     const { screen, mock } = await startVirtual(t, [], {
-      toml: '[display]\nnotifications = "osc777"\n',
+      toml: `[display]\nnotifications = "osc777"\n\n[[hooks.Notification]]\ncommand = "cat > ${out}"\n`,
     });
     const question = "Which one?\x07\x1b]0;pwned\x1b\\; rm -rf";
     mock.enqueue(
@@ -70,6 +75,12 @@ describe("notifications", () => {
     );
     screen.type("1");
     await screen.waitFor("Thanks.");
+    await waitUntil(() => existsSync(out) && readFileSync(out, "utf8").endsWith("}"));
+    const input = JSON.parse(readFileSync(out, "utf8"));
+    assert.equal(input.hook_event_name, "Notification");
+    assert.equal(input.notification_type, "elicitation_dialog");
+    assert.equal(input.message, `codewhale has a question: ${question}`);
+    assert.equal(typeof input.session_id, "string");
   });
 
   it("sends nothing with notifications off, and asks for no focus reports", async (t) => {

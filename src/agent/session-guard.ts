@@ -121,13 +121,16 @@ export class SessionGuard implements AskSession {
       providerKeyVars: providerKeyVars(options.loaded.config.providers),
       projectDir: prepared.policy.workspaceRoot,
     });
+    const guard = this;
     const hookSession = {
       sessionId: session.sessionId,
       transcriptPath: session.logPath,
       cwd: session.cwd,
-      permissionMode: prepared.permissions.mode,
+      // Read as each hook starts: the mode now (Shift+Tab, set_mode, an approved plan).
+      get permissionMode() {
+        return guard.permissions.mode;
+      },
     };
-    const guard = this;
     this.hooks = createSessionHooks(prepared.policy.hooks, {
       session: hookSession,
       env,

@@ -3,11 +3,14 @@
 // turn runs in it), feedback keeps plan mode on, and with nobody to approve the turn ends with
 // the plan. The plan and the decision are durable events.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { AgentAsk, AskDecision } from "../../src/agent/pending-asks.ts";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { staticToolSource } from "../../src/tools/source.ts";
+import { createHookDir } from "../hooks/support/fixtures.ts";
 import { echoTool, recordingWriteTool, type ToolRecord } from "../support/test-tools.ts";
 import { openHarness, type Reply, scripted } from "./scripted.ts";
 
@@ -91,6 +94,30 @@ describe("exit_plan", () => {
     assert.deepEqual(h.modes, ["accept-edits"]);
     // Every call of the turn was one turn's: the write ran in the turn the plan was approved in.
     assert.equal(new Set(ofType(h.log, "tool/call").map((call) => call.turn)).size, 1);
+  });
+
+  it("a PreToolUse hook reads the mode an approved plan switched to (Claude Code's acceptEdits)", async () => {
+    const hooks = createHookDir();
+    const seen = join(hooks.dir, "seen.jsonl");
+    const hook = hooks.script("seen.sh", `cat >> "${seen}"; echo >> "${seen}"`);
+    const h = await openHarness(scripted(proposing, { calls: [write] }, { text: "done" }), {
+      plans: true,
+      refuseAsks: false,
+      guard: { mode: "plan" },
+      flags: { hooks: { PreToolUse: [{ command: hook }] } },
+      tools: [staticToolSource("test", [recordingWriteTool()])],
+    });
+    h.bus.on("agent/ask", (ask) =>
+      h.agent.answer(ask.id, { outcome: "approve", mode: "accept-edits" }),
+    );
+    await h.agent.submit("go");
+    h.agent.dispose();
+    const modes = readFileSync(seen, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => (JSON.parse(line) as { permission_mode: string }).permission_mode);
+    assert.deepEqual(modes, ["plan", "acceptEdits"]);
+    hooks.cleanup();
   });
 
   it("approved in default mode: the next write asks instead of being refused by plan mode", async () => {

@@ -8,6 +8,7 @@ import { createBus } from "../bus/bus.ts";
 import type { LoadedConfig, PermissionMode } from "../config/index.ts";
 import type { SessionCommands } from "../tui/index.ts";
 import { chatSessions } from "./chat-sessions.ts";
+import { modelChoices } from "./models-command.ts";
 import { execReceipts } from "./receipts.ts";
 
 /** What the chat command settled before the first frame. */
@@ -33,12 +34,15 @@ export interface ChatOpenRequest {
 export interface ChatEngine {
   open(request: ChatOpenRequest): Promise<Agent>;
   sessions: SessionCommands;
+  /** The models the configured providers list (`/model`). */
+  models(): Promise<{ value: string; label: string; description: string }[]>;
 }
 
 export function chatEngine(context: ChatContext): ChatEngine {
   // On first use: the key file is read (or created) when the first session opens.
   let receipts: Receipts | undefined;
   return {
+    models: () => modelChoices(context.loaded.config, context.env),
     open: (request) => {
       receipts ??= execReceipts();
       return Agent.open({

@@ -164,6 +164,8 @@ async function runChat(
       rules: { targets: allowRuleTargets(loaded), add: addAllowRule },
       outputPrice: (provider, model) =>
         modelInfo(model, { provider, overrides: loaded.config.models })?.price?.output ?? null,
+      // Only with a session open, whose engine (loaded after the first frame) asks them.
+      models: async () => (engine ? engine.models() : []),
       skills: () =>
         loadSkillFiles({
           home: loaded.home,

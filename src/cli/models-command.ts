@@ -42,6 +42,23 @@ export function registerModelsCommand(program: Command): void {
     });
 }
 
+/**
+ * The terminal's `/model` picker: every listed model as `provider/model`, described by its
+ * context window and price; a provider that did not list its models is left out.
+ */
+export async function modelChoices(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+): Promise<{ value: string; label: string; description: string }[]> {
+  const lists = await listModels(config, env);
+  return lists.flatMap((list) =>
+    list.models.map((model) => {
+      const value = `${list.provider}/${model.id}`;
+      return { value, label: value, description: figuresOf(model).trim() };
+    }),
+  );
+}
+
 async function listModels(
   config: Config,
   env: NodeJS.ProcessEnv,
@@ -105,16 +122,19 @@ function formatModels(lists: readonly ProviderModels[]): string {
     const width = Math.max(0, ...list.models.map((m) => list.provider.length + 1 + m.id.length));
     for (const model of list.models) {
       const name = `${list.provider}/${model.id}`.padEnd(width);
-      const context =
-        model.context_window === null
-          ? ""
-          : `  ${Math.round(model.context_window / 1000)}k context`;
-      const price =
-        model.input_price === null || model.output_price === null
-          ? ""
-          : `  $${model.input_price}/$${model.output_price} per Mtok in/out`;
-      lines.push(`${name}${context}${price}`.trimEnd());
+      lines.push(`${name}${figuresOf(model)}`.trimEnd());
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** `  200k context  $3/$15 per Mtok in/out`, each part only where known. */
+function figuresOf(model: ProviderModels["models"][number]): string {
+  const context =
+    model.context_window === null ? "" : `  ${Math.round(model.context_window / 1000)}k context`;
+  const price =
+    model.input_price === null || model.output_price === null
+      ? ""
+      : `  $${model.input_price}/$${model.output_price} per Mtok in/out`;
+  return context + price;
 }

@@ -70,6 +70,8 @@ export interface SessionViews {
   sessions: SessionCommands;
   /** USD per million output tokens of a model, when known (the status line's live cost). */
   outputPrice?(provider: string, model: string): number | null;
+  /** The models the configured providers list (`/model` with no argument). */
+  models?(): Promise<SelectItem[]>;
   /** The skills the session offers, and the files left out (`/skills`). */
   skills?(): { skills: { name: string; description: string; dir: string }[]; skipped: string[] };
   /** A model's context window in tokens, when known (the status line command's input). */
@@ -679,8 +681,7 @@ export class App {
       case "new":
         return this.reopen({}, "new session");
       case "model":
-        if (!parsed.argument)
-          return say(this.theme.warn("/model needs a provider/model, e.g. /model openai/gpt-5"));
+        if (!parsed.argument) return this.openModelPicker(say);
         return this.reopen({ resume: this.agent.sessionId, model: parsed.argument }, undefined);
       case "mode": {
         const modes = this.options.views.modes;
@@ -737,6 +738,24 @@ export class App {
     this.pick("resume a session", items, (picked) => {
       if (picked !== this.agent.sessionId)
         void this.reopen({ resume: picked }, `resumed session ${picked}`);
+    });
+  }
+
+  /** `/model`: the models the providers list; the one picked goes on with this session. */
+  private async openModelPicker(say: (line: string) => void): Promise<void> {
+    const list = this.options.views.models;
+    if (!list)
+      return say(this.theme.warn("/model needs a provider/model, e.g. /model openai/gpt-5"));
+    say(this.theme.dim("asking the providers for their models…"));
+    const items = await list();
+    if (items.length === 0)
+      return say(
+        this.theme.warn(
+          "no provider listed its models: /model provider/model, or codewhale models",
+        ),
+      );
+    this.pick("switch the model", items, (model) => {
+      void this.reopen({ resume: this.agent.sessionId, model }, undefined);
     });
   }
 

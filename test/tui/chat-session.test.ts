@@ -125,6 +125,24 @@ describe("codewhale in a terminal, in-process", { concurrency: 3 }, () => {
     assert.equal(body?.model, "claude-mock-2");
   });
 
+  it("/model alone lists the models the providers list; the one picked goes on with the session", async (t) => {
+    const { screen, mock } = await startVirtual(t);
+    mock.enqueue(text("first"), text("second"));
+    say(screen, "hello");
+    await screen.waitFor("first");
+    say(screen, "/model");
+    const picker = await screen.waitFor("switch the model");
+    assert.match(picker, /anthropic\/claude-mock-1/);
+    assert.match(picker, /anthropic\/gpt-5/);
+    screen.type("anthropic/gpt");
+    screen.keys("Enter");
+    await screen.waitFor("model: anthropic/gpt-5");
+    say(screen, "again");
+    await screen.waitFor("second");
+    const body = mock.requests.at(-1)?.body as { model?: string } | undefined;
+    assert.equal(body?.model, "gpt-5");
+  });
+
   it("/mode plan switches the permission mode for the next turns", async (t) => {
     const { screen } = await startVirtual(t);
     say(screen, "/mode plan");

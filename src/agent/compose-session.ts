@@ -62,6 +62,7 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import { taskToolSource } from "./task-tool.ts";
 import { TokenEstimate } from "./token-estimate.ts";
 import type { TurnStop } from "./tool-calls.ts";
+import { webSearchToolSource } from "./web-search-source.ts";
 import { WebSearchCount } from "./web-searches.ts";
 
 export interface AgentOptions {
@@ -236,8 +237,12 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
   };
   const plans = new PlanDesk({ bus, writer, sessionId: writer.id, mode: modeNow, setMode });
   planTool = offersPlans(options) ? exitPlanToolSource(plans, turnNow) : undefined;
+  const searxng = loaded.config.web.search.searxng_url;
   const own = [
     ...(subagents ? [taskToolSource(subagents)] : []),
+    ...(searxng && options.defaultTools !== false
+      ? [webSearchToolSource({ ...loaded.config.web.search, searxng_url: searxng }, webSearches)]
+      : []),
     ...((options.questions ?? options.defaultTools !== false)
       ? [askUserToolSource(questions, turnNow)]
       : []),

@@ -20,7 +20,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../session/json-depth.ts";
 import { safeFailure } from "./failure-text.ts";
 import { modelTakesImages, withImageData, withoutImages } from "./request-images.ts";
 import type { RunContext } from "./run-context.ts";
-import { providerSearchOffer, WEB_SEARCH } from "./web-searches.ts";
+import { providerSearchOffer, searchesLeft, WEB_SEARCH } from "./web-searches.ts";
 
 export interface PartialBlock {
   block: number;
@@ -149,11 +149,12 @@ export function buildRequest(
     idleTimeoutMs: ctx.config.retry.stream_idle_timeout_ms,
   };
   const search = other === undefined ? providerSearchOffer(ctx) : undefined;
-  if (search) {
-    // The server tool takes the name: a backend web_search would clash with it.
+  // The server tool takes the name (a backend web_search would clash); with no search left,
+  // neither is offered.
+  if (search || searchesLeft(ctx) === 0) {
     request.tools = request.tools.filter((tool) => tool.name !== WEB_SEARCH);
-    request.webSearch = search;
   }
+  if (search) request.webSearch = search;
   if (onDelta) request.onDelta = onDelta;
   if (onToolInputStart) request.onToolInputStart = onToolInputStart;
   const budget = ctx.config.thinking.budget_tokens;

@@ -15,6 +15,8 @@ const WEB_SEARCH_KIND: ToolKind = "search";
 
 export class WebSearchCount {
   searches = 0;
+  /** Each allowed backend call's place among the session's searches (1 for the first). */
+  private readonly numbers = new Map<string, number>();
 
   observe(event: SessionEvent): void {
     if (event.type === "assistant/message") this.searches += searchCount(event.content);
@@ -22,13 +24,21 @@ export class WebSearchCount {
       event.type === "tool/call" &&
       event.name === WEB_SEARCH &&
       event.decision.outcome === "allow"
-    )
+    ) {
       this.searches++;
+      this.numbers.set(event.call_id, this.searches);
+    }
+  }
+
+  /** The backend call's place among the session's searches (the calls of one message are all
+   * recorded before the first runs, so the running total would count the later ones too). */
+  numberOf(callId: string): number {
+    return this.numbers.get(callId) ?? this.searches;
   }
 }
 
 /** The searches left in this session (never below 0). */
-function searchesLeft(ctx: Pick<RunContext, "config" | "webSearches">): number {
+export function searchesLeft(ctx: Pick<RunContext, "config" | "webSearches">): number {
   return Math.max(0, ctx.config.web.search.max_per_session - ctx.webSearches.searches);
 }
 

@@ -20,6 +20,7 @@ import { cwdOption } from "./cwd-option.ts";
 import { coexistChecks } from "./doctor-coexist.ts";
 import { modelChecks } from "./doctor-endpoint.ts";
 import { sandboxCheck } from "./doctor-sandbox.ts";
+import { webSearchCheck } from "./doctor-web.ts";
 import { probeServers } from "./mcp-command.ts";
 import { printJson, printOut } from "./print.ts";
 
@@ -73,6 +74,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
     checks.push(...providerChecks(loaded, env));
     checks.push(...(await modelChecks(loaded.config, env)));
     checks.push(await sandboxCheck(loaded.config, cwd, env));
+    checks.push(webSearchCheck(loaded.config));
   } else {
     const detail = "not checked: the config is invalid";
     checks.push(

@@ -13,11 +13,12 @@ import { readPresenter } from "./builtin/read.presenter.ts";
 import { TASK_TOOL, taskPresenter } from "./builtin/task.presenter.ts";
 import { TODO_WRITE_TOOL, todoWritePresenter } from "./builtin/todo-write.presenter.ts";
 import { WEB_FETCH_TOOL, webFetchPresenter } from "./builtin/web-fetch.presenter.ts";
+import { WEB_SEARCH_TOOL, webSearchPresenter } from "./builtin/web-search.presenter.ts";
 import { writePresenter } from "./builtin/write.presenter.ts";
 import { CODE_GRAPH_TOOL, codeGraphPresenter } from "./external/code-graph.presenter.ts";
 import type { ToolPresenter } from "./presentation.ts";
 
-/** In the order the model sees the built-in tools, then code_graph, task, ask_user and exit_plan. */
+/** In the order the model sees the built-in tools, then code_graph, task, ask_user, exit_plan, web_search. */
 const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   ["bash", bashPresenter],
   ["bash_output", bashOutputPresenter],
@@ -35,6 +36,8 @@ const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   [TASK_TOOL, taskPresenter],
   [ASK_USER_TOOL, askUserPresenter],
   [EXIT_PLAN_TOOL, exitPlanPresenter],
+  // The backend web_search (agent/web-search-source.ts, when [web.search] searxng_url is set).
+  [WEB_SEARCH_TOOL, webSearchPresenter],
 ]);
 
 /** The names that have a static presenter. */

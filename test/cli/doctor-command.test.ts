@@ -1,6 +1,6 @@
 // `codewhale doctor`: node version, config files and validity, sessions dir writable, rg,
 // provider keys (named, never shown), whether the model can run and its endpoint (the loopback
-// mock) answers, and cgc through a stand-in on the PATH. Checked in process with runDoctor,
+// mock) answers, where web_search goes, and cgc through a stand-in on the PATH. Checked in process with runDoctor,
 // and end to end through the built CLI for output and exit code.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -135,6 +135,33 @@ describe("codewhale doctor", () => {
       /^http:\/\/127\.0\.0\.1:9\/v1\/models did not answer: ECONNREFUSED$/,
     );
     assert.ok(!JSON.stringify(checks).includes(secret));
+  });
+
+  it("says where web_search goes, or that it is absent and how to offer it", async () => {
+    const web = async (name: string, toml: string) => {
+      const { cwd, env } = project(name);
+      const home = String(env.CODEWHALE_HOME);
+      mkdirSync(home, { recursive: true });
+      writeFileSync(join(home, "config.toml"), toml);
+      return find(await runDoctor({ cwd, env: { ...env, ...keyed() } }), "web")[0];
+    };
+    assert.deepEqual(await web("web-default", ""), {
+      name: "web",
+      status: "ok",
+      detail: "web_search: anthropic's own search tool (anthropic), at most 20 a session",
+    });
+    const chat = '[providers.local]\nkind = "openai-chat"\nbase_url = "http://127.0.0.1:9/v1"\n';
+    const absent = await web("web-chat", `model = "local/m"\n${chat}`);
+    assert.equal(absent?.status, "info");
+    assert.equal(
+      absent?.detail,
+      "web_search is absent: local (openai-chat) has no search tool of its own; set [web.search] searxng_url to a SearXNG instance to offer it",
+    );
+    const searx = `model = "local/m"\n${chat}[web.search]\nsearxng_url = "http://127.0.0.1:8888/"\nmax_per_session = 5\n`;
+    assert.equal(
+      (await web("web-searx", searx))?.detail,
+      "web_search: SearXNG at http://127.0.0.1:8888/, at most 5 a session",
+    );
   });
 
   it("reports rg by what is on the PATH", async () => {

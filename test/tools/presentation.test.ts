@@ -199,7 +199,13 @@ describe("tool presentation", () => {
   }
 
   it("the static presenters (no tool object) cover every built-in tool, in the model's order, and the agent's own", () => {
-    assert.deepEqual(builtinPresenterNames(), [...tools.keys(), "task", "ask_user", "exit_plan"]);
+    assert.deepEqual(builtinPresenterNames(), [
+      ...tools.keys(),
+      "task",
+      "ask_user",
+      "exit_plan",
+      "web_search",
+    ]);
   });
 
   for (const c of cases) {

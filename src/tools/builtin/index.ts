@@ -30,6 +30,7 @@ export { grepBackendFor } from "./grep.ts";
 export { BUILTIN_SOURCE, builtinToolSource } from "./source.ts";
 export type { Todo } from "./todo-write.ts";
 export { TODO_WRITE_TOOL } from "./todo-write.ts";
+export { createWebSearchTool } from "./web-search.ts";
 export {
   createBashKillTool,
   createBashOutputTool,

@@ -31,6 +31,8 @@ rmSync("dist", { recursive: true, force: true });
  */
 const PACKAGE_CHUNKS = {
   "@anthropic-ai/sdk": "sdk-anthropic",
+  "@anthropic-ai/bedrock-sdk": "sdk-bedrock",
+  "@anthropic-ai/vertex-sdk": "sdk-vertex",
   openai: "sdk-openai",
   "@agentclientprotocol/sdk": "sdk-acp",
 };

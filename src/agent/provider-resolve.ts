@@ -4,7 +4,7 @@
 // is never printed, logged or persisted.
 import type { Config, Env } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
-import type { ProviderConfig } from "../providers/index.ts";
+import type { CloudPlatform, ProviderConfig } from "../providers/index.ts";
 
 interface ResolvedModel {
   provider: ProviderConfig;
@@ -61,5 +61,31 @@ export function resolveModel(config: Config, modelId: string, env: Env): Resolve
     }
     provider.apiVersion = entry.api_version;
   }
+  if (entry.platform !== undefined) provider.cloud = cloudOf(name, entry, env);
   return { provider, model };
+}
+
+type ProviderEntry = Config["providers"][string];
+
+/** Bedrock's or Vertex's settings, each missing one a one-line ConfigError naming its variable. */
+function cloudOf(name: string, entry: ProviderEntry, env: Env): CloudPlatform {
+  const need = (value: string | undefined, what: string, variable: string): string => {
+    if (value) return value;
+    throw new ConfigError(
+      `no ${what} for provider "${name}": set ${variable} or providers.${name}.${what}`,
+    );
+  };
+  if (entry.platform === "bedrock") {
+    const region = need(entry.region, "region", "AWS_REGION");
+    const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
+    const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
+    const sessionToken = env.AWS_SESSION_TOKEN?.trim();
+    if (!accessKeyId || !secretAccessKey) return { platform: "bedrock", region };
+    const credentials = { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
+    return { platform: "bedrock", region, credentials };
+  }
+  const region = need(entry.region, "region", "CLOUD_ML_REGION");
+  const projectId = need(entry.project_id, "project_id", "ANTHROPIC_VERTEX_PROJECT_ID");
+  const accessToken = env.GOOGLE_OAUTH_ACCESS_TOKEN?.trim();
+  return { platform: "vertex", region, projectId, ...(accessToken ? { accessToken } : {}) };
 }

@@ -72,6 +72,11 @@ async function listModels(
   const active = config.model.split("/")[0];
   return Promise.all(
     names.map(async (name): Promise<ProviderModels> => {
+      if (config.providers[name]?.platform) {
+        const problem =
+          "no model list here: Bedrock and Vertex list Claude models in their consoles";
+        return { provider: name, problem, models: [] };
+      }
       const keyVar = config.providers[name]?.api_key_env;
       if (keyVar && !env[keyVar] && name !== active && only === undefined) {
         return { provider: name, problem: `not asked: ${keyVar} is not set`, models: [] };

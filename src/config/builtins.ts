@@ -17,6 +17,11 @@ interface Builtin {
   /** Azure OpenAI's default `api-version`, which `api_version_env` overrides. */
   api_version?: string;
   api_version_env?: string;
+  /** Claude through Anthropic's Bedrock or Vertex SDK. */
+  platform?: "bedrock" | "vertex";
+  /** The variables `region` and `project_id` are read from, the first one set. */
+  region_envs?: readonly string[];
+  project_id_env?: string;
 }
 
 /** A Chat Completions service: its key variable (none for a local server) and base URL. */
@@ -53,6 +58,20 @@ const BUILTIN_PROVIDERS: Readonly<Record<string, Builtin>> = {
     api_version: "2024-10-21",
     api_version_env: "AZURE_OPENAI_API_VERSION",
   },
+  // Claude on AWS and Google Cloud: credentials are the platform's (provider-resolve.ts).
+  bedrock: {
+    kind: "anthropic",
+    platform: "bedrock",
+    base_url_env: "BEDROCK_BASE_URL",
+    region_envs: ["AWS_REGION", "AWS_DEFAULT_REGION"],
+  },
+  vertex: {
+    kind: "anthropic",
+    platform: "vertex",
+    base_url_env: "VERTEX_BASE_URL",
+    region_envs: ["CLOUD_ML_REGION"],
+    project_id_env: "ANTHROPIC_VERTEX_PROJECT_ID",
+  },
   ollama: chat("OLLAMA", "http://127.0.0.1:11434/v1", false),
   lmstudio: chat("LMSTUDIO", "http://127.0.0.1:1234/v1", false),
   llamacpp: chat("LLAMACPP", "http://127.0.0.1:8080/v1", false),
@@ -71,27 +90,39 @@ export const BUILTIN_BASE_URL_VARS: readonly string[] = Object.values(BUILTIN_PR
   (builtin) => [builtin.base_url_env, ...(builtin.endpoint_env ? [builtin.endpoint_env] : [])],
 );
 
+/**
+ * The cloud credentials the `bedrock` and `vertex` presets read from the environment: kept from
+ * every child like the key variables (a command inherits none of them).
+ */
+export const BUILTIN_CREDENTIAL_VARS: readonly string[] = [
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "GOOGLE_OAUTH_ACCESS_TOKEN",
+];
+
 export function builtinLayers(env: Env): ConfigLayer[] {
   const providers: Record<string, unknown> = {};
   const layers: ConfigLayer[] = [{ source: "default", data: { providers } }];
   for (const [name, builtin] of Object.entries(BUILTIN_PROVIDERS)) {
-    const { kind, api_key_env, base_url, api_version } = builtin;
+    const { kind, api_key_env, base_url, api_version, platform } = builtin;
     providers[name] = {
       kind,
       ...(api_key_env ? { api_key_env } : {}),
       ...(base_url ? { base_url } : {}),
       ...(api_version ? { api_version } : {}),
+      ...(platform ? { platform } : {}),
     };
-    const urlVar = [builtin.base_url_env, builtin.endpoint_env].find((v) => v && env[v]);
-    if (urlVar) {
-      const data = { providers: { [name]: { base_url: env[urlVar] } } };
-      layers.push({ source: `env ${urlVar}`, data });
-    }
-    const version = builtin.api_version_env ? env[builtin.api_version_env] : undefined;
-    if (version) {
-      const data = { providers: { [name]: { api_version: version } } };
-      layers.push({ source: `env ${builtin.api_version_env}`, data });
-    }
+    const fromEnv = (key: string, names: readonly (string | undefined)[]) => {
+      const found = names.find((variable) => variable && env[variable]);
+      if (!found) return;
+      const data = { providers: { [name]: { [key]: env[found] } } };
+      layers.push({ source: `env ${found}`, data });
+    };
+    fromEnv("base_url", [builtin.base_url_env, builtin.endpoint_env]);
+    fromEnv("api_version", [builtin.api_version_env]);
+    fromEnv("region", builtin.region_envs ?? []);
+    fromEnv("project_id", [builtin.project_id_env]);
   }
   return layers;
 }

@@ -3,7 +3,11 @@
 // and edit the user's trust records. Other layers import from here, not the files behind it.
 
 export { type AgentDefinition, loadAgentFiles } from "./agent-files.ts";
-export { BUILTIN_BASE_URL_VARS, BUILTIN_PROVIDER_NAMES } from "./builtins.ts";
+export {
+  BUILTIN_BASE_URL_VARS,
+  BUILTIN_CREDENTIAL_VARS,
+  BUILTIN_PROVIDER_NAMES,
+} from "./builtins.ts";
 export type { ConfigFile, Env } from "./files.ts";
 export { findProjectConfig, resolveHome, writableUserFile } from "./files.ts";
 export { configFingerprint } from "./fingerprint.ts";

@@ -40,6 +40,15 @@ const providerFields = {
    * deployment: `/openai/deployments/<model>/…?api-version=…`) with an `api-key` header.
    */
   api_version: z.string().min(1).optional(),
+  /**
+   * Claude on a cloud platform, through Anthropic's SDK for it (kind `anthropic`): `bedrock`
+   * (AWS credentials and region) or `vertex` (Google credentials, region and project).
+   */
+  platform: z.enum(["bedrock", "vertex"]).optional(),
+  /** The platform's region (Bedrock: `AWS_REGION`; Vertex: `CLOUD_ML_REGION`). */
+  region: z.string().min(1).optional(),
+  /** Vertex's Google Cloud project (`ANTHROPIC_VERTEX_PROJECT_ID`). */
+  project_id: z.string().min(1).optional(),
 };
 const providerSchema = z.strictObject(providerFields);
 const providerFileSchema = z.strictObject({

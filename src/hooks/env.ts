@@ -3,7 +3,7 @@
 // Claude Code's names; each hook then loses every credential but its `env_allow` when it
 // starts, run-event.ts), the one MCP servers start from (less every credential), and the one
 // tools and doctor's probes get (less the provider keys).
-import { BUILTIN_BASE_URL_VARS, type Env } from "../config/index.ts";
+import { BUILTIN_BASE_URL_VARS, BUILTIN_CREDENTIAL_VARS, type Env } from "../config/index.ts";
 import { childEnvironment } from "../runner/index.ts";
 
 export interface HookEnvOptions {
@@ -55,11 +55,12 @@ export function withoutProviderKeys(
 
 /**
  * The variables codewhale reads provider credentials from: every configured provider's
- * `api_key_env`, and the built-in providers' base URL variables (a URL may hold a password).
+ * `api_key_env`, the built-in providers' base URL variables (a URL may hold a password), and
+ * the AWS and Google credentials of the `bedrock` and `vertex` presets.
  */
 export function providerKeyVars(providers: Record<string, { api_key_env?: string }>): string[] {
   const keys = Object.values(providers).flatMap((provider) =>
     provider.api_key_env ? [provider.api_key_env] : [],
   );
-  return [...keys, ...BUILTIN_BASE_URL_VARS];
+  return [...keys, ...BUILTIN_BASE_URL_VARS, ...BUILTIN_CREDENTIAL_VARS];
 }

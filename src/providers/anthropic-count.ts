@@ -3,9 +3,8 @@
 // (no endpoint behind a proxy, a timeout, a refusal) is null and the caller keeps its own
 // estimate. Called through index.ts's `countTokens` by the compaction check (agent/turn.ts).
 import type { MessageCountTokensParams } from "@anthropic-ai/sdk/resources/messages/messages";
-import { DEFAULT_ANTHROPIC_URL } from "./anthropic.ts";
+import { createAnthropicClient } from "./anthropic-client.ts";
 import { buildAnthropicBody } from "./anthropic-request.ts";
-import { providerFetch } from "./http-client.ts";
 import type { ProviderConfig, ProviderRequest } from "./types.ts";
 
 /** A count that takes longer than this is not worth waiting for: the estimate stands. */
@@ -15,20 +14,10 @@ export async function countAnthropicTokens(
   config: ProviderConfig,
   request: ProviderRequest,
 ): Promise<number | null> {
+  // Bedrock has no count route: the caller's estimate stands.
+  if (config.cloud?.platform === "bedrock") return null;
   try {
-    // Named, not default: the SDK is a chunk of its own in the bundle (scripts/build.mjs).
-    const [{ Anthropic }, fetch] = await Promise.all([
-      import("@anthropic-ai/sdk"),
-      providerFetch(),
-    ]);
-    const client = new Anthropic({
-      fetch,
-      apiKey: config.apiKey,
-      baseURL: config.baseUrl ?? DEFAULT_ANTHROPIC_URL,
-      maxRetries: 0,
-      timeout: COUNT_TIMEOUT_MS,
-      ...(config.headers ? { defaultHeaders: config.headers } : {}),
-    });
+    const client = await createAnthropicClient(config, COUNT_TIMEOUT_MS);
     const { stream: _stream, max_tokens: _max, ...body } = buildAnthropicBody(config, request);
     const params = body as unknown as MessageCountTokensParams;
     const counted = await client.messages.countTokens(params, { signal: request.signal });

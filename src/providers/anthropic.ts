@@ -1,21 +1,20 @@
 // The `anthropic` adapter: streams the Messages API through the official SDK (imported
-// lazily, it is slow to load; requests go through http-client.ts) and assembles the content
-// blocks verbatim, signatures included, for `assistant/message`. Called via index.ts.
+// lazily, it is slow to load: anthropic-client.ts, which also serves Claude on Bedrock and
+// Vertex) and assembles the content blocks verbatim, signatures included, for
+// `assistant/message`. Called via index.ts.
 import type {
   MessageCreateParamsStreaming,
   RawMessageStreamEvent,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import { type JsonValue, type Usage, zeroUsage } from "../session/events.ts";
+import { createAnthropicClient } from "./anthropic-client.ts";
 import { buildAnthropicBody } from "./anthropic-request.ts";
 import { assembledStream, type StreamAssembly } from "./assembled-stream.ts";
 import { guardStream } from "./failure.ts";
-import { providerFetch } from "./http-client.ts";
 import { markCutCall } from "./output-limit.ts";
 import type { DeltaSink, ModelToolCall, StreamPart, ToolInputStartSink } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
-
-export const DEFAULT_ANTHROPIC_URL = "https://api.anthropic.com";
 
 /**
  * The SDK prints model-deprecation notices with console.warn when a request is created, which
@@ -33,15 +32,7 @@ function withoutConsoleWarnings<T>(create: () => T): T {
 }
 
 export const streamAnthropic = guardStream(async function* (config, request, emit, startTool) {
-  // Named, not default: the SDK is a chunk of its own in the bundle (scripts/build.mjs).
-  const [{ Anthropic }, fetch] = await Promise.all([import("@anthropic-ai/sdk"), providerFetch()]);
-  const client = new Anthropic({
-    fetch,
-    apiKey: config.apiKey,
-    baseURL: config.baseUrl ?? DEFAULT_ANTHROPIC_URL,
-    maxRetries: 0,
-    ...(config.headers ? { defaultHeaders: config.headers } : {}),
-  });
+  const client = await createAnthropicClient(config);
   // The body is built from verbatim native JSON; this is the one boundary into SDK types.
   const body = buildAnthropicBody(config, request) as unknown as MessageCreateParamsStreaming;
   const opened = await withoutConsoleWarnings(() =>

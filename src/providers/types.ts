@@ -17,7 +17,25 @@ export interface ProviderConfig {
   headers?: Record<string, string>;
   /** Azure OpenAI's `api-version`: the OpenAI adapters then speak Azure's routes. */
   apiVersion?: string;
+  /** Claude on a cloud platform: the Anthropic adapter then uses that platform's SDK. */
+  cloud?: CloudPlatform;
 }
+
+/** Bedrock's or Vertex's settings and the credentials read from the environment, if any. */
+export type CloudPlatform =
+  | {
+      platform: "bedrock";
+      region: string;
+      /** Absent: the AWS SDK's default chain (profile, SSO, instance role). */
+      credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+    }
+  | {
+      platform: "vertex";
+      region: string;
+      projectId: string;
+      /** Absent: Google's Application Default Credentials. */
+      accessToken?: string;
+    };
 
 /** A tool as the model sees it. */
 export interface ToolSpec {

@@ -77,7 +77,7 @@ describe("codewhale doctor", () => {
         ["warn", "openai: OPENAI_API_KEY is not set"],
         [
           "info",
-          "presets without a key: deepseek, openrouter, groq, mistral, xai, together, fireworks, gemini, azure, ollama, lmstudio, llamacpp, vllm",
+          "presets without a key: deepseek, openrouter, groq, mistral, xai, together, fireworks, gemini, azure, bedrock, vertex, ollama, lmstudio, llamacpp, vllm",
         ],
       ],
     );

@@ -142,7 +142,7 @@ describe("config problems", () => {
   it("reports a model whose provider is not configured", () => {
     layout.writeUser('model = "nowhere/m"\n');
     assert.deepEqual(problems(), [
-      `${layout.userFile}:1: key "model": unknown provider "nowhere" (configured: anthropic, openai, deepseek, openrouter, groq, mistral, xai, together, fireworks, gemini, azure, ollama, lmstudio, llamacpp, vllm)`,
+      `${layout.userFile}:1: key "model": unknown provider "nowhere" (configured: anthropic, openai, deepseek, openrouter, groq, mistral, xai, together, fireworks, gemini, azure, bedrock, vertex, ollama, lmstudio, llamacpp, vllm)`,
     ]);
   });
 

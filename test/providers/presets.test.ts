@@ -33,7 +33,7 @@ describe("built-in provider presets", () => {
 
   it("are exactly the documented ones, beside anthropic and openai", () => {
     const names = Object.keys(PRESETS);
-    names.splice(names.indexOf("gemini") + 1, 0, "azure");
+    names.splice(names.indexOf("gemini") + 1, 0, "azure", "bedrock", "vertex");
     assert.deepEqual([...BUILTIN_PROVIDER_NAMES], ["anthropic", "openai", ...names]);
   });
 

@@ -37,6 +37,21 @@ describe("the interactive start's entry bundle", () => {
   });
 });
 
+describe("the cloud platforms' SDKs (Bedrock, Vertex)", () => {
+  it("are chunks of their own: neither exec's bundle nor the interactive start's carries them", () => {
+    for (const name of ["cli.cjs", "chat.cjs", "chat-agent.cjs", "tui.cjs"]) {
+      const source = readFileSync(join(repoRoot, "dist", name), "utf8");
+      for (const marker of ["SignatureV4", "GoogleAuth", "EventStreamCodec"]) {
+        assert.equal(source.includes(marker), false, `dist/${name} holds ${marker}`);
+      }
+    }
+    const bedrock = readFileSync(join(repoRoot, "dist/sdk-bedrock.cjs"), "utf8");
+    assert.ok(bedrock.includes("SignatureV4"), "Bedrock's SDK is in its chunk");
+    const vertex = readFileSync(join(repoRoot, "dist/sdk-vertex.cjs"), "utf8");
+    assert.ok(vertex.includes("GoogleAuth"), "Vertex's SDK is in its chunk");
+  });
+});
+
 describe("zod in the bundles", () => {
   it("only the zod each uses: none carries zod's messages in other languages", () => {
     // `import { z } from "zod"` in any one file keeps all of zod (its 40 languages among it) in

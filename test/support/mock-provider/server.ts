@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { anthropicErrorBody, anthropicErrorEvent, renderAnthropic } from "./anthropic-sse.ts";
+import { bedrockBody } from "./bedrock-frames.ts";
 import { chatErrorEvent, openaiErrorBody, renderChat } from "./chat-sse.ts";
 import { badRequest } from "./faults.ts";
 import { historyViolations } from "./history-check.ts";
@@ -29,8 +30,11 @@ export interface RecordedRequest {
   method: string;
   path: string;
   api: WireApi | null;
-  /** How the key came: `x-api-key`, `Authorization: Bearer`, Azure's `api-key`, or not at all. */
-  auth: "x-api-key" | "bearer" | "api-key" | null;
+  /**
+   * How the key came: `x-api-key`, `Authorization: Bearer`, Azure's `api-key`, an AWS SigV4
+   * signature (Bedrock), or not at all.
+   */
+  auth: "x-api-key" | "bearer" | "api-key" | "sigv4" | null;
   /** The query string without its `?` ("" for none): Azure's `api-version=…`. */
   query: string;
   /** All headers except the key-bearing ones. */
@@ -79,8 +83,16 @@ const ROUTES: Record<string, WireApi> = {
 /** Azure OpenAI's route for a deployment's Chat Completions. */
 const AZURE_CHAT = /^\/openai\/deployments\/[^/]+\/chat\/completions$/;
 
+/** Bedrock's streaming route for a model (answered in AWS event-stream framing). */
+const BEDROCK_STREAM = /^\/model\/[^/]+\/invoke-with-response-stream$/;
+/** Vertex AI's streaming route for a Claude model (a base URL's `/v1` kept). */
+const VERTEX_STREAM =
+  /^(?:\/v1)?\/projects\/[^/]+\/locations\/[^/]+\/publishers\/anthropic\/models\/[^/]+:streamRawPredict$/;
+
 function routeOf(path: string): WireApi | null {
-  return ROUTES[path] ?? (AZURE_CHAT.test(path) ? "openai-chat" : null);
+  if (AZURE_CHAT.test(path)) return "openai-chat";
+  if (BEDROCK_STREAM.test(path) || VERTEX_STREAM.test(path)) return "anthropic";
+  return ROUTES[path] ?? null;
 }
 
 /** The token-counting endpoints: Anthropic's and the Responses API's. */
@@ -147,6 +159,7 @@ export async function startMockProvider(options: MockOptions = {}): Promise<Mock
     if (isReplayed(next)) return sendReplayed(res, next.replay, idHeader);
     const model =
       isRecord(record.body) && typeof record.body.model === "string" ? record.body.model : "mock";
+    if (BEDROCK_STREAM.test(path)) return sendBedrock(res, render(api, next, model, id), idHeader);
     await playStream(res, api, next, render(api, next, model, id), idHeader);
   }
   server.listen(0, "127.0.0.1");
@@ -281,6 +294,16 @@ export function eventSlices(body: Buffer): Buffer[] {
   return slices;
 }
 
+/** A fault-free stream as Bedrock sends it (faults are the SSE routes' to test). */
+async function sendBedrock(
+  res: ServerResponse,
+  events: SseEvent[],
+  headers: Record<string, string>,
+): Promise<void> {
+  res.writeHead(200, { "content-type": "application/vnd.amazon.eventstream", ...headers });
+  await writeSlices(res, bedrockBody(events));
+}
+
 function writeSseHead(res: ServerResponse, headers: Record<string, string>): void {
   res.writeHead(200, {
     "content-type": "text/event-stream",
@@ -367,13 +390,16 @@ function recordRequest(
     headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   const bearer = /^Bearer \S+/.test(req.headers.authorization ?? "");
+  const sigv4 = /^AWS4-HMAC-SHA256 Credential=\S+/.test(req.headers.authorization ?? "");
   const auth = req.headers["x-api-key"]
     ? "x-api-key"
     : bearer
       ? "bearer"
       : req.headers["api-key"]
         ? "api-key"
-        : null;
+        : sigv4
+          ? "sigv4"
+          : null;
   const query = (req.url ?? "").split("?")[1] ?? "";
   return { method: req.method ?? "", path, api, auth, query, headers, body: parseJson(raw), raw };
 }

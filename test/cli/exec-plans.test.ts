@@ -36,9 +36,9 @@ const writing = {
 };
 
 describe("exec: plan mode", () => {
-  it("with no interactive channel, the run ends with the plan as its output and asks nothing more", async () => {
+  it("with no interactive channel, the run ends with the plan as its output and asks nothing more; resumed, it is carried out", async () => {
     const setup = execEnv(mock);
-    mock.enqueue(proposing, { blocks: [{ kind: "text", text: "must not be requested" }] });
+    mock.enqueue(proposing);
     const run = await runExec(
       ["--model", MODEL_OF.anthropic, "--permission-mode", "plan", "add a greeting"],
       setup,
@@ -46,6 +46,22 @@ describe("exec: plan mode", () => {
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, `${PLAN}\n`);
     assert.equal(mock.requests.length, 1);
+    // As the docs say: resumed outside plan mode, the session carries the plan out.
+    mock.enqueue(writing, { blocks: [{ kind: "text", text: "Written." }] });
+    const resumed = await runExec(
+      [
+        "--model",
+        MODEL_OF.anthropic,
+        "--permission-mode",
+        "accept-edits",
+        "--continue",
+        "go ahead",
+      ],
+      setup,
+    );
+    assert.equal(resumed.status, 0, resumed.stderr);
+    assert.equal(resumed.stdout, "Written.\n");
+    assert.ok(existsSync(join(setup.workspace, "hello.txt")));
   });
 
   it("stream-json carries the plan and the decision; the result is the plan", async () => {

@@ -94,6 +94,9 @@ export class SubagentCard implements CallCard {
   finish(event: EventOf<"tool/result">, presentation: ResultPresentation): void {
     this.own.finish(event, presentation);
     this.done = true;
+    // A call cut short (a crash, then a resume) or failed before its child ended says so.
+    if (this.ended === undefined && event.interrupted) this.ended = "interrupted";
+    else if (this.ended === undefined && event.is_error) this.ended = "failed";
     this.invalidate();
   }
 

@@ -1,37 +1,46 @@
-// The images a request carries. For a model that takes images, each prompt image is read back
-// from the session's image store (checked against its hash) as base64; one whose file is
-// missing or changed is left out, a line in its prompt's text saying so. For a model that
+// The images a request carries. For a model that takes images, each stored image (a prompt's,
+// a `read` result's) is read back from the session's image store (checked against its hash)
+// as base64; one whose file is missing or changed is left out, a line in its text saying so. For a model that
 // takes none (or the summarising request), every image is left out and described in text.
 // Called by step.ts when it builds a request, and by agent.ts for the notice at submit.
 import type { ProviderRequest } from "../providers/index.ts";
 import { takesImages } from "../providers/index.ts";
-import type { HistoryMessage, UserImage } from "../session/derive.ts";
+import type { HistoryImage, HistoryMessage } from "../session/derive.ts";
 import { imageSize, readStoredImage } from "../session/images.ts";
 import type { RunContext } from "./run-context.ts";
 
 type Messages = ProviderRequest["messages"];
-type UserMessage = Extract<HistoryMessage, { role: "user" }>;
 
-/** The history with each prompt image's bytes (base64) from `imageDir`. */
+/**
+ * The history with the bytes (base64) of each stored image, a prompt's or a tool result's,
+ * read from `imageDir`; one whose file is missing or changed is left out, and a line in the
+ * message's text says so.
+ */
 export function withImageData(messages: Messages, imageDir: string): Messages {
-  if (!messages.some(hasUserImages)) return messages;
+  if (!messages.some(hasStoredImages)) return messages;
   return messages.map((message) => {
-    if (message.role !== "user" || !message.images) return message;
+    if (message.role === "assistant" || !hasStoredImages(message)) return message;
     const lost: string[] = [];
-    const images: UserImage[] = [];
-    for (const image of message.images) {
+    const images: HistoryImage[] = [];
+    for (const image of message.images ?? []) {
+      if (image.sha256 === undefined || image.data !== undefined) {
+        images.push(image);
+        continue;
+      }
       const stored = readStoredImage(imageDir, image.sha256);
       if (stored.ok) images.push({ ...image, data: stored.data.toString("base64") });
-      else
-        lost.push(
-          describe(
-            image,
-            `not sent: its file is ${stored.problem === "missing" ? "missing from" : "changed in"} the session's image store`,
-          ),
-        );
+      else lost.push(describe(image, `not sent: its file is ${lostHow(stored.problem)}`));
     }
-    return { ...withText(message, lost), images };
+    const kept = images.length > 0 ? { images } : {};
+    const { images: _all, ...rest } = message;
+    return { ...withLines(rest, lost), ...kept };
   });
+}
+
+function lostHow(problem: "missing" | "mismatch"): string {
+  return problem === "missing"
+    ? "missing from the session's image store"
+    : "changed in the session's image store";
 }
 
 /**
@@ -50,26 +59,35 @@ export function withoutImages(messages: Messages): Messages {
       return text;
     }
     const { images, ...text } = message;
-    return withText(
+    return withLines(
       text,
       images.map((image) => describe(image, "not sent: this model takes no images")),
     );
   });
 }
 
-function hasUserImages(message: HistoryMessage): boolean {
-  return message.role === "user" && message.images !== undefined;
+function hasStoredImages(message: HistoryMessage): boolean {
+  return (
+    message.role !== "assistant" &&
+    (message.images ?? []).some((image) => image.sha256 !== undefined && image.data === undefined)
+  );
 }
 
 /** `[image image/png, 12.0 KiB: why]`. */
-function describe(image: UserImage, why: string): string {
+function describe(image: HistoryImage, why: string): string {
   return `[image ${image.mimeType}, ${imageSize(image.bytes)}: ${why}]`;
 }
 
-function withText<M extends UserMessage>(message: M, lines: string[]): M {
+/** The message with lines added after its text (a prompt's) or its content (a result's). */
+function withLines<M extends { text: string } | { content: string }>(
+  message: M,
+  lines: string[],
+): M {
   if (lines.length === 0) return message;
-  const text = [message.text, ...lines].filter((line) => line !== "").join("\n");
-  return { ...message, text };
+  const join = (text: string) => [text, ...lines].filter((line) => line !== "").join("\n");
+  return "text" in message
+    ? { ...message, text: join(message.text) }
+    : { ...message, content: join(message.content) };
 }
 
 /** Whether the session's model takes images, as `[models]` or the model table says. */

@@ -45,7 +45,7 @@ export class TokenEstimate {
         break;
       case "tool/result":
         this.add(event.content);
-        this.addImages(event.blocks?.length ?? 0);
+        this.addImages((event.blocks?.length ?? 0) + (event.images?.length ?? 0));
         break;
       case "step/end": {
         const { input, cache_read, cache_write, output } = event.usage;

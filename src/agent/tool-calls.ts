@@ -13,6 +13,7 @@ import type { ModelToolCall } from "../providers/index.ts";
 import type { ProxiedConnection } from "../runner/index.ts";
 import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
+import { imageDirOf } from "../session/images.ts";
 import { presentToolCall } from "../tools/presentation.ts";
 import { parseToolArguments } from "../tools/toolbox.ts";
 import type { DeliveredResult, Tool, ToolProgress, ToolResult } from "../tools/types.ts";
@@ -133,7 +134,7 @@ export async function executeToolCalls(
     }
     const noted = withNote(result, call.note);
     const delivered = ctx.rules ? ctx.rules.withRules(noted, call.args, ctx.cwd) : noted;
-    ctx.writer.append(resultEvent(call.callId, delivered));
+    ctx.writer.append(resultEvent(call.callId, delivered, false, imageDirOf(ctx.writer.path)));
     notifyPolicyErrors(ctx, call, delivered);
     // A tool that sets the todo list hands it back (todo_write): the log keeps the list.
     if (delivered.todos && !delivered.isError) {

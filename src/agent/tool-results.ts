@@ -1,11 +1,22 @@
 // The `tool/result` events of the tool-call path (tool-calls.ts) and of a resumed session's
 // repair (session-open.ts): what a tool returned after the output policy, an error the model
 // reads, or the interrupted result of a call that was cancelled or never ran to completion.
+// A result's images are kept inline (`blocks`, an MCP server's) or, the `read` tool's, stored
+// beside the log by hash (`images`).
 import type { EventInput } from "../session/events.ts";
-import type { ToolResult } from "../tools/types.ts";
+import { type AttachedImage, storeImage } from "../session/images.ts";
+import type { ToolImage, ToolResult } from "../tools/types.ts";
 
-export function resultEvent(callId: string, result: ToolResult, interrupted = false): EventInput {
+export function resultEvent(
+  callId: string,
+  result: ToolResult,
+  interrupted = false,
+  imageDir?: string,
+): EventInput {
   const bytes = Buffer.byteLength(result.content);
+  const images = result.images ?? [];
+  const stored = imageDir === undefined ? [] : images.filter((image) => image.stored);
+  const inline = images.filter((image) => !stored.includes(image));
   return {
     type: "tool/result",
     call_id: callId,
@@ -19,9 +30,12 @@ export function resultEvent(callId: string, result: ToolResult, interrupted = fa
     ...(interrupted ? { interrupted } : {}),
     ...(result.sandbox ? { sandbox: result.sandbox } : {}),
     ...(result.child ? { child: result.child } : {}),
-    ...(result.images && result.images.length > 0
+    ...(stored.length > 0 && imageDir !== undefined
+      ? { images: stored.map((image) => storeImage(imageDir, attached(image))) }
+      : {}),
+    ...(inline.length > 0
       ? {
-          blocks: result.images.map((image) => ({
+          blocks: inline.map((image) => ({
             type: "image" as const,
             mime_type: image.mimeType,
             data: image.data,
@@ -29,6 +43,14 @@ export function resultEvent(callId: string, result: ToolResult, interrupted = fa
           })),
         }
       : {}),
+  };
+}
+
+/** A tool's image (base64, its type checked by the tool) as bytes to store. */
+function attached(image: ToolImage): AttachedImage {
+  return {
+    data: Buffer.from(image.data, "base64"),
+    mediaType: image.mimeType as AttachedImage["mediaType"],
   };
 }
 

@@ -122,14 +122,15 @@ function withoutImageData(event: SessionEvent): SessionEvent | Record<string, un
 }
 
 /**
- * Checks every image a `user/message` names against its file beside the log; returns how many
- * it checked, or throws naming the first file that is missing or not what its hash says.
+ * Checks every image a `user/message` or `tool/result` names against its file beside the log;
+ * returns how many it checked, or throws naming the first file that is missing or not what its
+ * hash says.
  */
-function checkImages(path: string, marks: SessionEvent[]): number {
+function checkImages(path: string, events: SessionEvent[]): number {
   const dir = imageDirOf(path);
   let checked = 0;
-  for (const event of marks) {
-    if (event.type !== "user/message") continue;
+  for (const event of events) {
+    if (event.type !== "user/message" && event.type !== "tool/result") continue;
     for (const image of event.images ?? []) {
       const stored = readStoredImage(dir, image.sha256);
       if (!stored.ok) {
@@ -159,9 +160,13 @@ export function verifyLines(path: string, keyFile?: string): string[] {
   const reader = new SessionReader(path, { strictCanonical: true });
   const receipt = new ReceiptVerifier(path, verifyTrust(keyFile));
   const marks: SessionEvent[] = [];
+  const imaged: SessionEvent[] = [];
   for (const event of reader.events()) {
     receipt.push(event); // every line is checked here
     if (event.type === "user/message" || event.type.startsWith("checkpoint/")) marks.push(event);
+    if ((event.type === "user/message" || event.type === "tool/result") && event.images) {
+      imaged.push(event);
+    }
   }
   const { events, lastHash, torn } = reader.summary;
   if (torn) {
@@ -169,7 +174,7 @@ export function verifyLines(path: string, keyFile?: string): string[] {
     throw new SessionCorruptError(path, events + 1, reason);
   }
   const proven = receiptLines(receipt.finish());
-  const images = checkImages(path, marks);
+  const images = checkImages(path, imaged);
   if (images > 0) proven.push(`${plural(images, "image")} match their SHA-256`);
   const checked = checkTimeline(marks);
   if (!checked.ok) throw new SessionCorruptError(path, checked.seq + 1, checked.reason);

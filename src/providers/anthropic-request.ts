@@ -89,7 +89,7 @@ export function toWireMessages(
 
 /** A tool result; one with images carries its text, then each image, as content blocks. */
 function toolResult(message: Extract<HistoryMessage, { role: "tool" }>): JsonObject {
-  const images = message.images ?? [];
+  const images = sentImages(message);
   const content: JsonValue =
     images.length === 0
       ? message.content

@@ -114,9 +114,9 @@ function toolCall(
   };
 }
 
-/** The images of a user message that the request carries (those the loop gave `data`). */
+/** The images of a message that the request carries (those with `data`: inline, or read back). */
 export function sentImages(
-  message: Extract<HistoryMessage, { role: "user" }>,
+  message: Extract<HistoryMessage, { role: "user" | "tool" }>,
 ): Array<{ mimeType: string; data: string }> {
   return (message.images ?? []).flatMap((image) =>
     image.data === undefined ? [] : [{ mimeType: image.mimeType, data: image.data }],

@@ -67,7 +67,7 @@ function toChatMessages(
 
 /** A tool result's images as Chat Completions content parts, after a line naming the call. */
 function imageParts(message: Extract<HistoryMessage, { role: "tool" }>): JsonObject[] {
-  const images = message.images ?? [];
+  const images = sentImages(message);
   if (images.length === 0) return [];
   return [
     { type: "text", text: `The images of tool result ${message.call_id}:` },

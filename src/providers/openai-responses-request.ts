@@ -68,7 +68,7 @@ function toInputItems(message: HistoryMessage, target: Target, custom: Set<strin
     return [{ role: "user", content: parts }];
   }
   if (message.role === "tool") {
-    const images = message.images ?? [];
+    const images = sentImages(message);
     const output: JsonValue =
       images.length === 0
         ? message.content

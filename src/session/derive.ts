@@ -22,7 +22,7 @@ export type HistoryMessage =
        * The images of a `user/message`, by hash; the loop fills `data` (base64) from the
        * session's image store for a model that takes images (agent/step.ts).
        */
-      images?: UserImage[];
+      images?: HistoryImage[];
     }
   | {
       role: "assistant";
@@ -43,15 +43,21 @@ export type HistoryMessage =
       seq: number;
       /** True when synthesized for a call whose result was never recorded (a crash). */
       interrupted?: boolean;
-      /** The result's images (its `blocks`), for models that take them. */
-      images?: Array<{ mimeType: string; data: string }>;
+      /**
+       * The result's images, for models that take them: its `blocks` (with `data`), then its
+       * stored `images` (by hash; the loop fills `data` as for a prompt's).
+       */
+      images?: HistoryImage[];
     };
 
-/** An image the user attached, as the history carries it. */
-export interface UserImage {
-  sha256: string;
+/**
+ * An image as the history carries it: one stored beside the log has its `sha256` (and `data`
+ * only once the loop read it for a request); one inline in a result (an MCP block) its `data`.
+ */
+export interface HistoryImage {
   mimeType: string;
   bytes: number;
+  sha256?: string;
   /** The image as base64, when the request carries it. */
   data?: string;
 }
@@ -116,11 +122,7 @@ export class MessageDeriver {
           seq: event.seq,
           ...(event.images && event.images.length > 0
             ? {
-                images: event.images.map((image) => ({
-                  sha256: image.sha256,
-                  mimeType: image.media_type,
-                  bytes: image.bytes,
-                })),
+                images: event.images.map(storedImage),
               }
             : {}),
         });
@@ -228,14 +230,14 @@ export class MessageDeriver {
       is_error: event.is_error,
       seq: event.seq,
       ...(event.interrupted ? { interrupted: true } : {}),
-      ...(event.blocks && event.blocks.length > 0
-        ? {
-            images: event.blocks.map((block) => ({
-              mimeType: block.mime_type,
-              data: block.data,
-            })),
-          }
-        : {}),
+      ...withImages([
+        ...(event.blocks ?? []).map((block) => ({
+          mimeType: block.mime_type,
+          bytes: block.bytes,
+          data: block.data,
+        })),
+        ...(event.images ?? []).map(storedImage),
+      ]),
     });
   }
 
@@ -260,6 +262,15 @@ export class MessageDeriver {
     this.out.push(...this.steering);
     this.steering = [];
   }
+}
+
+/** An image of an event's `images` (stored beside the log), as the history carries it. */
+function storedImage(image: { sha256: string; media_type: string; bytes: number }): HistoryImage {
+  return { sha256: image.sha256, mimeType: image.media_type, bytes: image.bytes };
+}
+
+function withImages(images: HistoryImage[]): { images?: HistoryImage[] } {
+  return images.length > 0 ? { images } : {};
 }
 
 /** The provider-neutral request history of a sequence of events. */

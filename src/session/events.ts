@@ -79,6 +79,19 @@ const skippedFile = z.object({
   bytes: z.number().int().nonnegative().optional(),
 });
 
+/**
+ * Images stored once beside the log, each by its SHA-256 (hex), media type and size in bytes
+ * (`<id>.images/<sha256>`, session/images.ts); an event names them, never holds their bytes.
+ */
+const storedImages = () =>
+  z.array(
+    z.object({
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      media_type: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
+      bytes: z.number().int().nonnegative(),
+    }),
+  );
+
 /** A failed request attempt (`step/failed`, `compaction/failed`): what arrived, and what next. */
 const failedAttempt = {
   error: z.string(),
@@ -141,15 +154,7 @@ const payloadDefinitions = {
        * stored once beside the log, in `<id>.images/<sha256>` (session/images.ts), never in the
        * log itself; `sessions verify` checks every file against its hash.
        */
-      images: z
-        .array(
-          z.object({
-            sha256: z.string().regex(/^[0-9a-f]{64}$/),
-            media_type: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
-            bytes: z.number().int().nonnegative(),
-          }),
-        )
-        .optional(),
+      images: storedImages().optional(),
     }),
   /** A message the user sent while a turn ran; reaches the model at the next step boundary. */
   "steering/message": () => z.object({ turn: z.number().int().nonnegative(), text: z.string() }),
@@ -261,6 +266,11 @@ const payloadDefinitions = {
           }),
         )
         .optional(),
+      /**
+       * Images stored beside the log as a prompt's are (`user/message.images`; added within
+       * v1, absent when none): the `read` tool's image files. `content` describes each one.
+       */
+      images: storedImages().optional(),
       /**
        * The subagent session a `task` call ran (added within v1; docs/subagents.md): its id,
        * and the `seq` and `h` of its last line when it closed, so the parent's chain vouches

@@ -33,7 +33,7 @@ export interface ImageRef {
 }
 
 /** The media type the bytes start like, or null for anything but PNG, JPEG, GIF and WebP. */
-function sniffImageType(bytes: Uint8Array): ImageMediaType | null {
+export function sniffImageType(bytes: Uint8Array): ImageMediaType | null {
   const at = (offset: number, text: string) =>
     Buffer.from(bytes.subarray(offset, offset + text.length)).toString("latin1") === text;
   if (at(0, "\x89PNG\r\n\x1a\n")) return "image/png";
@@ -41,6 +41,11 @@ function sniffImageType(bytes: Uint8Array): ImageMediaType | null {
   if (at(0, "GIF87a") || at(0, "GIF89a")) return "image/gif";
   if (at(0, "RIFF") && at(8, "WEBP")) return "image/webp";
   return null;
+}
+
+/** The largest image accepted, in bytes (the `read` tool says it too). */
+export function imageLimit(): number {
+  return MAX_IMAGE_BYTES;
 }
 
 /** An image ready to attach: its bytes and the type its signature shows. */

@@ -53,7 +53,7 @@ export interface ToolProgress {
   total?: number;
 }
 
-/** An image a tool result carries besides its text (an MCP image block, checked and bounded). */
+/** An image a tool result carries besides its text (an MCP image block or a `read` image file). */
 export interface ToolImage {
   /** image/png, image/jpeg, image/gif or image/webp. */
   mimeType: string;
@@ -61,6 +61,11 @@ export interface ToolImage {
   data: string;
   /** Its decoded size. */
   bytes: number;
+  /**
+   * Set by the `read` tool: the image is stored beside the session log by its SHA-256 and the
+   * `tool/result` names it (`images`), instead of holding its base64 (`blocks`).
+   */
+  stored?: true;
 }
 
 /** What a tool returns; the output policy fills the byte counts and spill fields. */

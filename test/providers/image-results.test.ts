@@ -10,7 +10,7 @@ import { buildResponsesBody } from "../../src/providers/openai-responses-request
 import type { ProviderConfig, ProviderRequest } from "../../src/providers/types.ts";
 import type { HistoryMessage } from "../../src/session/derive.ts";
 
-const image = { mimeType: "image/png", data: "iVBORw0KGgo=" };
+const image = { mimeType: "image/png", data: "iVBORw0KGgo=", bytes: 8 };
 const history: HistoryMessage[] = [
   { role: "user", text: "look", seq: 0 },
   {

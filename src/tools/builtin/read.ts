@@ -1,6 +1,7 @@
 // The `read` tool: a text file with line numbers, paged by `offset`/`limit`, over-long lines
 // cut as they stream (memory stays bounded), binary files and anything but a regular file
-// refused; the session's spill files are readable too. The text goes through the read policy.
+// refused, an image file returned as an image (read-image.ts); the session's spill files are
+// readable too. The text goes through the read policy.
 // With a surface's file access (an editor's buffers, file-access.ts) the text comes from it.
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
@@ -8,6 +9,7 @@ import { StringDecoder } from "node:string_decoder";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
+import type { ToolResult } from "../types.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { type FileAccess, surfaceText } from "./file-access.ts";
 import type { CheckedPath } from "./open-inside.ts";
@@ -16,6 +18,7 @@ import { policed } from "./policed.ts";
 import { errnoCode, guarded, ToolProblem } from "./problem.ts";
 import { readDescription } from "./read.description.ts";
 import { readPresenter, readSchema } from "./read.presenter.ts";
+import { readImageResult } from "./read-image.ts";
 import {
   BoundedLines,
   handleLooksBinary,
@@ -45,6 +48,7 @@ export function createReadTool(context: BuiltinToolContext): AnyPresentedTool {
           const files = path.inSpill ? {} : context.files;
           const where = { ...path, files, signal: ctx.signal };
           const page = await readTextPage(where, offset, limit);
+          if ("content" in page) return page; // an image file
           if (page.total === 0) return { content: `(${path.display} is empty)` };
           if (page.lines.length === 0) {
             throw new ToolProblem(
@@ -69,8 +73,15 @@ interface Where extends CheckedPath {
   signal: AbortSignal;
 }
 
-/** A page of a regular text file, or a ToolProblem saying why not (missing, a FIFO, binary). */
-async function readTextPage(where: Where, offset: number, limit: number): Promise<Page> {
+/**
+ * A page of a regular text file, an image file's result (read-image.ts), or a ToolProblem
+ * saying why not (missing, a FIFO, binary).
+ */
+async function readTextPage(
+  where: Where,
+  offset: number,
+  limit: number,
+): Promise<Page | ToolResult> {
   const { absolute, display } = where;
   const info = await statOrNull(absolute, display);
   if (!info) {
@@ -78,6 +89,8 @@ async function readTextPage(where: Where, offset: number, limit: number): Promis
   }
   if (info.isDirectory()) throw new ToolProblem(`${display} is a directory; use ls to list it`);
   if (!info.isFile()) throw notRegular(display, info);
+  const image = await readImageResult(where, info.size);
+  if (image) return image;
   const text = await surfaceText(where.files, absolute, display, where.signal);
   if (text !== undefined) return pageOfText(text, offset, limit);
   const handle = await openRegular(where, constants.O_RDONLY);

@@ -22,7 +22,7 @@ export function createAcpAgent(options: AcpOptions): { app: acp.AgentApp; sessio
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
           sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
         agentInfo: { name: "codewhale", title: "codewhale", version: VERSION },

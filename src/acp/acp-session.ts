@@ -20,6 +20,7 @@ import type { Config, Env, PermissionMode } from "../config/index.ts";
 import { formatCount } from "../present/format.ts";
 import { terminalSafe, terminalSafeLine } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
+import type { AttachedImage } from "../session/images.ts";
 import type { McpPromptInfo } from "../tools/mcp-catalog.ts";
 import type { ToolProgress } from "../tools/types.ts";
 import { configOptions, settingOf } from "./config-options.ts";
@@ -119,24 +120,24 @@ export class AcpSession {
   async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
     const prompt = promptText(blocks);
     if ("refused" in prompt) {
-      throw RequestError.invalidParams({ reason: `${prompt.refused} cannot be sent to codewhale` });
+      throw RequestError.invalidParams({ reason: prompt.refused });
     }
     await this.switching;
     const command = commandOf(prompt.text);
     if (command?.name === "plan" && command.argument !== "") {
       // `/plan <description>`: plan mode, then the description is the prompt, planned.
       this.setMode("plan");
-      return this.run(command.argument);
+      return this.run(command.argument, prompt.images);
     }
     if (command) {
       const cancelled = await this.runCommand(command.name, command.argument);
       return { stopReason: cancelled ? "cancelled" : "end_turn" };
     }
-    return this.run(prompt.text);
+    return this.run(prompt.text, prompt.images);
   }
 
   /** A prompt for the model (or an MCP server's prompt) as a turn; answers its stop reason. */
-  private async run(text: string): Promise<PromptResponse> {
+  private async run(text: string, images: AttachedImage[] = []): Promise<PromptResponse> {
     const server = await usePrompt(text, this.mcpPrompts, this.agent.mcp);
     if (server.use === "refused") {
       this.send({
@@ -149,6 +150,7 @@ export class AcpSession {
     const running = this.agent.dispatch({
       type: "prompt",
       text: server.use === "text" ? server.text : text,
+      images,
     });
     this.prompts.add(running);
     try {

@@ -21,7 +21,7 @@ describe("codewhale acp: initialize, new session, prompt", () => {
     assert.equal(init.protocolVersion, acp.PROTOCOL_VERSION);
     assert.equal(init.agentCapabilities?.loadSession, true);
     assert.deepEqual(init.agentCapabilities?.promptCapabilities, {
-      image: false,
+      image: true,
       audio: false,
       embeddedContext: true,
     });

@@ -24,6 +24,7 @@ import { AskArea } from "./ask-area.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
+import { ImageAttachments } from "./image-attachments.ts";
 import { costLines, skillLines } from "./info-lines.ts";
 import { initPrompt } from "./init-prompt.ts";
 import { InputEditor } from "./input-editor.ts";
@@ -140,6 +141,8 @@ export class App {
   private readonly ownCommands: UserCommandSet;
   /** The MCP servers' prompts (slash commands) and resources (`@server:uri`). */
   private readonly mcpInput = new McpInput(() => this.agent);
+  /** The images of the prompt being typed: pasted paths, `@file.png`, Ctrl-V. */
+  private readonly images: ImageAttachments;
   /** Stops the `@server:uri` reads of a prompt waiting to be sent (Esc). */
   private attaching: AbortController | undefined;
   /** The history search or the session picker, while one is open above the editor. */
@@ -199,6 +202,10 @@ export class App {
         this.tui.requestRender();
       },
     });
+    this.images = new ImageAttachments(options.cwd, {
+      platform: process.platform,
+      env: process.env,
+    });
     this.editor = new InputEditor(this.tui, this.theme.editor, { paddingX: 1 });
     this.askArea = new AskArea({
       tui: this.tui,
@@ -232,6 +239,7 @@ export class App {
     this.tui.setFocus(this.editor);
     const { notifier } = options;
     if (notifier) this.tui.addInputListener((data) => notifier.input(data));
+    this.tui.addInputListener(this.images.listener(this.editor, (line) => this.say(line)));
     this.tui.addInputListener((data) => this.onKey(data));
   }
 
@@ -401,8 +409,7 @@ export class App {
   private sendTyped(raw: string): void {
     if (this.attaching) {
       this.editor.setText(raw);
-      this.transcript.notice(this.theme.warn("wait for the attachment (Esc stops it)"));
-      this.tui.requestRender();
+      this.say("wait for the attachment (Esc stops it)");
       return;
     }
     if (!this.mcpInput.mentions(raw)) {
@@ -421,26 +428,36 @@ export class App {
         this.sendPrompt(raw);
         return;
       }
-      // Nothing typed is lost: the prompt goes back to an empty editor.
-      const back = this.editor.getText() === "";
-      if (back) this.editor.setText(raw);
-      const where = back ? " (it is back in the editor)" : "";
-      this.transcript.notice(
-        this.theme.warn(safe(`${attached.message}; the prompt was not sent${where}`)),
-      );
-      this.tui.requestRender();
+      this.notSent(raw, attached.message);
     });
+  }
+
+  /** A prompt that could not be sent, and why; nothing typed is lost (back in an empty editor). */
+  private notSent(raw: string, why: string): void {
+    const back = this.editor.getText() === "";
+    if (back) this.editor.setText(raw);
+    const where = back ? " (it is back in the editor)" : "";
+    this.say(`${why}; the prompt was not sent${where}`);
+  }
+
+  private say(line: string): void {
+    this.transcript.notice(this.theme.warn(safe(line)));
+    this.tui.requestRender();
   }
 
   /** A prompt to the model as it is: never a slash or shell command, whatever it starts with. */
   private sendPrompt(raw: string): void {
     if (this.shell.running) {
-      this.transcript.notice(this.theme.warn("wait for the shell command (Esc stops it)"));
-      this.tui.requestRender();
+      this.say("wait for the shell command (Esc stops it)");
+      return;
+    }
+    const prompt = this.images.take(raw);
+    if ("error" in prompt) {
+      this.notSent(raw, prompt.error);
       return;
     }
     const agent = this.agent;
-    agent.dispatch({ type: "prompt", text: raw }).catch((error: unknown) => {
+    agent.dispatch({ type: "prompt", ...prompt }).catch((error: unknown) => {
       this.transcript.notice(this.theme.bad(safe(`the session log failed: ${messageOf(error)}`)));
       this.tui.requestRender();
     });
@@ -805,8 +822,7 @@ export class App {
    */
   private async reopen(request: OpenRequest, announce: string | undefined): Promise<void> {
     if (this.agent.running || this.switching) {
-      this.transcript.notice(this.theme.warn("wait for the turn to end (Esc cancels it)"));
-      this.tui.requestRender();
+      this.say("wait for the turn to end (Esc cancels it)");
       return;
     }
     this.switching = true;

@@ -10,6 +10,7 @@ import { type ChildLogs, createViewRender } from "../present/export-render.ts";
 import type { Redact } from "../present/export-view.ts";
 import { redactText, terminalSafe } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
+import { imageDirOf, readStoredImage } from "../session/images.ts";
 import { sessionPath } from "../session/paths.ts";
 import { SessionReader } from "../session/reader.ts";
 import type { HashingSink } from "./export-output.ts";
@@ -158,6 +159,10 @@ export async function writeExportBody(
   }
   const children: ChildReceipt[] = [];
   const clean = cleanFor(redacted);
+  const imageData = (sha256: string) => {
+    const stored = readStoredImage(imageDirOf(path), sha256);
+    return stored.ok ? stored.data.toString("base64") : null;
+  };
   const options = {
     view,
     format,
@@ -165,6 +170,7 @@ export async function writeExportBody(
     redacted,
     clean,
     children: childLogs(path, children),
+    imageData,
   };
   const render = await createViewRender(options, sink.write);
   const info = readSource(path, throughSeq, (event) => render.push(event));

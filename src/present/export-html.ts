@@ -1,5 +1,6 @@
 // The HTML rendering of a view (export-view.ts): one self-contained page, streamed item by item.
-// No script, no external resource, a Content-Security-Policy that allows none; thinking and
+// No script, no external resource, a Content-Security-Policy that allows none (a prompt's
+// images are embedded as data: URLs, the one kind of image it allows); thinking and
 // rewritten arguments sit in <details>. Everything from the log is escaped; assistant text goes
 // through markdown-it under the exports' rules (export-safety.ts: no raw HTML, no images, links
 // only to http(s)/mailto, no headings), loaded on first use. Called by export-render.ts.
@@ -10,13 +11,14 @@ import { HTML_STYLE } from "./export-html-style.ts";
 import {
   compactionLine,
   diffText,
+  imageLabel,
   subagentReceipt,
   truncationMarker,
   turnFooter,
 } from "./export-md.ts";
 import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
 import { isSafeLink, MARKDOWN_RULES } from "./export-safety.ts";
-import type { ViewItem } from "./export-view.ts";
+import type { ImageNote, ViewItem } from "./export-view.ts";
 
 /** Where the receipt starts in an HTML export: everything before it is what the receipt hashes. */
 export const HTML_RECEIPT_MARKER = "<!-- codewhale-receipt -->";
@@ -43,7 +45,13 @@ async function loadMarkdown(): Promise<MarkdownIt> {
   return md;
 }
 
-export async function createHtmlRenderer(write: (text: string) => void): Promise<ViewRenderer> {
+/** A stored image's bytes as base64 by its SHA-256, or null when it cannot be read intact. */
+export type ImageData = (sha256: string) => string | null;
+
+export async function createHtmlRenderer(
+  write: (text: string) => void,
+  imageData: ImageData = () => null,
+): Promise<ViewRenderer> {
   const md = await loadMarkdown();
   let turnOpen = false;
   const openTurn = () => {
@@ -63,7 +71,7 @@ export async function createHtmlRenderer(write: (text: string) => void): Promise
         return;
       }
       openTurn();
-      write(htmlItem(item, md));
+      write(htmlItem(item, md, imageData));
     },
     end() {
       if (turnOpen) write("</section>\n");
@@ -80,7 +88,7 @@ function pageHead(meta: ExportMeta): string {
     '<html lang="en">',
     "<head>",
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">`,
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<meta name="codewhale-derived-view" content="${escapeHtml(derived)}">`,
     `<title>codewhale session ${escapeHtml(head.sessionId)}</title>`,
@@ -97,14 +105,19 @@ function pageHead(meta: ExportMeta): string {
   ].join("\n");
 }
 
-function htmlItem(item: Exclude<ViewItem, { kind: "turn-end" }>, md: MarkdownIt): string {
+function htmlItem(
+  item: Exclude<ViewItem, { kind: "turn-end" }>,
+  md: MarkdownIt,
+  imageData: ImageData,
+): string {
   switch (item.kind) {
     case "user": {
       const who = item.steering ? "User, while the turn ran" : "User";
       const blocked = item.blocked
         ? `<p class="blocked">Blocked, never sent: ${escapeHtml(item.blocked)}</p>`
         : "";
-      return `<div class="user" data-seq="${item.seq}"><div class="who">${who}</div><pre class="text">${escapeHtml(item.text)}</pre>${blocked}</div>\n`;
+      const images = item.images.map((image, at) => htmlImage(image, at + 1, imageData)).join("");
+      return `<div class="user" data-seq="${item.seq}"><div class="who">${who}</div><pre class="text">${escapeHtml(item.text)}</pre>${images}${blocked}</div>\n`;
     }
     case "text":
       return `<div class="assistant" data-seq="${item.seq}"><div class="who">Assistant</div><div class="markdown">${md.render(item.text)}</div></div>\n`;
@@ -158,12 +171,15 @@ function webSearchHtml(item: Extract<ViewItem, { kind: "web-search" }>): string 
   return `<div class="web-search" data-seq="${item.seq}">${searches}${cited}</div>\n`;
 }
 
+/** A subagent's prompts carry no user images (its images would be in its own store). */
+const NO_IMAGES: ImageData = () => null;
+
 /** A subagent's own view in a section of its own, after its receipt line. */
 function subagent(item: Extract<ViewItem, { kind: "subagent" }>, md: MarkdownIt): string {
   const body = item.items.map((child) =>
     child.kind === "turn-end"
       ? `<footer class="usage">${escapeHtml(turnFooter(child))}</footer>\n`
-      : htmlItem(child, md),
+      : htmlItem(child, md, NO_IMAGES),
   );
   const holds = item.linkHolds ? "verified" : "broken";
   return [
@@ -173,6 +189,18 @@ function subagent(item: Extract<ViewItem, { kind: "subagent" }>, md: MarkdownIt)
     ...body,
     "</section>\n",
   ].join("");
+}
+
+/**
+ * A prompt's image embedded as a data: URL (the page stays self-contained; its CSP allows
+ * `img-src data:` only), or, when the image store cannot give it intact, a line naming it.
+ */
+function htmlImage(image: ImageNote, number: number, imageData: ImageData): string {
+  const label = escapeHtml(`Image ${number}: ${imageLabel(image)}, sha256 ${image.sha256}`);
+  const data = imageData(image.sha256);
+  if (data === null) return `<p class="image missing">${label} (not in the image store)</p>`;
+  const src = `data:${escapeHtml(image.mediaType)};base64,${data}`;
+  return `<figure class="image"><img src="${src}" alt="${label}"><figcaption>${label}</figcaption></figure>`;
 }
 
 function toolCall(item: Extract<ViewItem, { kind: "tool-call" }>): string {

@@ -4,10 +4,11 @@
 // longer than any backtick run inside, a footer per turn. Only codewhale writes headings.
 // Called by export-render.ts and `sessions show --view`.
 
+import { imageSize } from "../session/images.ts";
 import type { WebSource } from "../session/web-search.ts";
 import type { ExportMeta, ViewRenderer } from "./export-render-types.ts";
 import { isSafeLink } from "./export-safety.ts";
-import type { ViewItem } from "./export-view.ts";
+import type { ImageNote, ViewItem } from "./export-view.ts";
 import { formatCostDetail, formatCount, formatTokens, plural } from "./format.ts";
 import { literalMarkdown, neutralMarkdown } from "./markdown-neutral.ts";
 
@@ -43,13 +44,28 @@ function frontMatter(meta: ExportMeta): string {
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * A prompt's images as lines after its text, each named by its hash: the image itself is in
+ * the session's image store (`<id>.images/<sha256>`), which an HTML export embeds.
+ */
+function imageLines(images: readonly ImageNote[]): string {
+  return images
+    .map((image, at) => `\n\n*Image ${at + 1}: ${imageLabel(image)}, sha256 ${image.sha256}*`)
+    .join("");
+}
+
+/** `image/png, 70 B`. */
+export function imageLabel(image: ImageNote): string {
+  return `${image.mediaType}, ${imageSize(image.bytes)}`;
+}
+
 /** One item as Markdown, ending with a blank line. */
 export function markdownItem(item: ViewItem): string {
   switch (item.kind) {
     case "user": {
       const who = item.steering ? "User (while the turn ran)" : "User";
       const blocked = item.blocked ? `\n\n*Blocked, never sent: ${inline(item.blocked)}*` : "";
-      return `### ${who}\n\n${quote(item.text)}${blocked}\n\n`;
+      return `### ${who}\n\n${quote(item.text)}${imageLines(item.images)}${blocked}\n\n`;
     }
     case "text":
       return `**Assistant**\n\n${neutralMarkdown(item.text)}\n\n`;

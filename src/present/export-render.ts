@@ -1,10 +1,11 @@
 // Renders one view of a session's events in one format, streamed to `write`: the fold of
 // export-view.ts feeds the format's renderer item by item, so memory stays flat whatever the
-// log's size. A pure function of the events and options (no clock, locale or environment).
+// log's size. A pure function of the events and options (no clock, locale or environment;
+// the HTML export's images come from `imageData`, which the caller reads from the image store).
 // Called by cli/export-command.ts (export and `export verify`) and `sessions show --view`.
 import type { EventOf, SessionEvent } from "../session/events.ts";
 import { foldFigures } from "../session/figures.ts";
-import { createHtmlRenderer } from "./export-html.ts";
+import { createHtmlRenderer, type ImageData } from "./export-html.ts";
 import { createJsonlRenderer } from "./export-jsonl.ts";
 import { createMarkdownRenderer } from "./export-md.ts";
 import type { ExportFormat, ViewRenderer } from "./export-render-types.ts";
@@ -21,6 +22,8 @@ export interface RenderOptions {
   clean: Redact;
   /** Reads the subagent sessions the log's `task` results name; none: they are not rendered. */
   children?: ChildLogs;
+  /** The stored images' bytes, for the HTML export to embed (absent: each is named only). */
+  imageData?: ImageData;
 }
 
 /** A subagent's log as read for an export, through the seq the parent's link names. */
@@ -38,8 +41,9 @@ export type ChildLogs = (sessionId: string, throughSeq: number) => ChildLog | { 
 export async function createRenderer(
   format: ExportFormat,
   write: (text: string) => void,
+  imageData?: ImageData,
 ): Promise<ViewRenderer> {
-  if (format === "html") return createHtmlRenderer(write);
+  if (format === "html") return createHtmlRenderer(write, imageData);
   if (format === "md") return createMarkdownRenderer(write);
   return createJsonlRenderer(write);
 }
@@ -54,7 +58,7 @@ export async function createViewRender(
   options: RenderOptions,
   write: (text: string) => void,
 ): Promise<ViewRender> {
-  const renderer = await createRenderer(options.format, write);
+  const renderer = await createRenderer(options.format, write, options.imageData);
   const fold = new ViewFold(options.view, options.clean);
   let begun = false;
   return {

@@ -25,8 +25,23 @@ export interface SessionHead {
   version: string;
 }
 
+/** An image a prompt carries, as the log names it. */
+export interface ImageNote {
+  sha256: string;
+  mediaType: string;
+  bytes: number;
+}
+
 export type ViewItem =
-  | { kind: "user"; seq: number; text: string; blocked: string | null; steering: boolean }
+  | {
+      kind: "user";
+      seq: number;
+      text: string;
+      blocked: string | null;
+      steering: boolean;
+      /** The prompt's images, by hash (stored beside the log). */
+      images: ImageNote[];
+    }
   | { kind: "text" | "thinking"; seq: number; turn: number; text: string }
   | {
       kind: "tool-call";
@@ -215,9 +230,16 @@ export class ViewFold {
           text: r(event.text),
           blocked: event.blocked ? r(`${event.blocked.by}: ${event.blocked.reason}`) : null,
           steering: false,
+          images: (event.images ?? []).map((image) => ({
+            sha256: image.sha256,
+            mediaType: image.media_type,
+            bytes: image.bytes,
+          })),
         };
-      case "steering/message":
-        return { kind: "user", seq: event.seq, text: r(event.text), blocked: null, steering: true };
+      case "steering/message": {
+        const text = r(event.text);
+        return { kind: "user", seq: event.seq, text, blocked: null, steering: true, images: [] };
+      }
       case "assistant/message": {
         const view = webSearchView(event.content);
         return view ? { kind: "web-search", seq: event.seq, ...redactedView(view, r) } : null;

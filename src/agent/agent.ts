@@ -6,6 +6,7 @@
 
 import type { RewindRequest } from "../checkpoints/index.ts";
 import type { PermissionMode } from "../config/index.ts";
+import { askNotice } from "../hooks/index.ts";
 import type { PermissionContext } from "../permissions/index.ts";
 import { loadBashParser } from "../permissions/index.ts";
 import { preloadProvider } from "../providers/index.ts";
@@ -19,7 +20,6 @@ import type {
   CommandResults,
   WithdrawnRewind,
 } from "./agent-command.ts";
-import { askNotice } from "./ask-notice.ts";
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
 import { compactHistory } from "./compaction.ts";
 import { type AgentOptions, type ComposedSession, composeSession } from "./compose-session.ts";

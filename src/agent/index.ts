@@ -6,7 +6,6 @@
 export type { AgentOptions, CompactOutcome, SubmitOutcome, UserShellRun } from "./agent.ts";
 export { Agent, USER_ATTACH_SOURCE, USER_SHELL_SOURCE } from "./agent.ts";
 export type { AgentCommand, CommandResult, WithdrawnRewind } from "./agent-command.ts";
-export { askNotice } from "./ask-notice.ts";
 export type {
   AgentBus,
   AgentStatus,

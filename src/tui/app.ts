@@ -13,8 +13,9 @@ import {
   Text,
   type TUI,
 } from "@mariozechner/pi-tui";
-import { type Agent, askNotice } from "../agent/index.ts";
+import type { Agent } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
+import { askNotice } from "../hooks/notification-text.ts";
 import { formatCost } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
 import { terminalSafe as safe } from "../runner/index.ts";

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { SelectItem } from "@mariozechner/pi-tui";
-import { loadRuleFiles } from "../config/index.ts";
+import { loadRuleFiles } from "../config/rule-files.ts";
 
 interface MemoryPlaces {
   cwd: string;

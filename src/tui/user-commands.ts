@@ -1,6 +1,6 @@
 // User-defined slash commands: Markdown files whose body is a prompt, in Claude Code's format
 // (optional frontmatter `description` and `argument-hint`; `$ARGUMENTS` and `$1`…`$9` in the
-// body). Read from `$CODEWHALE_HOME/commands/` (the user's), then the project's
+// body); a file in a subdirectory is namespaced (`git/commit.md` is `/git:commit`). Read from `$CODEWHALE_HOME/commands/` (the user's), then the project's
 // `.codewhale/commands/` and `.claude/commands/`; a name already taken (a built-in, or an
 // earlier directory: a repository never shadows the user's own) is skipped with a note.
 // A project's files come from a possibly hostile repository, so a command is only prompt text
@@ -60,10 +60,12 @@ export function loadUserCommands(dirs: CommandDirs, taken: ReadonlySet<string>):
       skipped.push(`${dir}: a symlink out of the project`);
       continue;
     }
-    for (const file of markdownFiles(dir)) {
-      const name = file.slice(0, -3).toLowerCase();
+    for (const file of commandFiles(dir)) {
+      const name = file.slice(0, -3).toLowerCase().replace("/", ":");
       const path = join(dir, file);
-      const problem = NAME.test(name) ? undefined : "a name may use only a-z, 0-9, - and _";
+      const problem = name.split(":").every((part) => NAME.test(part))
+        ? undefined
+        : "a name may use only a-z, 0-9, - and _";
       const read = problem ? { problem } : readDefinitionFile(dir, path, MAX_COMMAND_BYTES);
       if ("problem" in read) {
         skipped.push(`${path}: ${read.problem}`);
@@ -78,6 +80,14 @@ export function loadUserCommands(dirs: CommandDirs, taken: ReadonlySet<string>):
     }
   }
   return { commands, skipped };
+}
+
+/** The `.md` files of `dir` and of its subdirectories (`git/commit.md`: `/git:commit`). */
+function commandFiles(dir: string): string[] {
+  const files = markdownFiles(dir);
+  const subdirs = directoryEntries(dir, (entry) => entry.isDirectory());
+  for (const sub of subdirs) files.push(...markdownFiles(join(dir, sub)).map((f) => `${sub}/${f}`));
+  return files;
 }
 
 function markdownFiles(dir: string): string[] {

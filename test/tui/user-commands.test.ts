@@ -78,6 +78,23 @@ describe("user-defined slash commands", () => {
     assert.ok(completionCommands(loaded).some((command) => command.name === "review"));
   });
 
+  it("names a subdirectory's commands with its namespace, never following a linked folder", () => {
+    const d = dirs();
+    mkdirSync(join(d.claude, "git"));
+    writeFileSync(join(d.claude, "git", "commit.md"), "---\ndescription: Commit\n---\nCommit $1\n");
+    mkdirSync(join(d.user, "Bad Space"));
+    writeFileSync(join(d.user, "Bad Space", "x.md"), "x\n");
+    const outside = mkdtempSync(join(tmpdir(), "cw-cmd-out-"));
+    writeFileSync(join(outside, "steal.md"), "secret\n");
+    symlinkSync(outside, join(d.own, "linked"), "dir");
+    const loaded = loadUserCommands(d, BUILTIN_NAMES);
+    const names = loaded.commands.map((command) => command.name);
+    assert.deepEqual(names, ["git:commit"]);
+    assert.equal(expandCommand(loaded.commands[0]!, "the fix"), "Commit the");
+    assert.match(loaded.skipped.join("\n"), /Bad Space\/x\.md: a name may use only/);
+    assert.ok(completionCommands(loaded).some((command) => command.name === "git:commit"));
+  });
+
   it("refuses a project's commands directory that is a symlink out of the project", () => {
     const d = dirs();
     const elsewhere = mkdtempSync(join(tmpdir(), "cw-cmd-elsewhere-"));

@@ -39,6 +39,26 @@ describe("the mock provider's history rules", () => {
     assert.deepEqual(check([...ok, ok[1], ok[2]]), ["tool_use id toolu_a appears twice"]);
   });
 
+  it("Anthropic: a server tool's use is followed by its result block in the same message", () => {
+    const use = { type: "server_tool_use", id: "srvtoolu_a", name: "web_search", input: {} };
+    const found = { type: "web_search_tool_result", tool_use_id: "srvtoolu_a", content: [] };
+    const check = (content: unknown[]) =>
+      historyViolations("anthropic", {
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "assistant", content },
+        ],
+      });
+    assert.deepEqual(check([use, found, text("answer")]), []);
+    assert.deepEqual(check([use, text("answer")]), [
+      "server_tool_use srvtoolu_a in messages[1] has no result block",
+    ]);
+    assert.deepEqual(check([found, use]), [
+      "messages[1] has a web_search_tool_result for srvtoolu_a before or without its server_tool_use",
+      "server_tool_use srvtoolu_a in messages[1] has no result block",
+    ]);
+  });
+
   it("Chat Completions: each tool message answers an open tool_call, every call before the next message", () => {
     const calls = { role: "assistant", content: null, tool_calls: [{ id: "c1" }, { id: "c2" }] };
     const answer = (id: string) => ({ role: "tool", tool_call_id: id, content: "x" });

@@ -31,6 +31,7 @@ import { execImages, readExecPrompt } from "./exec-prompt.ts";
 import { runStdinSession } from "./exec-stdin.ts";
 import { workspaceNotice } from "./exec-workspace.ts";
 import { collect, permissionMode } from "./flag-values.ts";
+import { localModelFallback } from "./local-models.ts";
 import { execReceipts } from "./receipts.ts";
 import { onStdoutReaderGone } from "./stdout-reader.ts";
 
@@ -117,10 +118,11 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
 
 async function runExec(
   promptArg: string | undefined,
-  options: ExecOptions,
+  given: ExecOptions,
   deps: ExecDependencies,
 ): Promise<void> {
   const started = Date.now();
+  let options = given;
   const format = checkFormat(options);
   checkNotEmpty(options);
   checkExecFlags(options);
@@ -130,6 +132,12 @@ async function runExec(
   const cwd = cwdOption(options.cwd);
   const loaded = loadExecConfig(options, cwd);
   const resuming = options.resume !== undefined || options.continue === true;
+  // No model named and no key for the default one: a local server's model, when one answers.
+  const local = resuming || options.model ? null : await localModelFallback(loaded, process.env);
+  if (local) {
+    process.stderr.write(`${local.notice}\n`);
+    options = { ...options, model: local.model };
+  }
   if (!resuming) checkBudgetPriced(options, loaded, options.model ?? loaded.config.model);
   const compacting = options.compact !== undefined;
   const images = execImages(options.image, promptlessReason(interactive, compacting));

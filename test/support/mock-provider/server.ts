@@ -121,6 +121,15 @@ export async function startMockProvider(options: MockOptions = {}): Promise<Mock
     const record = recordRequest(req, path, api, raw);
     requests.push(record);
     const id = `mock_${++counter}`;
+    if (req.method === "GET" && path === "/api/tags") {
+      // Ollama's own model list, which answers without a key.
+      return sendJson(
+        res,
+        200,
+        { models: [{ name: "qwen-mock:7b" }, { name: "llama-mock:8b" }] },
+        {},
+      );
+    }
     if (req.method === "GET" && MODEL_LISTS.has(path)) {
       // The model list `codewhale doctor` asks for: 401 without a key, as the providers do.
       if (record.auth === null)

@@ -1,0 +1,61 @@
+// With no model named and no key for the default one, exec runs the first model of a local
+// Ollama server answering at its preset's base URL (the loopback mock, via OLLAMA_BASE_URL in
+// place of the default port) and says so on stderr, naming the others; with no local server
+// answering it fails as before, naming the missing key.
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { describe, it } from "node:test";
+import { execEnv, runExec } from "../support/exec-harness.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
+
+/** A loopback port nothing listens on (closed again at once). */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("exec with no key and a local server", () => {
+  const mock = useMockProvider();
+
+  it("runs the Ollama server's first model and names the others", async () => {
+    const setup = execEnv(mock);
+    const { ANTHROPIC_API_KEY: _key, ...env } = setup.env;
+    const closed = await closedPort();
+    mock.enqueue({ blocks: [{ kind: "text", text: "hello from ollama" }] });
+    const run = await runExec(["hi"], {
+      ...setup,
+      env: {
+        ...env,
+        OLLAMA_BASE_URL: `${mock.url}/v1`,
+        LMSTUDIO_BASE_URL: `http://127.0.0.1:${closed}/v1`,
+      },
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /hello from ollama/);
+    assert.match(
+      run.stderr,
+      /no API key for provider "anthropic".*using ollama\/qwen-mock:7b from the Ollama server.*llama-mock:8b/,
+    );
+    const chat = mock.requests.find((request) => request.path === "/v1/chat/completions");
+    assert.equal((chat?.body as { model?: string } | undefined)?.model, "qwen-mock:7b");
+  });
+
+  it("without a local server answering, fails naming the key", async () => {
+    const setup = execEnv(mock);
+    const { ANTHROPIC_API_KEY: _key, ...env } = setup.env;
+    const closed = await closedPort();
+    const run = await runExec(["hi"], {
+      ...setup,
+      env: {
+        ...env,
+        OLLAMA_BASE_URL: `http://127.0.0.1:${closed}/v1`,
+        LMSTUDIO_BASE_URL: `http://127.0.0.1:${closed}/v1`,
+      },
+    });
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /no API key for provider "anthropic": set ANTHROPIC_API_KEY/);
+  });
+});

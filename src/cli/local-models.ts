@@ -35,7 +35,7 @@ const SERVERS: readonly LocalServer[] = [
   },
 ];
 
-export interface LocalFallback {
+interface LocalFallback {
   /** `ollama/<model>`: the model the session runs. */
   model: string;
   /** One line for stderr: why, which server, its other models. */

@@ -9,6 +9,7 @@ import type { PermissionMode } from "../config/index.ts";
 import type { JsonValue } from "../session/events.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { CallPresentation } from "../tools/presentation.ts";
+import { AskWaitlist } from "./ask-waitlist.ts";
 import type { AgentBus } from "./bus-events.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 
@@ -35,11 +36,6 @@ export type PlanOutcome =
   | { approved: false; by: "user"; feedback?: string }
   | { approved: false; by: "default"; reason: string };
 
-interface Waiting {
-  ask: AgentAsk;
-  settle(outcome: PlanOutcome): void;
-}
-
 /** What the desk reads and changes of its session. */
 interface PlanSession {
   bus: AgentBus;
@@ -52,11 +48,13 @@ interface PlanSession {
 }
 
 export class PlanDesk {
-  private readonly waiting = new Map<string, Waiting>();
+  private readonly waiting: AskWaitlist<PlanOutcome>;
   /** Set when nobody could decide on a plan: the turn ends after this step (turn.ts). */
   private ending = false;
 
-  constructor(private readonly session: PlanSession) {}
+  constructor(private readonly session: PlanSession) {
+    this.waiting = new AskWaitlist(session.bus, none, NO_APPROVER);
+  }
 
   /** True while the session is in plan mode: only then is `exit_plan` offered. */
   get planning(): boolean {
@@ -68,7 +66,7 @@ export class PlanDesk {
     const { writer } = this.session;
     const { callId } = proposal;
     writer.append({ type: "plan/proposed", call_id: callId, plan: proposal.plan });
-    const outcome = await this.wait(proposal);
+    const outcome = await this.waiting.wait(this.describe(proposal), proposal.signal);
     writer.append({ type: "plan/decided", call_id: callId, ...decidedFields(outcome) });
     if (outcome.approved) this.session.setMode(outcome.mode);
     if (!outcome.approved && outcome.by === "default" && !proposal.signal.aborted) {
@@ -86,18 +84,18 @@ export class PlanDesk {
 
   /** True when `id` is a plan waiting here. */
   owns(id: string): boolean {
-    return this.waiting.has(id);
+    return this.waiting.get(id) !== undefined;
   }
 
   /** Decides on a plan: `approve` (with the mode to continue in) or `deny` (keep planning). */
   answer(id: string, decision: AskDecision): AnswerResult {
-    if (!this.waiting.has(id)) return { ok: false, error: "unknown", message: `no plan ${id}` };
+    if (!this.waiting.get(id)) return { ok: false, error: "unknown", message: `no plan ${id}` };
     if (decision.outcome === "approve") {
       const mode = decision.mode ?? "default";
       if (mode !== "default" && mode !== "accept-edits") {
         return { ok: false, error: "not-offered", message: `plan ${id}: no mode ${mode}` };
       }
-      this.end(id, { approved: true, mode });
+      this.waiting.settle(id, { approved: true, mode });
       return { ok: true };
     }
     if (decision.outcome !== "deny") {
@@ -105,43 +103,16 @@ export class PlanDesk {
     }
     if (decision.by === "default") {
       const reason = decision.reason ?? NO_APPROVER;
-      this.end(id, { approved: false, by: "default", reason });
+      this.waiting.settle(id, { approved: false, by: "default", reason });
       return { ok: true };
     }
     const feedback = decision.reason?.trim();
-    this.end(id, { approved: false, by: "user", ...(feedback ? { feedback } : {}) });
+    this.waiting.settle(id, { approved: false, by: "user", ...(feedback ? { feedback } : {}) });
     return { ok: true };
   }
 
   pending(): AgentAsk[] {
-    return [...this.waiting.values()].map((waiting) => waiting.ask);
-  }
-
-  private wait(proposal: Proposal): Promise<PlanOutcome> {
-    const { signal } = proposal;
-    const { bus } = this.session;
-    if (signal.aborted) return Promise.resolve(none("the turn was cancelled"));
-    if (bus.listenerCount("agent/ask") === 0) return Promise.resolve(none(NO_APPROVER));
-    const ask = this.describe(proposal);
-    return new Promise<PlanOutcome>((resolve) => {
-      const onAbort = () => this.end(ask.id, none("the turn was cancelled"));
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.waiting.set(ask.id, {
-        ask,
-        settle: (outcome) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(outcome);
-        },
-      });
-      bus.emit("agent/ask", ask);
-    });
-  }
-
-  private end(id: string, outcome: PlanOutcome): void {
-    const waiting = this.waiting.get(id);
-    if (!waiting) return;
-    this.waiting.delete(id);
-    waiting.settle(outcome);
+    return this.waiting.pending();
   }
 
   private describe(proposal: Proposal): AgentAsk {

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { JsonValue } from "../session/events.ts";
 import type { SessionWriter } from "../session/writer.ts";
 import type { CallPresentation } from "../tools/presentation.ts";
+import { AskWaitlist } from "./ask-waitlist.ts";
 import type { AgentBus } from "./bus-events.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 
@@ -31,19 +32,16 @@ type QuestionOutcome =
   | { answer: string }
   | { answer: null; reason: string; by: "user" | "default" };
 
-interface Waiting {
-  ask: AgentAsk;
-  settle(outcome: QuestionOutcome): void;
-}
-
 export class QuestionDesk {
-  private readonly waiting = new Map<string, Waiting>();
+  private readonly waiting: AskWaitlist<QuestionOutcome>;
 
   constructor(
-    private readonly bus: AgentBus,
+    bus: AgentBus,
     private readonly writer: SessionWriter,
     private readonly sessionId: string,
-  ) {}
+  ) {
+    this.waiting = new AskWaitlist(bus, none, NO_USER);
+  }
 
   /** Asks; resolves with the answer (recorded), or why none came. */
   async ask(question: Question): Promise<QuestionOutcome> {
@@ -55,7 +53,7 @@ export class QuestionDesk {
       options: question.options,
       free_text: question.freeText,
     });
-    const outcome = await this.wait(question);
+    const outcome = await this.waiting.wait(this.describe(question), question.signal);
     this.writer.append({
       type: "question/answered",
       call_id: callId,
@@ -66,39 +64,20 @@ export class QuestionDesk {
     return outcome;
   }
 
-  private wait(question: Question): Promise<QuestionOutcome> {
-    const { signal } = question;
-    if (signal.aborted) return Promise.resolve(none("the turn was cancelled"));
-    if (this.bus.listenerCount("agent/ask") === 0) return Promise.resolve(none(NO_USER));
-    const ask = this.describe(question);
-    return new Promise<QuestionOutcome>((resolve) => {
-      const onAbort = () => this.end(ask.id, none("the turn was cancelled"));
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.waiting.set(ask.id, {
-        ask,
-        settle: (outcome) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(outcome);
-        },
-      });
-      this.bus.emit("agent/ask", ask);
-    });
-  }
-
   /** True when `id` is a question waiting here. */
   owns(id: string): boolean {
-    return this.waiting.has(id);
+    return this.waiting.get(id) !== undefined;
   }
 
   /** Answers a question: an `answer` (an option, or any text when free text is allowed) or a decline. */
   answer(id: string, decision: AskDecision): AnswerResult {
     const waiting = this.waiting.get(id);
     if (!waiting) return { ok: false, error: "unknown", message: `no question ${id}` };
-    const question = waiting.ask.question;
+    const question = waiting.question;
     if (decision.outcome === "deny") {
       const by = decision.by ?? "user";
       const reason = decision.reason ?? "the user declined to answer";
-      this.end(id, { answer: null, reason, by });
+      this.waiting.settle(id, { answer: null, reason, by });
       return { ok: true };
     }
     if (decision.outcome !== "answer" || typeof decision.answer !== "string") {
@@ -109,19 +88,12 @@ export class QuestionDesk {
     if (answer === "" || (!known && !question?.freeText)) {
       return { ok: false, error: "not-offered", message: `question ${id}: not one of its options` };
     }
-    this.end(id, { answer });
+    this.waiting.settle(id, { answer });
     return { ok: true };
   }
 
   pending(): AgentAsk[] {
-    return [...this.waiting.values()].map((waiting) => waiting.ask);
-  }
-
-  private end(id: string, outcome: QuestionOutcome): void {
-    const waiting = this.waiting.get(id);
-    if (!waiting) return;
-    this.waiting.delete(id);
-    waiting.settle(outcome);
+    return this.waiting.pending();
   }
 
   private describe(question: Question): AgentAsk {

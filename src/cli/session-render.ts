@@ -102,12 +102,18 @@ function webSearchSummary(event: EventOf<"assistant/message">): string {
   return `: ${oneLine(parts.join("; "))}`;
 }
 
+/** ` (+2 images)` after a prompt that carries images (stored beside the log). */
+function imagesNote(count: number): string {
+  if (count === 0) return "";
+  return ` (+${count} ${count === 1 ? "image" : "images"})`;
+}
+
 function describe(event: SessionEvent): string {
   switch (event.type) {
     case "session/start":
       return ` ${event.provider}/${event.model} in ${event.cwd}`;
     case "user/message":
-      return `: ${oneLine(event.text)}${event.blocked ? ` (blocked by ${event.blocked.by}: ${oneLine(event.blocked.reason)})` : ""}`;
+      return `: ${oneLine(event.text)}${imagesNote(event.images?.length ?? 0)}${event.blocked ? ` (blocked by ${event.blocked.by}: ${oneLine(event.blocked.reason)})` : ""}`;
     case "steering/message":
       return `: ${oneLine(event.text)}`;
     case "context/note":

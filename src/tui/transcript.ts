@@ -15,6 +15,7 @@ import type { ToolPresentations } from "../present/tool-presentations.ts";
 import { sourceLine, webSearchView } from "../present/web-search-lines.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { EventOf, SessionEvent } from "../session/events.ts";
+import { imageSize } from "../session/images.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 import { PendingToolCard } from "./pending-tool-card.ts";
 import { planBlock, planDecisionLine } from "./plan-block.ts";
@@ -101,6 +102,9 @@ export class Transcript {
           return;
         }
         this.prompt(safe(event.text));
+        for (const image of event.images ?? []) {
+          this.line(theme.dim(`[image ${image.media_type}, ${imageSize(image.bytes)}]`));
+        }
         return;
       case "steering/message":
         this.prompt(safe(event.text), " (steering)");

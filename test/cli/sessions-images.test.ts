@@ -29,6 +29,9 @@ describe("sessions verify and show with an image", () => {
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /1 image match their SHA-256/);
 
+    const text = run("sessions", "show", id);
+    assert.match(text.stdout, /what is this\? \(\+1 image\)/);
+
     const shown = run("sessions", "show", id, "--json");
     assert.equal(shown.status, 0, shown.stderr);
     assert.ok(shown.stdout.includes(`"sha256":"${sha}"`));

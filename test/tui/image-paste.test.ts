@@ -24,7 +24,12 @@ describe("images in the terminal", { skip: skipWithout("tmux"), concurrency: 2 }
     screen.type(" and @anim.gif");
     mock.enqueue(text("two images seen"));
     screen.keys("Enter");
-    await screen.waitFor("two images seen");
+    const shown = await screen.waitFor("two images seen");
+    assert.match(
+      shown,
+      /\[image image\/png, 70 B\]\n.*\[image image\/gif, /s,
+      "the transcript names both",
+    );
     const [prompt] = ofType(loggedEvents(setup.home), "user/message");
     assert.equal(prompt?.text, "[Image #1] and [Image #2]");
     assert.deepEqual(

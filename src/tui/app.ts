@@ -42,7 +42,13 @@ import { StatusLine } from "./status-line.ts";
 import { steerQueued } from "./steer.ts";
 import type { Theme } from "./theme.ts";
 import { type DisplayState, Transcript } from "./transcript.ts";
-import { expandCommand, type LoadedCommands, UserCommandSet } from "./user-commands.ts";
+import {
+  expandCommand,
+  type LoadedCommands,
+  shellSpans,
+  type UserCommand,
+  UserCommandSet,
+} from "./user-commands.ts";
 
 /** A new session's first line and status, known before it is open (the first frame). */
 export interface SessionHeader {
@@ -634,8 +640,7 @@ export class App {
       const own = this.userCommands().commands.find((command) => command.name === parsed.given);
       if (!own) return say(this.theme.warn(parsed.message));
       // Only prompt text: a body starting with "!" or "/" is sent, never run.
-      this.sendPrompt(expandCommand(own, parsed.argument));
-      return;
+      return this.runOwnCommand(own, parsed.argument);
     }
     switch (parsed.name) {
       case "help":
@@ -759,6 +764,28 @@ export class App {
     });
   }
 
+  /**
+   * One of your own commands: each !`command` in it is asked for first and, allowed, run as a
+   * `!` command of yours (its output a note for the model); then the prompt is sent.
+   */
+  private async runOwnCommand(own: UserCommand, argument: string): Promise<void> {
+    const ran = new Set<string>();
+    for (const line of shellSpans(own)) {
+      const run = await new Promise<string | undefined>((resolve) => {
+        const choices = [
+          { value: "run", label: "Run it" },
+          { value: "skip", label: "Don't run it" },
+        ];
+        const title = `/${own.name} runs \`${safe(line)}\` first`;
+        this.pick(title, choices, resolve, () => resolve(undefined));
+      });
+      if (run !== "run") continue;
+      await this.shell.run(line);
+      ran.add(line);
+    }
+    this.sendPrompt(expandCommand(own, argument, ran));
+  }
+
   /** `/model`: the models the providers list; the one picked goes on with this session. */
   private async openModelPicker(say: (line: string) => void): Promise<void> {
     const list = this.options.views.models;
@@ -797,14 +824,20 @@ export class App {
   }
 
   /** A picker above the editor; `picked` gets the chosen value (nothing on Esc). */
-  private pick(title: string, items: SelectItem[], picked: (value: string) => void): void {
-    if (this.overlay) return;
+  private pick(
+    title: string,
+    items: SelectItem[],
+    picked: (value: string) => void,
+    left: () => void = () => undefined,
+  ): void {
+    if (this.overlay) return left();
     const picker = new Picker(title, items, this.theme, (value) => {
       this.overlay = undefined;
       this.searchArea.clear();
       this.tui.setFocus(this.editor);
       this.tui.requestRender();
       if (value) picked(value);
+      else left();
     });
     this.overlay = picker;
     this.searchArea.addChild(picker);

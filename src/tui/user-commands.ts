@@ -4,8 +4,8 @@
 // `.codewhale/commands/` and `.claude/commands/`; a name already taken (a built-in, or an
 // earlier directory: a repository never shadows the user's own) is skipped with a note.
 // A project's files come from a possibly hostile repository, so a command is only prompt text
-// sent when the user invokes it: nothing in it runs (Claude Code's !`cmd` lines are shown as
-// not run), names are limited to [a-z0-9_-], files to 64 KB, and a symlink that leads out of
+// sent when the user invokes it: nothing in it runs unasked (Claude Code's !`cmd` spans are
+// asked for by app.ts, and shown as not run when declined), names are limited to [a-z0-9_-], files to 64 KB, and a symlink that leads out of
 // its directory is refused. Loaded by app.ts for /help, completion and invocation.
 import { join } from "node:path";
 import {
@@ -116,15 +116,32 @@ export function parseCommand(
   };
 }
 
+/** Claude Code's !`command`: a command whose output the prompt takes. */
+const SHELL_SPAN = /!`([^`\n]*)`/g;
+
+/** The !`command` spans of a command's prompt, each once, in order. */
+export function shellSpans(command: UserCommand): string[] {
+  const lines = [...command.body.matchAll(SHELL_SPAN)].map((match) => match[1] ?? "");
+  return [...new Set(lines.filter((line) => line.trim() !== ""))];
+}
+
 /**
  * The prompt a command sends: `$ARGUMENTS` is the whole argument text, `$1`…`$9` its
  * whitespace-separated words (missing ones empty). Claude Code's !`command` (run a command and
- * insert its output) is never run here: it is left as `command` followed by "(not run)".
+ * insert its output) is never run here: the terminal asks first and runs the ones allowed as
+ * the user's own `!` commands (their output reaches the model as a note before the prompt);
+ * each span becomes `command` followed by "(its output is above)" if in `ran`, else "(not run)".
  */
-export function expandCommand(command: UserCommand, argument: string): string {
+export function expandCommand(
+  command: UserCommand,
+  argument: string,
+  ran: ReadonlySet<string> = new Set(),
+): string {
   const words = argument.trim() ? argument.trim().split(/\s+/) : [];
   const expanded = command.body
-    .replace(/!`([^`\n]*)`/g, "`$1` (not run)")
+    .replace(SHELL_SPAN, (_, line: string) =>
+      ran.has(line) ? `\`${line}\` (its output is above)` : `\`${line}\` (not run)`,
+    )
     .replace(/\$ARGUMENTS|\$([1-9])/g, (_, index: string | undefined) =>
       index === undefined ? argument.trim() : (words[Number(index) - 1] ?? ""),
     );

@@ -830,7 +830,10 @@ export class App {
     picked: (value: string) => void,
     left: () => void = () => undefined,
   ): void {
-    if (this.overlay) return left();
+    if (this.overlay) {
+      left();
+      return;
+    }
     const picker = new Picker(title, items, this.theme, (value) => {
       this.overlay = undefined;
       this.searchArea.clear();

@@ -1,5 +1,6 @@
-// Runs test/**/*.test.ts with Node's own test runner through tsx (Node 20 has no glob support
-// in --test, so the files are listed here); arguments filter by path substring. First it makes
+// Runs test/**/*.test.ts with Node's own test runner, bundled by esbuild (test-bundle.mjs; with
+// TEST_BUNDLE=0 through tsx) (Node 20 has no glob support in --test, so the files are listed
+// here); arguments filter by path substring. First it makes
 // sure of the system tools the selected tests need (all of them for a full run) and builds
 // dist/ when a selected test runs the CLI; the tests then run in a hermetic environment
 // (scripts/test-env.mjs) whose temp dirs all land in one scratch dir removed afterwards.
@@ -7,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bundleTests } from "./test-bundle.mjs";
 import { ensureTools, hermeticEnv, SYSTEM_TOOLS } from "./test-env.mjs";
 import { needsOf, selectTests } from "./test-selection.mjs";
 
@@ -33,19 +35,24 @@ if (needs.dist) {
 const concurrency = /^[1-9][0-9]?$/.test(process.env.TEST_CONCURRENCY ?? "")
   ? process.env.TEST_CONCURRENCY
   : "2";
+// The test files run bundled (scripts/test-bundle.mjs): each process then loads a few plain
+// modules instead of transforming src/ through tsx. TEST_BUNDLE=0 runs the sources through tsx.
+const bundled = process.env.TEST_BUNDLE !== "0";
+const bundleDir = join(".test-build", String(process.pid));
+const runFiles = bundled ? await bundleTests(files, bundleDir) : files;
 const args = [
-  "--import",
-  "tsx",
+  ...(bundled ? [] : ["--import", "tsx"]),
   "--test",
   "--test-reporter=spec",
   `--test-concurrency=${concurrency}`,
-  ...files,
+  ...runFiles,
 ];
 const scratch = mkdtempSync(join(tmpdir(), "codewhale-tests-"));
 const env = hermeticEnv(process.env, scratch);
 const result = spawnSync(process.execPath, args, { stdio: "inherit", env });
 try {
   rmSync(scratch, { recursive: true, force: true });
+  if (bundled) rmSync(bundleDir, { recursive: true, force: true });
 } catch {
   // Left for the OS to clean; never fails the run.
 }

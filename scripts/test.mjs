@@ -30,11 +30,11 @@ if (needs.dist) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-// Two test files at a time unless TEST_CONCURRENCY says otherwise (to measure another figure on
-// a quiet machine: the terminal tests under tmux are sensitive to load).
+// Three test files at a time unless TEST_CONCURRENCY says otherwise: on two cores, two lanes
+// left the CPU idle a third of the run (tests waiting on child processes, servers and screens).
 const concurrency = /^[1-9][0-9]?$/.test(process.env.TEST_CONCURRENCY ?? "")
   ? process.env.TEST_CONCURRENCY
-  : "2";
+  : "3";
 // The test files run bundled (scripts/test-bundle.mjs): each process then loads a few plain
 // modules instead of transforming src/ through tsx. TEST_BUNDLE=0 runs the sources through tsx.
 const bundled = process.env.TEST_BUNDLE !== "0";

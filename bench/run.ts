@@ -13,6 +13,7 @@ import { benchRunner } from "./runner.ts";
 import { benchSandbox } from "./sandbox.ts";
 import { benchSecretCorpus } from "./secret-corpus.ts";
 import { benchSessionLog } from "./session-log.ts";
+import { benchSessionSearch } from "./session-search.ts";
 import { benchSessionsList } from "./sessions-list.ts";
 import { benchSubagents } from "./subagents.ts";
 import { benchTerminal } from "./terminal.ts";
@@ -40,6 +41,7 @@ const benches: Bench[] = [
   { name: "sandbox", run: benchSandbox },
   { name: "checkpoints", run: benchCheckpoints },
   { name: "subagents", run: benchSubagents },
+  { name: "session search", run: benchSessionSearch },
 ];
 
 const filters = process.argv.slice(2);

@@ -192,7 +192,8 @@ const entry = {
   // start parses does not carry its ~300 KB.
   // The tokenizer of `sessions stats` (present/session-stats.ts, its o200k_base ranks ~2 MB)
   // likewise, loaded only by that command; and markdown-it (HTML exports, present/export-html.ts).
-  external: ["@xterm/headless", "gpt-tokenizer", "markdown-it"],
+  // The search index's SQLite (search/index-db.ts) is a native module: loaded from node_modules.
+  external: ["@xterm/headless", "gpt-tokenizer", "markdown-it", "better-sqlite3"],
 };
 
 /**

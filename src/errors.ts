@@ -62,6 +62,12 @@ export class UsageError extends CodewhaleError {
   override readonly name = "UsageError";
 }
 
+/** The session search index cannot be opened or written (docs/search.md). */
+export class SearchIndexError extends CodewhaleError {
+  readonly exitCode = ExitCode.failure;
+  override readonly name = "SearchIndexError";
+}
+
 /** A session log is damaged somewhere other than a torn last line. */
 export class SessionCorruptError extends CodewhaleError {
   readonly exitCode = ExitCode.failure;

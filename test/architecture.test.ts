@@ -21,6 +21,7 @@ type Layer = string;
 const SHARED: readonly Layer[] = ["errors", "version"];
 const BELOW_SURFACES = [
   "agent",
+  "search",
   "checkpoints",
   "session",
   "providers",
@@ -45,6 +46,7 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   permissions: ["session", "config", "runner", "bus"],
   hooks: ["session", "config", "runner", "bus"],
   checkpoints: ["session", "config"],
+  search: ["session", "config", "tools", "runner"],
   agent: [
     "session",
     "providers",

@@ -20,6 +20,7 @@ import { cwdOption } from "./cwd-option.ts";
 import { coexistChecks } from "./doctor-coexist.ts";
 import { modelChecks } from "./doctor-endpoint.ts";
 import { sandboxCheck } from "./doctor-sandbox.ts";
+import { searchIndexCheck } from "./doctor-search.ts";
 import { webSearchCheck } from "./doctor-web.ts";
 import { probeServers } from "./mcp-command.ts";
 import { printJson, printOut } from "./print.ts";
@@ -71,6 +72,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorChec
   const loaded = report.loaded;
   if (loaded) {
     checks.push(sessionsCheck(loaded), checkpointsCheck(loaded.home));
+    checks.push(await searchIndexCheck(loaded.home, sessionsDir(loaded)));
     checks.push(...providerChecks(loaded, env));
     checks.push(...(await modelChecks(loaded.config, env)));
     checks.push(await sandboxCheck(loaded.config, cwd, env));

@@ -19,6 +19,7 @@ import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts
 import { readShown, showText } from "./session-show.ts";
 import { type ListOptions, listSessions } from "./sessions-list.ts";
 import { registerRepairCommand } from "./sessions-repair.ts";
+import { registerSearchCommands } from "./sessions-search.ts";
 import { showView } from "./sessions-show-view.ts";
 import { printSessionStats, type StatsOptions } from "./sessions-stats.ts";
 import { checkSeqInRange, seqOption, viewOption } from "./view-options.ts";
@@ -81,6 +82,7 @@ export function registerSessionsCommand(program: Command): void {
     });
   registerRepairCommand(sessions, withDir);
   registerPruneCommand(sessions, withDir);
+  registerSearchCommands(sessions, withDir);
 }
 
 function withDir(command: Command): Command {

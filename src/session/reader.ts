@@ -29,6 +29,18 @@ export interface ReadOptions {
    * first line still throws.
    */
   tolerateDamagedTail?: boolean;
+  /**
+   * Continue a read that already verified the log up to this point (the search index's
+   * incremental update): reading starts at `offset`, the chain at `seq` and `hash`.
+   */
+  resumeAt?: ResumePoint;
+}
+
+/** Where an earlier read of the same log stopped: the bytes, seq and hash it had verified. */
+export interface ResumePoint {
+  offset: number;
+  seq: number;
+  hash: string;
 }
 
 /** The first bad line of a log that is valid before it; everything from it on is the tail. */
@@ -94,7 +106,7 @@ export class SessionReader {
   private *readChunks(fd: number): Generator<SessionEvent> {
     let buffer: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let carried = 0; // bytes of an unfinished line kept at the start of `buffer`
-    let dataOffset = 0; // file offset of buffer[0]
+    let dataOffset = this.startAt(); // file offset of buffer[0]
     for (let position = dataOffset; ; ) {
       if (carried === buffer.length) buffer = grow(buffer); // a line longer than the buffer
       const read = readSync(fd, buffer, carried, buffer.length - carried, position);
@@ -124,6 +136,17 @@ export class SessionReader {
       carried = buffer.copy(buffer, 0, lastNewline + 1, end);
     }
     yield* this.finishRead(buffer, carried);
+  }
+
+  /** The offset to read from: 0, or the resume point, taken as verified. */
+  private startAt(): number {
+    const resume = this.options.resumeAt;
+    if (!resume) return 0;
+    this.summary.events = resume.seq + 1;
+    this.summary.lastSeq = resume.seq;
+    this.summary.lastHash = resume.hash;
+    this.summary.validBytes = resume.offset;
+    return resume.offset;
   }
 
   private *finishRead(buffer: Buffer, carried: number): Generator<SessionEvent> {

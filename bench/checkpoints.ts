@@ -61,29 +61,37 @@ export async function benchCheckpoints(): Promise<string[]> {
   const files = FOLDERS * PER_FOLDER;
   const store = await CheckpointStore.open({ home, sessionId: "bench", cwd: work });
   const first = await time(async () => store.markRecorded(await store.capture()));
+  const firstIndexed = await time(() => store.capture());
   const captures: number[] = [];
+  const indexed: number[] = [];
   const statuses: number[] = [];
   const walks: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     for (let i = 0; i < 5; i++)
-      writeFileSync(join(work, `d${i * 7}`, `f${run}.txt`), `run ${run}\n`);
+      writeFileSync(join(work, `d${(i * 7) % FOLDERS}`, `f${run}.txt`), `run ${run}\n`);
     statuses.push(await time(() => git("status", "--porcelain")));
     walks.push(await time(() => walk(work)));
+    const since = store.clock();
+    for (let i = 0; i < 5; i++)
+      writeFileSync(join(work, `d${(i * 7) % FOLDERS}`, `f${run}.txt`), `run ${run} again\n`);
     captures.push(
       await time(async () => {
-        const capture = await store.capture();
-        if (capture.files.length !== 5)
+        const capture = await store.capture(since);
+        if (capture.files.length !== 5 || capture.outside)
           throw new Error(`expected 5 changes, got ${capture.files.length}`);
         store.markRecorded(capture);
       }),
     );
+    // What the next capture waits for, if it comes sooner: git's update of the index.
+    indexed.push((captures.at(-1) ?? 0) + (await time(() => store.capture())));
   }
   const lines = [
     `workspace: ${files} files; 5 changed before each checkpoint; median of ${RUNS}`,
-    `checkpoint (shadow git index + stored blobs): ${median(captures).toFixed(1)} ms`,
+    `checkpoint after a call (one git ls-files):   ${median(captures).toFixed(1)} ms`,
+    `  the same and git's index update after it:  ${median(indexed).toFixed(1)} ms`,
     `git status --porcelain, same tree:            ${median(statuses).toFixed(1)} ms`,
     `lstat walk of every file (Node):              ${median(walks).toFixed(1)} ms`,
-    `first checkpoint of a session (stores all):   ${first.toFixed(0)} ms`,
+    `first checkpoint of a session (stores all):   ${first.toFixed(0)} ms (and ${firstIndexed.toFixed(0)} ms of git's index update)`,
     `store: ${(du(join(home, "checkpoints")) / 1e6).toFixed(1)} MB beside a workspace of ${(du(work) / 1e6).toFixed(1)} MB (its .git included)`,
   ];
   rmSync(root, { recursive: true, force: true });

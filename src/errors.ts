@@ -192,10 +192,25 @@ export class CheckpointError extends CodewhaleError {
  * A rewind would overwrite files changed outside codewhale since the last checkpoint: nothing
  * was restored. The message names the files; `--force` overwrites them.
  */
+/**
+ * A file a rewind would overwrite: its text now and the text the rewind would write (null:
+ * absent, or not shown because it is binary or large; `note` says which).
+ */
+export interface ConflictChange {
+  path: string;
+  now: string | null;
+  restored: string | null;
+  note?: string;
+}
+
 export class RewindConflictError extends CodewhaleError {
   readonly exitCode = ExitCode.conflict;
   override readonly name = "RewindConflictError";
-  constructor(readonly files: readonly string[]) {
+  constructor(
+    readonly files: readonly string[],
+    /** Each file as it is now and as the rewind would write it, for a surface that asks. */
+    readonly changes: readonly ConflictChange[] = [],
+  ) {
     const shown = files.slice(0, 5).join(", ");
     const more = files.length > 5 ? ` and ${files.length - 5} more` : "";
     super(

@@ -1,16 +1,20 @@
 // Checkpoints around the tool calls that may change files (every tool not read-only: write,
 // edit, bash, external tools, MCP tools that do not declare themselves read-only): the
-// workspace is captured before and after the call runs, and a `checkpoint/taken` is written
+// workspace is captured after the call runs (and before, when needed), and a `checkpoint/taken` is written
 // (before the call's result) only when something changed, so a session that changes nothing
 // logs nothing. The store opens on the first such call. tool-calls.ts calls `around`; the
 // agent's rewind uses `rewindWith`.
+
+import { join } from "node:path";
 import {
   type Capture,
   CheckpointStore,
+  interruptedRewind,
   lastState,
   nextCheckpoint,
   type RewindDone,
   type RewindRequest,
+  recoverRewind,
   rewind,
   stateBeforePrompt,
   timelineOf,
@@ -49,16 +53,46 @@ export class CallCheckpoints {
     if (!options.config.enabled) this.store = null;
   }
 
-  /** Runs `run`, capturing the workspace before and after when the tool may change files. */
+  /**
+   * Runs `run`, capturing the workspace after it when the tool may change files. Before it only
+   * when the store's index is not at the last recorded state (the session's first such call,
+   * after a /diff): otherwise what changed since is found after the call, and what changed
+   * before it began (outside codewhale) is told apart by its change time (`outside`).
+   */
   async around<T>(call: Around, run: () => Promise<T>): Promise<T> {
     if (call.tool.readOnly) return run();
     const store = await this.open();
-    const before = store ? await this.capture(store) : null;
-    if (store && before) this.recordBefore(store, before, call);
+    if (!store) return run();
+    if (!store.atRecorded()) {
+      const before = await this.capture(store);
+      if (!before) return run();
+      this.recordBefore(store, before, call);
+    }
+    let since: bigint;
+    try {
+      since = store.clock();
+    } catch (error) {
+      this.disable(error);
+      return run();
+    }
     const result = await run();
-    const after = store && before ? await this.capture(store) : null;
-    if (store && after?.changed) this.recordAfter(store, after, call);
+    const after = await this.capture(store, since);
+    if (after?.changed) this.recordAfter(store, after, call);
     return result;
+  }
+
+  /**
+   * Finishes a rewind of this session that was killed half way (its journal is in the store),
+   * so the workspace is back to one whole state before anything else runs; recorded as a
+   * `checkpoint/rewind` marked `recovered`. Called when the session is opened.
+   */
+  async recover(): Promise<void> {
+    const { home, sessionId } = this.options;
+    if (!interruptedRewind(join(home, "checkpoints", sessionId))) return;
+    const store = await this.open(true);
+    if (!store) return;
+    await recoverRewind({ store, events: this.options.history(), append: this.options.append });
+    this.sync(store);
   }
 
   /** A rewind of this session (the terminal's /rewind, ACP, stream-json). */
@@ -124,14 +158,15 @@ export class CallCheckpoints {
       ...(base ? { base: true as const } : {}),
       file_count: capture.fileCount,
       files: base ? [] : capture.files,
+      ...(!base && capture.outside ? { outside: capture.outside } : {}),
       ...(capture.skipped.length > 0 ? { skipped: capture.skipped } : {}),
     });
     store.markRecorded(capture);
   }
 
-  private async capture(store: CheckpointStore): Promise<Capture | null> {
+  private async capture(store: CheckpointStore, since?: bigint): Promise<Capture | null> {
     try {
-      return await store.capture();
+      return await store.capture(since);
     } catch (error) {
       this.disable(error);
       return null;

@@ -15,6 +15,7 @@ import {
   type SkillDefinition,
   sessionsDir,
 } from "../config/index.ts";
+import { errorMessage } from "../errors.ts";
 import { privateHostsFor, readGateFor } from "../permissions/index.ts";
 import {
   type CountFunction,
@@ -300,6 +301,16 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,
   };
+  // A rewind of this session killed half way is finished before anything else runs.
+  if (prior) {
+    await ctx.checkpoints.recover().catch((error: unknown) => {
+      const why = errorMessage(error);
+      bus.emit("agent/notice", {
+        message: `an interrupted rewind could not be finished (${why}): codewhale rewind ${writer.id} --finish`,
+        source: "tools",
+      });
+    });
+  }
   const notes = await guard.hooks.sessionStart(prior ? "resume" : "startup");
   applyHookNotes(ctx, totals.nextTurn, "SessionStart", notes);
   const resumed = prior !== null;

@@ -1,8 +1,12 @@
 // Runs git on a checkpoint store's own repository (its GIT_DIR under
 // $CODEWHALE_HOME/checkpoints/<session>/), never the user's: an environment of its own (no
 // GIT_* of the caller, no system or global config, HOME at the store), so neither the user's
-// config nor the workspace's `.git` is read or written. Called by store.ts and restore.ts.
+// config nor the workspace's `.git` is read or written. Also makes the repository itself,
+// without a git process. Called by store.ts and restore.ts.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { CheckpointError } from "../errors.ts";
 
 export interface GitPlace {
@@ -12,8 +16,32 @@ export interface GitPlace {
   workTree: string;
 }
 
-/** Runs `git args…` with `input` on stdin; resolves its stdout, throws on a non-zero exit. */
-export function runGit(place: GitPlace, args: readonly string[], input?: Buffer): Promise<Buffer> {
+/** How long a git process waits for another holding the store's index lock. */
+const LOCK_WAIT_MS = 30_000;
+
+/**
+ * Runs `git args…` with `input` on stdin; resolves its stdout, throws on a non-zero exit. A
+ * git refused for the index lock (another of the store's git processes holds it: an index
+ * update still running, perhaps of a process killed meanwhile) is run again once it is free.
+ */
+export async function runGit(
+  place: GitPlace,
+  args: readonly string[],
+  input?: Buffer,
+): Promise<Buffer> {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return await runGitOnce(place, args, input);
+    } catch (error) {
+      const locked = error instanceof CheckpointError && error.message.includes("index.lock");
+      if (!locked || Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+function runGitOnce(place: GitPlace, args: readonly string[], input?: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, {
       cwd: place.workTree,
@@ -52,4 +80,57 @@ function gitEnv(place: GitPlace): NodeJS.ProcessEnv {
     // Paths are names, never patterns (a file called `*.txt` is that file only).
     GIT_LITERAL_PATHSPECS: "1",
   };
+}
+
+/**
+ * The store's settings: exact bytes and modes, no automatic packing (the store reads its own
+ * loose objects), and the index settings of a large tree (index v4, preloading, no fsmonitor).
+ */
+const CONFIG = `[core]
+\trepositoryformatversion = 0
+\tbare = false
+\tfileMode = true
+\tsymlinks = true
+\tautocrlf = false
+\tquotePath = false
+\tpreloadIndex = true
+\tfsmonitor = false
+\tuntrackedCache = true
+[feature]
+\tmanyFiles = true
+[index]
+\tversion = 4
+[gc]
+\tauto = 0
+`;
+
+/**
+ * The store's own attributes, which take precedence over every `.gitattributes` of the
+ * workspace: no line-ending, `ident`, encoding or filter conversion, so git stores each file's
+ * bytes exactly.
+ */
+const ATTRIBUTES = "* -text -eol -crlf -ident -filter !working-tree-encoding\n";
+
+/**
+ * Makes the repository at `gitDir` (what `git init` makes, with CONFIG and ATTRIBUTES) in a
+ * folder beside it renamed into place, so a store is whole or absent. Returns false when it
+ * was there already.
+ */
+export function makeRepository(gitDir: string): boolean {
+  if (existsSync(join(gitDir, "HEAD"))) return false;
+  const temp = `${gitDir}.new-${randomBytes(6).toString("hex")}`;
+  for (const dir of ["objects/info", "objects/pack", "refs/heads", "refs/tags", "info"]) {
+    mkdirSync(join(temp, dir), { recursive: true, mode: 0o700 });
+  }
+  writeFileSync(join(temp, "config"), CONFIG, { mode: 0o600 });
+  writeFileSync(join(temp, "info", "attributes"), ATTRIBUTES, { mode: 0o600 });
+  writeFileSync(join(temp, "HEAD"), "ref: refs/heads/main\n", { mode: 0o600 });
+  try {
+    renameSync(temp, gitDir);
+    return true;
+  } catch (error) {
+    rmSync(temp, { recursive: true, force: true });
+    if (existsSync(join(gitDir, "HEAD"))) return false;
+    throw new CheckpointError(`cannot make the checkpoint store: ${(error as Error).message}`);
+  }
 }

@@ -2,7 +2,7 @@
 // (store.ts), fold what the log says about it (timeline.ts), and rewind (rewind.ts). The
 // agent and the CLI import this file.
 export type { RewindDone, RewindRequest } from "./rewind.ts";
-export { rewind } from "./rewind.ts";
+export { interruptedRewind, recoverRewind, rewind } from "./rewind.ts";
 export type { Capture } from "./store.ts";
 export { CheckpointStore, treeDiff } from "./store.ts";
 export {

@@ -13,6 +13,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -26,6 +27,29 @@ import type { GitPlace } from "./git.ts";
 import { runGit } from "./git.ts";
 import { readBlob } from "./objects.ts";
 import { type CapturedFile, entryIn, parseRawDiff } from "./store.ts";
+
+/** The name a file being restored has until it is renamed into place. */
+const TEMP_PREFIX = ".codewhale-restore-";
+
+/**
+ * Removes what a restore killed half way left in the folders of `steps`: files it was writing,
+ * not yet renamed into place (only real folders inside the workspace are looked in).
+ */
+export function removeLeftovers(place: GitPlace, steps: readonly RestoreStep[]): void {
+  const root = realpathSync(place.workTree);
+  const folders = new Set(steps.map((step) => step.path.split("/").slice(0, -1).join("/")));
+  for (const folder of folders) {
+    try {
+      const dir = parentOf(root, folder === "" ? "x" : `${folder}/x`, false);
+      for (const name of dir === null ? [] : readdirSync(dir)) {
+        const path = join(dir ?? root, name);
+        if (name.startsWith(TEMP_PREFIX) && !lstatSync(path).isDirectory()) unlinkSync(path);
+      }
+    } catch {
+      // A folder gone or not inside the workspace holds nothing of ours.
+    }
+  }
+}
 
 /** One file to put back: its target blob and mode, or null to remove it. */
 export interface RestoreStep {
@@ -133,7 +157,7 @@ function writeEntry(root: string, path: string, bytes: Buffer, mode: number): vo
   const dir = parentOf(root, path, true);
   if (dir === null) return;
   const name = path.split("/").at(-1) ?? "";
-  const temp = join(dir, `.codewhale-restore-${randomBytes(6).toString("hex")}`);
+  const temp = join(dir, `${TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
   if ((mode & 0o170000) === 0o120000) symlinkSync(bytes.toString("utf8"), temp);
   else {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;

@@ -1,13 +1,30 @@
 // A rewind, start to finish: which state it goes back to (before prompt N, a checkpoint, or
 // the state an earlier rewind replaced: redo), the state it replaces captured first (so it can
 // be undone), files changed outside codewhale since the last checkpoint refused unless forced,
-// a journal beside the store so a rewind killed half way is finished by the next one, then the
-// `checkpoint/rewind` event. Called by the agent (agent.ts) and the `rewind` command.
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// a journal beside the store (synced before any file changes) so a rewind killed half way is
+// finished by the next rewind or the next opening of the session, then the `checkpoint/rewind`
+// event. Called by the agent (agent.ts) and the `rewind` command.
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { RewindConflictError, UsageError } from "../errors.ts";
 import type { EventInput, EventOf, SessionEvent } from "../session/events.ts";
-import { applyRestore, checkRelative, planRestore, type RestoreStep } from "./restore.ts";
+import { conflictChange } from "./conflict-change.ts";
+import {
+  applyRestore,
+  checkRelative,
+  planRestore,
+  type RestoreStep,
+  removeLeftovers,
+} from "./restore.ts";
 import type { Capture, CapturedFile, CheckpointStore } from "./store.ts";
 import {
   lastState,
@@ -52,10 +69,20 @@ export interface RewindDone {
   files: CapturedFile[];
 }
 
-/** What a journal holds: the steps to apply and the event to write once they are applied. */
+/**
+ * What a journal holds: the steps to apply, the event to write once they are applied, and the
+ * checkpoint number that event takes (so a rewind recorded before its journal was removed is
+ * not recorded twice).
+ */
 interface Journal {
   steps: RestoreStep[];
   event: EventInput & { type: "checkpoint/rewind" };
+  checkpoint?: number;
+}
+
+/** Whether the store at `dir` holds the journal of a rewind that was interrupted. */
+export function interruptedRewind(dir: string): boolean {
+  return existsSync(join(dir, JOURNAL));
 }
 
 const JOURNAL = "rewind.json";
@@ -93,7 +120,10 @@ export async function rewind(ctx: RewindContext, request: RewindRequest): Promis
   const to = { tree: state.tree, modes: store.modesOf(state.modes) };
   const steps = await planRestore(store.place, from, to, request.file);
   const conflicts = steps.map((step) => step.path).filter((path) => outside.has(path));
-  if (conflicts.length > 0 && !request.force) throw new RewindConflictError(conflicts);
+  if (conflicts.length > 0 && !request.force) {
+    const changes = conflicts.map((path) => conflictChange(store, steps, path));
+    throw new RewindConflictError(conflicts, changes);
+  }
   const event = {
     ...base,
     to: state.checkpoint,
@@ -112,7 +142,7 @@ async function apply(
   checkpoint: number,
 ): Promise<RewindDone> {
   const path = join(ctx.store.dir, JOURNAL);
-  writeFileSync(`${path}.tmp`, JSON.stringify(journal), { mode: 0o600 });
+  writeDurably(`${path}.tmp`, JSON.stringify({ ...journal, checkpoint }));
   renameSync(`${path}.tmp`, path);
   const files = applyRestore(ctx.store.place, journal.steps);
   const after = await ctx.store.capture();
@@ -130,14 +160,30 @@ async function apply(
   return { event: written, files };
 }
 
+/** Writes `text` to `path` and syncs it, so the journal is on disk before any file changes. */
+function writeDurably(path: string, text: string): void {
+  const fd = openSync(path, "w", 0o600);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function appendRewind(ctx: RewindContext, event: Journal["event"]): EventOf<"checkpoint/rewind"> {
   return ctx.append(event) as EventOf<"checkpoint/rewind">;
 }
 
 /**
  * A rewind killed after it began changing files left its journal: apply the same steps again
- * (each is idempotent) and record it, marked `recovered`. Returns the event, or null.
+ * (each is idempotent) and record it, marked `recovered`. Returns the event, or null. Run by
+ * every rewind first, and when a session with such a journal is opened (`recoverRewind`).
  */
+export async function recoverRewind(ctx: RewindContext): Promise<SessionEvent | null> {
+  return finishInterrupted(ctx);
+}
+
 async function finishInterrupted(ctx: RewindContext): Promise<SessionEvent | null> {
   let journal: Journal;
   try {
@@ -146,6 +192,13 @@ async function finishInterrupted(ctx: RewindContext): Promise<SessionEvent | nul
     return null;
   }
   const timeline = timelineOf(ctx.events);
+  const recorded =
+    journal.checkpoint === undefined ? null : stateNumbered(timeline, journal.checkpoint);
+  if (recorded?.event.type === "checkpoint/rewind") {
+    // Killed after the rewind was recorded, before its journal was removed: nothing to do.
+    rmSync(join(ctx.store.dir, JOURNAL), { force: true });
+    return null;
+  }
   ctx.store.restoreRecorded(lastState(timeline));
   let appended: SessionEvent | null = null;
   const recording = {
@@ -155,6 +208,7 @@ async function finishInterrupted(ctx: RewindContext): Promise<SessionEvent | nul
       return appended;
     },
   };
+  removeLeftovers(ctx.store.place, journal.steps);
   const recovered = { ...journal, event: { ...journal.event, recovered: true as const } };
   await apply(recording, recovered, nextCheckpoint(timeline));
   return appended;
@@ -217,16 +271,17 @@ async function captureNow(ctx: RewindContext, timeline: Timeline) {
 
 /**
  * The files changed outside codewhale since the state at `since`: those the checkpoints
- * taken before a call or at a rewind found changed (not by a call), and those changed since
- * the last checkpoint.
+ * taken before a call or at a rewind found changed (not by a call), those a checkpoint after a
+ * call found changed before the call began (`outside`), and those changed since the last
+ * checkpoint.
  */
 function outsideSince(timeline: Timeline, since: number, now: Capture): Set<string> {
   const outside = new Set(now.files.map((file) => file.path));
   for (const state of timeline.states) {
     const event = state.event;
-    if (state.seq <= since || event.type !== "checkpoint/taken") continue;
-    if (event.at === "after" || event.base) continue;
-    for (const file of event.files) outside.add(file.path);
+    if (state.seq <= since || event.type !== "checkpoint/taken" || event.base) continue;
+    if (event.at === "after") for (const path of event.outside ?? []) outside.add(path);
+    else for (const file of event.files) outside.add(file.path);
   }
   return outside;
 }

@@ -1,13 +1,23 @@
 // A session's checkpoint store: a shadow git repository of its own at
 // $CODEWHALE_HOME/checkpoints/<session>/git (mode 0700) whose index caches the workspace's
-// stat data, so a capture costs about one `git status`: `git ls-files` names what changed
-// (.gitignore honoured), codewhale sorts out what not to store (too large, not a file, a
-// nested repository), `git add` stores the rest, and a tree records the whole state. Never touches the user's .git (docs/rfc, rewind.md).
-import { constants, lstatSync, mkdirSync, writeFileSync } from "node:fs";
+// stat data, so finding what changed costs one `git ls-files` (.gitignore honoured, about the
+// stat work of a `git status`). codewhale sorts out what not to store (too large, not a file, a
+// nested repository), `git update-index` stores the rest and `git write-tree` records the whole
+// state, both only when something changed; codewhale reads the trees itself to list what
+// changed. Never touches the user's .git (docs/rfc, rewind.md).
+import {
+  type BigIntStats as BigStats,
+  constants,
+  lstatSync,
+  mkdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { open } from "node:fs/promises";
-import { join } from "node:path";
-import { type GitPlace, runGit } from "./git.ts";
-import { readBlob, writeBlob } from "./objects.ts";
+import { dirname, join } from "node:path";
+import { type GitPlace, makeRepository, runGit } from "./git.ts";
+import { EMPTY_TREE, readBlob, type TreeEntry, TreeReader, writeBlob } from "./objects.ts";
+import { storeFile, writeTreeWith } from "./tree-write.ts";
 
 /** Limits of what one capture stores (docs/rewind.md, "Limits"). */
 interface CaptureLimits {
@@ -48,6 +58,8 @@ export interface Capture {
   fileCount: number;
   /** True when `tree` or `modes` differ from the last recorded state. */
   changed: boolean;
+  /** Of `files`, those changed before the clock reading the capture was given. */
+  outside?: string[];
 }
 
 /** What the log says the store held last: a tree, its modes blob, its file count. */
@@ -57,39 +69,58 @@ export interface RecordedState {
   fileCount: number;
 }
 
-/**
- * The store's own attributes, which take precedence over every `.gitattributes` of the
- * workspace: no line-ending, `ident`, encoding or filter conversion, so git stores each file's
- * bytes exactly.
- */
-const ATTRIBUTES = "* -text -eol -crlf -ident -filter !working-tree-encoding\n";
-
-/** The empty tree's id (git's well-known constant). */
-const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+const DIRECTORY = 0o40000;
+/** Past this many paths to look at, git stores them (in one process) rather than codewhale. */
+const MANY = 1000;
 
 /** The store's folder of a session. */
 function storeDir(home: string, sessionId: string): string {
   return join(home, "checkpoints", sessionId);
 }
 
-/** A stored file's size, and whether it is a regular file (not a symlink). */
+/** What a capture learnt of a listed path: its size, kind and change time. */
 interface Fact {
   bytes: number;
-  regular: boolean;
+  /** Known when codewhale stored the file itself. */
+  binary?: boolean;
+  ctime: bigint;
+  /** lstat's identity, size and times when it was stored, as one string. */
+  stat: string;
+}
+
+/** How a capture's listed paths were sorted. */
+interface Staged {
+  /** The new entry of each path whose entry changed (null: removed). */
+  changes: Map<string, TreeEntry | null>;
+  /** Of the removed, those still there as something git must not look at (a folder, a path below a symlink). */
+  forced: string[];
+  skipped: SkippedFile[];
+  facts: Map<string, Fact>;
+  /** Whether codewhale stored the files itself (else git does, in the index update). */
+  stored: boolean;
 }
 
 export class CheckpointStore {
-  /** Exact permission bits of files that are neither 0644 nor 0755, by path. */
+  /** Exact permission bits of the index's files that are neither 0644 nor 0755, by path. */
   private modes = new Map<string, number>();
   private recorded: RecordedState | null = null;
+  /** The state the store's index holds, when this process knows it (null: not known). */
+  private indexed: RecordedState | null = null;
   /** Too-large files already noted, so each is noted once per size. */
   private readonly noted = new Map<string, number>();
+  /** The index's update after the last capture, while it runs. */
+  private indexing: Promise<void> | null = null;
+  /** Paths that may have changed after the last capture stored them: looked at again. */
+  private readonly unsure = new Set<string>();
+  private readonly trees: TreeReader;
 
   private constructor(
     readonly dir: string,
     readonly place: GitPlace,
     private readonly limits: CaptureLimits,
-  ) {}
+  ) {
+    this.trees = new TreeReader(place.gitDir);
+  }
 
   /** Opens (making it on first use) the store of `sessionId` for the workspace `cwd`. */
   static async open(options: {
@@ -103,33 +134,44 @@ export class CheckpointStore {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const place = { gitDir: join(dir, "git"), workTree: options.cwd };
     const store = new CheckpointStore(dir, place, options.limits ?? DEFAULT_LIMITS);
-    try {
-      lstatSync(join(place.gitDir, "HEAD"));
-    } catch {
-      await runGit(place, ["init", "--quiet"]);
-      const settings = [
-        ["core.fileMode", "true"],
-        ["core.symlinks", "true"],
-        ["core.autocrlf", "false"],
-        ["core.quotePath", "false"],
-        ["gc.auto", "0"],
-      ];
-      for (const [key, value] of settings) await runGit(place, ["config", key ?? "", value ?? ""]);
-      mkdirSync(join(place.gitDir, "info"), { recursive: true, mode: 0o700 });
-      writeFileSync(join(place.gitDir, "info", "attributes"), ATTRIBUTES, { mode: 0o600 });
-    }
+    if (makeRepository(place.gitDir)) store.indexed = { tree: EMPTY_TREE, fileCount: 0 };
     return store;
   }
 
   /** Sets the state the log last recorded (on resume, after a rewind). */
   restoreRecorded(state: RecordedState | null): void {
     this.recorded = state;
-    this.modes = state?.modes ? parseModes(readBlob(this.place.gitDir, state.modes)) : new Map();
+    // Without a capture of its own, this process takes the index to be at the recorded state.
+    if (this.indexed === null) this.modes = this.modesOf(state?.modes ?? undefined);
   }
 
   /** The last recorded state, or null before the first checkpoint. */
   lastRecorded(): RecordedState | null {
     return this.recorded;
+  }
+
+  /**
+   * Whether the store's index is known to hold the last recorded state, so a capture finds
+   * exactly what changed since it.
+   */
+  atRecorded(): boolean {
+    const { recorded, indexed } = this;
+    return (
+      recorded !== null &&
+      indexed !== null &&
+      recorded.tree === indexed.tree &&
+      recorded.modes === indexed.modes
+    );
+  }
+
+  /**
+   * The file system's clock now, as it stamps a file's change time (a file written in the
+   * store): a workspace file changed later has a change time not before it.
+   */
+  clock(): bigint {
+    const path = join(this.dir, "clock");
+    writeFileSync(path, String(Date.now()));
+    return statSync(path, { bigint: true }).mtimeNs;
   }
 
   /** The exact permission bits of a tree's files recorded in a modes blob. */
@@ -139,34 +181,58 @@ export class CheckpointStore {
 
   /**
    * Captures the workspace: stores what changed since the index last saw it, writes the tree,
-   * and lists the files that differ from the last recorded state. Does not record it: call
+   * and lists the files that differ from the last recorded state. With `since` (a `clock()`
+   * reading), names those of them changed before it (`outside`). Does not record it: call
    * `markRecorded` once the event is in the log.
    */
-  async capture(): Promise<Capture> {
+  async capture(since?: bigint): Promise<Capture> {
+    await this.indexing;
+    this.indexing = null;
     const listed = await runGit(this.place, [
       "ls-files",
       "-z",
-      "-t",
       "-m",
       "-d",
       "-o",
       "--exclude-standard",
     ]);
-    const seen = new Map<string, string>();
-    for (const entry of splitZ(listed)) seen.set(entry.slice(2), entry.slice(0, 1));
-    const staged = await this.stage([...seen.keys()]);
-    const tree = (await runGit(this.place, ["write-tree"])).toString().trim();
+    const paths = [...new Set([...splitZ(listed), ...this.unsure])].sort();
+    this.unsure.clear();
+    const known = this.indexed;
+    const base = known?.tree ?? (await runGit(this.place, ["write-tree"])).toString().trim();
+    const byGit = paths.length > MANY;
+    const staged = this.stage(paths, !byGit);
+    const touched = [...staged.changes.keys()];
+    let tree = base;
+    if (byGit) {
+      await this.updateIndex(staged);
+      tree = (await runGit(this.place, ["write-tree"])).toString().trim();
+    } else if (touched.length > 0) {
+      tree = writeTreeWith(this.place.gitDir, this.trees, base, staged.changes);
+      // Started once the capture is handed back, so that its spawn is not part of it.
+      this.indexing = new Promise((next) => setImmediate(next)).then(() =>
+        this.updateIndex(staged),
+      );
+    }
     const modes =
       this.modes.size > 0 ? writeBlob(this.place.gitDir, modesBlob(this.modes)) : undefined;
     const before = this.recorded;
     const changed = before === null || before.tree !== tree || before.modes !== modes;
-    const diff =
-      before === null || !changed ? null : await this.diff(before, tree, modes, staged.facts);
-    const files = diff?.files ?? [];
-    const fileCount =
-      before === null
-        ? await this.count(tree)
-        : before.fileCount + (diff?.added ?? 0) - (diff?.removed ?? 0);
+    let files: CapturedFile[] = [];
+    let fileCount: number;
+    if (before !== null) {
+      const fromIndex = known?.tree === before.tree && known.modes === before.modes;
+      const candidates = fromIndex ? touched : await this.changedPaths(before.tree, tree);
+      const diff = !changed
+        ? null
+        : await this.compare(before, { tree, modes }, candidates, staged.facts);
+      files = diff?.files ?? [];
+      fileCount = before.fileCount + (diff?.delta ?? 0);
+    } else if (known !== null) {
+      fileCount = known.fileCount + this.countDelta(known.tree, tree, touched);
+    } else fileCount = await this.count(tree);
+    this.indexed = { tree, modes, fileCount };
+    const outside = since === undefined ? [] : this.changedBefore(files, staged.facts, since);
     return {
       tree,
       ...(modes ? { modes } : {}),
@@ -174,6 +240,7 @@ export class CheckpointStore {
       skipped: staged.skipped,
       fileCount,
       changed,
+      ...(outside.length > 0 ? { outside } : {}),
     };
   }
 
@@ -183,26 +250,29 @@ export class CheckpointStore {
   }
 
   /**
-   * Sorts the listed paths: those to store or drop go to the index (git hashes and stores
-   * them, no conversion: see ATTRIBUTES), the rest are noted. Returns what it noted and the
-   * size and kind of each stored file.
+   * Sorts the listed paths: a file to store is stored (a blob written by codewhale, exact
+   * bytes), a file gone is dropped, the rest is noted. Returns the changes to the tree, what it
+   * noted, and the facts of each stored file.
    */
-  private async stage(paths: string[]) {
-    const update: string[] = [];
-    const gone: string[] = [];
+  private stage(paths: string[], store: boolean): Staged {
+    const changes = new Map<string, TreeEntry | null>();
+    const forced: string[] = [];
     const folders = new Map<string, boolean>();
     const skipped: SkippedFile[] = [];
     const facts = new Map<string, Fact>();
     let stored = 0;
-    for (const path of paths.sort()) {
+    for (const path of paths) {
       if (path.endsWith("/")) {
         if (this.noteOnce(path, -1))
           skipped.push({ path: path.slice(0, -1), reason: "nested_repository" });
         continue;
       }
-      const entry = this.realFolders(path, folders) ? this.entry(path) : "gone";
-      if (entry === "gone") gone.push(path);
-      else if (entry === "not_a_file") {
+      const entry = this.realFolders(path, folders) ? this.entry(path) : "beyond_link";
+      if (entry === "gone" || entry === "beyond_link" || entry === "folder") {
+        this.modes.delete(path);
+        changes.set(path, null);
+        if (entry !== "gone") forced.push(path);
+      } else if (entry === "not_a_file") {
         if (this.noteOnce(path, -2)) skipped.push({ path, reason: entry });
       } else if (entry.size > this.limits.maxFileBytes) {
         if (this.noteOnce(path, entry.size))
@@ -210,25 +280,63 @@ export class CheckpointStore {
       } else if (stored + entry.size > this.limits.maxCaptureBytes) {
         skipped.push({ path, reason: "checkpoint_limit", bytes: entry.size });
       } else {
+        const file = store ? this.store(path, stored) : { mode: 0, hash: "" };
+        if (file === null) continue;
         stored += entry.size;
-        update.push(path);
+        changes.set(path, { mode: file.mode, hash: file.hash });
         if (entry.perm === null || entry.perm === 0o644 || entry.perm === 0o755)
           this.modes.delete(path);
         else this.modes.set(path, entry.perm);
-        facts.set(path, { bytes: entry.size, regular: entry.perm !== null });
+        facts.set(path, {
+          bytes: entry.size,
+          ...(store ? { binary: file.binary === true } : {}),
+          ctime: entry.ctime,
+          stat: entry.stat,
+        });
       }
     }
-    for (const path of gone) this.modes.delete(path);
-    if (gone.length > 0) {
-      const input = Buffer.from(gone.map((path) => `${path}\0`).join(""));
-      await runGit(this.place, ["update-index", "--force-remove", "-z", "--stdin"], input);
-    }
-    if (update.length > 0) {
+    return { changes, forced, skipped, facts, stored: store };
+  }
+
+  /** Stores one file's blob, or notes it to be looked at again (it changed meanwhile). */
+  private store(path: string, stored: number) {
+    const limit = Math.min(this.limits.maxFileBytes, this.limits.maxCaptureBytes - stored);
+    const file = storeFile(this.place.gitDir, this.place.workTree, path, limit);
+    if (file === null) this.unsure.add(path);
+    return file;
+  }
+
+  /**
+   * Brings the index's stat cache up to the capture, off the capture's path (the next capture
+   * waits for it): git stores the same files again (finding their blobs there). A file that
+   * changed meanwhile is looked at again by the next capture, whatever git found.
+   */
+  private async updateIndex(staged: Staged): Promise<void> {
+    const update = [...staged.changes.keys()].filter((path) => !staged.forced.includes(path));
+    if (!staged.stored) {
+      // Many files: git stores them, in one process, before the tree is written.
+      if (staged.forced.length > 0) await this.runIndex(["--force-remove"], staged.forced);
       const input = Buffer.from(update.map((path) => `${path}\0`).join(""));
       const add = ["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"];
-      await runGit(this.place, add, input);
+      if (update.length > 0) await runGit(this.place, add, input);
+      return;
     }
-    return { skipped, facts };
+    try {
+      if (staged.forced.length > 0) await this.runIndex(["--force-remove"], staged.forced);
+      if (update.length > 0) await this.runIndex(["--add", "--remove", "--replace"], update);
+    } catch {
+      for (const path of staged.changes.keys()) this.unsure.add(path);
+    }
+    for (const path of staged.changes.keys()) {
+      const then = staged.facts.get(path)?.stat ?? null;
+      const now = this.entry(path);
+      if (then !== (typeof now === "string" ? null : now.stat)) this.unsure.add(path);
+    }
+  }
+
+  private async runIndex(flags: string[], paths: string[]): Promise<void> {
+    const input = Buffer.from(paths.map((path) => `${path}\0`).join(""));
+    await runGit(this.place, ["update-index", ...flags, "-z", "--stdin"], input);
   }
 
   private noteOnce(path: string, size: number): boolean {
@@ -261,62 +369,101 @@ export class CheckpointStore {
 
   /** One workspace entry as lstat sees it (a symlink is never followed). */
   private entry(path: string) {
-    let stat: ReturnType<typeof lstatSync>;
+    let stat: BigStats;
     try {
-      stat = lstatSync(join(this.place.workTree, path));
+      stat = lstatSync(join(this.place.workTree, path), { bigint: true });
     } catch {
       return "gone" as const;
     }
-    if (stat.isSymbolicLink()) return { size: stat.size, perm: null };
-    if (!stat.isFile()) return "not_a_file" as const;
-    return { size: stat.size, perm: stat.mode & 0o7777 };
+    if (stat.isDirectory()) return "folder" as const;
+    if (!stat.isFile() && !stat.isSymbolicLink()) return "not_a_file" as const;
+    const size = Number(stat.size);
+    const perm = stat.isSymbolicLink() ? null : Number(stat.mode & 0o7777n);
+    const signature = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.mode}`;
+    return { size, perm, ctime: stat.ctimeNs, stat: signature };
   }
 
-  /** The files whose entry differs between the last recorded state and `tree`. */
-  private async diff(
-    before: RecordedState,
-    tree: string,
-    modes: string | undefined,
+  /** The paths whose entry differs between two trees (git's diff, when the index moved on). */
+  private async changedPaths(from: string, to: string): Promise<string[]> {
+    if (from === to) return [];
+    const raw = await runGit(this.place, ["diff-tree", "-r", "-z", "--no-renames", from, to]);
+    return parseRawDiff(raw).map((change) => change.path);
+  }
+
+  /**
+   * The files among `paths` (and those whose exact permission bits changed) whose entry
+   * differs between state `from` and state `to`, read from the trees; and the change in the
+   * number of files.
+   */
+  private async compare(
+    from: RecordedState,
+    to: { tree: string; modes: string | undefined },
+    paths: readonly string[],
     facts: Map<string, Fact>,
   ) {
-    const raw = await runGit(this.place, [
-      "diff-tree",
-      "-r",
-      "-z",
-      "--no-renames",
-      before.tree,
-      tree,
-    ]);
-    const files = new Map<string, CapturedFile>();
-    let added = 0;
-    let removed = 0;
-    for (const change of parseRawDiff(raw)) {
-      if (change.deleted) removed++;
-      else if (change.oldMode === 0) added++;
-      const fact = facts.get(change.path);
-      files.set(change.path, {
-        path: change.path,
-        hash: change.deleted ? null : change.hash,
-        ...(change.deleted ? {} : { mode: this.modes.get(change.path) ?? change.mode }),
-        ...(fact && !change.deleted ? { bytes: fact.bytes } : {}),
-        ...(fact?.regular &&
-        !change.deleted &&
-        (await looksBinary(join(this.place.workTree, change.path)))
-          ? { binary: true as const }
-          : {}),
+    const oldModes = this.modesOf(from.modes ?? undefined);
+    const candidates = new Set(paths);
+    if (from.modes !== to.modes) {
+      for (const path of new Set([...oldModes.keys(), ...this.modes.keys()]))
+        if (oldModes.get(path) !== this.modes.get(path)) candidates.add(path);
+    }
+    const files: CapturedFile[] = [];
+    let delta = 0;
+    for (const path of [...candidates].sort()) {
+      const old = fileEntry(this.trees.entry(from.tree, path));
+      const now = fileEntry(this.trees.entry(to.tree, path));
+      const mode = now ? (this.modes.get(path) ?? now.mode) : undefined;
+      if (old?.hash === now?.hash && (old ? (oldModes.get(path) ?? old.mode) : undefined) === mode)
+        continue;
+      if (old === null) delta++;
+      if (now === null) delta--;
+      if (now === null) {
+        files.push({ path, hash: null });
+        continue;
+      }
+      const fact = facts.get(path);
+      const binary = fact?.binary ?? (await looksBinary(join(this.place.workTree, path)));
+      files.push({
+        path,
+        hash: now.hash,
+        mode: mode ?? now.mode,
+        ...(fact ? { bytes: fact.bytes } : {}),
+        ...(binary ? { binary: true as const } : {}),
       });
     }
-    if (before.modes !== modes) {
-      const old = this.modesOf(before.modes);
-      for (const path of new Set([...old.keys(), ...this.modes.keys()])) {
-        if (old.get(path) === this.modes.get(path) || files.has(path)) continue;
-        const entry = await entryIn(this.place, tree, path);
-        if (entry)
-          files.set(path, { path, hash: entry.hash, mode: this.modes.get(path) ?? entry.mode });
-      }
+    return { files, delta };
+  }
+
+  /** The change in the number of files from tree `from` to tree `to`, over `paths`. */
+  private countDelta(from: string, to: string, paths: readonly string[]): number {
+    let delta = 0;
+    for (const path of paths) {
+      delta += fileEntry(this.trees.entry(to, path)) ? 1 : 0;
+      delta -= fileEntry(this.trees.entry(from, path)) ? 1 : 0;
     }
-    const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
-    return { files: sorted, added, removed };
+    return delta;
+  }
+
+  /**
+   * The changed files whose change came before `since`: a file's change time, or for a file
+   * gone, that of the nearest folder still there (a removal changes its folder).
+   */
+  private changedBefore(files: CapturedFile[], facts: Map<string, Fact>, since: bigint): string[] {
+    const outside: string[] = [];
+    for (const file of files) {
+      let ctime = facts.get(file.path)?.ctime;
+      let place = file.path;
+      while (ctime === undefined) {
+        place = place.includes("/") ? dirname(place) : "";
+        try {
+          ctime = lstatSync(join(this.place.workTree, place), { bigint: true }).ctimeNs;
+        } catch {
+          if (place === "") break;
+        }
+      }
+      if (ctime !== undefined && ctime < since) outside.push(file.path);
+    }
+    return outside;
   }
 
   /** The number of files in `tree`. */
@@ -324,6 +471,11 @@ export class CheckpointStore {
     if (tree === EMPTY_TREE) return 0;
     return splitZ(await runGit(this.place, ["ls-tree", "-r", "-z", "--name-only", tree])).length;
   }
+}
+
+/** A tree entry that is a file or a symlink (a folder counts as none). */
+function fileEntry(entry: TreeEntry | null): TreeEntry | null {
+  return entry === null || entry.mode === DIRECTORY ? null : entry;
 }
 
 /** Whether a file's first 8,000 bytes hold a NUL (git's own test for binary). */

@@ -495,7 +495,8 @@ const payloadDefinitions = {
    * the store at `$CODEWHALE_HOME/checkpoints/<session>/`), `files` lists what changed since the
    * previous checkpoint by content hash (git blob id; null: deleted), never by content. Taken
    * around a tool call that may change files (`at` `before`: changes made outside codewhale
-   * since the last checkpoint; `after`: what the call changed), and by a rewind (`rewind`: the
+   * since the last checkpoint; `after`: what the call changed, less `outside`, the files
+   * changed before it began), and by a rewind (`rewind`: the
    * state it replaces, so it can be redone). `base` marks a session's first checkpoint, whose
    * `files` is empty. `skipped` notes what was not captured and why. Written only when
    * something changed.
@@ -512,6 +513,8 @@ const payloadDefinitions = {
       base: z.literal(true).optional(),
       file_count: z.number().int().nonnegative(),
       files: z.array(checkpointFile),
+      /** Of `files` (with `at` `after`), those changed before the call began: outside codewhale. */
+      outside: z.array(z.string()).optional(),
       skipped: z.array(skippedFile).optional(),
     }),
   /**

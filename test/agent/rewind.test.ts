@@ -177,6 +177,42 @@ describe("checkpoints and rewind", () => {
     h.agent.dispose();
   });
 
+  it("a later call is captured once, after it runs; a file changed outside before it is named outside and refuses a rewind", async () => {
+    const script = scripted(
+      bash("c1", "echo one > a.txt"),
+      { text: "done" },
+      bash("c2", "echo two > c.txt"),
+      { text: "done too" },
+    );
+    const h = await openHarness(script, BASH_OPTIONS);
+    writeFileSync(join(h.workspace, "a.txt"), "original\n");
+    writeFileSync(join(h.workspace, "b.txt"), "b before\n");
+    await h.agent.submit("one");
+    writeFileSync(join(h.workspace, "b.txt"), "the user's own edit\n");
+    await h.agent.submit("two");
+    const taken = ofType(h.events, "checkpoint/taken");
+    assert.deepEqual(
+      taken.map((e) => `${e.at}:${e.call_id}`),
+      ["before:c1", "after:c1", "after:c2"],
+      "no capture before c2: the one after it finds both changes",
+    );
+    assert.deepEqual(
+      taken[2]?.files.map((file) => file.path),
+      ["b.txt", "c.txt"],
+    );
+    assert.deepEqual(taken[2]?.outside, ["b.txt"], "only the file changed before the call");
+    const refused = await h.agent.dispatch({
+      type: "rewind",
+      scope: "code",
+      prompt: 1,
+      by: "test",
+    });
+    assert.ok(refused.reason === "refused" && refused.conflicts.includes("b.txt"));
+    assert.ok(refused.reason === "refused" && !refused.conflicts.includes("c.txt"));
+    assert.equal(readFileSync(join(h.workspace, "b.txt"), "utf8"), "the user's own edit\n");
+    h.agent.dispose();
+  });
+
   it("rewinding the conversation ends the next request's history before that prompt; resume derives the same", async () => {
     const script = scripted({ text: "one" }, { text: "two" }, { text: "three" });
     const h = await openHarness(script, BASH_OPTIONS);

@@ -1,10 +1,11 @@
 // `codewhale rewind` and `codewhale checkpoints` as a user runs them (the built CLI as a child
 // process) on a session an agent wrote in a temp workspace: the listing, a rewind and its
-// redo recorded in a log that `sessions verify` accepts, a conflict refused with exit 4, and a
-// rewind killed with SIGKILL half way, finished by the next `rewind --finish`.
+// redo recorded in a log that `sessions verify` accepts, a conflict refused with exit 4, and
+// rewinds killed with SIGKILL at several moments, finished whole by reopening the session or
+// by the next rewind.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { checkpointsCheck } from "../../src/cli/checkpoints-prune.ts";
@@ -85,41 +86,74 @@ describe("codewhale rewind and checkpoints", () => {
     assert.equal(readFileSync(join(s.workspace, "a.txt"), "utf8"), "old\n");
   });
 
-  it("a rewind killed with SIGKILL half way leaves a log that verifies, and --finish completes it", async () => {
+  it("kill -9 at several moments of a rewind of many files: the log verifies, and reopening the session or the next rewind finishes it whole", async () => {
     const s = await sessionWithEdits(1500);
     const journal = join(s.home, "checkpoints", s.id, "rewind.json");
-    const child = spawn(
-      process.execPath,
-      [cliPath, "rewind", s.id, "--to", "1", "--session-dir", s.sessions],
-      {
-        env: { PATH: process.env.PATH ?? "", ...s.env },
-        stdio: "ignore",
-      },
-    );
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    while (!existsSync(journal) && child.exitCode === null)
-      await new Promise((r) => setTimeout(r, 1));
-    child.kill("SIGKILL");
-    await exited;
-    assert.ok(
-      existsSync(journal),
-      "killed after the journal was written, before the rewind was recorded",
-    );
+    const many = join(s.workspace, "many");
+    const left = () => (existsSync(many) ? readdirSync(many).length : 0);
+    const original = () =>
+      readFileSync(join(s.workspace, "a.txt"), "utf8") === "old\n" && left() === 0;
+    const edited = () =>
+      readFileSync(join(s.workspace, "a.txt"), "utf8") === "new\n" && left() === 1500;
+    const cli = (...args: string[]) => [...args, "--session-dir", s.sessions];
+
+    /** Runs the CLI and kills it with SIGKILL once `moment()` holds; whether it was killed. */
+    async function killDuring(args: string[], moment: () => boolean): Promise<boolean> {
+      const env = { PATH: process.env.PATH ?? "", ...s.env };
+      const child = spawn(process.execPath, [cliPath, ...args], { env, stdio: "ignore" });
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      while (child.exitCode === null && !moment()) await new Promise((r) => setTimeout(r, 1));
+      const killed = child.exitCode === null;
+      if (killed) child.kill("SIGKILL");
+      await exited;
+      const verified = runCli(["sessions", "verify", s.path], { env: s.env });
+      assert.equal(verified.status, 0, `the log verifies after the kill: ${verified.stderr}`);
+      return killed;
+    }
+    async function reopen(): Promise<void> {
+      const h = await openHarness(scripted(), {
+        ...BASH_OPTIONS,
+        home: s.home,
+        workspace: s.workspace,
+        resume: s.id,
+      });
+      await h.agent.close();
+    }
+    const recovered = () =>
+      readSession(s.path).events.filter((e) => e.type === "checkpoint/rewind" && e.recovered)
+        .length;
+
+    // 1. Back to before prompt 1, killed once its journal is written; reopening finishes it.
+    const first = await killDuring(cli("rewind", s.id, "--to", "1"), () => existsSync(journal));
+    assert.ok(first, "killed after the journal was written, before the rewind was recorded");
+    await reopen();
+    assert.ok(original(), "the new state, whole");
+    assert.equal(existsSync(journal), false);
+    assert.equal(recovered(), 1);
+
+    // 2. Its redo, killed with part of the files written back; the next rewind finishes it first.
+    const second = await killDuring(cli("rewind", s.id, "--redo"), () => left() > 300);
+    const rewound = runCli(cli("rewind", s.id, "--to", "1"), { env: s.env });
+    assert.equal(rewound.status, 0, rewound.stderr);
+    if (second) assert.match(rewound.stdout, /^finished an interrupted rewind|^rewound/m);
+    assert.ok(original(), "the redo was finished, then the rewind to before prompt 1 was done");
+
+    // 3. Redo again, killed later; reopening finishes it.
+    const third = await killDuring(cli("rewind", s.id, "--redo"), () => left() > 1000);
+    await reopen();
+    assert.ok(edited(), "the redo, whole");
+
+    // 4. Back to before prompt 1 again, killed with part of the files removed.
+    const fourth = await killDuring(cli("rewind", s.id, "--to", "1"), () => left() < 700);
+    await reopen();
+    assert.ok(original(), "the rewind, whole");
+
+    assert.ok([second, third, fourth].some(Boolean), "at least one kill came mid-way");
     const verified = runCli(["sessions", "verify", s.path], { env: s.env });
     assert.equal(verified.status, 0, verified.stderr);
-
-    const finished = runCli(["rewind", s.id, "--finish", "--session-dir", s.sessions], {
-      env: s.env,
-    });
-    assert.equal(finished.status, 0, finished.stderr);
-    assert.match(finished.stdout, /^finished an interrupted rewind \(code\)$/m);
     assert.equal(existsSync(journal), false);
-    assert.equal(readFileSync(join(s.workspace, "a.txt"), "utf8"), "old\n");
-    assert.equal(existsSync(join(s.workspace, "many")), false, "the new state, whole");
-    const again = runCli(["sessions", "verify", s.path], { env: s.env });
-    assert.equal(again.status, 0, again.stderr);
-    const last = readSession(s.path).events.findLast((e) => e.type === "checkpoint/rewind");
-    assert.equal(last?.type === "checkpoint/rewind" && last.recovered, true);
+    const finished = runCli(cli("rewind", s.id, "--finish"), { env: s.env });
+    assert.equal(finished.status, 2, "nothing is left to finish");
   });
 
   it("sessions prune removes the stores of sessions inactive for keep_days, never the logs; doctor counts them", async () => {

@@ -1,0 +1,66 @@
+// The checkpoint store's capture (src/checkpoints/store.ts) against git itself: the trees
+// codewhale writes without a git process are the trees `git write-tree` makes from the same
+// files, through files made, removed, turned into folders and back, symlinks and modes; and a
+// capture lists exactly what changed since the last recorded one.
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { runGit } from "../../src/checkpoints/git.ts";
+import { CheckpointStore } from "../../src/checkpoints/index.ts";
+import { tempDir } from "../support/session-fixtures.ts";
+
+/** Records a capture, then asks git for the tree of the store's index once it is updated. */
+async function captureBesideGit(store: CheckpointStore) {
+  const capture = await store.capture();
+  store.markRecorded(capture);
+  const again = await store.capture();
+  assert.equal(again.changed, false, "a second capture finds nothing new");
+  const tree = (await runGit(store.place, ["write-tree"])).toString().trim();
+  const files = capture.files.map((file) => `${file.path}:${file.hash === null ? "gone" : "kept"}`);
+  return { mine: capture.tree, git: tree, files, count: capture.fileCount };
+}
+
+describe("the checkpoint store's capture", () => {
+  it("writes the trees git writes, and lists what changed, through files turned folders and back", async () => {
+    const ws = tempDir("cw-cp-ws-");
+    mkdirSync(join(ws, "a", "b"), { recursive: true });
+    writeFileSync(join(ws, "a", "b", "x.txt"), "x");
+    writeFileSync(join(ws, "a", "y"), "y");
+    writeFileSync(join(ws, "a-b"), "sorted before a/ as git sorts");
+    writeFileSync(join(ws, "a.c"), "and after it");
+    writeFileSync(join(ws, "run.sh"), "#!/bin/sh\n");
+    chmodSync(join(ws, "run.sh"), 0o755);
+    symlinkSync("a/y", join(ws, "link"));
+    const store = await CheckpointStore.open({
+      home: tempDir("cw-cp-home-"),
+      sessionId: "s",
+      cwd: ws,
+    });
+    const first = await captureBesideGit(store);
+    assert.equal(first.mine, first.git);
+    assert.equal(first.count, 6);
+
+    rmSync(join(ws, "a", "b"), { recursive: true });
+    writeFileSync(join(ws, "a", "b"), "a folder turned file");
+    const toFile = await captureBesideGit(store);
+    assert.equal(toFile.mine, toFile.git);
+    assert.deepEqual(toFile.files, ["a/b:kept", "a/b/x.txt:gone"]);
+
+    unlinkSync(join(ws, "a", "b"));
+    mkdirSync(join(ws, "a", "b"));
+    writeFileSync(join(ws, "a", "b", "q"), "a file turned folder");
+    chmodSync(join(ws, "a.c"), 0o755);
+    rmSync(join(ws, "a-b"));
+    const toFolder = await captureBesideGit(store);
+    assert.equal(toFolder.mine, toFolder.git);
+    assert.deepEqual(toFolder.files, ["a-b:gone", "a.c:kept", "a/b:gone", "a/b/q:kept"]);
+    assert.equal(toFolder.count, 5);
+
+    rmSync(join(ws, "a"), { recursive: true });
+    const emptied = await captureBesideGit(store);
+    assert.equal(emptied.mine, emptied.git);
+    assert.deepEqual(emptied.files, ["a/b/q:gone", "a/y:gone"]);
+    assert.equal(emptied.count, 3);
+  });
+});

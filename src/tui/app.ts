@@ -23,6 +23,7 @@ import type { SessionEvent } from "../session/events.ts";
 import type { FiguresFold } from "../session/figures.ts";
 import { AskArea } from "./ask-area.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
+import { ConfirmPanel } from "./confirm-panel.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
 import { ImageAttachments } from "./image-attachments.ts";
@@ -674,11 +675,11 @@ export class App {
         );
       case "rewind":
         if (!parsed.argument) return this.openRewindPicker();
-        return say(await runRewindCommand(parsed.name, parsed.argument, this.agent, this.theme));
+        return this.rewind(parsed.name, parsed.argument, say);
       case "undo":
       case "redo":
       case "diff":
-        return say(await runRewindCommand(parsed.name, parsed.argument, this.agent, this.theme));
+        return this.rewind(parsed.name, parsed.argument, say);
       case "compact": {
         say(this.theme.dim("compacting the conversation…"));
         const outcome = await this.agent.dispatch({
@@ -736,6 +737,36 @@ export class App {
     this.mode = mode;
     this.updateIdle();
     this.transcript.notice(this.theme.dim(`permission mode: ${mode}`));
+    this.tui.requestRender();
+  }
+
+  /**
+   * A rewind command's reply; a rewind refused over files changed outside codewhale shows
+   * their diffs, then asks whether to overwrite them: yes rewinds, forced; no changes nothing.
+   */
+  private async rewind(
+    name: "rewind" | "undo" | "redo" | "diff",
+    argument: string,
+    say: (text: string) => void,
+  ): Promise<void> {
+    const reply = await runRewindCommand(name, argument, this.agent, this.theme);
+    say(reply.text);
+    const overwrite = reply.overwrite;
+    if (!overwrite || this.overlay) return;
+    const panel = new ConfirmPanel(overwrite.question, this.theme, (yes) => {
+      this.overlay = undefined;
+      this.searchArea.clear();
+      this.tui.setFocus(this.editor);
+      if (!yes) say(this.theme.dim("rewind cancelled: nothing changed"));
+      else
+        void overwrite
+          .force()
+          .then(say, (error: unknown) => say(this.theme.warn(safe(String(error)))));
+      this.tui.requestRender();
+    });
+    this.overlay = panel;
+    this.searchArea.addChild(panel);
+    this.tui.setFocus(panel);
     this.tui.requestRender();
   }
 

@@ -2,16 +2,21 @@
 // [--force]` (the default scope here is both, as Claude Code's), `/undo` (both, to before the
 // last prompt), `/redo` (undoes the last rewind) and `/diff [N]` (the workspace now against
 // before prompt N). Each is the agent's rewind command (`by: terminal`); this file parses the
-// arguments, lists the prompts for app.ts's picker, and turns outcomes into lines.
+// arguments, lists the prompts for app.ts's picker, turns outcomes into lines, and for a rewind
+// refused over files changed outside codewhale shows their diffs and hands app.ts the question.
 import type { SelectItem } from "@mariozechner/pi-tui";
-import type { Agent, RewindOutcome, WithdrawnRewind } from "../agent/index.ts";
+import type { Agent, AgentCommand, RewindOutcome, WithdrawnRewind } from "../agent/index.ts";
+import type { ConflictChange } from "../errors.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
+import { diffLines as fileDiffLines } from "./diff-lines.ts";
 import type { Theme } from "./theme.ts";
 
 type Scope = "code" | "conversation" | "both";
 const SCOPES: readonly Scope[] = ["code", "conversation", "both"];
 /** The most lines of a diff the transcript shows. */
 const DIFF_LINES = 200;
+/** The most diff lines shown for one file a rewind would overwrite. */
+const CONFLICT_LINES = 40;
 
 /** The prompts of the session, newest first, for the /rewind picker (value: its number). */
 export function rewindItems(agent: Agent): SelectItem[] {
@@ -29,19 +34,25 @@ export function rewindItems(agent: Agent): SelectItem[] {
   }));
 }
 
+/**
+ * What a rewind command says; for a rewind refused over files changed outside codewhale, also
+ * the question to ask and the forced rewind that a yes runs.
+ */
+interface RewindReply {
+  text: string;
+  overwrite?: { question: string; force: () => Promise<string> };
+}
+
 /** `/rewind` with an argument, `/undo`, `/redo` and `/diff`: lines for the transcript. */
 export async function runRewindCommand(
   name: "rewind" | "undo" | "redo" | "diff",
   argument: string,
   agent: Agent,
   theme: Theme,
-): Promise<string> {
-  if (name === "diff") return diffLines(agent, argument, theme);
+): Promise<RewindReply> {
+  if (name === "diff") return { text: await diffLines(agent, argument, theme) };
   if (name === "redo")
-    return outcomeLines(
-      await agent.dispatch({ type: "rewind", scope: "code", redo: true, by: "terminal" }),
-      theme,
-    );
+    return rewindWith(agent, { type: "rewind", scope: "code", redo: true, by: "terminal" }, theme);
   const words = argument.split(/\s+/).filter(Boolean);
   const force = words.includes("--force");
   const scope =
@@ -50,19 +61,49 @@ export async function runRewindCommand(
   const count = rewindItems(agent).length;
   const prompt = name === "undo" ? count : Number(number);
   if (!prompt)
-    return theme.warn(
-      name === "undo"
-        ? "nothing to undo: no prompt yet"
-        : "/rewind takes a prompt number (or none, for a list)",
-    );
-  const outcome = await agent.dispatch({
-    type: "rewind",
-    scope,
-    prompt,
-    by: "terminal",
-    ...(force ? { force } : {}),
-  });
-  return outcomeLines(outcome, theme);
+    return {
+      text: theme.warn(
+        name === "undo"
+          ? "nothing to undo: no prompt yet"
+          : "/rewind takes a prompt number (or none, for a list)",
+      ),
+    };
+  const command = { type: "rewind" as const, scope, prompt, by: "terminal" };
+  return rewindWith(agent, force ? { ...command, force } : command, theme);
+}
+
+/**
+ * Runs the rewind; when it is refused over files changed outside codewhale, shows each of them
+ * against what the rewind would write and offers the same rewind, forced.
+ */
+async function rewindWith(
+  agent: Agent,
+  command: Extract<AgentCommand, { type: "rewind" }>,
+  theme: Theme,
+): Promise<RewindReply> {
+  const outcome = await agent.dispatch(command);
+  if (outcome.reason !== "refused" || outcome.conflicts.length === 0 || command.force)
+    return { text: outcomeLines(outcome, theme) };
+  const n = outcome.conflicts.length;
+  const files = n === 1 ? "a file" : `${n} files`;
+  const lines = [
+    theme.warn(
+      `${files} changed outside codewhale since the checkpoint; the rewind would overwrite:`,
+    ),
+  ];
+  for (const change of outcome.changes) lines.push(...conflictLines(change, theme));
+  const question = `overwrite ${n === 1 ? "it" : `these ${n} files`}?`;
+  const force = async () => outcomeLines(await agent.dispatch({ ...command, force: true }), theme);
+  return { text: lines.join("\n"), overwrite: { question, force } };
+}
+
+/** One conflicting file: its diff from now to what the rewind would write. */
+function conflictLines(change: ConflictChange, theme: Theme): string[] {
+  const head = theme.bold(safe(`${change.path}`));
+  if (change.note) return [`${head} ${theme.dim(safe(`(${change.note})`))}`];
+  const fate = change.restored === null ? " (the rewind would remove it)" : "";
+  const diff = { path: change.path, oldText: change.now, newText: change.restored ?? "" };
+  return [`${head}${theme.dim(fate)}`, ...fileDiffLines(diff, theme, CONFLICT_LINES)];
 }
 
 function outcomeLines(outcome: RewindOutcome | WithdrawnRewind, theme: Theme): string {
@@ -80,6 +121,7 @@ function outcomeLines(outcome: RewindOutcome | WithdrawnRewind, theme: Theme): s
   ];
   if (event.scope !== "conversation")
     lines.push(files.length === 0 ? "  no file differed" : `  restored ${files.join(", ")}`);
+  if (event.forced) lines.push(`  overwrote ${event.forced.join(", ")}`);
   lines.push("  /redo undoes it");
   return theme.dim(safe(lines.join("\n")));
 }

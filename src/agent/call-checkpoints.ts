@@ -31,6 +31,8 @@ interface CallCheckpointsOptions {
   cwd: string;
   config: Config["checkpoints"];
   append: (event: EventInput) => SessionEvent;
+  /** Syncs the session log to disk. */
+  sync: () => void;
   history: () => readonly SessionEvent[];
   /** Tells the person running the session (once) that checkpoints are off, and why. */
   notice: (message: string) => void;
@@ -91,7 +93,7 @@ export class CallCheckpoints {
     if (!interruptedRewind(join(home, "checkpoints", sessionId))) return;
     const store = await this.open(true);
     if (!store) return;
-    await recoverRewind({ store, events: this.options.history(), append: this.options.append });
+    await recoverRewind(this.rewindContext(store));
     this.sync(store);
   }
 
@@ -100,10 +102,7 @@ export class CallCheckpoints {
     const store = await this.open(true);
     if (!store) throw new Error("checkpoint store unavailable");
     this.base = null;
-    const done = await rewind(
-      { store, events: this.options.history(), append: this.options.append },
-      request,
-    );
+    const done = await rewind(this.rewindContext(store), request);
     this.sync(store);
     return done;
   }
@@ -171,6 +170,11 @@ export class CallCheckpoints {
       this.disable(error);
       return null;
     }
+  }
+
+  private rewindContext(store: CheckpointStore) {
+    const { history, append, sync } = this.options;
+    return { store, events: history(), append, sync };
   }
 
   /** The store, opened (and brought up to the log's last state) on first use. */

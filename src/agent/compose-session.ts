@@ -294,6 +294,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
       cwd: options.cwd,
       config: loaded.config.checkpoints,
       append: (event) => writer.append(event),
+      sync: () => writer.sync(),
       history: () => journal.history(),
       notice: (message) => bus.emit("agent/notice", { message, source: "tools" }),
     }),

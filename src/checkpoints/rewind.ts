@@ -62,6 +62,8 @@ interface RewindContext {
   events: readonly SessionEvent[];
   /** Appends an event to the session log (its one writer). */
   append: (event: EventInput) => SessionEvent;
+  /** Syncs the log to disk (before the journal names a checkpoint it records). */
+  sync: () => void;
 }
 
 export interface RewindDone {
@@ -142,6 +144,8 @@ async function apply(
   checkpoint: number,
 ): Promise<RewindDone> {
   const path = join(ctx.store.dir, JOURNAL);
+  // The journal names the checkpoint of the state replaced: it is on disk first.
+  ctx.sync();
   writeDurably(`${path}.tmp`, JSON.stringify({ ...journal, checkpoint }));
   renameSync(`${path}.tmp`, path);
   const files = applyRestore(ctx.store.place, journal.steps);
@@ -198,6 +202,14 @@ async function finishInterrupted(ctx: RewindContext): Promise<SessionEvent | nul
     // Killed after the rewind was recorded, before its journal was removed: nothing to do.
     rmSync(join(ctx.store.dir, JOURNAL), { force: true });
     return null;
+  }
+  if (
+    journal.event.redo_point !== undefined &&
+    !stateNumbered(timeline, journal.event.redo_point)
+  ) {
+    // A journal of a build that wrote it before its redo point was on disk: no redo from it.
+    const { redo_point: _lost, ...event } = journal.event;
+    journal = { ...journal, event };
   }
   ctx.store.restoreRecorded(lastState(timeline));
   let appended: SessionEvent | null = null;

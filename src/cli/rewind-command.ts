@@ -7,7 +7,7 @@ import { CheckpointStore, type RewindRequest, rewind } from "../checkpoints/inde
 import { loadConfig, resolveHome } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { terminalSafe } from "../runner/index.ts";
-import type { SessionEvent } from "../session/events.ts";
+import type { EventInput, SessionEvent } from "../session/events.ts";
 import { findSession } from "../session/paths.ts";
 import { readSession } from "../session/reader.ts";
 import { ReceiptVerifier } from "../session/receipt.ts";
@@ -78,7 +78,8 @@ async function rewindSession(session: string, options: RewindOptions): Promise<v
     for (const event of events) receipt.push(event);
     receipt.finish();
     const store = await openStore(events);
-    const done = await rewind({ store, events, append: (event) => writer.append(event) }, request);
+    const append = (event: EventInput) => writer.append(event);
+    const done = await rewind({ store, events, append, sync: () => writer.sync() }, request);
     for (const line of doneLines(done.event)) process.stdout.write(`${terminalSafe(line)}\n`);
   } finally {
     writer.close();

@@ -48,6 +48,7 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   checkpoints: ["session", "config"],
   search: ["session", "config", "tools", "runner"],
   agent: [
+    "search",
     "session",
     "providers",
     "tools",

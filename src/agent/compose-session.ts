@@ -23,6 +23,7 @@ import {
   stream as providerStream,
   type StreamFunction,
 } from "../providers/index.ts";
+import { sessionSearchSource } from "../search/session-search-tool.ts";
 import { MessageDeriver } from "../session/derive.ts";
 import type { SessionEvent } from "../session/events.ts";
 import { SessionWriter } from "../session/writer.ts";
@@ -476,6 +477,7 @@ function openToolbox(
   const sources = [
     ...(options.tools ?? []),
     ...own,
+    ...searchSources(options),
     ...(skills.length > 0 ? [skillToolSource(skills)] : []),
   ];
   return createSessionTools({
@@ -493,4 +495,13 @@ function openToolbox(
     ...(options.onlyTools ? { only: options.onlyTools } : {}),
     onNotice: ({ message, level }) => options.bus.emit("agent/notice", { message, source: level }),
   });
+}
+
+/** The model's session_search over past sessions, unless `[search] scope = "off"`. */
+function searchSources(options: OpenOptions): ToolSource[] {
+  const scope = options.loaded.config.search.scope;
+  if (scope === "off" || options.defaultTools === false) return [];
+  const project = options.loaded.projectRoot ?? repositoryRoot(options.cwd) ?? options.cwd;
+  const home = options.loaded.home;
+  return [sessionSearchSource({ home, sessionsDir: options.sessionsDir, scope, project })];
 }

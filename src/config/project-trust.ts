@@ -45,6 +45,7 @@ export const PROJECT_KEY_RULES: readonly { key: string; rule: TrustRule }[] = [
   { key: "web.search.max_per_session", rule: "at-most" },
   { key: "web.search.provider_tool", rule: "false-only" },
   { key: "session_dir", rule: "trust" },
+  { key: "search.scope", rule: "trust" },
   { key: "system_prompt_file", rule: "trust" },
   { key: "providers.*.*", rule: "trust" },
   { key: "models.*", rule: "trust" },

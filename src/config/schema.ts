@@ -289,6 +289,10 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     sandbox: sandboxSchema.prefault({}),
     hooks: hooksSchema.prefault({}),
     compaction: compactionSchema.prefault({}),
+    /** The model's `session_search` tool over past sessions (docs/search.md). */
+    search: z
+      .strictObject({ scope: z.enum(["project", "all", "off"]).default("project") })
+      .prefault({}),
     /** Subagents run by the `task` tool (docs/subagents.md). */
     subagents: z.strictObject({ max_concurrent: positiveInt.default(4) }).prefault({}),
     checkpoints: checkpointsSchema.prefault({}),

@@ -10,6 +10,7 @@ import { globPresenter } from "./builtin/glob.presenter.ts";
 import { grepPresenter } from "./builtin/grep.presenter.ts";
 import { lsPresenter } from "./builtin/ls.presenter.ts";
 import { readPresenter } from "./builtin/read.presenter.ts";
+import { SESSION_SEARCH_TOOL, sessionSearchPresenter } from "./builtin/session-search.presenter.ts";
 import { TASK_TOOL, taskPresenter } from "./builtin/task.presenter.ts";
 import { TODO_WRITE_TOOL, todoWritePresenter } from "./builtin/todo-write.presenter.ts";
 import { WEB_FETCH_TOOL, webFetchPresenter } from "./builtin/web-fetch.presenter.ts";
@@ -38,6 +39,8 @@ const BUILTIN: ReadonlyMap<string, ToolPresenter> = new Map([
   [EXIT_PLAN_TOOL, exitPlanPresenter],
   // The backend web_search (agent/web-search-source.ts, when [web.search] searxng_url is set).
   [WEB_SEARCH_TOOL, webSearchPresenter],
+  // The index over past sessions (search/session-search-tool.ts, unless [search] scope = "off").
+  [SESSION_SEARCH_TOOL, sessionSearchPresenter],
 ]);
 
 /** The names that have a static presenter. */

@@ -249,6 +249,7 @@ describe("exec text on a terminal", () => {
   it("no workspace notice inside a git repository", async () => {
     const setup = execEnv(mock);
     mkdirSync(join(setup.workspace, ".git"));
+    writeFileSync(join(setup.workspace, ".git", "HEAD"), "ref: refs/heads/main\n");
     mock.enqueue({ blocks: [{ kind: "text", text: "Hi." }] });
     const run = await inTerminal(cli(["exec", "--model", MODEL_OF.anthropic, "hi"]), setup);
     assert.equal(run.status, 0, run.output);

@@ -20,6 +20,7 @@ beforeEach(() => {
   home = join(root, "cw-home");
   userHome = join(root, "user");
   for (const dir of [join(repo, ".git"), home, userHome]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(repo, ".git", "HEAD"), "ref: refs/heads/main\n"); // a repository
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 

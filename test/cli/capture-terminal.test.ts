@@ -106,6 +106,7 @@ describe("codewhale capture --cols --rows", () => {
     const project = join(tmp, "project");
     mkdirSync(join(project, ".codewhale"), { recursive: true });
     mkdirSync(join(project, ".git"), { recursive: true });
+    writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
     const config = join(project, ".codewhale", "config.toml");
     writeFileSync(config, "[output]\nterminal_cols = 20\n");
     const run = capture(["--", "printf", `${"y".repeat(30)}\\n`], project);

@@ -175,6 +175,7 @@ describe("codewhale exec: prompt files a project names", () => {
   it("an AGENTS.md that links outside the repository is skipped, with one notice", async () => {
     const setup = execEnv(mock);
     mkdirSync(join(setup.workspace, ".git"));
+    writeFileSync(join(setup.workspace, ".git", "HEAD"), "ref: refs/heads/main\n");
     const secret = canary();
     writeFileSync(join(setup.home, "id_rsa"), secret);
     symlinkSync(join(setup.home, "id_rsa"), join(setup.workspace, "AGENTS.md"));

@@ -15,6 +15,7 @@ import { fakeGithubToken } from "../support/mcp-test-server.ts";
 function setup(): { env: Record<string, string>; dir: string; userFile: string } {
   const dir = mkdtempSync(join(tmpdir(), "cw-mcp-edit-"));
   mkdirSync(join(dir, "project", ".git"), { recursive: true });
+  writeFileSync(join(dir, "project", ".git", "HEAD"), "ref: refs/heads/main\n");
   const home = join(dir, "home");
   return { env: { CODEWHALE_HOME: home, HOME: dir }, dir, userFile: join(home, "config.toml") };
 }

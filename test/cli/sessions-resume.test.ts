@@ -3,7 +3,7 @@
 // started below the project root continues the project's session with the newest activity
 // (not a session of another project, nor a newer one elsewhere).
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { listSessionFiles } from "../../src/session/paths.ts";
@@ -40,6 +40,8 @@ describe("exec resumes by short id and continues from a subdirectory", () => {
     const other = join(setup.workspace, "other");
     for (const dir of [join(root, ".git"), join(root, "src", "deep"), join(other, ".git")]) {
       mkdirSync(dir, { recursive: true });
+      // A repository, not the empty mount point the sandbox leaves for a missing .git.
+      if (dir.endsWith(".git")) writeFileSync(join(dir, "HEAD"), "ref: refs/heads/main\n");
     }
     for (let i = 0; i < 4; i++) mock.enqueue({ blocks: [{ kind: "text", text: `answer ${i}` }] });
     const at = (cwd: string) => ({ ...setup, workspace: cwd });

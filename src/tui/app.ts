@@ -247,7 +247,14 @@ export class App {
     this.tui.setFocus(this.editor);
     const { notifier } = options;
     if (notifier) this.tui.addInputListener((data) => notifier.input(data));
-    this.tui.addInputListener(this.images.listener(this.editor, (line) => this.say(line)));
+    // The clipboard is read after the key: its marker goes in later, and is drawn then.
+    const editor = {
+      insertTextAtCursor: (text: string) => {
+        this.editor.insertTextAtCursor(text);
+        this.tui.requestRender();
+      },
+    };
+    this.tui.addInputListener(this.images.listener(editor, (line) => this.say(line)));
     this.tui.addInputListener((data) => this.onKey(data));
   }
 

@@ -205,6 +205,7 @@ describe("tool presentation", () => {
       "ask_user",
       "exit_plan",
       "web_search",
+      "session_search",
     ]);
   });
 

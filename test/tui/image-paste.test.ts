@@ -21,7 +21,8 @@ describe("images in the terminal", { skip: skipWithout("tmux"), concurrency: 2 }
     writeFileSync(join(setup.workspace, "anim.gif"), GIF);
     screen.paste(join(setup.workspace, "shot.png"));
     await screen.waitFor("[Image #1]");
-    screen.type(" and @anim.gif");
+    // The space after the mention ends its file completion, so Enter sends (the prompt is trimmed).
+    screen.type(" and @anim.gif ");
     mock.enqueue(text("two images seen"));
     screen.keys("Enter");
     const shown = await screen.waitFor("two images seen");

@@ -128,6 +128,12 @@ export interface AgentOptions {
    * with the default tools; never in a subagent's own session.
    */
   plans?: boolean;
+  /**
+   * Offer web search: the SearXNG-backed `web_search` tool when `[web.search] searxng_url` is
+   * set, and the provider's own search tool where its wire format has one. Default: with the
+   * default tools.
+   */
+  webSearch?: boolean;
   /** A custom agent's instructions, added to the system prompt. */
   instructions?: string;
   /** Offer only the tools of these names (a custom agent's `tools`); absent: all. */
@@ -242,7 +248,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
   const searxng = loaded.config.web.search.searxng_url;
   const own = [
     ...(subagents ? [taskToolSource(subagents)] : []),
-    ...(searxng && options.defaultTools !== false
+    ...(searxng && offersWebSearch(options)
       ? [webSearchToolSource({ ...loaded.config.web.search, searxng_url: searxng }, webSearches)]
       : []),
     ...((options.questions ?? options.defaultTools !== false)
@@ -282,6 +288,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     system: instructed,
     tokens,
     webSearches,
+    webSearchOffered: offersWebSearch(options),
     rules: rules.scoped,
     ...summarizerOf(options),
     tools,
@@ -389,6 +396,11 @@ function sessionRules(options: OpenOptions): { always: RuleFile[]; scoped: PathR
 function offersSubagents(options: OpenOptions): boolean {
   if (options.parent) return false;
   return options.subagents ?? options.defaultTools !== false;
+}
+
+/** Web search (either kind): asked for, or with the default tools. */
+function offersWebSearch(options: OpenOptions): boolean {
+  return options.webSearch ?? options.defaultTools !== false;
 }
 
 /** `exit_plan` is the session's own, never a subagent's: a child's plan mode only refuses. */

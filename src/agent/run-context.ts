@@ -34,6 +34,8 @@ export interface RunContext {
   readonly summarizer?: { provider: ProviderConfig; model: string };
   /** The session's web searches so far, against `[web.search] max_per_session`. */
   readonly webSearches: WebSearchCount;
+  /** False: no web search of either kind is offered (a session given only its own tools). */
+  readonly webSearchOffered: boolean;
   /** The rule files with `paths:`, appended to the result of a call on a matching file. */
   readonly rules?: PathRules;
   /** The session's tools; `tools.specs()` is what this turn's requests carry. */

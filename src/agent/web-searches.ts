@@ -43,13 +43,21 @@ export function searchesLeft(ctx: Pick<RunContext, "config" | "webSearches">): n
 }
 
 /**
- * The provider's own search tool for the next request: offered when the provider's wire format
- * has one, `[web.search] provider_tool` is on, searches are left, and the permission rules let
- * a web_search run without asking (the provider runs it: there is no moment to ask).
+ * The most searches one request lets the provider make. The offer's `max_uses` stays at this
+ * while more are left, so the tool list (the front of the provider's prompt cache) does not
+ * change with every search; it falls only over the session's last few.
+ */
+export const SEARCHES_PER_REQUEST = 8;
+
+/**
+ * The provider's own search tool for the next request: offered when the session offers web
+ * search, the provider's wire format has a search tool, `[web.search] provider_tool` is on,
+ * searches are left, and the permission rules let a web_search run without asking (the
+ * provider runs it: there is no moment to ask).
  */
 export function providerSearchOffer(ctx: RunContext): { maxUses: number } | undefined {
-  if (!providerHasSearch(ctx)) return undefined;
-  const left = searchesLeft(ctx);
+  if (!ctx.webSearchOffered || !providerHasSearch(ctx)) return undefined;
+  const left = Math.min(searchesLeft(ctx), SEARCHES_PER_REQUEST);
   if (left === 0) return undefined;
   const call = {
     name: WEB_SEARCH,

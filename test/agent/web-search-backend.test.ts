@@ -131,7 +131,7 @@ describe("web_search through a SearXNG backend", () => {
     assert.deepEqual(body.tools.at(-1), {
       type: "web_search_20250305",
       name: "web_search",
-      max_uses: 20,
+      max_uses: 8,
     });
   });
 });

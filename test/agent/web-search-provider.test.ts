@@ -37,8 +37,8 @@ function searchToolOf(body: Body): JsonValue | undefined {
 const ANSWER = { blocks: [{ kind: "text" as const, text: "ok" }] };
 
 describe("web_search through the provider's server tool", () => {
-  it("anthropic: offers web_search_20250305 with the searches left, logs the blocks and sends them back verbatim", async () => {
-    const { agent, events } = await openMockAgent(mock, "anthropic");
+  it("anthropic: offers web_search_20250305 with the same max_uses after a search (the cached tool list holds), logs the blocks and sends them back verbatim", async () => {
+    const { agent, events } = await openMockAgent(mock, "anthropic", { webSearch: true });
     mock.enqueue(replayOf("anthropic/vercel-web-search-citations"), ANSWER);
     const first = mock.requests.length;
     assert.equal((await agent.submit("tech news today?")).reason, "completed");
@@ -47,7 +47,7 @@ describe("web_search through the provider's server tool", () => {
     assert.deepEqual(searchToolOf(bodyOf(first)), {
       type: "web_search_20250305",
       name: "web_search",
-      max_uses: 20,
+      max_uses: 8,
     });
     const message = events.find(
       (e): e is EventOf<"assistant/message"> => e.type === "assistant/message",
@@ -58,14 +58,14 @@ describe("web_search through the provider's server tool", () => {
     assert.deepEqual(searchToolOf(second), {
       type: "web_search_20250305",
       name: "web_search",
-      max_uses: 19,
+      max_uses: 8,
     });
     assert.deepEqual(second.messages?.[1], { role: "assistant", content: message?.content });
     assert.deepEqual(mock.violations, []);
   });
 
   it("openai-responses: offers the web_search tool with its sources included and sends the web_search_call items back", async () => {
-    const { agent, events } = await openMockAgent(mock, "openai-responses");
+    const { agent, events } = await openMockAgent(mock, "openai-responses", { webSearch: true });
     mock.enqueue(replayOf("responses/openai-web-search"), ANSWER);
     const first = mock.requests.length;
     assert.equal((await agent.submit("tech news today?")).reason, "completed");
@@ -86,9 +86,32 @@ describe("web_search through the provider's server tool", () => {
     assert.deepEqual(mock.violations, []);
   });
 
+  it("offers max_uses below the per-request 8 only over the session's last searches", async () => {
+    const toml = "[web.search]\nmax_per_session = 9\n";
+    const { agent } = await openMockAgent(mock, "anthropic", { toml, webSearch: true });
+    mock.enqueue(replayOf("anthropic/vercel-web-search-citations"), ANSWER);
+    const first = mock.requests.length;
+    await agent.submit("tech news today?");
+    await agent.submit("more");
+    await agent.close();
+    const uses = [first, first + 1].map(
+      (i) => (searchToolOf(bodyOf(i)) as { max_uses?: number } | undefined)?.max_uses,
+    );
+    assert.deepEqual(uses, [8, 8]);
+  });
+
+  it("offers no server search to a session given only its own tools", async () => {
+    const { agent } = await openMockAgent(mock, "anthropic");
+    mock.enqueue(ANSWER);
+    const first = mock.requests.length;
+    await agent.submit("news?");
+    await agent.close();
+    assert.equal(searchToolOf(bodyOf(first)), undefined);
+  });
+
   it("stops offering the tool once the session's searches reach max_per_session", async () => {
     const toml = "[web.search]\nmax_per_session = 1\n";
-    const { agent } = await openMockAgent(mock, "anthropic", { toml });
+    const { agent } = await openMockAgent(mock, "anthropic", { toml, webSearch: true });
     mock.enqueue(replayOf("anthropic/vercel-web-search-citations"), ANSWER);
     const first = mock.requests.length;
     await agent.submit("tech news today?");
@@ -108,7 +131,7 @@ describe("web_search through the provider's server tool", () => {
     ["provider_tool = false", "[web.search]\nprovider_tool = false\n"],
   ] as const) {
     it(`offers no server search under ${rule}`, async () => {
-      const { agent } = await openMockAgent(mock, "openai-responses", { toml });
+      const { agent } = await openMockAgent(mock, "openai-responses", { toml, webSearch: true });
       mock.enqueue(ANSWER);
       const first = mock.requests.length;
       await agent.submit("news?");
@@ -118,7 +141,7 @@ describe("web_search through the provider's server tool", () => {
   }
 
   it("offers nothing to a Chat Completions provider, which has no server tool", async () => {
-    const { agent } = await openMockAgent(mock, "openai-chat");
+    const { agent } = await openMockAgent(mock, "openai-chat", { webSearch: true });
     mock.enqueue(ANSWER);
     const first = mock.requests.length;
     await agent.submit("news?");

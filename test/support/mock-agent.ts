@@ -41,6 +41,8 @@ export interface MockAgentOptions {
   setup?: ExecEnv;
   /** A session id of `setup`'s to resume. */
   resume?: string;
+  /** Offer web search (the test tool set has none unless asked). */
+  webSearch?: boolean;
 }
 
 /** Opens an agent on `kind`'s model in a fresh home and workspace; close it with `agent.close()`. */
@@ -68,6 +70,7 @@ export async function openMockAgent(
       : { tools: [staticToolSource("test", tools)], defaultTools: false }),
     ...(options.guard ? { guard: options.guard } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
+    ...(options.webSearch !== undefined ? { webSearch: options.webSearch } : {}),
   });
   refuseAsks(agent);
   return { agent, setup, events, ran };

@@ -9,11 +9,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleTests } from "./test-bundle.mjs";
+import { orderByCost } from "./test-costs.mjs";
 import { ensureTools, hermeticEnv, SYSTEM_TOOLS } from "./test-env.mjs";
 import { needsOf, selectTests } from "./test-selection.mjs";
 
 const filters = process.argv.slice(2);
-const files = selectTests(filters);
+// The costliest files start first (scripts/test-costs.json), so the run does not end on one.
+const files = orderByCost(selectTests(filters));
 const needs = needsOf(files);
 
 const tools = filters.length === 0 ? Object.keys(SYSTEM_TOOLS) : [...needs.tools];

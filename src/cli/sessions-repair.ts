@@ -2,13 +2,13 @@
 // keeping the cut lines in a side file (session/repair.ts does it under the writer lock). Asks
 // on a terminal; `--yes` for scripts; without either, one line and exit 2. Registered by
 // sessions-command.ts.
-import { createInterface } from "node:readline";
 import type { Command } from "commander";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode } from "../errors.ts";
 import { plural } from "../present/format.ts";
 import { terminalSafe } from "../runner/index.ts";
 import { findSession } from "../session/paths.ts";
 import { type CutPlan, repairLog } from "../session/repair.ts";
+import { confirmOnTerminal } from "./confirm.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 
 interface RepairOptions extends SessionDirOptions {
@@ -52,20 +52,12 @@ function lineCount(lines: number): string {
 }
 
 /** `--yes`, else a y/N question on the terminal; with no terminal to ask on, a UsageError. */
-async function confirmCut(plan: CutPlan, options: RepairOptions): Promise<boolean> {
-  if (options.yes) return true;
-  if (!process.stdin.isTTY) {
-    throw new UsageError(`${describeCut(plan)}; no terminal to ask on: rerun with --yes to cut it`);
-  }
-  const question = `${terminalSafe(describeCut(plan))}\nCut it, keeping the cut lines in a side file next to the log? [y/N] `;
-  const reader = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await new Promise<string>((resolve) => {
-      reader.question(question, resolve);
-      reader.once("close", () => resolve(""));
-    });
-    return /^\s*y(es)?\s*$/i.test(answer);
-  } finally {
-    reader.close();
-  }
+function confirmCut(plan: CutPlan, options: RepairOptions): Promise<boolean> {
+  return confirmOnTerminal(
+    `${describeCut(plan)}\nCut it, keeping the cut lines in a side file next to the log?`,
+    {
+      ...options,
+      refusal: `${describeCut(plan)}; no terminal to ask on: rerun with --yes to cut it`,
+    },
+  );
 }

@@ -2,6 +2,7 @@
 // index over the session logs (src/search, docs/search.md). Each search first brings the index
 // up to date with the logs; a hit names the session and the event's seq, which
 // `sessions show ID --at SEQ` opens. Registered by sessions-command.ts.
+import { join } from "node:path";
 import type { Command } from "commander";
 import { resolveHome } from "../config/index.ts";
 import { ExitCode, UsageError } from "../errors.ts";
@@ -12,7 +13,9 @@ import {
   type SearchFilters,
   type SearchHit,
 } from "../search/index.ts";
-import { findSession } from "../session/paths.ts";
+import { deleteSessionLog } from "../session/delete.ts";
+import { findSession, sessionIdOfPath } from "../session/paths.ts";
+import { confirmOnTerminal } from "./confirm.ts";
 import { resolveSessionsDir, type SessionDirOptions } from "./session-context.ts";
 
 interface SearchOptions extends SessionDirOptions {
@@ -24,6 +27,11 @@ interface SearchOptions extends SessionDirOptions {
   file?: string;
   limit?: string;
   json?: boolean;
+}
+
+interface ForgetOptions extends SessionDirOptions {
+  delete?: boolean;
+  yes?: boolean;
 }
 
 type WithDir = (command: Command) => Command;
@@ -41,8 +49,10 @@ export function registerSearchCommands(sessions: Command, withDir: WithDir): voi
     .option("--json", "print the hits as a JSON array")
     .action((query: string[], options: SearchOptions) => searchSessions(query.join(" "), options));
   withDir(sessions.command("forget <id>"))
-    .description("remove a session from the search index (its log stays)")
-    .action((id: string, options: SessionDirOptions) => forgetSession(id, options));
+    .description("remove a session from the search index (its log stays, unless --delete)")
+    .option("--delete", "also delete its log and checkpoints, after confirming on a terminal")
+    .option("--yes", "with --delete: delete without asking (for scripts)")
+    .action((id: string, options: ForgetOptions) => forgetSession(id, options));
   withDir(sessions.command("reindex"))
     .description("rebuild the search index from the session logs")
     .action((options: SessionDirOptions) => reindex(options));
@@ -116,17 +126,38 @@ function highlighted(hit: SearchHit): string {
   return out + terminalSafeLine(hit.snippet.slice(at));
 }
 
-async function forgetSession(id: string, options: SessionDirOptions): Promise<void> {
+async function forgetSession(id: string, options: ForgetOptions): Promise<void> {
   const dirOptions = indexOptions(options);
   const path = findSession(dirOptions.sessionsDir, id);
-  const sessionId = path.replace(/^.*\//, "").replace(/\.jsonl$/, "");
+  const sessionId = sessionIdOfPath(path);
+  if (options.delete && !(await deleteSession(path, sessionId, dirOptions.home, options))) {
+    process.stdout.write(`left unchanged: ${terminalSafeLine(path)}\n`);
+    process.exitCode = ExitCode.failure;
+    return;
+  }
   const index = await openSearchIndex(dirOptions);
   try {
     index.forget(sessionId);
   } finally {
     index.close();
   }
-  process.stdout.write(`forgot ${sessionId} in the search index (its log stays)\n`);
+  process.stdout.write(
+    options.delete
+      ? `deleted ${sessionId}: its log, its checkpoints and its place in the search index\n`
+      : `forgot ${sessionId} in the search index (its log stays)\n`,
+  );
+}
+
+/** Deletes the log and checkpoint store under the writer lock, once confirmed. */
+function deleteSession(path: string, sessionId: string, home: string, options: ForgetOptions) {
+  const checkpoints = join(home, "checkpoints", sessionId);
+  const what = `${path} and its checkpoints (${checkpoints})`;
+  return deleteSessionLog(path, [checkpoints], () =>
+    confirmOnTerminal(`Delete ${what} for good?`, {
+      ...options,
+      refusal: `deleting ${what} needs a yes: no terminal to ask on, rerun with --yes`,
+    }),
+  );
 }
 
 async function reindex(options: SessionDirOptions): Promise<void> {

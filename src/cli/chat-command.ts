@@ -191,6 +191,7 @@ async function runChat(
     mode,
     showThinking: loaded.config.display.show_thinking,
     notifications: loaded.config.display.notifications,
+    theme: loaded.config.display.theme,
     env: host.env,
     ...(host.terminal ? { terminal: host.terminal } : {}),
     ...(prompt ? { firstPrompt: prompt } : {}),

@@ -283,6 +283,8 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
         status_line: z.string().trim().min(1).optional(),
         /** How the terminal tells an unfocused user a turn ended or an ask waits. */
         notifications: z.enum(NOTIFICATION_CHANNELS).default("auto"),
+        /** The terminal's colours: its own ANSI palette (`auto`), or fixed ones for a background. */
+        theme: z.enum(["auto", "dark", "light"]).default("auto"),
       })
       .prefault({}),
     permissions: permissionsSchema.prefault({}),

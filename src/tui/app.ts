@@ -24,6 +24,7 @@ import type { FiguresFold } from "../session/figures.ts";
 import { AskArea } from "./ask-area.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import { ConfirmPanel } from "./confirm-panel.ts";
+import { switchTheme, themeItems } from "./display-commands.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
 import { ImageAttachments } from "./image-attachments.ts";
@@ -658,6 +659,10 @@ export class App {
         this.transcript.invalidate();
         this.tui.requestRender(true);
         return say(this.theme.dim(`thinking ${this.display.showThinking ? "shown" : "hidden"}`));
+      case "theme":
+        if (!parsed.argument)
+          return this.pick("terminal theme", themeItems(this.theme), (name) => this.setTheme(name));
+        return this.setTheme(parsed.argument);
       case "cost":
         return say(costLines(this.figures.figures));
       case "skills":
@@ -727,6 +732,14 @@ export class App {
         if (parsed.argument) this.sendPrompt(parsed.argument);
         return;
     }
+  }
+
+  /** `/theme`: the palette switched, the screen drawn again in it. */
+  private setTheme(name: string): void {
+    const switched = switchTheme(this.theme, name);
+    if (switched.changed) this.transcript.invalidate();
+    this.transcript.notice(switched.line);
+    this.tui.requestRender(switched.changed);
   }
 
   /**

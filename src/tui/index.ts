@@ -12,7 +12,7 @@ import { PromptHistory } from "./history.ts";
 import { Notifier } from "./notifier.ts";
 import { paceRendering } from "./render-pace.ts";
 import { guardTerminal } from "./terminal-restore.ts";
-import { colorWanted, createTheme } from "./theme.ts";
+import { colorWanted, createTheme, type ThemeName } from "./theme.ts";
 
 export type { OpenRequest, SessionHeader, SessionViews } from "./app.ts";
 export type { SessionCommands } from "./session-commands.ts";
@@ -41,6 +41,8 @@ export interface InteractiveOptions {
   terminal?: Terminal;
   /** `[display] notifications` (notifier.ts); off when not given. */
   notifications?: NotificationChannel;
+  /** `[display] theme` (palettes.ts); `auto` when not given. */
+  theme?: ThemeName;
   /** `[display] status_line` (status-command.ts). */
   statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
 }
@@ -55,7 +57,7 @@ function afterTypedKeys(): Promise<void> {
 }
 
 export async function runInteractive(options: InteractiveOptions): Promise<number> {
-  const theme = createTheme(colorWanted(options.env ?? process.env));
+  const theme = createTheme(colorWanted(options.env ?? process.env), options.theme);
   const terminal = options.terminal ?? new ProcessTerminal();
   const tui = new TUI(terminal);
   const notifier = new Notifier(

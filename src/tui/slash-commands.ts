@@ -10,6 +10,11 @@ export const SLASH_COMMANDS = [
   { name: "help", description: "keys and commands" },
   { name: "thinking", description: "show or hide thinking (display only)" },
   {
+    name: "theme",
+    description: "the terminal's colours: auto, dark or light",
+    argumentHint: "[name]",
+  },
+  {
     name: "mode",
     description: "permission mode: default, accept-edits, plan, …",
     argumentHint: "<mode>",

@@ -20,7 +20,7 @@ export class ThinkingBlock implements Component {
 
   render(width: number): string[] {
     if (!this.display.showThinking) return [];
-    const style = (line: string) => this.theme.chalk.dim.italic(line);
+    const style = this.theme.thinking;
     const lines: string[] = [""];
     for (const line of this.text.trimEnd().split("\n")) {
       for (const part of wrapTextWithAnsi(line, Math.max(1, width - 2)))

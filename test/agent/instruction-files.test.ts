@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { markRepository } from "../support/git-marker.ts";
 import { tempDir } from "../support/session-fixtures.ts";
 import { openHarness, scripted } from "./scripted.ts";
 
@@ -12,8 +13,7 @@ describe("instruction files", () => {
   it("AGENTS.md and CLAUDE.md from the repository root down to the cwd, then the home's, after the built-in prompt", async () => {
     const root = tempDir("cw-repo-");
     const sub = join(root, "pkg", "app");
-    mkdirSync(join(root, ".git"));
-    writeFileSync(join(root, ".git", "HEAD"), "ref: refs/heads/main\n"); // a repository, not an empty placeholder
+    markRepository(root);
     mkdirSync(sub, { recursive: true });
     writeFileSync(join(root, "AGENTS.md"), "Root agents rule.");
     writeFileSync(join(root, "pkg", "CLAUDE.md"), "Package claude rule.");

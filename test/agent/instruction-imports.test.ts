@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { BUILTIN_PROMPT } from "../../src/agent/builtin-prompt.ts";
 import { buildSystemPrompt } from "../../src/agent/system-prompt.ts";
+import { markRepository } from "../support/git-marker.ts";
 
 let root: string;
 let repo: string;
@@ -19,8 +20,8 @@ beforeEach(() => {
   repo = join(root, "repo");
   home = join(root, "cw-home");
   userHome = join(root, "user");
-  for (const dir of [join(repo, ".git"), home, userHome]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(repo, ".git", "HEAD"), "ref: refs/heads/main\n"); // a repository
+  for (const dir of [home, userHome]) mkdirSync(dir, { recursive: true });
+  markRepository(repo);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { loadRuleFiles } from "../../src/config/index.ts";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
+import { markRepository } from "../support/git-marker.ts";
 import { tempDir } from "../support/session-fixtures.ts";
 import { openHarness, scripted } from "./scripted.ts";
 
@@ -19,8 +20,7 @@ function write(path: string, text: string): void {
 function setup() {
   const home = tempDir("cw-rules-home-");
   const workspace = tempDir("cw-rules-ws-");
-  mkdirSync(join(workspace, ".git"));
-  writeFileSync(join(workspace, ".git", "HEAD"), "ref: refs/heads/main\n"); // a repository, not an empty placeholder
+  markRepository(workspace);
   write(join(workspace, ".claude", "rules", "general.md"), "Answer in British English.");
   write(
     join(workspace, ".claude", "rules", "lang", "typescript.md"),

@@ -20,6 +20,7 @@ import {
   reference,
   STRAY_CONTROL,
 } from "../runner/support/terminal-corpus.ts";
+import { markRepository } from "../support/git-marker.ts";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "cw-capture-terminal-"));
@@ -105,8 +106,7 @@ describe("codewhale capture --cols --rows", () => {
   it("takes the size from an untrusted project file, but not one out of range, and still redacts", () => {
     const project = join(tmp, "project");
     mkdirSync(join(project, ".codewhale"), { recursive: true });
-    mkdirSync(join(project, ".git"), { recursive: true });
-    writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/main\n");
+    markRepository(project);
     const config = join(project, ".codewhale", "config.toml");
     writeFileSync(config, "[output]\nterminal_cols = 20\n");
     const run = capture(["--", "printf", `${"y".repeat(30)}\\n`], project);

@@ -19,6 +19,7 @@ import { describe, it } from "node:test";
 import { runCli } from "../support/cli.ts";
 import type { ExecEnv } from "../support/exec-harness.ts";
 import { execEnv, fakeKey, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
+import { markRepository } from "../support/git-marker.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -174,8 +175,7 @@ describe("codewhale exec: prompt files a project names", () => {
 
   it("an AGENTS.md that links outside the repository is skipped, with one notice", async () => {
     const setup = execEnv(mock);
-    mkdirSync(join(setup.workspace, ".git"));
-    writeFileSync(join(setup.workspace, ".git", "HEAD"), "ref: refs/heads/main\n");
+    markRepository(setup.workspace);
     const secret = canary();
     writeFileSync(join(setup.home, "id_rsa"), secret);
     symlinkSync(join(setup.home, "id_rsa"), join(setup.workspace, "AGENTS.md"));

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { cliPath } from "../support/cli.ts";
 import { type ExecEnv, execEnv, MODEL_OF, runExec } from "../support/exec-harness.ts";
+import { markRepository } from "../support/git-marker.ts";
 import { type Script, useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -248,8 +249,7 @@ describe("exec text on a terminal", () => {
 
   it("no workspace notice inside a git repository", async () => {
     const setup = execEnv(mock);
-    mkdirSync(join(setup.workspace, ".git"));
-    writeFileSync(join(setup.workspace, ".git", "HEAD"), "ref: refs/heads/main\n");
+    markRepository(setup.workspace);
     mock.enqueue({ blocks: [{ kind: "text", text: "Hi." }] });
     const run = await inTerminal(cli(["exec", "--model", MODEL_OF.anthropic, "hi"]), setup);
     assert.equal(run.status, 0, run.output);

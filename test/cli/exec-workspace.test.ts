@@ -1,11 +1,12 @@
 // The workspace notice of `codewhale exec`: one line when the workspace is $HOME, `/` or
 // outside any git repository, naming it; none inside a repository.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { workspaceNotice } from "../../src/cli/exec-workspace.ts";
+import { markRepository } from "../support/git-marker.ts";
 
 describe("the exec workspace notice", () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "cw-workspace-")));
@@ -15,9 +16,7 @@ describe("the exec workspace notice", () => {
     const home = join(root, "home");
     const repo = join(root, "repo");
     mkdirSync(home);
-    mkdirSync(join(repo, ".git"), { recursive: true });
-    // A repository, not the empty mount point the sandbox leaves for a missing .git.
-    writeFileSync(join(repo, ".git", "HEAD"), "ref: refs/heads/main\n");
+    markRepository(repo);
     mkdirSync(join(repo, "src"));
     assert.match(workspaceNotice(home, home) ?? "", /workspace is .*home \(your home directory\)/);
     assert.match(workspaceNotice("/", home) ?? "", /workspace is \/ \(the root directory\)/);

@@ -4,18 +4,18 @@
 // --force replaces), a file that does not parse (exit 2, untouched), an unknown remove (exit 1);
 // `--project` writes the project file and says what trust means for it.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "../support/cli.ts";
+import { markRepository } from "../support/git-marker.ts";
 import { testServerPath } from "../support/mcp-servers.ts";
 import { fakeGithubToken } from "../support/mcp-test-server.ts";
 
 function setup(): { env: Record<string, string>; dir: string; userFile: string } {
   const dir = mkdtempSync(join(tmpdir(), "cw-mcp-edit-"));
-  mkdirSync(join(dir, "project", ".git"), { recursive: true });
-  writeFileSync(join(dir, "project", ".git", "HEAD"), "ref: refs/heads/main\n");
+  markRepository(join(dir, "project"));
   const home = join(dir, "home");
   return { env: { CODEWHALE_HOME: home, HOME: dir }, dir, userFile: join(home, "config.toml") };
 }

@@ -4,11 +4,12 @@
 // directory and below inside a project, everything outside one), --cwd, --all and --limit; and
 // short ids that differ between sessions minted together, accepted wherever an id is.
 import assert from "node:assert/strict";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, it } from "node:test";
 import { SessionWriter } from "../../src/session/writer.ts";
 import { runCli } from "../support/cli.ts";
+import { markRepository } from "../support/git-marker.ts";
 import { sampleTurn, startPayload, tempDir } from "../support/session-fixtures.ts";
 
 let home = "";
@@ -35,8 +36,7 @@ beforeEach(() => {
   home = realpathSync(tempDir("cw-list-home-"));
   sessions = join(home, "sessions");
   project = join(home, "proj");
-  mkdirSync(join(project, ".git"), { recursive: true });
-  writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/main\n"); // a repository
+  markRepository(project);
   mkdirSync(join(project, "src"), { recursive: true });
 });
 

@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import type { RuleFile } from "../config/index.ts";
 import type { SessionEvent } from "../session/events.ts";
+import { withAddedText } from "../tools/tool-output.ts";
 import type { ToolResult } from "../tools/types.ts";
 
 interface ScopedRule {
@@ -38,6 +39,7 @@ export class PathRules {
   /** Every appended event: a rule's heading in a tool result means it was delivered. */
   observe(event: SessionEvent): void {
     if (event.type !== "tool/result" || this.#rules.length === 0) return;
+    if (!event.content.includes(HEADING_START)) return;
     for (const rule of this.#rules) {
       if (event.content.includes(heading(rule))) this.#delivered.add(rule.path);
     }
@@ -51,18 +53,14 @@ export class PathRules {
     const due = this.#rules.filter((r) => !this.#delivered.has(r.path) && r.matches(file));
     if (due.length === 0) return result;
     const suffix = due.map((rule) => `\n\n${heading(rule)}\n\n${rule.text}`).join("");
-    const delivered = result.deliveredBytes ?? Buffer.byteLength(result.content);
-    return {
-      ...result,
-      content: result.content + suffix,
-      originalBytes: result.originalBytes ?? Buffer.byteLength(result.content),
-      deliveredBytes: delivered + Buffer.byteLength(suffix),
-    };
+    return withAddedText(result, "", suffix);
   }
 }
 
+const HEADING_START = "# Instructions from ";
+
 function heading(rule: ScopedRule): string {
-  return `# Instructions from ${rule.path} (for files matching ${rule.globs.join(", ")})`;
+  return `${HEADING_START}${rule.path} (for files matching ${rule.globs.join(", ")})`;
 }
 
 /** The call's file relative to the project root, or null (no path, or outside the root). */

@@ -15,6 +15,7 @@ import { outputPolicyFor } from "../runner/index.ts";
 import type { EventInput, JsonValue } from "../session/events.ts";
 import { imageDirOf } from "../session/images.ts";
 import { presentToolCall } from "../tools/presentation.ts";
+import { withAddedText } from "../tools/tool-output.ts";
 import { parseToolArguments } from "../tools/toolbox.ts";
 import type { DeliveredResult, Tool, ToolProgress, ToolResult } from "../tools/types.ts";
 import { applyHookNotes, notify, recordNotes, stopMessage } from "./notes.ts";
@@ -375,15 +376,7 @@ function cancelledResult(callId: string, partial: DeliveredResult | null): Event
 
 /** The result the model receives: a rewritten call's starts with the rewrite note. */
 function withNote(result: ToolResult, note: string | undefined): ToolResult {
-  if (note === undefined) return result;
-  const prefix = `${note}\n\n`;
-  const delivered = result.deliveredBytes ?? Buffer.byteLength(result.content);
-  return {
-    ...result,
-    content: prefix + result.content,
-    originalBytes: result.originalBytes ?? Buffer.byteLength(result.content),
-    deliveredBytes: delivered + Buffer.byteLength(prefix),
-  };
+  return note === undefined ? result : withAddedText(result, `${note}\n\n`, "");
 }
 
 function recordNotRun(

@@ -50,3 +50,19 @@ export async function deliverResult(
     streamed: false,
   };
 }
+
+/**
+ * The result with codewhale's own text put before and after what the tool gave (a call's note,
+ * a rule file's text): the delivered byte count grows by what was added, the original stays
+ * the tool's.
+ */
+export function withAddedText<T extends ToolResult>(result: T, before: string, after: string): T {
+  if (before === "" && after === "") return result;
+  const added = Buffer.byteLength(before) + Buffer.byteLength(after);
+  return {
+    ...result,
+    content: before + result.content + after,
+    originalBytes: result.originalBytes ?? Buffer.byteLength(result.content),
+    deliveredBytes: (result.deliveredBytes ?? Buffer.byteLength(result.content)) + added,
+  };
+}

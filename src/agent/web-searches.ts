@@ -47,7 +47,7 @@ export function searchesLeft(ctx: Pick<RunContext, "config" | "webSearches">): n
  * while more are left, so the tool list (the front of the provider's prompt cache) does not
  * change with every search; it falls only over the session's last few.
  */
-export const SEARCHES_PER_REQUEST = 8;
+const SEARCHES_PER_REQUEST = 8;
 
 /**
  * The provider's own search tool for the next request: offered when the session offers web

@@ -4,7 +4,8 @@
 // directory (`.claude/`, `.codewhale/`, `.git`) is kept from the session's first command to its
 // end (removeIdlePlaceholders): removing one a namespace mounted on costs milliseconds, and git
 // and checkpoints pass over empty directories. A file (`.mcp.json`) is cheap to remove and a
-// checkpoint would record it: it goes as soon as no command of this process runs.
+// checkpoint would record it: it goes as soon as no command of this process runs. A `commondir`
+// one holds "." (git on the host reads it meanwhile) and is kept like a directory.
 // Other codewhale processes sandboxing commands in the same workspace leave a lease (a file
 // named by their pid) in a per-user directory, and the last one out removes the mount points.
 // Removing one while a command still runs would lift its protection: the kernel unmounts what
@@ -18,6 +19,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   rmdirSync,
   unlinkSync,
   writeFileSync,
@@ -141,7 +143,8 @@ export function sweepStalePlaceholders(policy: SandboxPolicy): void {
 function create(point: MissingPath): boolean {
   try {
     if (point.kind === "dir") mkdirSync(point.path, { mode: 0o755 });
-    else closeSync(openSync(point.path, "wx", 0o644));
+    else if (point.kind === "file") closeSync(openSync(point.path, "wx", 0o644));
+    else writeFileSync(point.path, COMMONDIR, { flag: "wx", mode: 0o644 });
     return true;
   } catch {
     return isEmpty(point.path, point.kind);
@@ -158,10 +161,17 @@ function removeIfEmpty(path: string, kind: MissingPath["kind"]): void {
   }
 }
 
+/** What a `commondir` mount point holds: the gitdir itself, so git on the host keeps working. */
+const COMMONDIR = ".";
+
+/** Whether `path` is as its mount point was made: an empty directory or file, or a "." file. */
 function isEmpty(path: string, kind: MissingPath["kind"]): boolean {
   try {
     const stat = lstatSync(path);
     if (kind === "dir") return stat.isDirectory() && readdirSync(path).length === 0;
+    if (kind === "commondir") {
+      return stat.isFile() && stat.size === 1 && readFileSync(path, "utf8") === COMMONDIR;
+    }
     return stat.isFile() && stat.size === 0;
   } catch {
     return false;

@@ -7,6 +7,8 @@
 // mount points around the run (sandbox-placeholders.ts). Commands only (a private /tmp).
 import { lstatSync, opendirSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import type { GitKind, GitPath } from "./sandbox-git-paths.ts";
+import { gitMetadataPaths } from "./sandbox-git-paths.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
 /** Inside the workspace, relative: each with the kind a missing one's mount point has. */
@@ -18,7 +20,8 @@ const PROTECTED = [
   [".mcp.json", "file"],
 ] as const;
 
-type Kind = "dir" | "file";
+/** `commondir`: a file mount point holding "." (sandbox-git-paths.ts), kept for the session. */
+type Kind = GitKind;
 
 /** A path that does not exist, and the empty read-only mount point the command gets there. */
 export interface MissingPath {
@@ -46,7 +49,10 @@ export function protectedCandidates(policy: SandboxPolicy): string[] {
   if (!protectsMissing(policy)) return [];
   const git = join(policy.workspace, ".git");
   const paths = PROTECTED.map(([rel]) => join(policy.workspace, rel));
-  return gitKindOf(git) === "missing" ? [git, ...paths] : paths;
+  const gitKind = gitKindOf(git);
+  if (gitKind === "missing") return [git, ...paths];
+  if (gitKind === "link") return paths;
+  return [...paths, ...gitMetadataPaths(policy.workspace, git, gitKind).map((p) => p.path)];
 }
 
 /** `.git`'s kind, an empty directory counted as missing: no repository, it must stay empty. */
@@ -71,20 +77,31 @@ export function workspaceProtection(policy: SandboxPolicy): Protection {
   }
   for (const [rel, kind] of PROTECTED) {
     if (rel.startsWith(".git/") && gitKind !== "dir") continue;
-    const path = join(policy.workspace, rel);
-    const found = kindOf(path);
-    if (found === "missing") placeholder(out, path, kind);
-    else if (found !== "link") readOnly(out, path, kind);
-    else {
-      // A symlink: where it leads is read-only as it is now; one that leads nowhere yet gets
-      // its mount point where it leads, when that is in the workspace (else it is read-only).
-      const target = linkTarget(path);
-      if (target?.exists) readOnly(out, target.path, kind);
-      else if (target && isInside(policy.workspace, target.path))
-        placeholder(out, target.path, kind);
+    protect(out, policy.workspace, { path: join(policy.workspace, rel), kind, mountPoint: true });
+  }
+  // What else in the repository's metadata can make git run a program (commondir, submodules).
+  if (gitKind === "dir" || gitKind === "file") {
+    for (const path of gitMetadataPaths(policy.workspace, git, gitKind)) {
+      protect(out, policy.workspace, path);
     }
   }
   return out;
+}
+
+/** One protected path: read-only as it is, or a mount point where it is missing. */
+function protect(out: Protection, workspace: string, { path, kind, mountPoint }: GitPath): void {
+  const found = kindOf(path);
+  if (found === "missing") {
+    if (mountPoint) placeholder(out, path, kind);
+  } else if (found !== "link") readOnly(out, path, kind);
+  else {
+    // A symlink: where it leads is read-only as it is now; one that leads nowhere yet gets
+    // its mount point where it leads, when that is in the workspace (else it is read-only).
+    const target = linkTarget(path);
+    if (target?.exists) readOnly(out, target.path, kind);
+    else if (mountPoint && target && isInside(workspace, target.path))
+      placeholder(out, target.path, kind);
+  }
 }
 
 function bind(out: Protection, path: string): void {
@@ -100,7 +117,9 @@ function readOnly(out: Protection, path: string, kind: Kind): void {
 /** An empty read-only mount point: to be created when `path` is missing, else over it. */
 function placeholder(out: Protection, path: string, kind: Kind): void {
   if (kind === "dir") out.args.push("--tmpfs", path, "--remount-ro", path);
-  else out.args.push("--ro-bind", "/dev/null", path);
+  else if (kind === "file") out.args.push("--ro-bind", "/dev/null", path);
+  // Created holding "." before the command starts (sandbox-placeholders.ts), bound over itself.
+  else out.args.push("--ro-bind", path, path);
   if (kindOf(path) === "missing") out.missing.push({ path, kind });
   else out.present.push({ path, kind });
   out.covered.push(path);
@@ -140,7 +159,7 @@ function isInside(root: string, path: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }
 
-function kindOf(path: string): Kind | "missing" | "link" {
+function kindOf(path: string): "dir" | "file" | "missing" | "link" {
   try {
     const stat = lstatSync(path);
     if (stat.isSymbolicLink()) return "link";

@@ -1,0 +1,139 @@
+// The files in the workspace's repository metadata, beyond `.git/hooks` and `.git/config`, that
+// can make git run a program later on the host: `commondir` (git then takes config and hooks
+// from where it points), `config.worktree` (with extensions.worktreeConfig), the gitdirs of
+// submodules (`.git/modules/**`: config, hooks, commondir, config.worktree, and the `.git` file
+// of their checkout) and of linked worktrees (`.git/worktrees/*`), and a linked worktree's own
+// gitdir when it lies in the workspace. Read from the disk (no git spawned) at each command start
+// by sandbox-protect.ts, which binds each read-only, or puts a mount point where one is missing.
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { configTrue, configValue, readGitConfig } from "./git-config-scan.ts";
+
+/**
+ * `dir` and `file` as in sandbox-protect.ts; `commondir`: a file whose mount point holds "."
+ * (an empty one would break git on the host while the session runs), kept for the session.
+ */
+export type GitKind = "dir" | "file" | "commondir";
+
+export interface GitPath {
+  path: string;
+  kind: GitKind;
+  /** A missing one gets a mount point (else only an existing one is bound read-only). */
+  mountPoint: boolean;
+}
+
+/** Submodules nest; deeper than this is left alone (and a cycle of symlinks cannot loop). */
+const MAX_DEPTH = 4;
+
+/** The paths to protect in the repository at `git` (the workspace's `.git`, a dir or a file). */
+export function gitMetadataPaths(workspace: string, git: string, kind: "dir" | "file"): GitPath[] {
+  const out: GitPath[] = [];
+  if (kind === "dir") {
+    gitDirPaths(workspace, git, out, 0, false);
+    return out;
+  }
+  // A linked worktree: its gitdir (and the common dir it names), where they are in the workspace.
+  const gitdir = gitFileTarget(git);
+  if (!gitdir || !isInside(workspace, gitdir)) return out;
+  const common = commonDirOf(gitdir);
+  if (common && isInside(workspace, common)) {
+    out.push({ path: join(common, "config"), kind: "file", mountPoint: true });
+    out.push({ path: join(common, "hooks"), kind: "dir", mountPoint: true });
+  }
+  worktreeGitDirPaths(gitdir, common ?? gitdir, out);
+  return out;
+}
+
+/** `.git/commondir`, `config.worktree`, and the gitdirs of submodules and linked worktrees. */
+function gitDirPaths(workspace: string, dir: string, out: GitPath[], depth: number, sub: boolean) {
+  const config = readGitConfig(join(dir, "config"));
+  if (sub) {
+    out.push({ path: join(dir, "config"), kind: "file", mountPoint: false });
+    out.push({ path: join(dir, "hooks"), kind: "dir", mountPoint: true });
+    checkoutGitFile(workspace, dir, configValue(config, "core.worktree"), out);
+  }
+  out.push({ path: join(dir, "commondir"), kind: "commondir", mountPoint: true });
+  const perWorktree = configTrue(configValue(config, "extensions.worktreeconfig"));
+  out.push({ path: join(dir, "config.worktree"), kind: "file", mountPoint: perWorktree });
+  for (const id of listDir(join(dir, "worktrees"))) {
+    worktreeGitDirPaths(join(dir, "worktrees", id), dir, out);
+  }
+  if (depth < MAX_DEPTH) modulePaths(workspace, join(dir, "modules"), out, depth + 1);
+}
+
+/** Each submodule's gitdir under `modules` (a name may hold slashes: `modules/a/b`). */
+function modulePaths(workspace: string, modules: string, out: GitPath[], depth: number): void {
+  for (const name of listDir(modules)) {
+    const dir = join(modules, name);
+    if (kindOf(dir) !== "dir") continue;
+    if (kindOf(join(dir, "HEAD")) === "file") gitDirPaths(workspace, dir, out, depth, true);
+    else if (depth < MAX_DEPTH) modulePaths(workspace, dir, out, depth + 1);
+  }
+}
+
+/** A linked worktree's gitdir: `commondir` (which must stay as it is) and `config.worktree`. */
+function worktreeGitDirPaths(gitdir: string, common: string, out: GitPath[]): void {
+  if (kindOf(gitdir) !== "dir") return;
+  out.push({ path: join(gitdir, "commondir"), kind: "file", mountPoint: false });
+  const perWorktree = configTrue(
+    configValue(readGitConfig(join(common, "config")), "extensions.worktreeconfig"),
+  );
+  out.push({ path: join(gitdir, "config.worktree"), kind: "file", mountPoint: perWorktree });
+}
+
+/** A submodule's checkout `.git` file (`gitdir: ../.git/modules/x`), which could be repointed. */
+function checkoutGitFile(
+  workspace: string,
+  dir: string,
+  worktree: string | undefined,
+  out: GitPath[],
+) {
+  if (!worktree) return;
+  const file = join(resolve(dir, worktree), ".git");
+  if (isInside(workspace, file) && kindOf(file) === "file") {
+    out.push({ path: file, kind: "file", mountPoint: false });
+  }
+}
+
+/** The gitdir a `.git` file names (`gitdir: PATH`, relative to the file's directory), or null. */
+function gitFileTarget(file: string): string | null {
+  try {
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, "utf8"));
+    return match?.[1] ? resolve(dirname(file), match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where a gitdir's `commondir` points (relative to the gitdir), or null without one. */
+function commonDirOf(gitdir: string): string | null {
+  try {
+    const text = readFileSync(join(gitdir, "commondir"), "utf8").trim();
+    return text ? resolve(gitdir, text) : null;
+  } catch {
+    return null;
+  }
+}
+
+function listDir(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+function kindOf(path: string): "dir" | "file" | "link" | "missing" {
+  try {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return "link";
+    return stat.isDirectory() ? "dir" : "file";
+  } catch {
+    return "missing";
+  }
+}

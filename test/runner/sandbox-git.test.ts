@@ -1,0 +1,228 @@
+// The repository metadata a sandboxed command could use to make git, run later on the host,
+// run a program of its choosing, with real bubblewrap and real git: `.git/commondir`, a
+// submodule's gitdir (`.git/modules/*`: config, hooks, commondir) and its checkout's `.git` file,
+// `.git/config.worktree`, and a linked worktree's gitdir. Each attack plants a core.fsmonitor
+// (or hook) script that would leave a marker file; host git then runs outside the sandbox and
+// the marker must not exist, while git keeps working inside and outside. Under CI=true a host
+// without bwrap fails.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import type { OutputPolicy, RunResult, SandboxPolicy } from "../../src/runner/index.ts";
+import {
+  removeIdlePlaceholders,
+  resolveSandboxPolicy,
+  runCommand,
+} from "../../src/runner/index.ts";
+import { outsideTmp, sandboxHost, sandboxSkip } from "../support/sandbox.ts";
+
+const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };
+const base = outsideTmp("cw-gitguard-");
+const gitEnv = {
+  PATH: process.env.PATH,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+  HOME: join(base, "home"),
+};
+mkdirSync(gitEnv.HOME);
+let count = 0;
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "protocol.file.allow=always", ...args], {
+    cwd,
+    env: gitEnv,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/** A fresh directory under the test's base. */
+function fresh(name: string): string {
+  count += 1;
+  const dir = join(base, `${name}${count}`);
+  mkdirSync(dir);
+  return dir;
+}
+
+/** A repository with one commit. */
+function repo(dir: string): string {
+  git(dir, "init", "-q");
+  writeFileSync(join(dir, "file.txt"), "x\n");
+  git(dir, "add", "file.txt");
+  git(dir, "commit", "-q", "-m", "init");
+  return dir;
+}
+
+/** A marker outside the workspace, and the fsmonitor/hook script (a shell line) writing it. */
+function markerScript(): { marker: string; script: string } {
+  const marker = join(fresh("marker"), "ran");
+  return { marker, script: `#!/bin/sh\\ntouch ${marker}\\n` };
+}
+
+function policyOf(dir: string): SandboxPolicy {
+  const section = {
+    mode: "workspace-write" as const,
+    writable: [],
+    deny_read: [],
+    network: "off" as const,
+    fallback: "ask" as const,
+  };
+  const home = gitEnv.HOME;
+  const policy = resolveSandboxPolicy(section, {
+    workspace: dir,
+    home,
+    codewhaleHome: join(home, ".codewhale"),
+  });
+  assert.ok(policy);
+  return policy;
+}
+
+function sandboxed(dir: string, command: string): Promise<RunResult> {
+  if (!sandboxHost) throw new Error("unreachable: the suite skips without bwrap");
+  return runCommand(
+    {
+      command,
+      cwd: dir,
+      env: gitEnv,
+      sandbox: { policy: policyOf(dir), host: sandboxHost },
+    },
+    output,
+  );
+}
+
+/** Host git in `dir` (status, then a commit that runs hooks), outside the sandbox. */
+function hostGit(dir: string): void {
+  git(dir, "status");
+  count += 1;
+  writeFileSync(join(dir, "later.txt"), `${count}\n`);
+  git(dir, "add", "later.txt");
+  git(dir, "commit", "-q", "-m", "later");
+}
+
+describe("git metadata that would run a program on the host (bubblewrap)", {
+  skip: sandboxSkip,
+}, () => {
+  it("a command cannot point .git/commondir at a directory of its own; git keeps working in and out", async () => {
+    const dir = repo(fresh("ws"));
+    const { marker, script } = markerScript();
+    const run = await sandboxed(
+      dir,
+      [
+        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
+        "cp -r .git evil",
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> evil/config`,
+        `printf '${script}' > evil/hooks/pre-commit && chmod +x evil/hooks/pre-commit`,
+        "echo ../evil > .git/commondir",
+        "rm -f .git/commondir; printf ../evil > .git/commondir",
+        "true",
+      ].join("; "),
+    );
+    // While the session runs (its mount point holds "."), and after it ended.
+    hostGit(dir);
+    assert.ok(!existsSync(marker), run.output);
+    const inside = await sandboxed(
+      dir,
+      "echo y > inside.txt && git add inside.txt && git commit -q -m inside && git log --oneline | wc -l",
+    );
+    assert.equal(inside.exitCode, 0, inside.output);
+    assert.match(inside.output, /^3$/m);
+    removeIdlePlaceholders();
+    assert.ok(!existsSync(join(dir, ".git", "commondir")), "its mount point is removed");
+    hostGit(dir);
+    assert.ok(!existsSync(marker), run.output);
+  });
+
+  it("a submodule's config, hooks, commondir and checkout .git file stay as they were", async () => {
+    const source = repo(fresh("subsrc"));
+    const dir = repo(fresh("ws"));
+    git(dir, "submodule", "add", "-q", source, "sub");
+    git(dir, "commit", "-q", "-m", "sub");
+    const config = readFileSync(join(dir, ".git/modules/sub/config"), "utf8");
+    const { marker, script } = markerScript();
+    const run = await sandboxed(
+      dir,
+      [
+        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> .git/modules/sub/config`,
+        `printf '${script}' > .git/modules/sub/hooks/post-checkout`,
+        "cp -r .git/modules/sub evil",
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> evil/config`,
+        "echo ../../../evil > .git/modules/sub/commondir",
+        "echo 'gitdir: ../evil' > sub/.git",
+        "true",
+      ].join("; "),
+    );
+    assert.equal(readFileSync(join(dir, ".git/modules/sub/config"), "utf8"), config, run.output);
+    hostGit(dir);
+    git(join(dir, "sub"), "status");
+    git(dir, "submodule", "update", "--force", "--checkout");
+    assert.ok(!existsSync(marker), run.output);
+    removeIdlePlaceholders();
+    hostGit(dir);
+    assert.ok(!existsSync(marker), run.output);
+  });
+
+  it("with extensions.worktreeConfig on, .git/config.worktree cannot be written or created", async () => {
+    const dir = repo(fresh("ws"));
+    git(dir, "config", "extensions.worktreeConfig", "true");
+    const { marker, script } = markerScript();
+    const run = await sandboxed(
+      dir,
+      [
+        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' > .git/config.worktree`,
+        `git config --worktree core.fsmonitor ${dir}/fsm.sh`,
+        "true",
+      ].join("; "),
+    );
+    hostGit(dir);
+    assert.ok(!existsSync(marker), run.output);
+    removeIdlePlaceholders();
+    assert.ok(!existsSync(join(dir, ".git", "config.worktree")), "its mount point is removed");
+  });
+
+  it("a linked worktree's gitdir in the workspace keeps its commondir and config.worktree", async () => {
+    const dir = repo(fresh("ws"));
+    git(dir, "config", "extensions.worktreeConfig", "true");
+    git(dir, "worktree", "add", "-q", join(dir, "wt"));
+    const gitdir = join(dir, ".git/worktrees/wt");
+    const { marker, script } = markerScript();
+    const run = await sandboxed(
+      dir,
+      [
+        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
+        "cp -r .git evil",
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> evil/config`,
+        `echo ${dir}/evil > .git/worktrees/wt/commondir`,
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' > .git/worktrees/wt/config.worktree`,
+        "true",
+      ].join("; "),
+    );
+    assert.equal(readFileSync(join(gitdir, "commondir"), "utf8").trim(), "../..", run.output);
+    hostGit(join(dir, "wt"));
+    assert.ok(!existsSync(marker), run.output);
+    removeIdlePlaceholders();
+    hostGit(join(dir, "wt"));
+    assert.ok(!existsSync(marker), run.output);
+    // The worktree as the workspace: its gitdir lies outside, read-only as the rest is.
+    const outside = join(fresh("wts"), "wt");
+    git(dir, "worktree", "add", "-q", "-b", "other", outside);
+    const again = await sandboxed(
+      outside,
+      [
+        `echo ${outside}/evil > ${dir}/.git/worktrees/wt1/commondir`,
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' > ${dir}/.git/worktrees/wt1/config.worktree`,
+        "echo 'gitdir: evil' > .git",
+        "true",
+      ].join("; "),
+    );
+    removeIdlePlaceholders();
+    hostGit(outside);
+    assert.ok(!existsSync(marker), again.output);
+  });
+});

@@ -1,7 +1,9 @@
 // The differential fuzz against real bash, deterministic: the first CODEWHALE_FUZZ_LINES
-// (default 1,000; the full run is 22,000, in `npm run bench -- bash`) lines of seed 1, run by
+// (default 300; the full run is 22,000, in `npm run bench -- bash`) lines of seed 1, run by
 // bash with tracing stubs and read by the parser. No line may run a program the parser did
 // not report unless the parser flagged the line as uncertain (which no allow rule matches).
+// The parser before the fuzz's fixes (b94127e) fails 7 of these 300 lines, among them each kind
+// fixed there (a redirect's destination, a reserved word, a comment, a newline inside a word).
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: bash `${…}` expansions are the data
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
@@ -9,7 +11,7 @@ import { loadBashParser } from "../../src/permissions/bash-parser.ts";
 import { generateCommands } from "../support/bash-fuzz/generate.ts";
 import { differentialFuzz } from "../support/bash-fuzz/run.ts";
 
-const LINES = Number(process.env.CODEWHALE_FUZZ_LINES ?? 1000);
+const LINES = Number(process.env.CODEWHALE_FUZZ_LINES ?? 300);
 
 before(() => loadBashParser());
 

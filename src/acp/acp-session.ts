@@ -20,7 +20,7 @@ import type { Config, Env, PermissionMode } from "../config/index.ts";
 import { formatCount } from "../present/format.ts";
 import { terminalSafe, terminalSafeLine } from "../runner/index.ts";
 import type { SessionEvent } from "../session/events.ts";
-import type { AttachedImage } from "../session/images.ts";
+import { type AttachedImage, imageDirOf } from "../session/images.ts";
 import type { McpPromptInfo } from "../tools/mcp-catalog.ts";
 import type { ToolProgress } from "../tools/types.ts";
 import { configOptions, settingOf } from "./config-options.ts";
@@ -96,7 +96,7 @@ export class AcpSession {
   use(opened: OpenedAgent, replay: boolean, announce = true): void {
     this.opened = opened;
     const { agent } = opened;
-    this.updates = new EventUpdates(opened.contextWindow);
+    this.updates = new EventUpdates(opened.contextWindow, imageDirOf(agent.logPath));
     this.updates.tools.useSessionPresenters(agent.tools.presenter);
     this.detach.push(agent.bus.on("session/event", (event) => this.observe(event, true)));
     this.detach.push(agent.bus.on("agent/ask", (ask) => this.onAsk(ask)));

@@ -2,7 +2,8 @@
 // editor shows, from the event alone (and the calls seen before it), so a live turn and a
 // session replayed by `session/load` give the same updates: chunks by block kind, tool calls
 // from their presenters, results with diffs, the provider's web searches with their sources
-// (web-search-updates.ts), the todo list as a plan, usage, the title. Live
+// (web-search-updates.ts), the todo list as a plan, usage, the title; a replayed prompt with its
+// images. Live
 // only, a call still being written (`tool/input-start`) shows early. Used by acp-session.ts.
 import { resolve } from "node:path";
 import type { SessionUpdate, ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
@@ -13,6 +14,7 @@ import { ToolPresentations } from "../present/tool-presentations.ts";
 import { contextWindowOf, type ModelLookup } from "../providers/index.ts";
 import { terminalSafe, terminalSafeLine } from "../runner/index.ts";
 import type { EventOf, JsonValue, SessionEvent } from "../session/events.ts";
+import { type ImageRef, readStoredImage } from "../session/images.ts";
 import type { CallPresentation, ResultPresentation } from "../tools/presentation.ts";
 import { builtinPresenter } from "../tools/presenters.ts";
 import { titleOf } from "./session-title.ts";
@@ -47,7 +49,14 @@ export class EventUpdates {
   /** Whether the session has a title yet: its first prompt's, or a name it was given. */
   private titled = false;
 
-  constructor(private readonly contextWindow: ContextWindow) {}
+  /**
+   * `imageDir`: where the session's prompt images are stored (session/images.ts), read when a
+   * replayed prompt names some; without it a replay shows the text alone.
+   */
+  constructor(
+    private readonly contextWindow: ContextWindow,
+    private readonly imageDir?: string,
+  ) {}
 
   /** A session's own presenters for tools without a static one (external tools). */
   get tools(): ToolPresentations {
@@ -101,7 +110,11 @@ export class EventUpdates {
         this.model = event.model;
         return [];
       case "user/message":
-        return [...this.prompted(event.text, replaying), ...this.firstTitle(event.text)];
+        return [
+          ...this.prompted(event.text, replaying),
+          ...(replaying ? this.promptImages(event.images ?? []) : []),
+          ...this.firstTitle(event.text),
+        ];
       case "steering/message":
         return this.prompted(event.text, replaying);
       case "session/title":
@@ -135,6 +148,32 @@ export class EventUpdates {
   /** The user's own prompts are shown only on replay: a live client has them already. */
   private prompted(text: string, replaying: boolean): SessionUpdate[] {
     return replaying ? [chunk("user_message_chunk", text)] : [];
+  }
+
+  /**
+   * A replayed prompt's images, each an image chunk read back from the session's store; one
+   * missing or not matching its hash is a text chunk saying so.
+   */
+  private promptImages(images: readonly ImageRef[]): SessionUpdate[] {
+    const dir = this.imageDir;
+    if (dir === undefined) return [];
+    return images.map((image) => {
+      const stored = readStoredImage(dir, image.sha256);
+      if (!stored.ok) {
+        return chunk(
+          "user_message_chunk",
+          `[image ${image.sha256.slice(0, 12)}: ${stored.problem}]`,
+        );
+      }
+      return {
+        sessionUpdate: "user_message_chunk",
+        content: {
+          type: "image",
+          mimeType: image.media_type,
+          data: stored.data.toString("base64"),
+        },
+      };
+    });
   }
 
   /** The first prompt titles a session that has no title yet. */

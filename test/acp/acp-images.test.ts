@@ -1,12 +1,13 @@
 // `codewhale acp` with image content blocks, driven by the ACP SDK's own client over stdio with
 // the loopback mock behind it: initialize offers images, an image block reaches the model as
 // an Anthropic image block beside the prompt's text, and a block whose data is not a PNG, JPEG,
-// GIF or WebP image is refused as invalid params, naming why.
+// GIF or WebP image is refused as invalid params, naming why; session/load in a fresh process
+// replays the prompt with its image.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { useAcp } from "../support/acp-client.ts";
-import { MODEL_OF } from "../support/exec-harness.ts";
+import { spawnAcp, useAcp } from "../support/acp-client.ts";
+import { execEnv, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { PNG_BASE64 } from "../support/images.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
@@ -53,5 +54,46 @@ describe("codewhale acp: images in a prompt", () => {
         ),
     );
     assert.equal(mock.requests.length, first + 1, "the refused prompt sent nothing");
+  });
+
+  it("session/load in a fresh process replays a prompt's image after its text", async () => {
+    const setup = execEnv(mock);
+    mock.enqueue({ blocks: [{ kind: "text", text: "A red pixel." }] });
+    const first = spawnAcp(setup, ["--model", MODEL_OF.anthropic]);
+    let sessionId = "";
+    try {
+      await first.initialize();
+      sessionId = await first.newSession(setup.workspace);
+      await first.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [
+          { type: "text", text: "what is this?" },
+          { type: "image", mimeType: "image/png", data: PNG_BASE64 },
+        ],
+      });
+    } finally {
+      await first.close();
+    }
+    const second = spawnAcp(setup, ["--model", MODEL_OF.anthropic]);
+    try {
+      await second.initialize();
+      await second.agent.request(acp.methods.agent.session.load, {
+        sessionId,
+        cwd: setup.workspace,
+        mcpServers: [],
+      });
+      const prompted = () =>
+        second.updates(sessionId).filter((u) => u.sessionUpdate === "user_message_chunk");
+      await waitFor(() => prompted().length >= 2);
+      assert.deepEqual(
+        prompted().map((u) => u.sessionUpdate === "user_message_chunk" && u.content),
+        [
+          { type: "text", text: "what is this?" },
+          { type: "image", mimeType: "image/png", data: PNG_BASE64 },
+        ],
+      );
+    } finally {
+      await second.close();
+    }
   });
 });

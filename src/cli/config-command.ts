@@ -1,7 +1,8 @@
 // `codewhale config show [--json]` prints the effective config with the source of every value,
 // secrets masked (URL credentials included), and on stderr the one line naming an untrusted
 // project's ignored settings; `codewhale config check` validates every layer, permission rules and hook
-// matchers included (config-layer-checks.ts, as exec checks them), and lists every problem.
+// matchers included (config-layer-checks.ts, as exec checks them) and the terminal's
+// keybindings.json, and lists every problem.
 import type { Command } from "commander";
 import type { ConfigFlagOptions, LoadedConfig, LoadOptions } from "../config/index.ts";
 import {
@@ -9,9 +10,11 @@ import {
   inspectConfig,
   loadConfig,
   maskSecrets,
+  resolveHome,
   walkLeaves,
 } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
+import { readKeybindingsFile } from "../tui/keybindings-file.ts";
 import { CONFIG_LAYER_CHECKS } from "./config-layer-checks.ts";
 import { positiveInteger } from "./flag-values.ts";
 import { printErr, printJson, printOut } from "./print.ts";
@@ -83,12 +86,17 @@ function checkConfig(options: ConfigCommandOptions): void {
     );
     printOut(`  ignored: ${foreign.ignored.length > 0 ? foreign.ignored.join(", ") : "nothing"}\n`);
   }
-  if (report.problems.length === 0) {
+  const keys = readKeybindingsFile(resolveHome(process.env));
+  const problems = [
+    ...report.problems.map((problem) => problem.message),
+    ...keys.problems.map((problem) => `${keys.path}: ${problem}`),
+  ];
+  if (problems.length === 0) {
     const files = report.files.map((file) => file.path).join(", ");
     printOut(`config ok (${files || "no config files; defaults only"})\n`);
     return;
   }
-  for (const problem of report.problems) printErr(`${problem.message}\n`);
-  const count = report.problems.length;
+  for (const problem of problems) printErr(`${problem}\n`);
+  const count = problems.length;
   throw new ConfigError(`config check found ${count} problem${count === 1 ? "" : "s"}`);
 }

@@ -5,14 +5,7 @@
 // slash commands, Ctrl-O. Started by index.ts.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type Component,
-  Container,
-  matchesKey,
-  type SelectItem,
-  Text,
-  type TUI,
-} from "@mariozechner/pi-tui";
+import { type Component, Container, type SelectItem, Text, type TUI } from "@mariozechner/pi-tui";
 import type { Agent } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
 import { askNotice } from "../hooks/notification-text.ts";
@@ -31,6 +24,7 @@ import { ImageAttachments } from "./image-attachments.ts";
 import { costLines, skillLines } from "./info-lines.ts";
 import { initPrompt } from "./init-prompt.ts";
 import { InputEditor } from "./input-editor.ts";
+import { keyIs } from "./keybindings.ts";
 import { McpInput } from "./mcp-input.ts";
 import { editInstructions, memoryItems } from "./memory-command.ts";
 import type { Notifier } from "./notifier.ts";
@@ -121,6 +115,8 @@ export interface AppOptions {
   notifier?: Notifier;
   /** The process's environment (the editor of `/memory`, HOME). */
   env?: NodeJS.ProcessEnv;
+  /** Lines shown when the screen starts (a bad keybindings.json). */
+  notices?: readonly string[];
 }
 
 /** How long after the first frame the first request's code is loaded (Agent.preload). */
@@ -264,6 +260,7 @@ export class App {
    * first line and status until `adopt` hands over its agent.
    */
   start(firstPrompt?: string): void {
+    for (const line of this.options.notices ?? []) this.say(line);
     if (this.opened) this.attach(this.opened);
     else if (this.header) {
       const { sessionId, provider, model } = this.header;
@@ -481,43 +478,39 @@ export class App {
 
   private onKey(data: string): { consume: boolean } | undefined {
     if (this.overlay) return undefined;
-    if (matchesKey(data, "ctrl+r") && !this.askArea.showing) return this.openSearch();
-    if (matchesKey(data, "ctrl+d")) {
+    if (keyIs(data, "historySearch") && !this.askArea.showing) return this.openSearch();
+    if (keyIs(data, "exit")) {
       if (this.editor.getText() !== "" || this.askArea.showing) return undefined;
       this.options.onExit();
       return { consume: true };
     }
-    if (matchesKey(data, "ctrl+c")) return this.onCtrlC();
-    if (matchesKey(data, "ctrl+o")) {
+    if (keyIs(data, "clear")) return this.onCtrlC();
+    if (keyIs(data, "expandCard")) {
       if (this.transcript.toggleCard()) this.tui.requestRender(true);
       return { consume: true };
     }
-    if (matchesKey(data, "alt+up") || matchesKey(data, "alt+down")) {
-      this.moveCardFocus(matchesKey(data, "alt+up") ? -1 : 1);
+    if (keyIs(data, "cardPrevious") || keyIs(data, "cardNext")) {
+      this.moveCardFocus(keyIs(data, "cardPrevious") ? -1 : 1);
       return { consume: true };
     }
     if (this.askArea.showing) return undefined;
-    if (matchesKey(data, "shift+tab")) {
+    if (keyIs(data, "cycleMode")) {
       this.setMode(nextMode(this.options.views.modes, this.mode, this.options.mode));
       return { consume: true };
     }
-    if (matchesKey(data, "escape") && this.shell.running) {
+    if (keyIs(data, "interrupt") && this.shell.running) {
       this.shell.cancel();
       return { consume: true };
     }
-    if (matchesKey(data, "escape") && this.attaching && !this.editor.isShowingAutocomplete()) {
+    if (keyIs(data, "interrupt") && this.attaching && !this.editor.isShowingAutocomplete()) {
       this.attaching.abort();
       return { consume: true };
     }
-    if (
-      matchesKey(data, "escape") &&
-      this.opened?.running &&
-      !this.editor.isShowingAutocomplete()
-    ) {
+    if (keyIs(data, "interrupt") && this.opened?.running && !this.editor.isShowingAutocomplete()) {
       this.agent.dispatch({ type: "cancel" });
       return { consume: true };
     }
-    if (matchesKey(data, "escape") && this.editor.getText() === "" && !this.opened?.running) {
+    if (keyIs(data, "rewind") && this.editor.getText() === "" && !this.opened?.running) {
       // Esc Esc (two within a second) on an empty editor between turns: the rewind picker.
       const now = Date.now();
       const twice = now - this.lastEscape < 1000;

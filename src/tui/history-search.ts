@@ -11,6 +11,7 @@ import {
 } from "@mariozechner/pi-tui";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { PromptHistory } from "./history.ts";
+import { keyIs } from "./keybindings.ts";
 import type { Theme } from "./theme.ts";
 
 export class HistorySearch implements Component, Focusable {
@@ -48,7 +49,7 @@ export class HistorySearch implements Component, Focusable {
       matchesKey(data, "ctrl+g")
     ) {
       this.done(undefined);
-    } else if (matchesKey(data, "ctrl+r") || matchesKey(data, "up")) {
+    } else if (keyIs(data, "historySearch") || matchesKey(data, "up")) {
       this.older();
     } else if (matchesKey(data, "down")) {
       if (this.trail.length > 1) this.trail.pop();

@@ -6,10 +6,10 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { matchesKey } from "@mariozechner/pi-tui";
 import { CodewhaleError } from "../errors.ts";
 import { type AttachedImage, readImageFile } from "../session/images.ts";
 import { type ClipboardEnv, readClipboardImage } from "./clipboard-image.ts";
+import { keyIs } from "./keybindings.ts";
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -55,7 +55,7 @@ export class ImageAttachments {
     say: (line: string) => void,
   ): (data: string) => { data: string } | { consume: true } | undefined {
     return (data) => {
-      if (!matchesKey(data, "ctrl+v")) return this.onPaste(data, say);
+      if (!keyIs(data, "pasteImage")) return this.onPaste(data, say);
       void this.fromClipboard().then((attached) => {
         if ("error" in attached) say(attached.error);
         else editor.insertTextAtCursor(attached.marker);

@@ -9,6 +9,8 @@ import type { NotificationChannel, PermissionMode } from "../config/index.ts";
 import { ExitCode } from "../errors.ts";
 import { App, type OpenRequest, type SessionHeader, type SessionViews } from "./app.ts";
 import { PromptHistory } from "./history.ts";
+import { installKeybindings } from "./keybindings.ts";
+import { keybindingsNotice, readKeybindingsFile } from "./keybindings-file.ts";
 import { Notifier } from "./notifier.ts";
 import { paceRendering } from "./render-pace.ts";
 import { guardTerminal } from "./terminal-restore.ts";
@@ -57,6 +59,9 @@ function afterTypedKeys(): Promise<void> {
 }
 
 export async function runInteractive(options: InteractiveOptions): Promise<number> {
+  const keys = readKeybindingsFile(options.home);
+  installKeybindings(keys);
+  const notice = keybindingsNotice(keys);
   const theme = createTheme(colorWanted(options.env ?? process.env), options.theme);
   const terminal = options.terminal ?? new ProcessTerminal();
   const tui = new TUI(terminal);
@@ -97,6 +102,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
         theme,
         history,
         notifier,
+        ...(notice ? { notices: [notice] } : {}),
         onExit: resolve,
       });
     });

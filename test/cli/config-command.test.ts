@@ -163,6 +163,15 @@ describe("codewhale config check", () => {
     ]);
     assert.equal(lines[4], "codewhale: config check found 4 problems");
   });
+
+  it("reports the terminal's keybindings.json: each bad action or key, by the file", () => {
+    const file = join(layout.home, "keybindings.json");
+    writeFileSync(file, JSON.stringify({ submit: "ctrl+s", submitt: "enter", exit: ["hyper+q"] }));
+    assert.deepEqual(checkProblems(), [
+      `${file}: "submitt": not an action (see docs/terminal.md#keybindings)`,
+      `${file}: "exit": "hyper+q": "hyper" is not ctrl, shift, alt or super`,
+    ]);
+  });
 });
 
 describe("codewhale config check finds what exec refuses", () => {

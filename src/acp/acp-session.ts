@@ -5,7 +5,7 @@
 // written (`tool/input-start`); runs prompts with `agent.submit` (or the bridge's slash
 // commands, or an MCP server's prompt as `/mcp__server__prompt`, mcp-prompts.ts) and answers
 // with the turn's stop reason;
-// switches model and thinking by reopening the same log with them.
+// switches the model by reopening the same log with it, the thinking level with `set_effort`.
 // Created by acp-sessions.ts for session/new, load and resume.
 import type {
   AgentContext,
@@ -33,10 +33,9 @@ import { modeState, permissionModeOf } from "./session-modes.ts";
 import { commandOf, availableCommands as slashCommands } from "./slash-commands.ts";
 import { stopReasonOf } from "./stop-reason.ts";
 
-/** What set_config_option changed from the config: the model, the thinking budget. */
+/** What set_config_option changed from the config: the model. */
 export interface Overrides {
   model?: string;
-  thinking?: { budget: number | undefined };
 }
 
 /** One open agent of the session, with the config it was opened with. */
@@ -176,10 +175,8 @@ export class AcpSession {
   get configOptions(): SessionConfigOption[] {
     const { agent, config } = this.opened ?? {};
     if (!agent || !config) return [];
-    const budget = this.overrides.thinking
-      ? this.overrides.thinking.budget
-      : config.thinking.budget_tokens;
-    const settings = { model: `${agent.provider}/${agent.model}`, budget };
+    const budget = config.thinking.budget_tokens;
+    const settings = { model: `${agent.provider}/${agent.model}`, effort: agent.effort, budget };
     return configOptions(settings, config, this.host.env);
   }
 
@@ -204,9 +201,10 @@ export class AcpSession {
   }
 
   /**
-   * Sets the model or the thinking level: the session's log is closed and reopened with it
-   * (a new model is recorded as `session/model`, as the terminal UI's /model does); refused
-   * while a turn runs. Tells the client (`config_option_update`) and answers the options.
+   * Sets the model or the thinking level: a model by closing the session's log and reopening
+   * it with the model (recorded as `session/model`, as the terminal UI's /model does), a level
+   * as the session's effort (`set_effort`, recorded as `session/effort`); refused while a turn
+   * runs. Tells the client (`config_option_update`) and answers the options.
    */
   async setConfigOption(configId: string, value: unknown): Promise<SessionConfigOption[]> {
     const setting = settingOf(configId, value);
@@ -214,9 +212,12 @@ export class AcpSession {
     if (this.agent.running || this.prompts.size > 0) {
       throw RequestError.invalidRequest({ configId }, "a turn is running: set it when it ends");
     }
-    const switched = this.reopen({ ...this.overrides, ...this.overridesOf(setting) });
-    this.switching = switched.catch(() => undefined);
-    await switched;
+    if ("effort" in setting) this.agent.dispatch({ type: "set_effort", effort: setting.effort });
+    else {
+      const switched = this.reopen({ ...this.overrides, model: setting.model });
+      this.switching = switched.catch(() => undefined);
+      await switched;
+    }
     const options = this.configOptions;
     this.send({ sessionUpdate: "config_option_update", configOptions: options });
     return options;
@@ -258,11 +259,6 @@ export class AcpSession {
     });
   }
 
-  private overridesOf(setting: ReturnType<typeof settingOf>): Overrides {
-    if ("model" in setting) return { model: setting.model };
-    return { thinking: { budget: setting.budget } };
-  }
-
   /**
    * Closes this agent and opens the log again with `overrides`, in the same mode. Before the
    * first prompt there is no log (docs/session-format.md): the session starts anew under its
@@ -271,11 +267,15 @@ export class AcpSession {
   private async reopen(overrides: Overrides): Promise<void> {
     const mode = this.agent.permissionMode;
     const title = this.agent.history().findLast((event) => event.type === "session/title");
+    const effort = this.agent.effort;
     for (const stop of this.detach.splice(0)) stop();
     await this.agent.close();
     const resumed = (opened: OpenedAgent) => {
       if (!opened.agent.resumed && title?.type === "session/title") {
         opened.agent.setTitle(title.title);
+      }
+      if (!opened.agent.resumed && effort !== undefined) {
+        opened.agent.dispatch({ type: "set_effort", effort });
       }
       this.use(opened, false, false);
       this.agent.dispatch({ type: "set_mode", mode });

@@ -166,7 +166,7 @@ export class AcpSessions {
     announce = false,
   ): Promise<OpenedAgent> {
     const replaced = announce ? this.options.diagnostic : undefined;
-    const loaded = withEditorServers(withThinking(this.config(cwd), overrides), editors, replaced);
+    const loaded = withEditorServers(this.config(cwd), editors, replaced);
     const keyVariables = providerKeyVars(loaded.config.providers);
     this.options.hideCredentials(keyVariables);
     const dir = sessionsDir(loaded, this.options.sessionDir);
@@ -243,12 +243,4 @@ function checkedCwd(cwd: string): string {
 
 function untitled(firstPrompt: string | null): string | null {
   return firstPrompt === null ? null : titleOf(firstPrompt);
-}
-
-/** The config with the thinking budget set_config_option chose (none: off). */
-function withThinking(loaded: LoadedConfig, overrides: Overrides): LoadedConfig {
-  if (!overrides.thinking) return loaded;
-  const { budget } = overrides.thinking;
-  const thinking = budget === undefined ? {} : { budget_tokens: budget };
-  return { ...loaded, config: { ...loaded.config, thinking } };
 }

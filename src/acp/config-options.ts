@@ -1,22 +1,21 @@
 // The session config options an ACP client can set (session/set_config_option): the model and
-// the thinking level. Offered in the session/new, load and resume answers and in every
+// the thinking level (the session's reasoning effort). Offered in the session/new, load and resume answers and in every
 // `config_option_update`; a choice is checked here (`settingOf`) before acp-session.ts reopens
 // the session with it. The model choices: the session's, config `model`, the `[models]` keys,
 // and a few current models of each provider whose key is set; any `provider/model` is accepted.
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
+import { EFFORT_BUDGETS } from "../agent/index.ts";
 import type { Config, Env } from "../config/index.ts";
 import { terminalSafeLine } from "../runner/index.ts";
+import { EFFORT_LEVELS, type Effort } from "../session/events.ts";
 
-/** Thinking levels and the budget each sets (`thinking.budget_tokens`; off: none). */
-export const THINKING_LEVELS = [
-  { value: "off", name: "Off", budget: undefined },
-  { value: "low", name: "Low", budget: 4096 },
-  { value: "medium", name: "Medium", budget: 16_384 },
-  { value: "high", name: "High", budget: 32_768 },
-] as const;
-
-export type ThinkingLevel = (typeof THINKING_LEVELS)[number]["value"];
+/** The thinking levels: the session's reasoning effort (`set_effort`, `session/effort`). */
+const THINKING_LEVELS = EFFORT_LEVELS.map((value) => ({
+  value,
+  name: value.charAt(0).toUpperCase() + value.slice(1),
+  budget: value === "off" ? undefined : EFFORT_BUDGETS[value],
+}));
 
 /** A few current models per provider kind, offered when the provider's key is set. */
 const SUGGESTED: Record<string, readonly string[]> = {
@@ -28,9 +27,13 @@ const SUGGESTED: Record<string, readonly string[]> = {
 /** `provider/model`, without spaces or control characters (an editor shows these as they are). */
 const MODEL_ID = /^[^/\s\p{Cc}]+\/[^\s\p{Cc}]+$/u;
 
-/** What the options show: the session's model (`provider/model`) and thinking budget. */
+/**
+ * What the options show: the session's model (`provider/model`), its effort, and the config's
+ * thinking budget (what a session without an effort thinks with).
+ */
 export interface SessionSettings {
   model: string;
+  effort: Effort | undefined;
   budget: number | undefined;
 }
 
@@ -53,10 +56,10 @@ export function configOptions(
     {
       id: "thinking",
       name: "Thinking",
-      description: "Extended thinking budget of each request",
+      description: "The reasoning effort of each request (recorded in its log)",
       category: "thought_level",
       type: "select",
-      currentValue: levelOf(settings.budget),
+      currentValue: settings.effort ?? levelOf(settings.budget),
       options: THINKING_LEVELS.map(({ value, name, budget }) => ({
         value,
         name,
@@ -67,7 +70,7 @@ export function configOptions(
 }
 
 /** The level a budget reads as: the smallest level that holds it. */
-export function levelOf(budget: number | undefined): ThinkingLevel {
+function levelOf(budget: number | undefined): Effort {
   if (budget === undefined) return "off";
   const level = THINKING_LEVELS.find(
     (entry) => entry.budget !== undefined && budget <= entry.budget,
@@ -79,7 +82,7 @@ export function levelOf(budget: number | undefined): ThinkingLevel {
 export function settingOf(
   configId: string,
   value: unknown,
-): { model: string } | { budget: number | undefined } {
+): { model: string } | { effort: Effort } {
   if (configId === "model") {
     if (typeof value !== "string" || !MODEL_ID.test(value)) {
       throw RequestError.invalidParams({ configId }, "the model must be provider/model");
@@ -88,9 +91,11 @@ export function settingOf(
   }
   if (configId === "thinking") {
     const level = THINKING_LEVELS.find((entry) => entry.value === value);
-    if (!level)
-      throw RequestError.invalidParams({ configId }, "thinking is off, low, medium or high");
-    return { budget: level.budget };
+    if (!level) {
+      const words = `${EFFORT_LEVELS.slice(0, -1).join(", ")} or ${EFFORT_LEVELS.at(-1)}`;
+      throw RequestError.invalidParams({ configId }, `thinking is ${words}`);
+    }
+    return { effort: level.value };
   }
   throw RequestError.invalidParams({ configId }, `unknown config option "${configId}"`);
 }

@@ -4,6 +4,7 @@
 // as it is. Events go out on the bus; commands come in here.
 import type { RewindRequest } from "../checkpoints/index.ts";
 import type { PermissionMode } from "../config/index.ts";
+import type { Effort } from "../session/events.ts";
 import type { AttachedImage } from "../session/images.ts";
 import type { CompactOutcome, SubmitOutcome } from "./agent.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
@@ -24,6 +25,11 @@ export type AgentCommand =
   | { type: "compact"; focus?: string | undefined }
   /** The permission mode of the calls decided from now on. */
   | { type: "set_mode"; mode: PermissionMode }
+  /**
+   * The reasoning effort of the requests from the next one on, recorded as `session/effort`
+   * (unchanged: nothing is written); a provider without one says so in one `agent/notice`.
+   */
+  | { type: "set_effort"; effort: Effort }
   /** Rewinds code, conversation or both (docs/rewind.md); queued behind a running turn. */
   | ({ type: "rewind" } & RewindRequest)
   /**
@@ -41,6 +47,7 @@ export interface CommandResults {
   answer: AnswerResult;
   compact: Promise<CompactOutcome>;
   set_mode: undefined;
+  set_effort: undefined;
   rewind: Promise<RewindOutcome | WithdrawnRewind>;
   notify: Promise<void>;
 }

@@ -10,7 +10,7 @@ import { askNotice } from "../hooks/index.ts";
 import type { PermissionContext } from "../permissions/index.ts";
 import { loadBashParser } from "../permissions/index.ts";
 import { preloadProvider } from "../providers/index.ts";
-import type { EventOf, SessionEvent } from "../session/events.ts";
+import type { Effort, EventOf, SessionEvent } from "../session/events.ts";
 import type { AttachedImage } from "../session/images.ts";
 import type { McpCatalog } from "../tools/mcp-catalog.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
@@ -23,6 +23,7 @@ import type {
 import type { AgentBus, AgentStatus } from "./bus-events.ts";
 import { compactHistory } from "./compaction.ts";
 import { type AgentOptions, type ComposedSession, composeSession } from "./compose-session.ts";
+import { ignoredEffortNotice } from "./effort.ts";
 import { notify, recordNotes } from "./notes.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 import { oversizedPrompt } from "./prompt-size.ts";
@@ -143,6 +144,22 @@ export class Agent {
   setPermissionMode(mode: PermissionMode): void {
     this.session.setMode(mode);
   }
+  /** The reasoning effort of the next request; undefined: none set (`budget_tokens` decides). */
+  get effort(): Effort | undefined {
+    return this.session.ctx.effort.level;
+  }
+
+  /** `set_effort`: recorded as `session/effort`; the next request carries it. */
+  private setEffort(effort: Effort): void {
+    if (this.disposed || this.closing) throw new Error("agent is closed");
+    const { ctx } = this.session;
+    if (ctx.effort.level === effort) return;
+    ctx.effort.level = effort;
+    ctx.writer.append({ type: "session/effort", effort });
+    const ignored = ignoredEffortNotice(ctx.provider, effort, ctx.config.thinking.budget_tokens);
+    if (ignored) this.bus.emit("agent/notice", { message: ignored, source: "policy" });
+  }
+
   get running(): boolean {
     return this.controller !== null;
   }
@@ -264,6 +281,9 @@ export class Agent {
         return this.compact(command.focus);
       case "set_mode":
         this.setPermissionMode(command.mode);
+        return undefined;
+      case "set_effort":
+        this.setEffort(command.effort);
         return undefined;
       case "rewind": {
         const { type: _type, ...request } = command;

@@ -25,7 +25,7 @@ import {
 } from "../providers/index.ts";
 import { sessionSearchSource } from "../search/session-search-tool.ts";
 import { MessageDeriver } from "../session/derive.ts";
-import type { SessionEvent } from "../session/events.ts";
+import type { Effort, SessionEvent } from "../session/events.ts";
 import { SessionWriter } from "../session/writer.ts";
 import type { FileAccess, TerminalHost } from "../tools/builtin/index.ts";
 import { warmSandbox } from "../tools/sandbox-setup.ts";
@@ -34,6 +34,7 @@ import { VERSION } from "../version.ts";
 import { askUserToolSource } from "./ask-user-tool.ts";
 import type { AgentBus, BusEvents } from "./bus-events.ts";
 import { CallCheckpoints } from "./call-checkpoints.ts";
+import { effortInEffect, ignoredEffortNotice, SessionEffort } from "./effort.ts";
 import { exitPlanToolSource, type PlanToolSource } from "./exit-plan-tool.ts";
 import { applyHookNotes } from "./notes.ts";
 import { PathRules } from "./path-rules.ts";
@@ -80,6 +81,8 @@ export interface AgentOptions {
   sessionsDir?: string;
   /** An explicit `--model`; on resume it switches the session's model (`session/model`). */
   modelOverride?: string;
+  /** An explicit `--effort`; on resume it switches the session's effort (`session/effort`). */
+  effortOverride?: Effort;
   /** Session id or prefix to resume. */
   resume?: string;
   /** Resume the newest session of `cwd`. */
@@ -219,7 +222,14 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     },
     (event) => bus.emit("session/event", event),
   );
-  const writer = openLog(options, prior, resolved, journal);
+  const effort = new SessionEffort(chooseEffort(options, prior));
+  const writer = openLog(options, prior, { ...resolved, effort: effort.level }, journal);
+  const ignored = ignoredEffortNotice(
+    resolved.provider,
+    effort.level,
+    loaded.config.thinking.budget_tokens,
+  );
+  if (ignored) bus.emit("agent/notice", { message: ignored, source: "policy" });
   const subagents = offersSubagents(options)
     ? new SubagentHost({
         options,
@@ -278,6 +288,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     config: loaded.config,
     provider: resolved.provider,
     model: resolved.model,
+    effort,
     stream: options.stream ?? providerStream,
     count:
       options.countTokens !== undefined
@@ -429,14 +440,22 @@ function chooseModel(options: OpenOptions, prior: PriorSession | null): string {
   return options.loaded.config.model;
 }
 
+/** The `--effort` flag; on resume without it, the session's own effort; else config's. */
+function chooseEffort(options: OpenOptions, prior: PriorSession | null): Effort | undefined {
+  if (options.effortOverride) return options.effortOverride;
+  const logged = prior ? effortInEffect(prior.events) : undefined;
+  return logged ?? options.loaded.config.thinking.effort;
+}
+
 /**
- * Opens the log (new, or resumed and repaired, with a `session/model` when the model changed),
+ * Opens the log (new, or resumed and repaired, with a `session/model` when the model changed,
+ * a `session/effort` when the effort is set and not the log's),
  * tells the bus (`agent/session-start`) and only then publishes its events.
  */
 function openLog(
   options: OpenOptions,
   prior: PriorSession | null,
-  resolved: { provider: { name: string }; model: string },
+  resolved: { provider: { name: string }; model: string; effort: Effort | undefined },
   journal: SessionJournal,
 ): SessionWriter {
   const provider = resolved.provider.name;
@@ -465,6 +484,10 @@ function openLog(
     );
   options.bus.emit("agent/session-start", { sessionId: writer.id, logPath: writer.path });
   journal.open(reopened?.history);
+  const effort = resolved.effort;
+  if (effort !== undefined && effort !== effortInEffect(reopened?.history ?? [])) {
+    writer.append({ type: "session/effort", effort });
+  }
   if (!reopened) return writer;
   const history = journal.history();
   for (const event of repairEvents(history)) writer.append(event);

@@ -14,6 +14,7 @@ export type {
   NoticeSource,
   ToolInputStarted,
 } from "./bus-events.ts";
+export { EFFORT_BUDGETS } from "./effort.ts";
 export type { AgentAsk, AnswerResult, AskDecision, AskOption } from "./pending-asks.ts";
 export { NO_APPROVER } from "./plans.ts";
 export { oversizedPrompt } from "./prompt-size.ts";

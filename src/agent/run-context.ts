@@ -9,6 +9,7 @@ import type { SessionWriter } from "../session/writer.ts";
 import type { Toolbox } from "../tools/toolbox.ts";
 import type { AgentBus } from "./bus-events.ts";
 import type { CallCheckpoints } from "./call-checkpoints.ts";
+import type { SessionEffort } from "./effort.ts";
 import type { PathRules } from "./path-rules.ts";
 import type { Sleep } from "./retry.ts";
 import type { SessionGuard } from "./session-guard.ts";
@@ -24,6 +25,8 @@ export interface RunContext {
   readonly provider: ProviderConfig;
   /** The model id without the provider prefix. */
   readonly model: string;
+  /** The reasoning effort, which `set_effort` changes from the next request on. */
+  readonly effort: SessionEffort;
   readonly stream: StreamFunction;
   /** The provider's token-counting endpoint, or null where none exists (or in tests). */
   readonly count: CountFunction | null;

@@ -157,8 +157,8 @@ export function buildRequest(
   if (search) request.webSearch = search;
   if (onDelta) request.onDelta = onDelta;
   if (onToolInputStart) request.onToolInputStart = onToolInputStart;
-  const budget = ctx.config.thinking.budget_tokens;
-  if (budget !== undefined) request.thinking = { budgetTokens: budget };
+  const thinking = ctx.effort.requestThinking(ctx.provider, ctx.config.thinking.budget_tokens);
+  if (thinking) request.thinking = thinking;
   return request;
 }
 

@@ -6,6 +6,7 @@ import type { BusEvents, Receipts } from "../agent/index.ts";
 import { Agent } from "../agent/index.ts";
 import { createBus } from "../bus/bus.ts";
 import type { LoadedConfig, PermissionMode } from "../config/index.ts";
+import type { Effort } from "../session/events.ts";
 import type { SessionCommands } from "../tui/index.ts";
 import { chatSessions } from "./chat-sessions.ts";
 import { modelChoices } from "./models-command.ts";
@@ -26,6 +27,8 @@ export interface ChatContext {
 export interface ChatOpenRequest {
   resume?: string;
   model?: string;
+  /** `--effort`: on resume it switches the session's effort. */
+  effort?: Effort;
   mode?: PermissionMode;
   continueLatest?: boolean;
   sessionId?: string;
@@ -52,6 +55,7 @@ export function chatEngine(context: ChatContext): ChatEngine {
         cwd: context.cwd,
         sessionsDir: context.sessionsDir,
         ...(request.model ? { modelOverride: request.model } : {}),
+        ...(request.effort ? { effortOverride: request.effort } : {}),
         ...(request.resume ? { resume: request.resume } : {}),
         ...(request.continueLatest ? { continueLatest: true } : {}),
         ...(request.sessionId ? { sessionId: request.sessionId } : {}),

@@ -12,6 +12,7 @@ import {
   addAllowRule,
   allowRuleTargets,
   configFlagsFromOptions,
+  EFFORT_LEVELS,
   loadConfig,
   loadSkillFiles,
   PERMISSION_MODES,
@@ -34,10 +35,11 @@ import { VERSION } from "../version.ts";
 import type { ChatEngine, ChatOpenRequest } from "./chat-agent.ts";
 import { type TakenCredentials, takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
-import { collect, permissionMode } from "./flag-values.ts";
+import { collect, effortLevel, permissionMode } from "./flag-values.ts";
 
 interface ChatOptions {
   model?: string;
+  effort?: string;
   cwd?: string;
   resume?: string;
   continue?: boolean;
@@ -79,6 +81,7 @@ export function registerChatCommand(program: Command, host: ChatHost = processHo
     .description("an interactive session in this terminal (the default command)")
     .argument("[prompt]", "the first prompt")
     .option("-m, --model <provider/model>", "model to use (config `model`)")
+    .option("--effort <level>", `${EFFORT_LEVELS.join(", ")} (config thinking.effort)`)
     .option("--cwd <dir>", "the workspace to work in (default: the current directory)")
     .option("--resume <id>", "continue a session by id or unique prefix")
     .option("--continue", "continue the newest session started in this directory")
@@ -103,11 +106,12 @@ async function runChat(
   if (options.resume && options.continue)
     throw new UsageError("use --resume or --continue, not both");
   const flagMode = permissionMode(options.permissionMode);
+  const effort = effortLevel(options.effort);
   const cwd = cwdOption(options.cwd);
   const loaded = loadConfig({
     cwd,
     env: host.env,
-    flags: configFlagsFromOptions(options),
+    flags: configFlagsFromOptions({ ...options, ...(effort ? { effort } : {}) }),
     ...(options.trust ? { trust: true } : {}),
   });
   const keyVars = providerKeyVars(loaded.config.providers);
@@ -138,6 +142,7 @@ async function runChat(
   const mode = flagMode ?? loaded.config.permissions.mode;
   const first = {
     ...(options.model ? { model: options.model } : {}),
+    ...(effort ? { effort } : {}),
     ...(flagMode ? { mode: flagMode } : {}),
   };
   const resuming = options.resume !== undefined || options.continue === true;
@@ -159,6 +164,7 @@ async function runChat(
       presentations: (session) => new ToolPresentations(session),
       figures: () => new FiguresFold(),
       modes: PERMISSION_MODES,
+      efforts: EFFORT_LEVELS,
       redact: (text) => redactText(text, secrets()),
       sessions: openedSessions(() => engine),
       rules: { targets: allowRuleTargets(loaded), add: addAllowRule },

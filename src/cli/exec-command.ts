@@ -10,6 +10,7 @@ import { Agent, oversizedPrompt } from "../agent/index.ts";
 import { createBus } from "../bus/bus.ts";
 import {
   configFlagsFromOptions,
+  EFFORT_LEVELS,
   loadConfig,
   PERMISSION_MODES,
   sessionsDir,
@@ -30,13 +31,14 @@ import { ExecOutput, OUTPUT_FORMATS, type OutputFormat } from "./exec-output.ts"
 import { execImages, readExecPrompt } from "./exec-prompt.ts";
 import { runStdinSession } from "./exec-stdin.ts";
 import { workspaceNotice } from "./exec-workspace.ts";
-import { collect, permissionMode } from "./flag-values.ts";
+import { collect, effortLevel, permissionMode } from "./flag-values.ts";
 import { localModelFallback } from "./local-models.ts";
 import { execReceipts } from "./receipts.ts";
 import { onStdoutReaderGone } from "./stdout-reader.ts";
 
 interface ExecOptions {
   model?: string;
+  effort?: string;
   outputFormat: string;
   inputFormat: string;
   maxSteps?: string;
@@ -72,6 +74,7 @@ export function registerExecCommand(program: Command, deps: ExecDependencies = {
     .description("run a task non-interactively and print the result")
     .argument("[prompt]", 'the task; "-" or none reads it from stdin (piped stdin is appended)')
     .option("-m, --model <provider/model>", "model to use (config `model`)")
+    .option("--effort <level>", `${EFFORT_LEVELS.join(", ")} (config thinking.effort)`)
     .option("--output-format <format>", "text, json or stream-json", "text")
     .option("--input-format <format>", "text, or stream-json for a session driven by stdin", "text")
     .option("--max-steps <n>", "most model requests per turn (config `max_steps`)")
@@ -128,6 +131,8 @@ async function runExec(
   checkExecFlags(options);
   checkCompactFlags({ ...options, prompt: promptArg });
   const mode = permissionMode(options.permissionMode);
+  const effort = effortLevel(options.effort);
+  if (effort) options = { ...options, effort };
   const interactive = options.inputFormat === "stream-json";
   const cwd = cwdOption(options.cwd);
   const loaded = loadExecConfig(options, cwd);
@@ -184,6 +189,7 @@ async function runExec(
       cwd,
       sessionsDir: sessionsDir(loaded, options.sessionDir),
       ...(options.model ? { modelOverride: options.model } : {}),
+      ...(effort ? { effortOverride: effort } : {}),
       ...(options.resume ? { resume: options.resume } : {}),
       ...(options.continue ? { continueLatest: true } : {}),
       ...(deps.tools ? { tools: deps.tools(), defaultTools: false } : {}),

@@ -3,7 +3,7 @@
 // is a prompt with its images (exec-input-images.ts; the agent queues prompts FIFO), `steer`
 // steers the running turn (or is a prompt when none runs), `abort` cancels the running turn
 // (queued prompts still run), `compact` compacts (queued like a prompt; a `compaction` line
-// tells how it went), `rewind` rewinds (docs/rewind.md; a `rewind` line tells how it went) and
+// tells how it went), `effort` sets the reasoning effort from the next request on, `rewind` rewinds (docs/rewind.md; a `rewind` line tells how it went) and
 // `answer` answers an `ask` line (with `--answer-asks`; until stdin ends, asks then wait for
 // it; a plan's is `approve` or `deny` with feedback). A malformed line, a bad image, a prompt
 // larger than the model's window (refused unrecorded) or an answer that does not fit is
@@ -21,6 +21,7 @@ import type {
 } from "../agent/index.ts";
 import { PromptTooLargeError, UsageError } from "../errors.ts";
 import type { StreamLine } from "../present/stream-json.ts";
+import { EFFORT_LEVELS } from "../session/events.ts";
 import type { AttachedImage } from "../session/images.ts";
 import { type ExecRefusals, refuseAsk, refuseAsks } from "./exec-asks.ts";
 import { compactionLine } from "./exec-compact.ts";
@@ -35,6 +36,7 @@ const inputLineSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("steer"), text }),
   z.object({ type: z.literal("abort") }),
   z.object({ type: z.literal("compact"), focus: z.string().optional() }),
+  z.object({ type: z.literal("effort"), effort: z.enum(EFFORT_LEVELS) }),
   z.object({
     type: z.literal("rewind"),
     scope: z.enum(["code", "conversation", "both"]).default("code"),
@@ -70,6 +72,8 @@ function commandOf(line: InputLine): AgentCommand {
       return { type: "cancel" };
     case "compact":
       return { type: "compact", focus: line.focus?.trim() || undefined };
+    case "effort":
+      return { type: "set_effort", effort: line.effort };
     case "rewind": {
       const { type, to, ...rest } = line;
       return { type, by: "stream-json", ...rest, ...(to === undefined ? {} : { prompt: to }) };

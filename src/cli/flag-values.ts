@@ -2,7 +2,7 @@
 // `--limit must be a positive integer, got "x"`, `--permission-mode must be one of …`. Used by
 // the commands' option handling (sessions list, capture, exec, chat); a bad value is a
 // UsageError (exit 2).
-import { PERMISSION_MODES, type PermissionMode } from "../config/index.ts";
+import { EFFORT_LEVELS, PERMISSION_MODES, type PermissionMode } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 
 /** Commander's collector for a repeatable option (`--allow`). */
@@ -17,6 +17,14 @@ export function permissionMode(value: string | undefined): PermissionMode | unde
   if (!mode)
     throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
   return mode;
+}
+
+/** `--effort`: one of the reasoning effort levels, or undefined when not given. */
+export function effortLevel(value: string | undefined): (typeof EFFORT_LEVELS)[number] | undefined {
+  if (value === undefined) return undefined;
+  const level = EFFORT_LEVELS.find((candidate) => candidate === value.trim().toLowerCase());
+  if (!level) throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(", ")}`);
+  return level;
 }
 
 /** A whole number from 1, written in digits. */

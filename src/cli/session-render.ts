@@ -135,6 +135,8 @@ function describe(event: SessionEvent): string {
       return webSearchSummary(event);
     case "session/model":
       return ` now ${event.provider}/${event.model}`;
+    case "session/effort":
+      return ` now ${event.effort}`;
     case "session/title":
       return `: ${oneLine(event.title)}`;
     case "plan/proposed":

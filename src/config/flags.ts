@@ -1,4 +1,4 @@
-// Turns the config-shaped command-line options (`--model`, `--max-steps`) into the partial
+// Turns the config-shaped command-line options (`--model`, `--max-steps`, `--effort`) into the partial
 // config `loadConfig` takes as flags. Commands that accept these options share this mapping.
 import type { ConfigInput } from "./schema.ts";
 
@@ -7,6 +7,8 @@ export interface ConfigFlagOptions {
   maxSteps?: string;
   /** `--sandbox MODE`: `sandbox.mode`. */
   sandbox?: string;
+  /** `--effort LEVEL`: `thinking.effort`. */
+  effort?: string;
 }
 
 export function configFlagsFromOptions(options: ConfigFlagOptions): ConfigInput {
@@ -14,6 +16,7 @@ export function configFlagsFromOptions(options: ConfigFlagOptions): ConfigInput 
   if (options.model !== undefined) flags.model = options.model;
   if (options.maxSteps !== undefined) flags.max_steps = numberIfNumeric(options.maxSteps);
   if (options.sandbox !== undefined) flags.sandbox = { mode: options.sandbox };
+  if (options.effort !== undefined) flags.thinking = { effort: options.effort };
   return flags as ConfigInput;
 }
 

@@ -17,6 +17,7 @@ const SIGNATURE_KEYS = new Set([
   "approval_policy",
   "sandbox_mode",
   "reasoning_effort",
+  "model_reasoning_effort",
   "allow_shell",
   "tui",
   "snapshots",
@@ -98,9 +99,36 @@ export function readForeignConfig(
     read.push(`${from.join(" and ")} → model = "${provider}/${model}"`);
     for (const key of ["provider", from[from.length - 1] as string]) ignored.delete(key);
   }
+  readEffort(data, kept, read, ignored);
   if (Object.keys(providers).length > 0) kept.providers = providers;
   else delete kept.providers;
   return { data: kept, foreign: { read, ignored: [...ignored].sort() } };
+}
+
+/** Its (or Codex's) effort words as ours: `none` is off, `max` and `xhigh` our most. */
+const EFFORT_WORDS: Readonly<Record<string, string>> = {
+  none: "off",
+  minimal: "minimal",
+  low: "low",
+  medium: "medium",
+  high: "high",
+  xhigh: "high",
+  max: "high",
+};
+
+/** `reasoning_effort` (or Codex's `model_reasoning_effort`) as `thinking.effort`, unless set. */
+function readEffort(data: Table, kept: Table, read: string[], ignored: Set<string>): void {
+  const thinking = isTable(kept.thinking) ? kept.thinking : {};
+  if (thinking.effort !== undefined) return;
+  for (const key of ["reasoning_effort", "model_reasoning_effort"]) {
+    const value = data[key];
+    const effort = typeof value === "string" ? EFFORT_WORDS[value.toLowerCase()] : undefined;
+    if (effort === undefined) continue;
+    kept.thinking = { ...thinking, effort };
+    read.push(`${key} → thinking.effort = "${effort}"`);
+    ignored.delete(key);
+    return;
+  }
 }
 
 /** `data` without the given key paths (tables and arrays copied on the way down, never modified). */

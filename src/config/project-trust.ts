@@ -25,6 +25,7 @@ export const PROJECT_KEY_RULES: readonly { key: string; rule: TrustRule }[] = [
   { key: "max_steps", rule: "at-most" },
   { key: "max_budget_usd", rule: "at-most" },
   { key: "thinking.budget_tokens", rule: "safe" },
+  { key: "thinking.effort", rule: "safe" },
   { key: "retry.*", rule: "safe" },
   { key: "output.max_bytes", rule: "at-most" },
   { key: "output.spill_to_temp", rule: "false-only" },

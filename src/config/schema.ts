@@ -18,6 +18,8 @@ export const HOOK_EVENTS = [
 const NOTIFICATION_CHANNELS = ["auto", "osc9", "osc777", "bel", "off"] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 export const DEFAULT_MODEL = "anthropic/claude-sonnet-4-6";
+/** `thinking.effort`: the words of session/events.ts's `EFFORT_LEVELS` (config imports nothing). */
+export const EFFORT_LEVELS = ["off", "minimal", "low", "medium", "high"] as const;
 
 const modelId = z.string().regex(/^[^/\s]+\/\S+$/, { error: 'expected "provider/model"' });
 const count = z.number().int().nonnegative();
@@ -272,7 +274,13 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
     max_budget_usd: z.number().positive().optional(),
     providers: z.record(z.string(), provider).prefault({}),
     models: models.prefault({} as z.input<M>),
-    thinking: z.strictObject({ budget_tokens: positiveInt.optional() }).prefault({}),
+    thinking: z
+      .strictObject({
+        budget_tokens: positiveInt.optional(),
+        /** The reasoning effort of each request; set, it decides over `budget_tokens`. */
+        effort: z.enum(EFFORT_LEVELS).optional(),
+      })
+      .prefault({}),
     retry: retrySchema.prefault({}),
     output: outputSchema.prefault({}),
     /** How the surfaces show a session; display only, the log and the requests never change. */

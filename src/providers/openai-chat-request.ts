@@ -6,7 +6,7 @@
 import type { HistoryMessage } from "../session/derive.ts";
 import type { JsonValue } from "../session/events.ts";
 import { isNative, isObject, readNative, sentImages, toChatMessage } from "./neutral.ts";
-import type { ProviderConfig, ProviderRequest } from "./types.ts";
+import type { ProviderConfig, ProviderRequest, ReasoningEffort } from "./types.ts";
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -37,7 +37,10 @@ export function buildChatBody(config: ProviderConfig, request: ProviderRequest):
     }));
   }
   if (request.maxOutputTokens !== undefined) body.max_completion_tokens = request.maxOutputTokens;
-  if (request.thinking) body.reasoning_effort = reasoningEffort(request.thinking.budgetTokens);
+  if (request.thinking) {
+    body.reasoning_effort =
+      request.thinking.effort ?? reasoningEffort(request.thinking.budgetTokens);
+  }
   return body;
 }
 
@@ -78,8 +81,8 @@ function imageParts(message: Extract<HistoryMessage, { role: "tool" }>): JsonObj
   ];
 }
 
-/** OpenAI's reasoning models take an effort level, not a token budget. */
-export function reasoningEffort(budgetTokens: number): "low" | "medium" | "high" {
+/** OpenAI's reasoning models take an effort level, not a token budget: the level a budget reads as. */
+export function reasoningEffort(budgetTokens: number): ReasoningEffort {
   if (budgetTokens <= 4096) return "low";
   if (budgetTokens <= 16_384) return "medium";
   return "high";

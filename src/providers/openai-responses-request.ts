@@ -37,7 +37,8 @@ export function buildResponsesBody(config: ProviderConfig, request: ProviderRequ
   if (tools.length > 0) body.tools = tools;
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
   if (request.thinking) {
-    body.reasoning = { effort: reasoningEffort(request.thinking.budgetTokens), summary: "auto" };
+    const effort = request.thinking.effort ?? reasoningEffort(request.thinking.budgetTokens);
+    body.reasoning = { effort, summary: "auto" };
   }
   return body;
 }

@@ -57,8 +57,11 @@ export interface ProviderRequest {
    * Responses has no per-request limit, so there the loop checks the cap between requests.
    */
   webSearch?: { maxUses: number };
-  /** Extended thinking / reasoning budget; absent means off. */
-  thinking?: { budgetTokens: number };
+  /**
+   * Extended thinking / reasoning; absent means off. Anthropic reads the token budget, the
+   * OpenAI formats the effort level (absent: the level the budget reads as).
+   */
+  thinking?: { budgetTokens: number; effort?: ReasoningEffort };
   signal: AbortSignal;
   /**
    * When set, each streamed delta is handed here synchronously as it arrives, in order, and
@@ -79,6 +82,9 @@ export interface ProviderRequest {
    */
   idleTimeoutMs?: number;
 }
+
+/** A reasoning effort a request carries (OpenAI's `reasoning.effort` / `reasoning_effort`). */
+export type ReasoningEffort = "minimal" | "low" | "medium" | "high";
 
 export type BlockKind = "text" | "thinking" | "tool_input";
 

@@ -10,6 +10,13 @@ export const SESSION_SCHEMA_VERSION = 1;
 const json = z.json();
 export type JsonValue = z.infer<typeof json>;
 
+/**
+ * The reasoning effort levels, from none to the most (`session/effort`); the config's
+ * `thinking.effort` takes the same words (config/schema.ts, which imports nothing of ours).
+ */
+export const EFFORT_LEVELS = ["off", "minimal", "low", "medium", "high"] as const;
+export type Effort = (typeof EFFORT_LEVELS)[number];
+
 const turnStep = { turn: z.number().int().nonnegative(), step: z.number().int().nonnegative() };
 
 /** Token counts of one provider request; absent counts are 0. */
@@ -459,6 +466,13 @@ const payloadDefinitions = {
    * differs from the model in effect). Steps after it name the same provider and model.
    */
   "session/model": () => z.object({ provider: z.string(), model: z.string() }),
+  /**
+   * The reasoning effort of the session's requests from here on (`--effort`, `/effort`,
+   * `[thinking] effort`, an editor's thinking option): written when a session starts with one
+   * set and whenever it changes; on resume the newest one holds unless `--effort` names
+   * another. `off` turns thinking off.
+   */
+  "session/effort": () => z.object({ effort: z.enum(EFFORT_LEVELS) }),
   /**
    * The user named the session (an editor's /title over ACP); the newest one holds. A session
    * without one is titled by its first prompt in listings.

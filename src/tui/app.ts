@@ -12,12 +12,13 @@ import { askNotice } from "../hooks/notification-text.ts";
 import { formatCost } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
-import type { SessionEvent } from "../session/events.ts";
+import type { Effort, SessionEvent } from "../session/events.ts";
 import type { FiguresFold } from "../session/figures.ts";
 import { AskArea } from "./ask-area.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import { ConfirmPanel } from "./confirm-panel.ts";
 import { switchTheme, themeItems } from "./display-commands.ts";
+import { runEffortCommand } from "./effort-command.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
 import { ImageAttachments } from "./image-attachments.ts";
@@ -68,6 +69,8 @@ export interface SessionViews {
   presentations(session: PresenterLookup): ToolPresentations;
   figures(): FiguresFold;
   modes: readonly PermissionMode[];
+  /** The reasoning effort levels `/effort` offers. */
+  efforts?: readonly Effort[];
   /** Secrets out of text before it is stored outside the session (the prompt history). */
   redact(text: string): string;
   /** `/sessions`, `/resume`, `/export`, `/stats`, `/verify`: the CLI's own code. */
@@ -712,6 +715,14 @@ export class App {
       case "model":
         if (!parsed.argument) return this.openModelPicker(say);
         return this.reopen({ resume: this.agent.sessionId, model: parsed.argument }, undefined);
+      case "effort":
+        return runEffortCommand(parsed.argument, {
+          agent: this.agent,
+          levels: this.options.views.efforts ?? [],
+          theme: this.theme,
+          say,
+          pick: (title, items, picked) => this.pick(title, items, picked),
+        });
       case "mode": {
         const modes = this.options.views.modes;
         const mode = modes.find((candidate) => candidate === parsed.argument);

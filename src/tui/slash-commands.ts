@@ -29,6 +29,11 @@ export const SLASH_COMMANDS = [
     description: "continue this session with another model",
     argumentHint: "<provider/model>",
   },
+  {
+    name: "effort",
+    description: "reasoning effort of the next requests: off, minimal, low, medium, high",
+    argumentHint: "[level]",
+  },
   { name: "cost", description: "this session's tokens, cost and time" },
   { name: "stats", description: "this session's bytes, tokens, cache and cost per turn" },
   { name: "verify", description: "check this session's log: hash chain and signed checkpoints" },

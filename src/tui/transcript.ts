@@ -152,6 +152,9 @@ export class Transcript {
       case "session/model":
         this.line(theme.dim(safe(`model: ${event.provider}/${event.model}`)));
         return;
+      case "session/effort":
+        this.line(theme.dim(`effort: ${event.effort}`));
+        return;
       case "session/recovered":
         this.line(theme.warn(`the log's torn last line was cut (${event.dropped_bytes} bytes)`));
         return;

@@ -135,7 +135,7 @@ describe("codewhale acp: config options, slash commands and titles", () => {
     await refused("model", "anthropic/claude\x1b[2J", -32602, /provider\/model/);
     await refused("model", "nowhere/some-model", -32602, /unknown provider "nowhere"/);
     await refused("model", "keyless/some-model", -32000, /KEYLESS_API_KEY/);
-    await refused("thinking", "extreme", -32602, /off, low, medium or high/);
+    await refused("thinking", "extreme", -32602, /off, minimal, low, medium or high/);
     await refused("temperature", "1", -32602, /unknown config option/);
     mock.enqueue({ blocks: [{ kind: "text", text: "still here" }] });
     assert.equal((await shared.client.prompt(sessionId, "go on")).stopReason, "end_turn");

@@ -62,6 +62,21 @@ describe("a config.toml the other Codewhale wrote", () => {
     assert.ok(!foreign?.ignored.includes("provider"), "the provider was read");
   });
 
+  it("reads its reasoning effort (and Codex's model_reasoning_effort) as thinking.effort", () => {
+    layout.writeUser(rustUser);
+    const loaded = load();
+    assert.equal(loaded.config.thinking.effort, "high", 'its "max" is our most');
+    const foreign = loaded.files[0]?.foreign;
+    assert.ok(!foreign?.ignored.includes("reasoning_effort"));
+    assert.ok(foreign?.read.includes('reasoning_effort → thinking.effort = "high"'));
+    layout.writeUser('provider = "deepseek"\nmodel_reasoning_effort = "none"\n');
+    assert.equal(load().config.thinking.effort, "off");
+    layout.writeUser(
+      'provider = "deepseek"\nreasoning_effort = "low"\n[thinking]\neffort = "medium"\n',
+    );
+    assert.equal(load().config.thinking.effort, "medium", "our own key wins");
+  });
+
   it("says so in one notice naming the file and where the key comes from", () => {
     layout.writeUser(rustUser);
     const [notice, ...more] = load().notices;

@@ -1,8 +1,20 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { configFileSchema, configSchema, HOOK_EVENTS } from "../../src/config/schema.ts";
+import {
+  configFileSchema,
+  configSchema,
+  EFFORT_LEVELS,
+  HOOK_EVENTS,
+} from "../../src/config/schema.ts";
+import { EFFORT_LEVELS as LOGGED_EFFORTS } from "../../src/session/events.ts";
 
 describe("configSchema", () => {
+  it("thinking.effort takes exactly the words session/effort records", () => {
+    assert.deepEqual([...EFFORT_LEVELS], [...LOGGED_EFFORTS]);
+    assert.equal(configSchema.parse({ thinking: { effort: "high" } }).thinking.effort, "high");
+    assert.throws(() => configSchema.parse({ thinking: { effort: "extreme" } }));
+  });
+
   it("fills every section with its defaults from an empty table", () => {
     const config = configSchema.parse({});
     assert.equal(config.model, "anthropic/claude-sonnet-4-6");

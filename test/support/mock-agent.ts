@@ -29,6 +29,8 @@ export interface MockAgent {
   events: SessionEvent[];
   /** What the recording bash and write were asked to run. */
   ran: ToolRecord[];
+  /** Every `agent/notice` message, from the session's opening on. */
+  notices: string[];
 }
 
 export interface MockAgentOptions {
@@ -43,6 +45,10 @@ export interface MockAgentOptions {
   resume?: string;
   /** Offer web search (the test tool set has none unless asked). */
   webSearch?: boolean;
+  /** Another `provider/model` than `kind`'s (a provider `toml` configures at the mock). */
+  model?: string;
+  /** `--effort`. */
+  effort?: AgentOptions["effortOverride"];
 }
 
 /** Opens an agent on `kind`'s model in a fresh home and workspace; close it with `agent.close()`. */
@@ -52,13 +58,15 @@ export async function openMockAgent(
   options: MockAgentOptions = {},
 ): Promise<MockAgent> {
   const setup = options.setup ?? execEnv(mock, options.toml);
-  const model = MODEL_OF[kind];
+  const model = options.model ?? MODEL_OF[kind];
   const loaded = loadConfig({ cwd: setup.workspace, env: setup.env, flags: { model } });
   const ran: ToolRecord[] = [];
   const tools = [echoTool, sleepTool, recordingBashTool(ran), recordingWriteTool(ran)];
   const bus = createBus<BusEvents>();
   const events: SessionEvent[] = [];
   bus.on("session/event", (event) => void events.push(event));
+  const notices: string[] = [];
+  bus.on("agent/notice", ({ message }) => void notices.push(message));
   const agent = await Agent.open({
     bus,
     loaded,
@@ -71,7 +79,8 @@ export async function openMockAgent(
     ...(options.guard ? { guard: options.guard } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
     ...(options.webSearch !== undefined ? { webSearch: options.webSearch } : {}),
+    ...(options.effort ? { effortOverride: options.effort } : {}),
   });
   refuseAsks(agent);
-  return { agent, setup, events, ran };
+  return { agent, setup, events, ran, notices };
 }

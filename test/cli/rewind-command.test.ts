@@ -13,6 +13,12 @@ import { readSession } from "../../src/session/reader.ts";
 import { openHarness, scripted } from "../agent/scripted.ts";
 import { cliPath, runCli } from "../support/cli.ts";
 
+/**
+ * The files the killed rewinds restore and remove: enough that a rewind takes long enough for
+ * the test to see it part-way (it polls each millisecond); each one costs every rewind and check.
+ */
+const FILES = 600;
+
 const BASH_OPTIONS = {
   defaultTools: true,
   guard: { mode: "bypass" as const },
@@ -87,14 +93,14 @@ describe("codewhale rewind and checkpoints", () => {
   });
 
   it("kill -9 at several moments of a rewind of many files: the log verifies, and reopening the session or the next rewind finishes it whole", async () => {
-    const s = await sessionWithEdits(1500);
+    const s = await sessionWithEdits(FILES);
     const journal = join(s.home, "checkpoints", s.id, "rewind.json");
     const many = join(s.workspace, "many");
     const left = () => (existsSync(many) ? readdirSync(many).length : 0);
     const original = () =>
       readFileSync(join(s.workspace, "a.txt"), "utf8") === "old\n" && left() === 0;
     const edited = () =>
-      readFileSync(join(s.workspace, "a.txt"), "utf8") === "new\n" && left() === 1500;
+      readFileSync(join(s.workspace, "a.txt"), "utf8") === "new\n" && left() === FILES;
     const cli = (...args: string[]) => [...args, "--session-dir", s.sessions];
 
     /** Runs the CLI and kills it with SIGKILL once `moment()` holds; whether it was killed. */
@@ -132,19 +138,19 @@ describe("codewhale rewind and checkpoints", () => {
     assert.equal(recovered(), 1);
 
     // 2. Its redo, killed with part of the files written back; the next rewind finishes it first.
-    const second = await killDuring(cli("rewind", s.id, "--redo"), () => left() > 300);
+    const second = await killDuring(cli("rewind", s.id, "--redo"), () => left() > FILES / 5);
     const rewound = runCli(cli("rewind", s.id, "--to", "1"), { env: s.env });
     assert.equal(rewound.status, 0, rewound.stderr);
     if (second) assert.match(rewound.stdout, /^finished an interrupted rewind|^rewound/m);
     assert.ok(original(), "the redo was finished, then the rewind to before prompt 1 was done");
 
     // 3. Redo again, killed later; reopening finishes it.
-    const third = await killDuring(cli("rewind", s.id, "--redo"), () => left() > 1000);
+    const third = await killDuring(cli("rewind", s.id, "--redo"), () => left() > (FILES * 2) / 3);
     await reopen();
     assert.ok(edited(), "the redo, whole");
 
     // 4. Back to before prompt 1 again, killed with part of the files removed.
-    const fourth = await killDuring(cli("rewind", s.id, "--to", "1"), () => left() < 700);
+    const fourth = await killDuring(cli("rewind", s.id, "--to", "1"), () => left() < FILES / 2);
     await reopen();
     assert.ok(original(), "the rewind, whole");
 

@@ -198,6 +198,7 @@ async function runChat(
     showThinking: loaded.config.display.show_thinking,
     notifications: loaded.config.display.notifications,
     theme: loaded.config.display.theme,
+    editorMode: loaded.config.display.editor_mode,
     env: host.env,
     ...(host.terminal ? { terminal: host.terminal } : {}),
     ...(prompt ? { firstPrompt: prompt } : {}),

@@ -293,6 +293,8 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
         notifications: z.enum(NOTIFICATION_CHANNELS).default("auto"),
         /** The terminal's colours: its own ANSI palette (`auto`), or fixed ones for a background. */
         theme: z.enum(["auto", "dark", "light"]).default("auto"),
+        /** The terminal's editor: as it is, or with vim's normal and insert modes. */
+        editor_mode: z.enum(["default", "vim"]).default("default"),
       })
       .prefault({}),
     permissions: permissionsSchema.prefault({}),

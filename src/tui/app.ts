@@ -17,7 +17,7 @@ import type { FiguresFold } from "../session/figures.ts";
 import { AskArea } from "./ask-area.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import { ConfirmPanel } from "./confirm-panel.ts";
-import { switchTheme, themeItems } from "./display-commands.ts";
+import { switchTheme, themeItems, toggleVim } from "./display-commands.ts";
 import { runEffortCommand } from "./effort-command.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
@@ -120,6 +120,8 @@ export interface AppOptions {
   env?: NodeJS.ProcessEnv;
   /** Lines shown when the screen starts (a bad keybindings.json). */
   notices?: readonly string[];
+  /** `[display] editor_mode`: `vim` starts the editor in vim's insert mode. */
+  editorMode?: "default" | "vim";
 }
 
 /** How long after the first frame the first request's code is loaded (Agent.preload). */
@@ -215,6 +217,7 @@ export class App {
       env: process.env,
     });
     this.editor = new InputEditor(this.tui, this.theme.editor, { paddingX: 1 });
+    if (options.editorMode === "vim") this.editor.setVim(true, this.theme.dim);
     this.askArea = new AskArea({
       tui: this.tui,
       theme: this.theme,
@@ -659,6 +662,8 @@ export class App {
         if (!parsed.argument)
           return this.pick("terminal theme", themeItems(this.theme), (name) => this.setTheme(name));
         return this.setTheme(parsed.argument);
+      case "vim":
+        return say(toggleVim(this.editor, this.theme));
       case "cost":
         return say(costLines(this.figures.figures));
       case "skills":

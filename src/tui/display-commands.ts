@@ -1,7 +1,9 @@
-// `/theme`: the terminal's palette for this screen (`[display] theme` sets it for every
-// session; the command does not write the config). The picker's items and the switch, with
-// the line the transcript shows; app.ts opens the picker and draws the screen again.
+// `/theme`: the terminal's palette for this screen, and `/vim`: vim's modes in the editor
+// (`[display] theme` and `editor_mode` set them for every session; the commands do not write
+// the config). The picker's items and the switches, with the line the transcript shows; app.ts
+// opens the picker and draws the screen again.
 import type { SelectItem } from "@mariozechner/pi-tui";
+import type { InputEditor } from "./input-editor.ts";
 import { THEME_NAMES, type Theme, type ThemeName } from "./theme.ts";
 
 const THEME_LABELS: Record<ThemeName, string> = {
@@ -34,4 +36,16 @@ export function switchTheme(theme: Theme, argument: string): { line: string; cha
     line: theme.dim(`theme: ${name} (for this session; [display] theme keeps it)`),
     changed,
   };
+}
+
+/** `/vim`: vim's modes on (in insert mode) or off, for this session. */
+export function toggleVim(editor: InputEditor, theme: Theme): string {
+  const on = !editor.vimOn;
+  if (!editor.setVim(on, theme.dim)) {
+    return theme.warn(
+      "vim mode needs pi-tui's editor to place the cursor, which this one does not",
+    );
+  }
+  const state = on ? "on: Esc for normal mode, i to insert" : "off";
+  return theme.dim(`vim mode ${state} (for this session; [display] editor_mode keeps it)`);
 }

@@ -45,6 +45,8 @@ export interface InteractiveOptions {
   notifications?: NotificationChannel;
   /** `[display] theme` (palettes.ts); `auto` when not given. */
   theme?: ThemeName;
+  /** `[display] editor_mode`: `vim` starts the editor with vim's modes (vim-mode.ts). */
+  editorMode?: "default" | "vim";
   /** `[display] status_line` (status-command.ts). */
   statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
 }

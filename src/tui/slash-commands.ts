@@ -34,6 +34,7 @@ export const SLASH_COMMANDS = [
     description: "reasoning effort of the next requests: off, minimal, low, medium, high",
     argumentHint: "[level]",
   },
+  { name: "vim", description: "turn vim's normal and insert modes on or off in the editor" },
   { name: "cost", description: "this session's tokens, cost and time" },
   { name: "stats", description: "this session's bytes, tokens, cache and cost per turn" },
   { name: "verify", description: "check this session's log: hash chain and signed checkpoints" },

@@ -49,8 +49,6 @@ export const KEY_ACTIONS: Readonly<Record<string, KeyAction>> = {
   undo: editor("tui.editor.undo", "undo an edit"),
   selectUp: editor("tui.select.up", "a list: the item above"),
   selectDown: editor("tui.select.down", "a list: the item below"),
-  selectPageUp: editor("tui.select.pageUp", "a list: a page up"),
-  selectPageDown: editor("tui.select.pageDown", "a list: a page down"),
   selectConfirm: editor("tui.select.confirm", "a list: take the item"),
   selectCancel: editor("tui.select.cancel", "a list: close it"),
   interrupt: app("interrupt", ["escape"], "cancel the running turn, `!command` or attachment"),

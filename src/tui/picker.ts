@@ -1,14 +1,14 @@
 // A searchable list above the input editor (the `/resume` picker): typing filters the items
-// fuzzily by their label and description, Up/Down move, Enter picks, Esc (or Ctrl-C) leaves.
-// Items come in the order the caller wants them shown (for sessions: this project's first,
-// newest first); their labels and descriptions (a session's title, its workspace) are shown
-// through the escaper. Opened by app.ts, which gives it focus while open.
+// fuzzily by label and description; keybindings.json's `select…` keys (Up/Down, Enter, Esc or
+// Ctrl-C) move, pick and leave. Items come in the caller's order (sessions: this project's
+// first, newest first), their labels and descriptions shown through the escaper. Opened by
+// app.ts, which gives it focus while open.
 import {
   type Component,
   type Focusable,
   fuzzyFilter,
+  getKeybindings,
   Input,
-  matchesKey,
   type SelectItem,
   SelectList,
   truncateToWidth,
@@ -56,10 +56,16 @@ export class Picker implements Component, Focusable {
   }
 
   handleInput(data: string): void {
-    if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) {
+    const keys = getKeybindings();
+    const confirm = keys.matches(data, "tui.select.confirm");
+    if (keys.matches(data, "tui.select.cancel")) {
       this.done(undefined);
-    } else if (matchesKey(data, "up") || matchesKey(data, "down") || matchesKey(data, "enter")) {
-      if (matchesKey(data, "enter") && !this.list.getSelectedItem()) return;
+    } else if (
+      confirm ||
+      keys.matches(data, "tui.select.up") ||
+      keys.matches(data, "tui.select.down")
+    ) {
+      if (confirm && !this.list.getSelectedItem()) return;
       this.list.handleInput(data);
     } else {
       const before = this.input.getValue();

@@ -35,6 +35,16 @@ describe("keybindings.json", () => {
     assert.equal(sent?.text, "first line\nsecond line");
   });
 
+  it("remaps a list's keys: Ctrl-N moves down the /theme picker", async (t) => {
+    const { screen } = await startWith(t, JSON.stringify({ selectDown: "ctrl+n" }));
+    screen.type("/theme");
+    screen.keys("Enter");
+    await screen.waitFor("terminal theme");
+    screen.keys("C-n");
+    screen.keys("Enter");
+    await screen.waitFor("theme: dark");
+  });
+
   it("a bad file is one notice naming the file and the field; the defaults hold", async (t) => {
     const { screen, mock, setup } = await startWith(t, '{ "submit": "ctrl+s", "sumbit": 5 }');
     const file = join(setup.home, "keybindings.json");

@@ -1,7 +1,7 @@
 // Permissions through `codewhale exec` as a child process (with the recording test tools):
 // in default mode read-only tools run and `bash` asks, which exec denies with a reason naming
-// how to allow it, the very text the next request carries; `--allow`, `--permission-mode` and
-// deny rules; a malformed rule is a config error.
+// how to allow it, the very text the next request carries; `--allow`; a malformed rule or mode
+// is a config error. Modes and rules deciding calls: test/agent/permission-rules-loop.test.ts.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -108,48 +108,6 @@ describe("codewhale exec: permissions", () => {
         ["deny", undefined],
       ],
     );
-  });
-
-  it("a command substituted inside double quotes is checked like any other command", async () => {
-    const setup = execEnv(mock, '[permissions]\ndeny = ["bash(rm:*)"]');
-    const toolLog = join(setup.home, "tools.jsonl");
-    const base = ["--model", MODEL, "--output-format", "stream-json"];
-    callThenAnswer("bash", { command: 'echo "$(touch PWN)"' });
-    const allowed = await runExecWithTools(
-      [...base, "--allow", "bash(echo:*)", "x"],
-      setup,
-      toolLog,
-    );
-    assert.equal(only(logOf(allowed.stdout), "tool/call").decision.outcome, "deny");
-    callThenAnswer("bash", { command: 'X="$(rm VICTIM)"' });
-    const bypass = await runExecWithTools([...base, "--permission-mode", "bypass", "x"], setup);
-    assert.deepEqual(only(logOf(bypass.stdout), "tool/call").decision.rule, "bash(rm:*)");
-    assert.deepEqual(ranCommands(toolLog), [], "neither command ran");
-  });
-
-  it("--permission-mode plan denies bash; bypass runs it; a deny rule wins even in bypass", async () => {
-    const setup = execEnv(mock, '[permissions]\ndeny = ["bash(rm:*)"]');
-    const toolLog = join(setup.home, "tools.jsonl");
-    const base = ["--model", MODEL, "--output-format", "stream-json"];
-    callThenAnswer("bash", { command: "ls" });
-    const plan = await runExecWithTools(
-      [...base, "--permission-mode", "plan", "x"],
-      setup,
-      toolLog,
-    );
-    assert.match(only(logOf(plan.stdout), "tool/result").content, /^plan mode: only read-only/);
-    callThenAnswer("bash", { command: "ls" });
-    const bypass = await runExecWithTools([...base, "--permission-mode", "bypass", "x"], setup);
-    assert.equal(only(logOf(bypass.stdout), "tool/result").content, "ran: ls");
-    callThenAnswer("bash", { command: "cd /tmp && rm -rf x" });
-    const denied = await runExecWithTools([...base, "--permission-mode", "bypass", "x"], setup);
-    assert.deepEqual(only(logOf(denied.stdout), "tool/call").decision, {
-      outcome: "deny",
-      by: "rule",
-      rule: "bash(rm:*)",
-      reason: 'denied by the rule "bash(rm:*)"',
-    });
-    assert.deepEqual(ranCommands(toolLog), []);
   });
 
   it("a malformed --allow rule or an unknown --permission-mode is an error with exit 2", async () => {

@@ -9,10 +9,17 @@ import type { AttachedImage } from "../session/images.ts";
 import type { CompactOutcome, SubmitOutcome } from "./agent.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 import type { RewindOutcome } from "./rewind-command.ts";
+import type { TurnScope } from "./turn-scope.ts";
 
 export type AgentCommand =
   /** Starts a turn, or queues the prompt (FIFO) while one runs. */
-  | { type: "prompt"; text: string; images?: AttachedImage[] | undefined }
+  | {
+      type: "prompt";
+      text: string;
+      images?: AttachedImage[] | undefined;
+      /** A custom command's `allowed-tools` and `model`, for this prompt's turn only. */
+      scope?: TurnScope | undefined;
+    }
   /** Joins the running turn as `steering/message` (false when none runs). */
   | { type: "steer"; text: string }
   /** Ends the running turn, its tools and its pending asks; queued prompts stay queued. */

@@ -24,6 +24,7 @@ import type { AgentBus, AgentStatus } from "./bus-events.ts";
 import { compactHistory } from "./compaction.ts";
 import { type AgentOptions, type ComposedSession, composeSession } from "./compose-session.ts";
 import { ignoredEffortNotice } from "./effort.ts";
+import { type FileAttach, readAttachedFile } from "./file-attach.ts";
 import { notify, recordNotes } from "./notes.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
 import { oversizedPrompt } from "./prompt-size.ts";
@@ -31,6 +32,7 @@ import { submitPrompt } from "./prompt-submit.ts";
 import { imagesNotice } from "./request-images.ts";
 import { type RewindOutcome, runRewind } from "./rewind-command.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
+import { type CheckedScope, checkTurnScope, openTurnScope, type TurnScope } from "./turn-scope.ts";
 import { runUserShell, USER_SHELL_SOURCE, type UserShellRun } from "./user-shell.ts";
 
 export type { AgentOptions } from "./compose-session.ts";
@@ -176,15 +178,24 @@ export class Agent {
    * happens on a later turn of the event loop: what a surface does with an outcome at once
    * (print its result) comes before any event of the next turn.
    */
-  submit(text: string, images: AttachedImage[] = []): Promise<SubmitOutcome> {
+  submit(text: string, images: AttachedImage[] = [], scope?: TurnScope): Promise<SubmitOutcome> {
     if (this.disposed || this.closing) throw new Error("agent is closed");
     const { ctx } = this.session;
     const refusal = oversizedPrompt(text, ctx.provider.name, ctx.model, ctx.config);
     if (refusal) return Promise.reject(refusal);
     const notice = imagesNotice(ctx, images.length);
     if (notice) this.bus.emit("agent/notice", { message: notice, source: "policy" });
+    const { env, projectTrusted } = this.session;
+    let checked: CheckedScope | undefined;
+    try {
+      checked = scope ? checkTurnScope(ctx, scope, env, projectTrusted) : undefined;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    for (const message of checked?.notices ?? [])
+      this.bus.emit("agent/notice", { message, source: "policy" });
     return this.enqueue(text, (resolve, reject) => ({
-      start: () => this.runPrompt(text, images).then(resolve, reject),
+      start: () => this.runPrompt(text, images, checked).then(resolve, reject),
       withdraw: () => resolve({ reason: "withdrawn", text }),
     }));
   }
@@ -267,7 +278,7 @@ export class Agent {
   private carryOut(command: AgentCommand): CommandResults[keyof CommandResults] {
     switch (command.type) {
       case "prompt":
-        return this.submit(command.text, command.images);
+        return this.submit(command.text, command.images, command.scope);
       case "steer":
         return this.steer(command.text);
       case "cancel":
@@ -358,6 +369,21 @@ export class Agent {
     const note = `@${server}:${uri}\n${text}`;
     recordNotes(this.session.ctx, this.session.totals.nextTurn, USER_ATTACH_SOURCE, [note]);
     return note;
+  }
+
+  /**
+   * Reads the file `path` (relative to the workspace) with the session's `read` tool and
+   * records it as a `context/note` from `user:attach` for the next turn: a custom command's
+   * `@path`. Only a file the permission rules let the model read without asking; resolves
+   * with why not otherwise, recording nothing.
+   */
+  async attachFile(path: string, signal?: AbortSignal): Promise<FileAttach> {
+    if (this.disposed || this.closing) throw new Error("agent is closed");
+    const { ctx, totals } = this.session;
+    const read = await readAttachedFile(ctx, path, signal ?? new AbortController().signal);
+    if (read.ok && !this.disposed)
+      recordNotes(ctx, totals.nextTurn, USER_ATTACH_SOURCE, [read.note]);
+    return read;
   }
 
   /**
@@ -466,8 +492,14 @@ export class Agent {
   }
 
   /** Runs one turn started by `text` (the status and signal are set before the first await). */
-  private async runPrompt(text: string, images: AttachedImage[]): Promise<TurnOutcome> {
-    const { ctx, totals } = this.session;
+  private async runPrompt(
+    text: string,
+    images: AttachedImage[],
+    checked: CheckedScope | undefined,
+  ): Promise<TurnOutcome> {
+    const { totals } = this.session;
+    const scoped = checked ? openTurnScope(this.session.ctx, checked) : undefined;
+    const ctx = scoped?.ctx ?? this.session.ctx;
     const controller = new AbortController();
     this.controller = controller;
     this.steering = 0;
@@ -491,6 +523,7 @@ export class Agent {
       this.controller = null;
       this.runningTurn = undefined;
       ctx.guard.turnSignal = undefined;
+      scoped?.close();
       if (!this.disposed) ctx.writer.sync();
       this.setStatus("idle");
     }

@@ -175,6 +175,10 @@ export interface ComposedSession {
   setMode(mode: PermissionMode): void;
   /** USD spent so far against `max_budget_usd`: the session's, its children's, its parent's. */
   spent(): number;
+  /** The environment with the provider keys (a command's `model` is resolved in it). */
+  env: Env;
+  /** Whether the project's settings are trusted (a project command's `allowed-tools`). */
+  projectTrusted: boolean;
 }
 
 /** The options with their defaults filled in. */
@@ -348,6 +352,8 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     plans,
     setMode,
     spent,
+    env: options.env,
+    projectTrusted: loaded.trust.state === "trusted" || loaded.trust.state === "flag",
   };
 }
 

@@ -23,3 +23,4 @@ export { NO_USER } from "./questions.ts";
 export type { RewindOutcome } from "./rewind-command.ts";
 export type { Receipts } from "./session-open.ts";
 export type { TurnOutcome, TurnReason } from "./turn.ts";
+export type { TurnScope } from "./turn-scope.ts";

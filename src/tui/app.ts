@@ -6,8 +6,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type Component, Container, type SelectItem, Text, type TUI } from "@mariozechner/pi-tui";
-import type { Agent } from "../agent/index.ts";
+import type { Agent, TurnScope } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
+import { CodewhaleError } from "../errors.ts";
 import { askNotice } from "../hooks/notification-text.ts";
 import { formatCost } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
@@ -15,6 +16,7 @@ import { terminalSafe as safe } from "../runner/index.ts";
 import type { Effort, SessionEvent } from "../session/events.ts";
 import type { FiguresFold } from "../session/figures.ts";
 import { AskArea } from "./ask-area.ts";
+import { attachCommandFiles, commandScope } from "./command-scope.ts";
 import { InputCompletion, WorkspaceFiles } from "./completion.ts";
 import { ConfirmPanel } from "./confirm-panel.ts";
 import { switchTheme, themeItems, toggleVim } from "./display-commands.ts";
@@ -465,7 +467,7 @@ export class App {
   }
 
   /** A prompt to the model as it is: never a slash or shell command, whatever it starts with. */
-  private sendPrompt(raw: string): void {
+  private sendPrompt(raw: string, scope?: TurnScope): void {
     if (this.shell.running) {
       this.say("wait for the shell command (Esc stops it)");
       return;
@@ -476,7 +478,10 @@ export class App {
       return;
     }
     const agent = this.agent;
-    agent.dispatch({ type: "prompt", ...prompt }).catch((error: unknown) => {
+    agent.dispatch({ type: "prompt", ...prompt, scope }).catch((error: unknown) => {
+      // A command's allowed-tools or model that cannot be used: nothing was sent.
+      if (scope && CodewhaleError.isInstance(error))
+        return this.say(`${error.message}; the prompt was not sent`);
       this.transcript.notice(this.theme.bad(safe(`the session log failed: ${messageOf(error)}`)));
       this.tui.requestRender();
     });
@@ -843,7 +848,8 @@ export class App {
       await this.shell.run(line);
       ran.add(line);
     }
-    this.sendPrompt(expandCommand(own, argument, ran));
+    await attachCommandFiles(this.agent, own, (line) => this.say(line));
+    this.sendPrompt(expandCommand(own, argument, ran), commandScope(own));
   }
 
   /** `/model`: the models the providers list; the one picked goes on with this session. */

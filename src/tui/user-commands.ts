@@ -1,10 +1,11 @@
 // User-defined slash commands: Markdown files whose body is a prompt, in Claude Code's format
-// (optional frontmatter `description` and `argument-hint`; `$ARGUMENTS` and `$1`…`$9` in the
-// body); a file in a subdirectory is namespaced (`git/commit.md` is `/git:commit`). Read from `$CODEWHALE_HOME/commands/` (the user's), then the project's
+// (optional frontmatter `description`, `argument-hint`, `allowed-tools` and `model`; `$ARGUMENTS`
+// and `$1`…`$9` in the body, `@path` files attached by command-scope.ts); a file in a subdirectory is namespaced (`git/commit.md` is `/git:commit`). Read from `$CODEWHALE_HOME/commands/` (the user's), then the project's
 // `.codewhale/commands/` and `.claude/commands/`; a name already taken (a built-in, or an
 // earlier directory: a repository never shadows the user's own) is skipped with a note.
 // A project's files come from a possibly hostile repository, so a command is only prompt text
-// sent when the user invokes it: nothing in it runs unasked (Claude Code's !`cmd` spans are
+// sent when the user invokes it: nothing in it runs unasked (its `allowed-tools` hold only in a
+// trusted project, turn-scope.ts) (Claude Code's !`cmd` spans are
 // asked for by app.ts, and shown as not run when declined), names are limited to [a-z0-9_-], files to 64 KB, and a symlink that leads out of
 // its directory is refused. Loaded by app.ts for /help, completion and invocation.
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import {
   insideProject,
   parseFrontMatter,
   readDefinitionFile,
+  unquote,
 } from "../config/definition-files.ts";
 import { BUILTIN_NAMES } from "./slash-commands.ts";
 
@@ -22,6 +24,10 @@ export interface UserCommand {
   name: string;
   description: string;
   argumentHint: string | undefined;
+  /** Front matter `allowed-tools`: allow rules for the command's turn (command-scope.ts). */
+  allowedTools: string[];
+  /** Front matter `model`: the model of the command's turn. */
+  model: string | undefined;
   body: string;
   source: CommandSource;
   /** The file it came from. */
@@ -100,7 +106,7 @@ function markdownFiles(dir: string): string[] {
 /** Splits the frontmatter (flat `key: value` lines) from the body. */
 export function parseCommand(
   text: string,
-): Pick<UserCommand, "description" | "argumentHint" | "body"> {
+): Pick<UserCommand, "description" | "argumentHint" | "allowedTools" | "model" | "body"> {
   const front = parseFrontMatter(text);
   const fields = front?.fields ?? new Map<string, string>();
   const body = front ? front.body : text;
@@ -112,8 +118,44 @@ export function parseCommand(
   return {
     description: fields.get("description") || firstLine.slice(0, 80),
     argumentHint: fields.get("argument-hint") || undefined,
+    allowedTools: ruleList(fields.get("allowed-tools") ?? ""),
+    model: fields.get("model") || undefined,
     body,
   };
+}
+
+/**
+ * `allowed-tools` as Claude Code writes it: rules separated by commas (or spaces) outside
+ * parentheses, optionally in brackets: `Bash(git add:*), Bash(git status:*), Read`.
+ */
+function ruleList(value: string): string[] {
+  const text = value.trim().replace(/^\[([\s\S]*)\]$/, "$1");
+  const rules: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const char of text) {
+    if (char === "(") depth++;
+    else if (char === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === "," || /\s/.test(char))) {
+      if (current.trim()) rules.push(current.trim());
+      current = "";
+    } else current += char;
+  }
+  if (current.trim()) rules.push(current.trim());
+  return rules.map(unquote);
+}
+
+/** `@path` at the start of a word, outside code; trailing punctuation is not part of it. */
+const MENTION = /(?<![\w@])@([^\s`'"@]+)/g;
+
+/** The `@path` files of a command's body, each once, in order (never in code spans or blocks). */
+export function fileMentions(body: string): string[] {
+  const prose = body.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  const paths = [...prose.matchAll(MENTION)].map((match) =>
+    (match[1] ?? "").replace(/[.,;:!?)\]]+$/, ""),
+  );
+  // `@server:uri` is an MCP resource, not a file.
+  return [...new Set(paths.filter((path) => path !== "" && !/^[\w-]+:/.test(path)))];
 }
 
 /** Claude Code's !`command`: a command whose output the prompt takes. */

@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import { BUILTIN_NAMES, completionCommands, helpLines } from "../../src/tui/slash-commands.ts";
 import {
   expandCommand,
+  fileMentions,
   loadUserCommands,
   MAX_COMMAND_BYTES,
   parseCommand,
@@ -39,6 +40,23 @@ describe("user-defined slash commands", () => {
     assert.equal(command.argumentHint, "<issue> <area>");
     assert.equal(expandCommand(command, "42 parser"), "Fix issue 42 in parser.\nAll: 42 parser");
     assert.equal(expandCommand(command, "$2 x"), "Fix issue $2 in x.\nAll: $2 x", "one pass only");
+  });
+
+  it("reads allowed-tools (Claude Code's comma list, or brackets), model and @path files", () => {
+    const listed = parseCommand(
+      "---\nallowed-tools: Bash(git add:*), Bash(git commit -m *), Read\nmodel: claude-haiku-4-5\n---\nx\n",
+    );
+    assert.deepEqual(listed.allowedTools, ["Bash(git add:*)", "Bash(git commit -m *)", "Read"]);
+    assert.equal(listed.model, "claude-haiku-4-5");
+    const bracketed = parseCommand('---\nallowed-tools: ["Write(a.txt)", Edit]\n---\nx\n');
+    assert.deepEqual(bracketed.allowedTools, ["Write(a.txt)", "Edit"]);
+    assert.deepEqual(parseCommand("plain\n").allowedTools, []);
+    assert.deepEqual(
+      fileMentions(
+        "See @src/a.ts, @b.md. Mail me@x.org; `@code.ts` @docs:guide\n```\n@block.md\n```",
+      ),
+      ["src/a.ts", "b.md"],
+    );
   });
 
   it("never runs a !`command` line: it is shown as not run", () => {

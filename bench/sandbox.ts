@@ -1,18 +1,25 @@
 // The OS sandbox's cost at a command's start: `true` through the shared runner (runCommand) N
 // times unsandboxed, in the default bubblewrap policy, and under a `[sandbox.network] allow`
 // policy (proxy + bridge), interleaved in the same run; the medians and what the sandbox adds
-// (issue 30's target: at most 15 ms). BENCH_RUNS sets N (default 40; BENCH_QUICK=1: 10).
+// (issue 30's target: at most 15 ms), the same in a git repository with nested repositories
+// linked from its index, and, measured in-process, what the git metadata costs a command: its
+// protection before the start, the nested-repository check after the end, and parsing a large
+// index. BENCH_RUNS sets N (default 40; BENCH_QUICK=1: 10).
 // bench/run.ts imports benchSandbox; it reports, never asserts.
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { OutputPolicy } from "../src/runner/index.ts";
+import { indexGitlinks } from "../src/runner/git-index-gitlinks.ts";
+import type { OutputPolicy, SandboxPolicy } from "../src/runner/index.ts";
 import {
   probeSandbox,
   removeIdlePlaceholders,
   resolveSandboxPolicy,
   runCommand,
 } from "../src/runner/index.ts";
+import { nestedRepoWarnings } from "../src/runner/sandbox-git-watch.ts";
+import { workspaceProtection } from "../src/runner/sandbox-protect.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? (process.env.BENCH_QUICK === "1" ? 10 : 40));
 const output: OutputPolicy = { maxBytes: 30_000, spillToTemp: false, redactSecrets: false };
@@ -33,36 +40,85 @@ export async function benchSandbox(): Promise<string[]> {
     };
     const plain = resolveSandboxPolicy(section, paths);
     const allow = resolveSandboxPolicy({ ...section, network: { allow: ["example.org"] } }, paths);
-    if (!plain || !allow) throw new Error("unreachable: mode workspace-write has a policy");
+    const repo = gitWorkspace(join(base, "repo"), 3, 200);
+    const inRepo = resolveSandboxPolicy(section, { ...paths, workspace: repo });
+    if (!plain || !allow || !inRepo) throw new Error("unreachable: workspace-write has a policy");
     const kinds = {
       unsandboxed: () => undefined,
       sandboxed: () => ({ policy: plain, host }),
       "allow list": () => ({ policy: allow, host }),
+      "git repository": () => ({ policy: inRepo, host }),
     };
-    const times: Record<string, number[]> = { unsandboxed: [], sandboxed: [], "allow list": [] };
+    const times: Record<string, number[]> = Object.fromEntries(
+      Object.keys(kinds).map((name) => [name, []]),
+    );
     for (let i = 0; i < RUNS; i++) {
       for (const [name, sandbox] of Object.entries(kinds)) {
         const spec = sandbox();
+        const cwd = spec?.policy.workspace ?? base;
         const started = process.hrtime.bigint();
-        await runCommand(
-          { command: ["true"], cwd: base, ...(spec ? { sandbox: spec } : {}) },
-          output,
-        );
+        await runCommand({ command: ["true"], cwd, ...(spec ? { sandbox: spec } : {}) }, output);
         times[name]?.push(Number(process.hrtime.bigint() - started) / 1e6);
       }
     }
     const median = (name: string) => medianOf(times[name] ?? []);
     const bare = median("unsandboxed");
+    const plus = (name: string) =>
+      `${median(name).toFixed(1)} ms = +${(median(name) - bare).toFixed(1)} ms`;
     return [
       `sandbox: \`true\` through the runner, median of ${RUNS} interleaved runs each:`,
       `  unsandboxed ${bare.toFixed(1)} ms`,
-      `  bubblewrap (default policy) ${median("sandboxed").toFixed(1)} ms = +${(median("sandboxed") - bare).toFixed(1)} ms (target <= +15 ms)`,
-      `  bubblewrap + network allow list (proxy, Node bridge) ${median("allow list").toFixed(1)} ms = +${(median("allow list") - bare).toFixed(1)} ms`,
+      `  bubblewrap (default policy) ${plus("sandboxed")} (target <= +15 ms)`,
+      `  bubblewrap, in a git repository with 3 nested repositories linked ${plus("git repository")}`,
+      `  bubblewrap + network allow list (proxy, Node bridge) ${plus("allow list")}`,
+      ...gitMetadataCosts(inRepo, join(base, "big")),
     ];
   } finally {
     removeIdlePlaceholders();
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+/** A repository of `files` files and `nested` nested repositories linked from its index. */
+function gitWorkspace(dir: string, nested: number, files: number): string {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", "-c", "gc.auto=0", ...args], {
+      cwd,
+      stdio: "ignore",
+    });
+  mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q");
+  for (let i = 0; i < files; i++) writeFileSync(join(dir, `f${i}.txt`), `${i}\n`);
+  for (let i = 0; i < nested; i++) {
+    const sub = join(dir, `sub${i}`);
+    mkdirSync(sub);
+    git(sub, "init", "-q");
+    git(sub, "commit", "-q", "--allow-empty", "-m", "s");
+  }
+  git(dir, "add", ".");
+  git(dir, "commit", "-q", "-m", "init");
+  return dir;
+}
+
+/** In-process medians of the git metadata's share of a command (200 rounds each). */
+function gitMetadataCosts(policy: SandboxPolicy, big: string): string[] {
+  const time = (run: () => unknown) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const started = process.hrtime.bigint();
+      run();
+      samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    return medianOf(samples).toFixed(3);
+  };
+  nestedRepoWarnings(policy);
+  const index = join(gitWorkspace(big, 0, 20_000), ".git", "index");
+  return [
+    "  in-process, median of 200 (the repository above; a 20,000-file index for the parse):",
+    `    protected paths read before the start ${time(() => workspaceProtection(policy))} ms`,
+    `    nested-repository check after the end, nothing changed ${time(() => nestedRepoWarnings(policy))} ms`,
+    `    parsing the 20,000-entry index (only when its stat changed) ${time(() => indexGitlinks(index))} ms`,
+  ];
 }
 
 function medianOf(values: readonly number[]): number {

@@ -303,6 +303,7 @@ async function executeOffering(
   signal: AbortSignal,
 ): Promise<DeliveredResult | Cancelled> {
   const first = await execute(call, ctx, signal);
+  if (!("cancelled" in first)) noticeNestedRepos(ctx, call.name, first);
   if ("cancelled" in first || first.sandboxRefused === undefined) return first;
   return offerToRunOutside({
     ctx,
@@ -313,6 +314,14 @@ async function executeOffering(
     first,
     again: () => execute(call, ctx, signal, true),
   });
+}
+
+/** Tells the user (every surface) of a nested repository the command left for host git to run. */
+function noticeNestedRepos(ctx: RunContext, name: string, result: DeliveredResult): void {
+  const repos = result.sandbox?.nested_repos;
+  if (!repos || repos.length === 0) return;
+  const message = `sandbox: warning: after a ${name} command, a nested git repository linked from the index runs a program when git runs outside the sandbox (git status at the top): ${repos.join("; ")}`;
+  ctx.bus.emit("agent/notice", { message, source: "policy" });
 }
 
 /**

@@ -60,6 +60,11 @@ async function runSandboxed(command: string[], options: SandboxOptions): Promise
   const confined = sandbox.runSpec ? { sandbox: { ...sandbox.runSpec, onConnection } } : {};
   const result = await runCommand({ command, cwd, ...confined }, policy);
   process.stdout.write(result.output);
+  for (const repo of result.nestedRepos ?? []) {
+    process.stderr.write(
+      `codewhale: sandbox: warning: nested repository linked from the index runs a program when git runs outside the sandbox: ${repo}\n`,
+    );
+  }
   process.exitCode = exitCodeOf(result);
 }
 

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 
 /** One `name = value` of a config file; `name` lower-cased but the subsection. */
-interface ConfigEntry {
+export interface ConfigEntry {
   name: string;
   value: string;
 }
@@ -31,6 +31,50 @@ export function configTrue(value: string | undefined): boolean {
   if (value === undefined) return false;
   const v = value.trim().toLowerCase();
   return v === "" || v === "true" || v === "yes" || v === "on" || /^-?[1-9]\d*$/.test(v);
+}
+
+function isBoolean(value: string): boolean {
+  return /^(true|false|yes|no|on|off|-?\d+|)$/i.test(value.trim());
+}
+
+/** Keys whose any value names a program git runs (or a file of more config). */
+const RUNS_ANY = new Set([
+  "core.hookspath",
+  "core.sshcommand",
+  "core.pager",
+  "core.editor",
+  "core.askpass",
+  "core.gitproxy",
+  "core.alternaterefscommand",
+  "diff.external",
+  "credential.helper",
+  "sequence.editor",
+  "gpg.program",
+  "include.path",
+  "uploadpack.packobjectshook",
+]);
+
+/** `section.<any>.key` patterns whose value names a program (or more config). */
+const RUNS_SUBSECTION: readonly RegExp[] = [
+  /^filter\..+\.(clean|smudge|process)$/,
+  /^diff\..+\.(textconv|command)$/,
+  /^merge\..+\.driver$/,
+  /^credential\..+\.helper$/,
+  /^gpg\..+\.program$/,
+  /^includeif\..+\.path$/,
+  /^pager\..+$/,
+];
+
+/** The entries that make git run a program: `core.fsmonitor=/path` (not a boolean), etc. */
+export function runningEntries(entries: readonly ConfigEntry[]): ConfigEntry[] {
+  return entries.filter(({ name, value }) => {
+    const lower = name.toLowerCase();
+    if (lower === "core.fsmonitor") return !isBoolean(value);
+    if (lower.startsWith("alias.")) return value.trimStart().startsWith("!");
+    if (lower.startsWith("pager.")) return !isBoolean(value);
+    if (value.trim() === "") return false;
+    return RUNS_ANY.has(lower) || RUNS_SUBSECTION.some((pattern) => pattern.test(lower));
+  });
 }
 
 /** The entries of a config file's text, read the way git reads them (lines joined by `\`). */

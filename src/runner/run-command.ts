@@ -12,6 +12,7 @@ import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { guardProcessTree } from "./process-tree.ts";
 import { bridgedCommand, proxyBwrapArgs } from "./sandbox-bridge.ts";
+import { nestedRepoWarnings } from "./sandbox-git-watch.ts";
 import type { HeldProtection } from "./sandbox-placeholders.ts";
 import { holdPlaceholders } from "./sandbox-placeholders.ts";
 import type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
@@ -50,6 +51,11 @@ export interface RunResult extends PolicyResult {
   timedOut: boolean;
   cancelled: boolean;
   durationMs: number;
+  /**
+   * Sandboxed runs: nested repositories (gitlinks) whose git config or hooks run a program,
+   * found after the command and not reported before (sandbox-git-watch.ts); absent when none.
+   */
+  nestedRepos?: string[];
 }
 
 /** After the child exits, how long to wait for background holders of the pipe to let go. */
@@ -68,7 +74,10 @@ export async function runCommand(
   const held = spec.sandbox ? holdPlaceholders(spec.sandbox.policy) : null;
   try {
     const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held) : command;
-    return await runArgv(spec, argv, policy, options, started);
+    const result = await runArgv(spec, argv, policy, options, started);
+    // What the command may have left for git on the host to run (the index stays writable).
+    const nestedRepos = spec.sandbox ? nestedRepoWarnings(spec.sandbox.policy) : [];
+    return nestedRepos.length > 0 ? { ...result, nestedRepos } : result;
   } finally {
     held?.release();
     await proxy?.close();

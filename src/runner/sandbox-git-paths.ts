@@ -2,11 +2,12 @@
 // can make git run a program later on the host: `commondir` (git then takes config and hooks
 // from where it points), `config.worktree` (with extensions.worktreeConfig), the gitdirs of
 // submodules (`.git/modules/**`: config, hooks, commondir, config.worktree, and the `.git` file
-// of their checkout) and of linked worktrees (`.git/worktrees/*`), and a linked worktree's own
-// gitdir when it lies in the workspace. Read from the disk (no git spawned) at each command start
+// of their checkout) and of linked worktrees (`.git/worktrees/*`), a linked worktree's own
+// gitdir when it lies in the workspace, and files in the workspace a config includes. Read from the disk (no git spawned) at each command start
 // by sandbox-protect.ts, which binds each read-only, or puts a mount point where one is missing.
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import type { ConfigEntry } from "./git-config-scan.ts";
 import { configTrue, configValue, readGitConfig } from "./git-config-scan.ts";
 
 /**
@@ -47,6 +48,7 @@ export function gitMetadataPaths(workspace: string, git: string, kind: "dir" | "
 /** `.git/commondir`, `config.worktree`, and the gitdirs of submodules and linked worktrees. */
 function gitDirPaths(workspace: string, dir: string, out: GitPath[], depth: number, sub: boolean) {
   const config = readGitConfig(join(dir, "config"));
+  includedFiles(workspace, dir, config, out);
   if (sub) {
     out.push({ path: join(dir, "config"), kind: "file", mountPoint: false });
     out.push({ path: join(dir, "hooks"), kind: "dir", mountPoint: true });
@@ -59,6 +61,15 @@ function gitDirPaths(workspace: string, dir: string, out: GitPath[], depth: numb
     worktreeGitDirPaths(join(dir, "worktrees", id), dir, out);
   }
   if (depth < MAX_DEPTH) modulePaths(workspace, join(dir, "modules"), out, depth + 1);
+}
+
+/** The files a config includes (`include.path`, `includeIf.*.path`) that lie in the workspace. */
+function includedFiles(workspace: string, dir: string, config: ConfigEntry[], out: GitPath[]) {
+  for (const { name, value } of config) {
+    if (!/^include(if\..+)?\.path$/i.test(name) || value === "" || value.startsWith("~")) continue;
+    const path = resolve(dir, value);
+    if (isInside(workspace, path)) out.push({ path, kind: "file", mountPoint: false });
+  }
 }
 
 /** Each submodule's gitdir under `modules` (a name may hold slashes: `modules/a/b`). */
@@ -96,7 +107,7 @@ function checkoutGitFile(
 }
 
 /** The gitdir a `.git` file names (`gitdir: PATH`, relative to the file's directory), or null. */
-function gitFileTarget(file: string): string | null {
+export function gitFileTarget(file: string): string | null {
   try {
     const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, "utf8"));
     return match?.[1] ? resolve(dirname(file), match[1]) : null;
@@ -106,7 +117,7 @@ function gitFileTarget(file: string): string | null {
 }
 
 /** Where a gitdir's `commondir` points (relative to the gitdir), or null without one. */
-function commonDirOf(gitdir: string): string | null {
+export function commonDirOf(gitdir: string): string | null {
   try {
     const text = readFileSync(join(gitdir, "commondir"), "utf8").trim();
     return text ? resolve(gitdir, text) : null;

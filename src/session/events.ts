@@ -254,6 +254,13 @@ const payloadDefinitions = {
            */
           allow: z.array(z.string()).optional(),
           policy_hash: z.string().optional(),
+          /**
+           * Nested git repositories linked from the workspace's index (gitlinks) whose config
+           * or hooks run a program, found after the command and not reported before in the
+           * process (added within v1, absent when none): `sub: core.fsmonitor=./x`.
+           * docs/sandbox.md, "Protected paths in the workspace".
+           */
+          nested_repos: z.array(z.string()).optional(),
         })
         .optional(),
       /**

@@ -1,9 +1,10 @@
 // The OS sandbox of one command a tool runs (bash, a `[[tools.external]]` tool, the cgc code
 // graph): what its CommandSpec carries, the refusal where no sandbox can run, and, once it ran,
-// the receipt, the note telling the model the sandbox refused a write, and `sandboxRefused` (the
-// agent then offers to run it again outside: agent/sandbox-escalation.ts).
+// the receipt, the note telling the model the sandbox refused a write (or that the command left a
+// nested repository git would run a program for), and `sandboxRefused` (the agent then offers
+// to run it again outside: agent/sandbox-escalation.ts).
 import type { ProxiedConnection, RunResult } from "../runner/index.ts";
-import { sandboxRefusal } from "../runner/index.ts";
+import { nestedRepoNote, sandboxRefusal } from "../runner/index.ts";
 import type { SessionSandbox } from "./sandbox-setup.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
 
@@ -38,10 +39,14 @@ export function commandSandbox(
     note(run) {
       const refused = failed(run) ? sandboxRefusal(run.output, sandbox?.policy ?? null) : null;
       refusedPaths = refused?.paths ?? [];
-      return refused ? `\n${refused.note}` : "";
+      const nested = run.nestedRepos ? `\n${nestedRepoNote(run.nestedRepos)}` : "";
+      return (refused ? `\n${refused.note}` : "") + nested;
     },
     mark(result, run) {
       if (sandbox) result.sandbox = sandbox.receipt;
+      if (sandbox && run.nestedRepos) {
+        result.sandbox = { ...sandbox.receipt, nested_repos: run.nestedRepos };
+      }
       if (ctx.outsideSandbox && session) result.sandbox = { mode: "none", network: "on" };
       const why = refusedWhat(refusedPaths, refusedHosts);
       if (failed(run) && !run.cancelled && why) result.sandboxRefused = why;

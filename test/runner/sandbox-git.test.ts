@@ -158,6 +158,7 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
       ].join("; "),
     );
     assert.equal(readFileSync(join(dir, ".git/modules/sub/config"), "utf8"), config, run.output);
+    assert.equal(run.nestedRepos, undefined, "a plain submodule is nothing to report");
     hostGit(dir);
     git(join(dir, "sub"), "status");
     git(dir, "submodule", "update", "--force", "--checkout");
@@ -184,6 +185,24 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     assert.ok(!existsSync(marker), run.output);
     removeIdlePlaceholders();
     assert.ok(!existsSync(join(dir, ".git", "config.worktree")), "its mount point is removed");
+  });
+
+  it("a file in the workspace that .git/config includes stays as it was", async () => {
+    const dir = repo(fresh("ws"));
+    writeFileSync(join(dir, "shared.gitconfig"), "[core]\n\tautocrlf = false\n");
+    git(dir, "config", "include.path", "../shared.gitconfig");
+    const { marker, script } = markerScript();
+    const run = await sandboxed(
+      dir,
+      [
+        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> shared.gitconfig`,
+        "true",
+      ].join("; "),
+    );
+    removeIdlePlaceholders();
+    hostGit(dir);
+    assert.ok(!existsSync(marker), run.output);
   });
 
   it("a linked worktree's gitdir in the workspace keeps its commondir and config.worktree", async () => {
@@ -224,5 +243,46 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     removeIdlePlaceholders();
     hostGit(outside);
     assert.ok(!existsSync(marker), again.output);
+  });
+
+  it("a nested repository with a core.fsmonitor, linked from the index, is reported after the command, once", async () => {
+    const dir = repo(fresh("ws"));
+    const before = await sandboxed(dir, "echo y > a.txt && git add a.txt && git commit -q -m a");
+    assert.equal(before.exitCode, 0, before.output);
+    assert.equal(before.nestedRepos, undefined, "git add and commit report nothing");
+    const run = await sandboxed(
+      dir,
+      [
+        "git init -q sub && git -C sub commit -q --allow-empty -m s",
+        `git -C sub config core.fsmonitor ${dir}/fsm.sh`,
+        "printf '#!/bin/sh\\n' > sub/.git/hooks/post-checkout",
+        "git update-index --add --cacheinfo 160000,$(git -C sub rev-parse HEAD),sub",
+      ].join(" && "),
+    );
+    assert.equal(run.exitCode, 0, run.output);
+    assert.deepEqual(run.nestedRepos, [
+      `sub: core.fsmonitor=${dir}/fsm.sh`,
+      "sub: hooks post-checkout",
+    ]);
+    const again = await sandboxed(dir, "git status --short >/dev/null");
+    assert.equal(again.nestedRepos, undefined, "reported once");
+  });
+
+  it("a .git appearing in a gitlink's empty checkout is reported though the index did not change", async () => {
+    const dir = repo(fresh("ws"));
+    const head = git(dir, "rev-parse", "HEAD").trim();
+    git(dir, "update-index", "--add", "--cacheinfo", `160000,${head},lib`);
+    mkdirSync(join(dir, "lib"));
+    const first = await sandboxed(dir, "true");
+    assert.equal(first.nestedRepos, undefined);
+    const run = await sandboxed(
+      dir,
+      [
+        "cp -r .git/. lib/.git-x && mv lib/.git-x lib/.git",
+        "printf '[filter \"x\"]\\n\\tsmudge = ./run-me\\n' >> lib/.git/config",
+      ].join(" && "),
+    );
+    assert.equal(run.exitCode, 0, run.output);
+    assert.deepEqual(run.nestedRepos, ["lib: filter.x.smudge=./run-me"]);
   });
 });

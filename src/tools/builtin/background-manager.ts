@@ -19,8 +19,11 @@ export interface BackgroundJob {
   command: string;
   startedAt: number;
   process: BackgroundCommand;
-  /** The OS sandbox policy it runs under, and the hosts its proxy refused so far; absent: none. */
-  sandbox?: { policy: SandboxPolicy; refusedHosts: string[] };
+  /**
+   * The OS sandbox policy it runs under, the hosts its proxy refused so far, and whether a read
+   * has shown the nested repositories it left (RunResult.nestedRepos); absent: none.
+   */
+  sandbox?: { policy: SandboxPolicy; refusedHosts: string[]; nestedShown?: boolean };
 }
 
 export interface BackgroundRead {

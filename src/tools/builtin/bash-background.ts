@@ -3,7 +3,7 @@
 // redacted text; a read keeps at most the bash policy's budget (head and tail of the new text).
 // A read that shows the OS sandbox refused the process a write or a connection says so.
 import type { RunResult } from "../../runner/index.ts";
-import { sandboxRefusal } from "../../runner/index.ts";
+import { nestedRepoNote, sandboxRefusal } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -36,7 +36,12 @@ export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedT
           policyErrors: read.result?.policyErrors ?? [],
         };
         const refused = backgroundRefusal(read.job, window.output);
-        return toToolResult(policed, { trailer: `${empty}${status}${refused}` });
+        const nested = read.result ? backgroundNested(read.job, read.result) : [];
+        const note = nested.length > 0 ? `\n${nestedRepoNote(nested)}` : "";
+        const result = toToolResult(policed, { trailer: `${empty}${status}${refused}${note}` });
+        const receipt = context.sandbox?.receipt;
+        if (receipt && nested.length > 0) result.sandbox = { ...receipt, nested_repos: nested };
+        return result;
       },
     },
     bashOutputPresenter,
@@ -94,6 +99,13 @@ function backgroundRefusal(job: BackgroundJob, output: string): string {
     `[sandbox: a background command is not offered to run again outside the sandbox (its call has returned, and a second run would start another long-lived process beside ${job.id}). If it needs this, tell the user (they can add the path to [sandbox] writable or the host to [sandbox.network] allow), or run the step that needs it as a foreground bash command, which the user can let run again outside the sandbox.]`,
   );
   return `\n${lines.join("\n")}`;
+}
+
+/** The nested repositories the ended job left (shown by one read only). */
+function backgroundNested(job: BackgroundJob, result: RunResult): string[] {
+  if (!job.sandbox || job.sandbox.nestedShown || !result.nestedRepos) return [];
+  job.sandbox.nestedShown = true;
+  return result.nestedRepos;
 }
 
 function exitText(result: RunResult): string {

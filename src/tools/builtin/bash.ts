@@ -4,7 +4,13 @@
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
 import type { RunResult } from "../../runner/index.ts";
-import { confinedArgv, holdPlaceholders, runCommand } from "../../runner/index.ts";
+import {
+  confinedArgv,
+  holdPlaceholders,
+  nestedRepoNote,
+  nestedRepoWarnings,
+  runCommand,
+} from "../../runner/index.ts";
 import { commandSandbox } from "../command-sandbox.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -52,14 +58,22 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
           const held = spec ? holdPlaceholders(spec.policy) : null;
           const argv = spec ? confinedArgv(spec, shell, context.cwd, held ?? undefined) : shell;
           const release = () => held?.release();
+          let nested: string[] = [];
           const ran = await runInTerminal(
             context,
             context.terminal,
             { argv, timeoutMs },
             ctx,
-            (ended) => statusLine(ended, timeoutMs),
+            (ended) => {
+              nested = spec ? nestedRepoWarnings(spec.policy) : [];
+              const note = nested.length > 0 ? `\n${nestedRepoNote(nested)}` : "";
+              return statusLine(ended, timeoutMs) + note;
+            },
           ).finally(release);
           if (sandbox) ran.sandbox = sandbox.receipt;
+          if (sandbox && nested.length > 0) {
+            ran.sandbox = { ...sandbox.receipt, nested_repos: nested };
+          }
           return ran;
         }
         const run = await runCommand(

@@ -1,0 +1,71 @@
+// The gitlinks (mode 160000: a submodule, or any nested repository added by
+// `git update-index --cacheinfo 160000,…`) of a git index file, read from its bytes without git
+// (versions 2, 3 and 4, SHA-1 or SHA-256). Called by sandbox-git-watch.ts after a sandboxed
+// command changed the index: host `git status` runs git inside each populated gitlink.
+import { readFileSync } from "node:fs";
+
+const GITLINK = 0o160000;
+const TYPE_MASK = 0o170000;
+
+/** The paths of the index's gitlink entries; [] when it cannot be read or parsed. */
+export function indexGitlinks(indexPath: string, hashBytes: 20 | 32 = 20): string[] {
+  let data: Buffer;
+  try {
+    data = readFileSync(indexPath);
+  } catch {
+    return [];
+  }
+  try {
+    return parseGitlinks(data, hashBytes);
+  } catch {
+    return [];
+  }
+}
+
+function parseGitlinks(data: Buffer, hashBytes: number): string[] {
+  if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return [];
+  const version = data.readUInt32BE(4);
+  if (version < 2 || version > 4) return [];
+  const count = data.readUInt32BE(8);
+  const out: string[] = [];
+  let offset = 12;
+  let previous = "";
+  for (let i = 0; i < count; i++) {
+    const start = offset;
+    const mode = data.readUInt32BE(start + 24);
+    let at = start + 40 + hashBytes;
+    const flags = data.readUInt16BE(at);
+    at += 2;
+    if (version >= 3 && flags & 0x4000) at += 2;
+    let path: string;
+    if (version === 4) {
+      const { value: strip, next } = varint(data, at);
+      const end = data.indexOf(0, next);
+      path = previous.slice(0, previous.length - strip) + data.toString("utf8", next, end);
+      offset = end + 1;
+    } else {
+      const length = flags & 0xfff;
+      const end = length < 0xfff ? at + length : data.indexOf(0, at);
+      path = data.toString("utf8", at, end);
+      // Padded with 1 to 8 NULs to a multiple of 8 bytes from the entry's start.
+      offset = start + ((end - start + 8) & ~7);
+    }
+    if (offset > data.length) return out;
+    previous = path;
+    if ((mode & TYPE_MASK) === GITLINK) out.push(path);
+  }
+  return out;
+}
+
+/** git's offset varint (index v4's prefix length). */
+function varint(data: Buffer, at: number): { value: number; next: number } {
+  let c = data[at] ?? 0;
+  let value = c & 127;
+  let next = at + 1;
+  while (c & 128) {
+    c = data[next] ?? 0;
+    next += 1;
+    value = ((value + 1) << 7) | (c & 127);
+  }
+  return { value, next };
+}

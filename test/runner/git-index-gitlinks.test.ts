@@ -1,0 +1,56 @@
+// The gitlinks of a real git index, read without git: index versions 2, 3 (an entry with
+// extended flags) and 4 (prefix-compressed paths), SHA-1 and SHA-256 repositories, long paths.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { indexGitlinks } from "../../src/runner/git-index-gitlinks.ts";
+
+const base = mkdtempSync(join(tmpdir(), "cw-gitlinks-"));
+after(() => rmSync(base, { recursive: true, force: true }));
+const env = { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", HOME: base };
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, env, encoding: "utf8" });
+}
+
+/** A repository whose index holds files, two gitlinks (one deep, one long) and an intent-to-add. */
+function repository(name: string, format: "sha1" | "sha256"): { dir: string; links: string[] } {
+  const dir = join(base, name);
+  mkdirSync(dir);
+  git(dir, "init", "-q", `--object-format=${format}`);
+  const long = `${"d".repeat(300)}/${"e".repeat(4000)}`;
+  for (const file of ["a.txt", "b/c.txt", "b/d/e.txt", "z.txt"]) {
+    mkdirSync(join(dir, file, ".."), { recursive: true });
+    writeFileSync(join(dir, file), file);
+  }
+  git(dir, "add", ".");
+  writeFileSync(join(dir, "new.txt"), "x");
+  git(dir, "add", "-N", "new.txt");
+  const sha = git(dir, "hash-object", "a.txt").trim();
+  const links = ["b/d/sub", long, "m"];
+  for (const link of links)
+    git(dir, "update-index", "--add", "--cacheinfo", `160000,${sha},${link}`);
+  return { dir, links: [...links].sort() };
+}
+
+describe("indexGitlinks", () => {
+  for (const format of ["sha1", "sha256"] as const) {
+    it(`finds every gitlink in index versions 2, 3 and 4 (${format})`, () => {
+      const { dir, links } = repository(`repo-${format}`, format);
+      for (const version of ["2", "3", "4"]) {
+        git(dir, "update-index", "--index-version", version);
+        const found = indexGitlinks(join(dir, ".git", "index"), format === "sha256" ? 32 : 20);
+        assert.deepEqual([...found].sort(), links, `version ${version}`);
+      }
+    });
+  }
+
+  it("reads nothing from a missing or foreign file", () => {
+    assert.deepEqual(indexGitlinks(join(base, "none")), []);
+    writeFileSync(join(base, "junk"), "DIRC\0\0\0\x02\xff\xff\xff\xff");
+    assert.deepEqual(indexGitlinks(join(base, "junk")), []);
+  });
+});

@@ -1,8 +1,9 @@
 // Benchmark of a checkpoint (issue 31): a workspace of 20,000 files in 200 folders, a git
 // repository, where 5 files changed since the last checkpoint. Each figure beside, in the same
 // run, `git status` on the same tree, and a content-addressed store's part that git's stat
-// cache replaces: a Node walk that lstats every file. Also the first checkpoint of a session
-// (which stores every file once) and the store's size against the workspace's.
+// cache replaces: a Node walk that lstats every file. Also the checkpoint of calls that name the
+// files they change (write, edit), the first checkpoint of a session (which stores every file
+// once) and the store's size against the workspace's.
 import { execFileSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -63,6 +64,7 @@ export async function benchCheckpoints(): Promise<string[]> {
   const first = await time(async () => store.markRecorded(await store.capture()));
   const firstIndexed = await time(() => store.capture());
   const captures: number[] = [];
+  const named: number[] = [];
   const indexed: number[] = [];
   const statuses: number[] = [];
   const walks: number[] = [];
@@ -84,11 +86,25 @@ export async function benchCheckpoints(): Promise<string[]> {
     );
     // What the next capture waits for, if it comes sooner: git's update of the index.
     indexed.push((captures.at(-1) ?? 0) + (await time(() => store.capture())));
+    // The same 5 files changed by calls that name them (write, edit): no scan.
+    const paths = [0, 1, 2, 3, 4].map((i) => `d${(i * 7) % FOLDERS}/f${run}.txt`);
+    const namedSince = store.clock();
+    for (const path of paths) writeFileSync(join(work, path), `run ${run} named\n`);
+    named.push(
+      await time(async () => {
+        const capture = await store.capture(namedSince, paths);
+        if (capture.files.length !== 5) throw new Error(`named: ${capture.files.length} changes`);
+        store.markRecorded(capture);
+      }),
+    );
+    // Untimed: git's index update after it, so the next checkpoint does not wait for it.
+    await store.capture();
   }
   const lines = [
     `workspace: ${files} files; 5 changed before each checkpoint; median of ${RUNS}`,
     `checkpoint after a call (one git ls-files):   ${median(captures).toFixed(1)} ms`,
     `  the same and git's index update after it:  ${median(indexed).toFixed(1)} ms`,
+    `checkpoint after calls naming the 5 (write, edit): ${median(named).toFixed(1)} ms`,
     `git status --porcelain, same tree:            ${median(statuses).toFixed(1)} ms`,
     `lstat walk of every file (Node):              ${median(walks).toFixed(1)} ms`,
     `first checkpoint of a session (stores all):   ${first.toFixed(0)} ms (and ${firstIndexed.toFixed(0)} ms of git's index update)`,

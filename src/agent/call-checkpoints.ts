@@ -5,7 +5,7 @@
 // logs nothing. The store opens on the first such call. tool-calls.ts calls `around`; the
 // agent's rewind uses `rewindWith`.
 
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import {
   type Capture,
   CheckpointStore,
@@ -41,7 +41,9 @@ interface CallCheckpointsOptions {
 interface Around {
   callId: string;
   turn: number;
-  tool: Pick<Tool, "readOnly">;
+  tool: Pick<Tool, "readOnly" | "changes">;
+  /** The call's checked arguments (what `tool.changes` reads). */
+  args: unknown;
 }
 
 export class CallCheckpoints {
@@ -59,10 +61,14 @@ export class CallCheckpoints {
    * Runs `run`, capturing the workspace after it when the tool may change files. Before it only
    * when the store's index is not at the last recorded state (the session's first such call,
    * after a /diff): otherwise what changed since is found after the call, and what changed
-   * before it began (outside codewhale) is told apart by its change time (`outside`).
+   * before it began (outside codewhale) is told apart by its change time (`outside`). A call
+   * that names the files it changes (`write`, `edit`) has only those looked at after it; one
+   * that changes none (a bash command of programs that only read) is not captured.
    */
   async around<T>(call: Around, run: () => Promise<T>): Promise<T> {
     if (call.tool.readOnly) return run();
+    const named = call.tool.changes?.(call.args);
+    if (named?.length === 0) return run();
     const store = await this.open();
     if (!store) return run();
     if (!store.atRecorded()) {
@@ -78,7 +84,7 @@ export class CallCheckpoints {
       return run();
     }
     const result = await run();
-    const after = await this.capture(store, since);
+    const after = await this.capture(store, since, named && this.inWorkspace(named));
     if (after?.changed) this.recordAfter(store, after, call);
     return result;
   }
@@ -163,13 +169,28 @@ export class CallCheckpoints {
     store.markRecorded(capture);
   }
 
-  private async capture(store: CheckpointStore, since?: bigint): Promise<Capture | null> {
+  private async capture(
+    store: CheckpointStore,
+    since?: bigint,
+    paths?: readonly string[],
+  ): Promise<Capture | null> {
     try {
-      return await store.capture(since);
+      return await store.capture(since, paths);
     } catch (error) {
       this.disable(error);
       return null;
     }
+  }
+
+  /** Absolute paths as workspace-relative ones, or undefined when one is not inside it. */
+  private inWorkspace(paths: readonly string[]): string[] | undefined {
+    const inside: string[] = [];
+    for (const path of paths) {
+      const rel = relative(this.options.cwd, path);
+      if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+      inside.push(rel.split(sep).join("/"));
+    }
+    return inside;
   }
 
   private rewindContext(store: CheckpointStore) {

@@ -126,7 +126,7 @@ export async function executeToolCalls(
     }
     // Calls run together (subagents) are not captured one by one: the next checkpoint finds
     // what they changed.
-    const around = { callId: call.callId, turn, tool: call.tool };
+    const around = { callId: call.callId, turn, tool: call.tool, args: call.args };
     const result = await (running ??
       ctx.checkpoints.around(around, () => executeOffering(call, ctx, turn, signal)));
     if ("cancelled" in result) {

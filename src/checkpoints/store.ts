@@ -182,37 +182,42 @@ export class CheckpointStore {
   /**
    * Captures the workspace: stores what changed since the index last saw it, writes the tree,
    * and lists the files that differ from the last recorded state. With `since` (a `clock()`
-   * reading), names those of them changed before it (`outside`). Does not record it: call
-   * `markRecorded` once the event is in the log.
+   * reading), names those of them changed before it (`outside`). With `named` (the
+   * workspace-relative files a call says it changed), looks only at those when each is a file
+   * the store holds (see `direct`), without a git process; else at the whole workspace. Does
+   * not record it: call `markRecorded` once the event is in the log.
    */
-  async capture(since?: bigint): Promise<Capture> {
-    await this.indexing;
-    this.indexing = null;
-    const listed = await runGit(this.place, [
-      "ls-files",
-      "-z",
-      "-m",
-      "-d",
-      "-o",
-      "--exclude-standard",
-    ]);
-    const paths = [...new Set([...splitZ(listed), ...this.unsure])].sort();
-    this.unsure.clear();
+  async capture(since?: bigint, named?: readonly string[]): Promise<Capture> {
     const known = this.indexed;
+    const direct = named !== undefined && known !== null && this.direct(known.tree, named);
+    let listed: string[];
+    if (direct) listed = [...named];
+    else {
+      await this.indexing;
+      this.indexing = null;
+      listed = splitZ(
+        await runGit(this.place, ["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"]),
+      );
+    }
+    const paths = [...new Set([...listed, ...this.unsure])].sort();
+    this.unsure.clear();
     const base = known?.tree ?? (await runGit(this.place, ["write-tree"])).toString().trim();
     const byGit = paths.length > MANY;
     const staged = this.stage(paths, !byGit);
     const touched = [...staged.changes.keys()];
     let tree = base;
     if (byGit) {
+      await this.indexing;
       await this.updateIndex(staged);
       tree = (await runGit(this.place, ["write-tree"])).toString().trim();
     } else if (touched.length > 0) {
       tree = writeTreeWith(this.place.gitDir, this.trees, base, staged.changes);
-      // Started once the capture is handed back, so that its spawn is not part of it.
-      this.indexing = new Promise((next) => setImmediate(next)).then(() =>
-        this.updateIndex(staged),
-      );
+      // Started once the capture is handed back, so that its spawn is not part of it, and
+      // after an update still running (a capture of named files does not wait for it).
+      const previous = this.indexing;
+      this.indexing = new Promise((next) => setImmediate(next))
+        .then(() => previous)
+        .then(() => this.updateIndex(staged));
     }
     const modes =
       this.modes.size > 0 ? writeBlob(this.place.gitDir, modesBlob(this.modes)) : undefined;
@@ -296,6 +301,24 @@ export class CheckpointStore {
       }
     }
     return { changes, forced, skipped, facts, stored: store };
+  }
+
+  /**
+   * Whether a capture may look at `named` alone: each a regular file (or gone) that `tree`
+   * holds as a regular file, below real folders. A file the store does not hold yet may be
+   * ignored or in a nested repository, and one that is or was a symlink may have changed
+   * another file: those need the whole workspace looked at.
+   */
+  private direct(tree: string, named: readonly string[]): boolean {
+    const folders = new Map<string, boolean>();
+    return named.every((path) => {
+      const held = this.trees.entry(tree, path);
+      if (held === null || (held.mode & 0o170000) !== 0o100000) return false;
+      if (path.split("/").some((part) => part === ".git")) return false;
+      if (!this.realFolders(path, folders)) return false;
+      const entry = this.entry(path);
+      return entry === "gone" || (typeof entry !== "string" && entry.perm !== null);
+    });
   }
 
   /** Stores one file's blob, or notes it to be looked at again (it changed meanwhile). */

@@ -29,6 +29,7 @@ export function defineTool<Args>(
     readOnly: spec.readOnly,
     input: spec.input,
     ...(spec.concurrent ? { concurrent: true } : {}),
+    ...(spec.changes ? { changes: (args: unknown) => spec.changes?.(args as Args) } : {}),
     async run(args, ctx) {
       const result = await spec.execute(args as Args, ctx).catch(
         (error: unknown): ToolResult => ({

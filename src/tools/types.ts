@@ -140,6 +140,13 @@ export interface ToolSpec<Args> {
    * max_concurrent`). Default false: calls run one after another, in order.
    */
   concurrent?: boolean;
+  /**
+   * The files a call with these arguments may change, when the tool knows them: none (`[]`: a
+   * bash command of programs that only read) or the absolute paths it writes (`write`,
+   * `edit`). Absent or undefined: not known, so the call's checkpoint compares the whole
+   * workspace (call-checkpoints.ts).
+   */
+  changes?(args: Args): readonly string[] | undefined;
   /** Gets arguments `input.check` accepted; may return raw text: `run` polices it. */
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -158,6 +165,8 @@ export interface Tool {
   readonly input: ToolInput<unknown>;
   /** May run alongside its neighbours in one message (ToolSpec.concurrent). */
   readonly concurrent?: boolean;
+  /** The files a call with these arguments may change, when known (ToolSpec.changes). */
+  changes?(args: unknown): readonly string[] | undefined;
   /**
    * Executes with arguments `input.check` returned (never raw model JSON) and puts the result
    * through the output policy (strip, redact, bound, spill) unless the tool already did.

@@ -213,6 +213,85 @@ describe("checkpoints and rewind", () => {
     h.agent.dispose();
   });
 
+  it("a bash command of programs that only read takes no checkpoint; what changed outside before it is found by the next call's", async () => {
+    const script = scripted(
+      bash("c1", "echo one > a.txt"),
+      bash("c2", "cat a.txt b.txt | wc -l && grep -c one a.txt"),
+      bash("c3", "echo three > c.txt"),
+      { text: "done" },
+    );
+    const h = await openHarness(script, BASH_OPTIONS);
+    writeFileSync(join(h.workspace, "a.txt"), "original\n");
+    writeFileSync(join(h.workspace, "b.txt"), "b before\n");
+    let calls = 0;
+    h.bus.on("session/event", (event) => {
+      // Between c1's result and c2: a change made outside codewhale.
+      if (event.type === "tool/result" && ++calls === 1)
+        writeFileSync(join(h.workspace, "b.txt"), "the user's own edit\n");
+    });
+    await h.agent.submit("go");
+    const taken = ofType(h.events, "checkpoint/taken");
+    assert.deepEqual(
+      taken.map((e) => `${e.at}:${e.call_id}:${e.files.map((file) => file.path).join(",")}`),
+      ["before:c1:", "after:c1:a.txt", "after:c3:b.txt,c.txt"],
+      "no checkpoint around c2, which only reads",
+    );
+    assert.deepEqual(taken[2]?.outside, ["b.txt"]);
+    h.agent.dispose();
+  });
+
+  it("write and edit are captured by their own file alone; a file changed outside before them is found by the next whole capture", async () => {
+    const script = scripted(
+      { calls: [{ id: "w1", name: "write", args: { path: "new.txt", content: "new\n" } }] },
+      {
+        calls: [
+          {
+            id: "e1",
+            name: "edit",
+            args: { path: "a.txt", old_string: "alpha", new_string: "ALPHA" },
+          },
+        ],
+      },
+      bash("c3", "echo three > c.txt"),
+      { text: "done" },
+    );
+    const h = await openHarness(script, BASH_OPTIONS);
+    writeFileSync(join(h.workspace, "a.txt"), "alpha\n");
+    writeFileSync(join(h.workspace, "b.txt"), "b before\n");
+    let calls = 0;
+    h.bus.on("session/event", (event) => {
+      if (event.type === "tool/result" && ++calls === 1)
+        writeFileSync(join(h.workspace, "b.txt"), "the user's own edit\n");
+    });
+    await h.agent.submit("go");
+    assert.equal(readFileSync(join(h.workspace, "a.txt"), "utf8"), "ALPHA\n");
+    const taken = ofType(h.events, "checkpoint/taken");
+    assert.deepEqual(
+      taken.map((e) => `${e.at}:${e.call_id}:${e.files.map((file) => file.path).join(",")}`),
+      ["before:w1:", "after:w1:new.txt", "after:e1:a.txt", "after:c3:b.txt,c.txt"],
+      "the edit's checkpoint holds its file only; the bash call's finds the outside change",
+    );
+    assert.deepEqual(taken[3]?.outside, ["b.txt"]);
+    const refused = await h.agent.dispatch({
+      type: "rewind",
+      scope: "code",
+      prompt: 1,
+      by: "test",
+    });
+    assert.ok(refused.reason === "refused" && refused.conflicts.includes("b.txt"));
+    const forced = await h.agent.dispatch({
+      type: "rewind",
+      scope: "code",
+      prompt: 1,
+      force: true,
+      by: "test",
+    });
+    assert.equal(forced.reason, "rewound");
+    assert.equal(readFileSync(join(h.workspace, "a.txt"), "utf8"), "alpha\n");
+    assert.equal(readFileSync(join(h.workspace, "b.txt"), "utf8"), "b before\n");
+    h.agent.dispose();
+  });
+
   it("rewinding the conversation ends the next request's history before that prompt; resume derives the same", async () => {
     const script = scripted({ text: "one" }, { text: "two" }, { text: "three" });
     const h = await openHarness(script, BASH_OPTIONS);

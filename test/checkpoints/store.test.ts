@@ -63,4 +63,53 @@ describe("the checkpoint store's capture", () => {
     assert.deepEqual(emptied.files, ["a/b/q:gone", "a/y:gone"]);
     assert.equal(emptied.count, 3);
   });
+
+  it("a capture of the files a call names writes the tree git writes; a named file the store does not hold as a file means the whole workspace", async () => {
+    const ws = tempDir("cw-cp-ws-");
+    mkdirSync(join(ws, "a"));
+    writeFileSync(join(ws, "a", "x.txt"), "x");
+    writeFileSync(join(ws, "b.txt"), "b");
+    symlinkSync("b.txt", join(ws, "link"));
+    const store = await CheckpointStore.open({
+      home: tempDir("cw-cp-home-"),
+      sessionId: "s",
+      cwd: ws,
+    });
+    store.markRecorded(await store.capture());
+    writeFileSync(join(ws, "a", "x.txt"), "x, edited");
+    writeFileSync(join(ws, "b.txt"), "b, changed by someone else");
+    const named = await store.capture(undefined, ["a/x.txt"]);
+    assert.deepEqual(
+      named.files.map((file) => file.path),
+      ["a/x.txt"],
+      "only the named file is looked at",
+    );
+    store.markRecorded(named);
+    const whole = await store.capture();
+    assert.deepEqual(
+      whole.files.map((file) => file.path),
+      ["b.txt"],
+      "the next whole capture finds the rest",
+    );
+    store.markRecorded(whole);
+    assert.equal(whole.tree, (await runGit(store.place, ["write-tree"])).toString().trim());
+
+    writeFileSync(join(ws, "new.txt"), "new");
+    writeFileSync(join(ws, "other.txt"), "other");
+    const fresh = await store.capture(undefined, ["new.txt"]);
+    assert.deepEqual(
+      fresh.files.map((file) => file.path),
+      ["new.txt", "other.txt"],
+      "a file the store does not hold may be ignored: the whole workspace is looked at",
+    );
+    store.markRecorded(fresh);
+    writeFileSync(join(ws, "b.txt"), "b, through the link");
+    writeFileSync(join(ws, "other.txt"), "other, again");
+    const linked = await store.capture(undefined, ["link"]);
+    assert.deepEqual(
+      linked.files.map((file) => file.path),
+      ["b.txt", "other.txt"],
+      "a named symlink may have changed its target: the whole workspace is looked at",
+    );
+  });
 });

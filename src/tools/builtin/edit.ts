@@ -4,6 +4,7 @@
 // With a surface's file access (an editor's buffers, file-access.ts) it edits the editor's text.
 import { isUtf8 } from "node:buffer";
 import { constants } from "node:fs";
+import { resolve } from "node:path";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -29,6 +30,7 @@ export function createEditTool(context: BuiltinToolContext): AnyPresentedTool {
       description: editDescription,
       input: zodInput(editSchema),
       readOnly: false,
+      changes: (args) => [resolve(context.cwd, args.path)],
       execute: (args, ctx) =>
         guarded(async () => {
           // edit reads the file (its old_string and the lines it shows): a read rule covers it.

@@ -2,6 +2,7 @@
 // a symlink leading out, never a FIFO or device), making parent directories; reports whether it
 // created or replaced the file. Shown as a diff. With a surface's file access (an editor,
 // file-access.ts) the editor writes the text, after the same checks.
+import { resolve } from "node:path";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { countLines } from "../presentation.ts";
@@ -21,6 +22,7 @@ export function createWriteTool(context: BuiltinToolContext): AnyPresentedTool {
       description: writeDescription,
       input: zodInput(writeSchema),
       readOnly: false,
+      changes: (args) => [resolve(context.cwd, args.path)],
       execute: (args, ctx) =>
         guarded(async () => {
           const path = resolveToolPath(context, args.path);

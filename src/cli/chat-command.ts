@@ -36,6 +36,7 @@ import type { ChatEngine, ChatOpenRequest } from "./chat-agent.ts";
 import { type TakenCredentials, takeCredentials } from "./credential-scrub.ts";
 import { cwdOption } from "./cwd-option.ts";
 import { collect, effortLevel, permissionMode } from "./flag-values.ts";
+import { localModelFallback } from "./local-models.ts";
 
 interface ChatOptions {
   model?: string;
@@ -114,6 +115,10 @@ async function runChat(
     flags: configFlagsFromOptions({ ...options, ...(effort ? { effort } : {}) }),
     ...(options.trust ? { trust: true } : {}),
   });
+  const resuming = options.resume !== undefined || options.continue === true;
+  // No model named and no key for the default one: a local server's model, when one answers.
+  const local = resuming || options.model ? null : await localModelFallback(loaded, host.env);
+  const model = local?.model ?? options.model;
   const keyVars = providerKeyVars(loaded.config.providers);
   const credentials = host.takeCredentials(keyVars);
   // On first use, after the first frame: the key file is read when the session opens.
@@ -141,18 +146,17 @@ async function runChat(
   };
   const mode = flagMode ?? loaded.config.permissions.mode;
   const first = {
-    ...(options.model ? { model: options.model } : {}),
+    ...(model ? { model } : {}),
     ...(effort ? { effort } : {}),
     ...(flagMode ? { mode: flagMode } : {}),
   };
-  const resuming = options.resume !== undefined || options.continue === true;
   const agent = resuming
     ? await open({
         ...first,
         ...(options.resume ? { resume: options.resume } : {}),
         ...(options.continue ? { continueLatest: true } : {}),
       })
-    : newSession(options.model ?? loaded.config.model, credentials.env, loaded.config, (id) =>
+    : newSession(model ?? loaded.config.model, credentials.env, loaded.config, (id) =>
         open({ ...first, sessionId: id }),
       );
   const statusLine = loaded.config.display.status_line;
@@ -202,6 +206,7 @@ async function runChat(
     env: host.env,
     ...(host.terminal ? { terminal: host.terminal } : {}),
     ...(prompt ? { firstPrompt: prompt } : {}),
+    ...(local ? { notices: [local.notice.replace(/^codewhale: /, "")] } : {}),
   });
 }
 

@@ -2,7 +2,8 @@
 // `--model`, no `model` in any config file and no key for the default model's provider, an
 // Ollama (`GET /api/tags`) or LM Studio (`GET /v1/models`) server answering at its preset's base
 // URL (its default port on 127.0.0.1, or `OLLAMA_BASE_URL` / `LMSTUDIO_BASE_URL`, loopback
-// only) within a short timeout gives the model to use: its first one, the others named. exec.
+// only) within a short timeout gives the model to use: its first one, the others named. exec
+// and the interactive start (chat-command.ts) use it alike.
 import { request } from "node:http";
 import { resolveModel } from "../agent/index.ts";
 import type { Env, LoadedConfig } from "../config/index.ts";

@@ -49,6 +49,8 @@ export interface InteractiveOptions {
   editorMode?: "default" | "vim";
   /** `[display] status_line` (status-command.ts). */
   statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
+  /** Lines for the transcript's start (the local server taken for a missing key). */
+  notices?: readonly string[];
 }
 
 /**
@@ -104,7 +106,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<numbe
         theme,
         history,
         notifier,
-        ...(notice ? { notices: [notice] } : {}),
+        notices: [...(options.notices ?? []), ...(notice ? [notice] : [])],
         onExit: resolve,
       });
     });

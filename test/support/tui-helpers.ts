@@ -24,6 +24,8 @@ export interface StartOptions {
   topToml?: string;
   /** Keep the raw bytes written to the terminal (`screen.raw()`). */
   record?: boolean;
+  /** Start without `--model` (the config's model, or a local server's). */
+  noModel?: boolean;
 }
 
 /** What the helpers need of a screen: tmux's or the in-process one. */

@@ -63,7 +63,8 @@ export async function startVirtual(
     },
   });
   const line = (text: string) => terminal.write(`${text.replaceAll("\n", "\r\n")}`);
-  const argv = ["chat", "--cwd", setup.workspace, "--model", MODEL, ...args];
+  const model = options.noModel ? [] : ["--model", MODEL];
+  const argv = ["chat", "--cwd", setup.workspace, ...model, ...args];
   const exited = program.parseAsync(argv, { from: "user" }).then(
     () => code ?? 0,
     (error: unknown) =>

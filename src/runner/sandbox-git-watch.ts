@@ -27,14 +27,15 @@ interface Seen {
 
 interface WorkspaceState {
   repos: Map<string, Seen>;
-  /** Findings already reported (`path: finding`), once per process. */
+  /** The findings reported and still there (`path: finding`): each is reported once. */
   reported: Set<string>;
 }
 
 const states = new Map<string, WorkspaceState>();
 
 /**
- * The findings not reported before in the workspace of `policy`: `sub: core.fsmonitor=./x`.
+ * The findings in the workspace of `policy` not reported before (or gone since, and back):
+ * `sub: core.fsmonitor=./x`.
  * Empty for a policy whose commands cannot write the workspace, or a workspace without `.git`.
  */
 export function nestedRepoWarnings(policy: SandboxPolicy): string[] {
@@ -49,14 +50,10 @@ export function nestedRepoWarnings(policy: SandboxPolicy): string[] {
   const found = new Map<string, Seen>();
   visit(policy.workspace, "", root, 0, state, found);
   state.repos = found;
-  const fresh: string[] = [];
-  for (const [path, seen] of found) {
-    for (const finding of seen.findings) {
-      const line = `${path}: ${finding}`;
-      if (!state.reported.has(line)) fresh.push(line);
-      state.reported.add(line);
-    }
-  }
+  const current = [...found].flatMap(([path, seen]) => seen.findings.map((f) => `${path}: ${f}`));
+  const fresh = current.filter((line) => !state.reported.has(line));
+  // One that went away and comes back is reported again.
+  state.reported = new Set(current);
   return fresh;
 }
 

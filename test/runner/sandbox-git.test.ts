@@ -266,9 +266,17 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     ]);
     const again = await sandboxed(dir, "git status --short >/dev/null");
     assert.equal(again.nestedRepos, undefined, "reported once");
+    const gone = await sandboxed(dir, "git rm -qf --cached sub && mv sub/.git sub/git");
+    assert.equal(gone.exitCode, 0, gone.output);
+    const back = await sandboxed(dir, "mv sub/git sub/.git && git add sub");
+    assert.equal(back.exitCode, 0, back.output);
+    assert.deepEqual(back.nestedRepos, [
+      `sub: core.fsmonitor=${dir}/fsm.sh`,
+      "sub: hooks post-checkout",
+    ]);
   });
 
-  it("a .git appearing in a gitlink's empty checkout is reported though the index did not change", async () => {
+  it("a .git file appearing in a gitlink's empty checkout is reported though the index did not change", async () => {
     const dir = repo(fresh("ws"));
     const head = git(dir, "rev-parse", "HEAD").trim();
     git(dir, "update-index", "--add", "--cacheinfo", `160000,${head},lib`);
@@ -278,8 +286,9 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     const run = await sandboxed(
       dir,
       [
-        "cp -r .git/. lib/.git-x && mv lib/.git-x lib/.git",
-        "printf '[filter \"x\"]\\n\\tsmudge = ./run-me\\n' >> lib/.git/config",
+        "mkdir -p .git/modules && cp -r .git/. /tmp/lib && mv /tmp/lib .git/modules/lib",
+        "echo 'gitdir: ../.git/modules/lib' > lib/.git",
+        "printf '[filter \"x\"]\\n\\tsmudge = ./run-me\\n' >> .git/modules/lib/config",
       ].join(" && "),
     );
     assert.equal(run.exitCode, 0, run.output);

@@ -30,6 +30,8 @@ export interface TetheredSpec {
   stdin: "pipe" | "ignore";
   /** Send the command's stderr into its stdout pipe (arrival order kept exactly). */
   mergeStderr: boolean;
+  /** Given to the command on fd 4, then closed (a seccomp filter for bwrap, sandbox-seccomp.ts). */
+  fd4?: Buffer;
 }
 
 export interface TetheredChild {
@@ -60,8 +62,9 @@ export function spawnTethered(spec: TetheredSpec): TetheredChild {
     cwd: spec.cwd,
     env: spec.env,
     detached: true,
-    stdio: [spec.stdin, "pipe", "pipe", "pipe"],
+    stdio: [spec.stdin, "pipe", "pipe", "pipe", ...(spec.fd4 ? ["pipe" as const] : [])],
   });
+  if (spec.fd4) (child.stdio[4] as Socket).end(spec.fd4);
   const line = child.stdio[3] as Socket | null;
   const pid = line ? readWatcherPid(line) : Promise.resolve(null);
   let released: Promise<void> | null = null;

@@ -20,6 +20,7 @@ import { bwrapArgs } from "./sandbox-policy.ts";
 import { bwrapPath } from "./sandbox-probe.ts";
 import type { NetworkProxy, NetworkProxyOptions } from "./sandbox-proxy.ts";
 import { startNetworkProxy } from "./sandbox-proxy.ts";
+import { SECCOMP_FD, unixSocketFilter } from "./sandbox-seccomp.ts";
 
 export interface CommandSpec {
   /** A shell command run with `bash -c`, or an argv array run directly (no shell parsing). */
@@ -73,8 +74,9 @@ export async function runCommand(
   // The workspace's missing protected paths get mount points (kept until the session ends).
   const held = spec.sandbox ? holdPlaceholders(spec.sandbox.policy) : null;
   try {
-    const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held) : command;
-    const result = await runArgv(spec, argv, policy, options, started);
+    const filter = spec.sandbox && !proxy ? commandFilter(spec.sandbox.policy) : null;
+    const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held, filter) : command;
+    const result = await runArgv(spec, argv, policy, options, started, filter);
     // What the command may have left for git on the host to run (the index stays writable).
     const nestedRepos = spec.sandbox ? nestedRepoWarnings(spec.sandbox.policy) : [];
     return nestedRepos.length > 0 ? { ...result, nestedRepos } : result;
@@ -106,14 +108,25 @@ export function confinedArgv(
   return [bwrapPath(), ...args, "--", ...command];
 }
 
+/**
+ * The seccomp filter of a command whose network is off without an allow list (no unix sockets:
+ * sandbox-seccomp.ts); null for the others (the allow list's bridge reaches its proxy by one).
+ */
+function commandFilter(policy: SandboxPolicy): Buffer | null {
+  if (policy.network !== "off" || policy.allow.length > 0 || policy.tmp !== "private") return null;
+  return unixSocketFilter();
+}
+
 function sandboxedArgv(
   run: SandboxRun,
   proxy: NetworkProxy | null,
   command: string[],
   held: HeldProtection | null,
+  filter: Buffer | null,
 ): string[] {
   const protection = held?.protection;
   const args = [bwrapPath(), ...bwrapArgs(run.policy, run.host, run.policy.workspace, protection)];
+  if (filter) args.push("--seccomp", String(SECCOMP_FD));
   if (!proxy) return [...args, "--", ...command];
   return [
     ...args,
@@ -129,10 +142,12 @@ async function runArgv(
   policy: OutputPolicy,
   options: PipelineOptions,
   started: number,
+  filter: Buffer | null,
 ): Promise<RunResult> {
   const pipeline = createOutputPipeline(policy, options);
   const tethered = spawnTethered({
     argv,
+    ...(filter ? { fd4: filter } : {}),
     ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
     env: spec.env ?? process.env,
     stdin: "ignore",

@@ -1,6 +1,6 @@
 // The OS sandbox with real bubblewrap and real processes: temp dirs outside /tmp as the workspace,
 // a fake HOME with keys in it, and commands that try to get out (writes outside the workspace,
-// into .git/hooks and HOME, reading ~/.ssh, a loopback connection, a daemon that outlives the
+// into .git/hooks and HOME, reading ~/.ssh, a loopback connection, a host's unix socket, a daemon that outlives the
 // command, a symlink, /proc/self/root, /dev/fd). Under CI=true a host without bwrap fails.
 import assert from "node:assert/strict";
 import {
@@ -136,6 +136,27 @@ describe("the OS sandbox (bubblewrap)", () => {
     it("allows it with network on", { skip: skip() }, async () => {
       const run = await sandboxed(connect(), policyOf({ network: "on" }));
       assert.match(run.output, /hello/);
+    });
+
+    it("refuses a host's unix socket with network off (a read-only mount does not)", {
+      skip: skip(),
+    }, async () => {
+      // A host service's socket the command can see (a D-Bus bus, docker.sock, an agent's).
+      const path = join(outside, "host-service.sock");
+      const unix = createServer((socket) => socket.end("hello\n"));
+      await new Promise<void>((resolve) => unix.listen(path, resolve));
+      try {
+        const node = JSON.stringify(process.execPath);
+        const script = `require("net").connect(${JSON.stringify(path)}).on("data", (d) => process.stdout.write(d)).on("error", (e) => console.log(e.code))`;
+        const run = await sandboxed(
+          `${node} -e '${script}'; python3 -c 'import socket; socket.socketpair(); print("pair-ok")'`,
+        );
+        assert.doesNotMatch(run.output, /hello/);
+        assert.match(run.output, /EPERM/);
+        assert.match(run.output, /pair-ok/, "socketpair stays allowed");
+      } finally {
+        unix.close();
+      }
     });
   });
 

@@ -10,8 +10,8 @@ import type { EventInput } from "../src/session/events.ts";
 import { foldFigures } from "../src/session/figures.ts";
 import { listSessionFiles } from "../src/session/paths.ts";
 import { readSession } from "../src/session/reader.ts";
-import { SessionWriter } from "../src/session/writer.ts";
 import { cliPath } from "../test/support/cli.ts";
+import { turnEvents, writeGeneratedSession } from "../test/support/generated-sessions.ts";
 
 const quick = process.env.BENCH_QUICK === "1";
 const SESSIONS = quick ? 100 : 500;
@@ -19,75 +19,14 @@ const TURNS = 3;
 const CHUNKS = 60;
 const RUNS = 5;
 
-const start = {
-  cwd: "/bench/project",
-  version: "bench",
-  provider: "anthropic",
-  model: "claude-sonnet-4-5",
-  config_fingerprint: "0".repeat(64),
-};
-
 /** One turn: a prompt, 60 streamed chunks, a tool call with a 2 KB result, a usage record. */
 function turn(n: number): EventInput[] {
-  const events: EventInput[] = [
-    { type: "user/message", text: `task ${n}: tidy the notes and run the tests` },
-    { type: "turn/start", turn: n },
-    { type: "step/start", turn: n, step: 0, provider: "anthropic", model: "claude-sonnet-4-5" },
-  ];
-  for (let i = 0; i < CHUNKS; i++) {
-    events.push({
-      type: "assistant/chunk",
-      turn: n,
-      step: 0,
-      block: 0,
-      kind: "text",
-      delta: "the quick brown fox jumps over the dog. ",
-    });
-  }
-  events.push(
-    {
-      type: "assistant/message",
-      turn: n,
-      step: 0,
-      provider: "anthropic",
-      model: "claude-sonnet-4-5",
-      api: "anthropic",
-      request_id: `req_${n}`,
-      stop_reason: "tool_use",
-      content: [
-        { type: "tool_use", id: `toolu_${n}`, name: "bash", input: { command: "npm test" } },
-      ],
-    },
-    {
-      type: "step/end",
-      turn: n,
-      step: 0,
-      usage: { input: 1200, output: 300, cache_read: 4000, cache_write: 0, reasoning: 0 },
-      cost: 0.0123,
-    },
-    {
-      type: "tool/call",
-      turn: n,
-      step: 0,
-      call_id: `toolu_${n}`,
-      name: "bash",
-      arguments: { command: "npm test" },
-      decision: { outcome: "allow", by: "mode" },
-    },
-    {
-      type: "tool/result",
-      call_id: `toolu_${n}`,
-      content: "ok 1 - passes\n".repeat(150),
-      is_error: false,
-      original_bytes: 2100,
-      delivered_bytes: 2100,
-      truncated: false,
-      spill_path: null,
-      policy_errors: [],
-    },
-    { type: "turn/end", turn: n, reason: "completed" },
-  );
-  return events;
+  return turnEvents(n, {
+    prompt: `task ${n}: tidy the notes and run the tests`,
+    chunks: Array.from({ length: CHUNKS }, () => "the quick brown fox jumps over the dog. "),
+    tool: { name: "bash", input: { command: "npm test" } },
+    result: "ok 1 - passes\n".repeat(150),
+  });
 }
 
 function median(values: number[]): number {
@@ -110,11 +49,7 @@ export async function benchSessionsList(): Promise<string[]> {
   try {
     const dir = join(home, "sessions");
     const events = Array.from({ length: TURNS }, (_, n) => turn(n)).flat();
-    for (let i = 0; i < SESSIONS; i++) {
-      const writer = SessionWriter.create(dir, start);
-      for (const event of events) writer.append(event);
-      writer.close();
-    }
+    for (let i = 0; i < SESSIONS; i++) writeGeneratedSession(dir, "/bench/project", [events]);
     const env = { PATH: process.env.PATH ?? "", CODEWHALE_HOME: home, TZ: "UTC" };
     const list: number[] = [];
     const json: number[] = [];

@@ -25,6 +25,7 @@ interface SearchOptions extends SessionDirOptions {
   model?: string;
   tool?: string;
   file?: string;
+  thinking?: boolean;
   limit?: string;
   json?: boolean;
 }
@@ -45,6 +46,7 @@ export function registerSearchCommands(sessions: Command, withDir: WithDir): voi
     .option("--model <model>", "events under this model (or a part of its name)")
     .option("--tool <name>", "calls and results of this tool only")
     .option("--file <path>", "sessions whose tool calls named this path")
+    .option("--thinking", "search the model's thinking too (left out unless asked)")
     .option("--limit <n>", "at most this many hits (default 20)")
     .option("--json", "print the hits as a JSON array")
     .action((query: string[], options: SearchOptions) => searchSessions(query.join(" "), options));
@@ -88,6 +90,7 @@ function filtersOf(options: SearchOptions): SearchFilters {
   if (options.model !== undefined) filters.model = options.model;
   if (options.tool !== undefined) filters.tool = options.tool;
   if (options.file !== undefined) filters.file = options.file;
+  if (options.thinking) filters.thinking = true;
   if (options.limit !== undefined) {
     const limit = Number(options.limit);
     if (!Number.isInteger(limit) || limit < 1)

@@ -9,6 +9,7 @@ declare module "better-sqlite3" {
     run(...params: unknown[]): RunResult;
     get(...params: unknown[]): unknown;
     all(...params: unknown[]): unknown[];
+    iterate(...params: unknown[]): IterableIterator<unknown>;
   }
   interface Database {
     prepare(sql: string): Statement;

@@ -8,26 +8,37 @@ import type { Database } from "better-sqlite3";
 import { errorMessage, SearchIndexError } from "../errors.ts";
 
 /** Bumped when the tables change: an index of another version is rebuilt from the logs. */
-const INDEX_VERSION = "1";
+const INDEX_VERSION = "3";
 
+/**
+ * `texts` is contentless (`content=''`) with `detail=column`: it holds which events and columns
+ * each word is in, not the text (which stays in the log) nor the words' positions; a hit's
+ * snippet is read from the log at the entry's `line_offset`, and a phrase is checked there
+ * (snippets.ts). Thinking is a column of its own, searched only when asked. Entries are kept
+ * small: the session by its integer `sid`, the time in milliseconds, the model by its id.
+ */
 const SCHEMA = `
 create table if not exists meta(key text primary key, value text not null);
 create table if not exists logs(
   path text primary key, session_id text not null, offset integer not null, seq integer not null,
   hash text not null, size integer not null, damaged text);
 create table if not exists sessions(
-  session_id text primary key, path text not null, cwd text not null default '',
-  model text not null default '', parent_id text, title text, started_at text not null default '',
-  cost real not null default 0);
+  sid integer primary key, session_id text not null unique, path text not null,
+  cwd text not null default '', model text not null default '', parent_id text, title text,
+  started_at text not null default '', cost real not null default 0);
+create table if not exists models(id integer primary key, name text not null unique);
 create table if not exists entries(
-  id integer primary key, session_id text not null, seq integer not null, ts text not null,
-  kind text not null, tool text not null, call_id text not null, model text not null);
-create index if not exists entries_session on entries(session_id, call_id);
-create table if not exists files(entry_id integer not null, session_id text not null, path text not null);
+  id integer primary key, sid integer not null, seq integer not null, ts integer not null,
+  kind text not null, tool text not null, call_id text not null, model integer not null,
+  line_offset integer not null);
+create index if not exists entries_sid on entries(sid);
+create index if not exists entries_call on entries(sid, call_id) where kind = 'call';
+create table if not exists files(entry_id integer not null, sid integer not null, path text not null);
 create index if not exists files_path on files(path);
-create index if not exists files_session on files(session_id);
+create index if not exists files_sid on files(sid);
 create table if not exists forgotten(session_id text primary key);
-create virtual table if not exists texts using fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+create virtual table if not exists texts using fts5(text, thinking, content = '',
+  contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2');
 `;
 
 /** The index's directory under a codewhale home. */
@@ -78,6 +89,7 @@ export async function openIndexDb(home: string): Promise<Database> {
 
 function connect(Engine: DatabaseModule["default"], file: string): Database {
   const db = new Engine(file);
+  db.pragma("auto_vacuum = INCREMENTAL"); // before the first table: lets compact() give pages back
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("synchronous = NORMAL");
@@ -93,6 +105,15 @@ function versionOf(db: Database): string | undefined {
   const empty = db.prepare("select count(*) as n from logs").get() as { n: number };
   if (empty.n === 0) db.prepare("insert into meta values ('version', ?)").run(INDEX_VERSION);
   return empty.n === 0 ? INDEX_VERSION : undefined;
+}
+
+/**
+ * After an update that indexed many events: FTS5's segments merged into one (smaller, and
+ * faster to query) and the pages this frees given back to the file system.
+ */
+export function compactIndexDb(db: Database): void {
+  db.prepare("insert into texts(texts) values ('optimize')").run();
+  db.pragma("incremental_vacuum");
 }
 
 /** Removes the index's files (a rebuild starts from nothing). */

@@ -1,9 +1,12 @@
 // Answers a search over the index: the user's words and "quoted phrases" become an FTS5 query
 // (every term required, nothing of FTS5's own syntax reachable), filtered by project directory,
-// dates, model, tool and file, ranked by BM25, each hit with a snippet whose matches are
-// marked by offsets. Used by `codewhale sessions search` and the session_search tool.
+// dates, model, tool and file, ranked by BM25, each hit with a snippet (read from the log by
+// snippets.ts) whose matches are marked by offsets. Thinking is searched only when asked.
+// Used by `codewhale sessions search`, the terminal's /search and /resume, and the
+// session_search tool.
 import type { Database } from "better-sqlite3";
 import { UsageError } from "../errors.ts";
+import { queryTerms, type Snippet, snippetAt } from "./snippets.ts";
 
 export interface SearchFilters {
   /** Sessions of this directory and below. */
@@ -18,6 +21,8 @@ export interface SearchFilters {
   tool?: string;
   /** Sessions whose tool calls named this path (whole, or as its end after a `/`). */
   file?: string;
+  /** Search the answers' thinking too (its own column, left out unless asked). */
+  thinking?: boolean;
   /** Leave this session out (the tool's own session). */
   exceptSession?: string;
   limit?: number;
@@ -39,100 +44,105 @@ export interface SearchHit {
   highlights: [number, number][];
 }
 
-const OPEN = "\u0002";
-const CLOSE = "\u0003";
+/** At most this many events are read from the logs to check a query's phrases. */
+const PHRASE_CHECKS = 2_000;
 
-/** The FTS5 query of what a user typed: quoted phrases kept, other words each required. */
-function ftsQuery(text: string): string {
-  const parts: string[] = [];
-  for (const match of text.matchAll(/"([^"]*)"|(\S+)/g)) {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are taken out
-    const phrase = (match[1] ?? match[2] ?? "").replace(/["\u0000-\u001f]/g, " ").trim();
-    if (phrase !== "") parts.push(`"${phrase}"`);
-  }
-  if (parts.length === 0) throw new UsageError("the search query is empty");
-  return parts.join(" AND ");
+/**
+ * The FTS5 query of the query's words: each one quoted (nothing of FTS5's syntax reachable),
+ * all required, in the text column only unless `thinking`. The index has no positions: a
+ * phrase's words are required here and their order checked in the log (snippets.ts).
+ */
+function ftsQuery(terms: string[][], thinking: boolean): string {
+  const words = [...new Set(terms.flat())].map((word) => `"${word.replace(/"/g, '""')}"`);
+  return `${thinking ? "{text thinking}" : "{text}"} : (${words.join(" AND ")})`;
 }
 
 export function searchIndex(db: Database, text: string, filters: SearchFilters): SearchHit[] {
-  const where: string[] = ["texts match ?"];
-  const params: unknown[] = [ftsQuery(text)];
+  const terms = queryTerms(text);
+  if (terms.length === 0) throw new UsageError("the search query is empty");
+  const thinking = filters.thinking === true;
+  const { where, params } = conditions(filters);
+  const limit = filters.limit ?? 20;
+  const phrases = terms.some((term) => term.length > 1);
+  const statement = db.prepare(
+    `select e.seq, e.ts, e.kind, e.tool, e.line_offset, s.session_id, s.path, s.cwd, s.title,
+       s.model, s.parent_id, m.name as entry_model
+     from texts join entries e on e.id = texts.rowid join sessions s on s.sid = e.sid
+       join models m on m.id = e.model
+     where texts match ? ${where.map((w) => `and ${w}`).join(" ")}
+     order by bm25(texts), e.ts desc ${phrases ? "" : "limit ?"}`,
+  );
+  const args = [ftsQuery(terms, thinking), ...params, ...(phrases ? [] : [limit])];
+  const hits: SearchHit[] = [];
+  let checked = 0;
+  for (const row of statement.iterate(...args) as IterableIterator<Row>) {
+    if (hits.length >= limit || (phrases && checked++ >= PHRASE_CHECKS)) break;
+    const place = { path: row.path, lineOffset: row.line_offset, tool: row.tool };
+    const shown = snippetAt(place, terms, thinking);
+    if (shown) hits.push(hitOf(row, shown));
+    else if (!phrases) hits.push(hitOf(row, { snippet: "", highlights: [] }));
+  }
+  return hits;
+}
+
+/** The filters as SQL conditions over `e` (entries), `s` (sessions) and `m` (models). */
+function conditions(filters: SearchFilters): { where: string[]; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => {
+    where.push(sql);
+    params.push(...values);
+  };
   if (filters.dir !== undefined) {
     const dir = filters.dir.replace(/\/+$/, "");
-    where.push("(s.cwd = ? or substr(s.cwd, 1, ?) = ?)");
-    params.push(dir, dir.length + 1, `${dir}/`);
+    add("(s.cwd = ? or substr(s.cwd, 1, ?) = ?)", dir, dir.length + 1, `${dir}/`);
   }
-  if (filters.since !== undefined) where.push("e.ts >= ?") && params.push(filters.since);
-  if (filters.until !== undefined) where.push("e.ts < ?") && params.push(filters.until);
+  if (filters.since !== undefined) add("e.ts >= ?", Date.parse(filters.since));
+  if (filters.until !== undefined) add("e.ts < ?", Date.parse(filters.until));
   if (filters.model !== undefined) {
-    where.push("(instr(e.model, ?) > 0 or instr(s.model, ?) > 0)");
-    params.push(filters.model, filters.model);
+    add("(instr(m.name, ?) > 0 or instr(s.model, ?) > 0)", filters.model, filters.model);
   }
-  if (filters.tool !== undefined) where.push("e.tool = ?") && params.push(filters.tool);
+  if (filters.tool !== undefined) add("e.tool = ?", filters.tool);
   if (filters.file !== undefined) {
-    where.push(
-      "exists (select 1 from files f where f.session_id = e.session_id and (f.path = ? or substr(f.path, -?) = ?))",
-    );
     const tail = `/${filters.file.replace(/^\.?\/+/, "")}`;
-    params.push(filters.file, tail.length, tail);
+    add(
+      "exists (select 1 from files f where f.sid = e.sid and (f.path = ? or substr(f.path, -?) = ?))",
+      filters.file,
+      tail.length,
+      tail,
+    );
   }
-  if (filters.exceptSession !== undefined) {
-    where.push("e.session_id <> ?") && params.push(filters.exceptSession);
-  }
-  params.push(filters.limit ?? 20);
-  const rows = db
-    .prepare(
-      `select e.session_id, e.seq, e.ts, e.kind, e.tool, s.cwd, s.title, s.model, s.parent_id,
-         snippet(texts, 0, '${OPEN}', '${CLOSE}', '…', 24) as snippet
-       from texts join entries e on e.id = texts.rowid join sessions s on s.session_id = e.session_id
-       where ${where.join(" and ")}
-       order by bm25(texts), e.ts desc limit ?`,
-    )
-    .all(...params) as Row[];
-  return rows.map(hitOf);
+  if (filters.exceptSession !== undefined) add("s.session_id <> ?", filters.exceptSession);
+  return { where, params };
 }
 
 interface Row {
   session_id: string;
   seq: number;
-  ts: string;
+  ts: number;
   kind: string;
   tool: string;
   cwd: string;
   title: string | null;
   model: string;
+  entry_model: string;
   parent_id: string | null;
-  snippet: string;
+  line_offset: number;
+  path: string;
 }
 
-function hitOf(row: Row): SearchHit {
-  const { snippet, highlights } = marked(row.snippet.replace(/\s+/g, " ").trim());
+function hitOf(row: Row, shown: Snippet): SearchHit {
   return {
     sessionId: row.session_id,
     seq: row.seq,
-    ts: row.ts,
+    ts: new Date(row.ts).toISOString(),
     kind: row.kind,
     tool: row.tool,
     cwd: row.cwd,
     title: row.title,
-    model: row.model,
+    model: row.entry_model || row.model,
     parentId: row.parent_id,
-    snippet,
-    highlights,
+    snippet: shown.snippet,
+    highlights: shown.highlights,
   };
-}
-
-/** Takes FTS5's markers out of a snippet, keeping where they were. */
-function marked(raw: string): { snippet: string; highlights: [number, number][] } {
-  let snippet = "";
-  const highlights: [number, number][] = [];
-  let start = -1;
-  for (const char of raw) {
-    if (char === OPEN) start = snippet.length;
-    else if (char === CLOSE && start >= 0) {
-      highlights.push([start, snippet.length]);
-      start = -1;
-    } else snippet += char;
-  }
-  return { snippet, highlights };
 }

@@ -89,6 +89,9 @@ export class SessionReader {
     missingNewline: false,
   };
 
+  /** The byte offset in the log of the line of the event last yielded. */
+  lineOffset = 0;
+
   constructor(
     readonly path: string,
     private readonly options: ReadOptions = {},
@@ -119,12 +122,16 @@ export class SessionReader {
         continue;
       }
       const text = buffer.toString("utf8", 0, lastNewline);
+      let lineAt = dataOffset;
       for (let from = 0; from <= text.length; ) {
         const newline = text.indexOf("\n", from);
         const to = newline < 0 ? text.length : newline;
-        const event = this.acceptOrStop(text.slice(from, to), fd, dataOffset, text, from);
+        const line = text.slice(from, to);
+        const event = this.acceptOrStop(line, fd, dataOffset, text, from);
         if (event === null) return;
+        this.lineOffset = lineAt;
         yield event;
+        lineAt += Buffer.byteLength(line) + 1;
         from = to + 1;
         if (this.reachedEnd()) {
           this.summary.validBytes = dataOffset + Buffer.byteLength(text.slice(0, to)) + 1;
@@ -167,6 +174,7 @@ export class SessionReader {
       return;
     }
     this.summary.missingNewline = true;
+    this.lineOffset = offset;
     this.summary.validBytes += tail.length;
     yield event;
   }

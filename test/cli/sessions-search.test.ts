@@ -1,7 +1,8 @@
 // `codewhale sessions search|forget|reindex` through the built CLI over a session `exec`
 // recorded against the loopback mock: a hit names the session and the seq that
 // `sessions show --at` opens; a secret the log holds redacted is not findable by its value;
-// --json, filters, doctor's line, forget and reindex (which keeps a forgotten session out).
+// the thinking only with --thinking; --json, filters, doctor's line, forget and reindex (which
+// keeps a forgotten session out).
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
@@ -19,7 +20,10 @@ describe("codewhale sessions search", () => {
     const command = 'printf "connecting to the ledger as %s\\n" "$MY_DB_PASSWORD"';
     mock.enqueue({ blocks: [{ kind: "tool", id: "toolu_1", name: "bash", input: { command } }] });
     mock.enqueue({
-      blocks: [{ kind: "text", text: "The ledger accepted the pelican migration." }],
+      blocks: [
+        { kind: "thinking", text: "the albatross schema looks odd", signature: "sig" },
+        { kind: "text", text: "The ledger accepted the pelican migration." },
+      ],
     });
     const run = await runExec(
       [
@@ -53,6 +57,11 @@ describe("codewhale sessions search", () => {
     assert.match(text.stdout, new RegExp(`${sessionId} --at \\d+ .*result bash`));
     assert.match(text.stdout, /\[ledger\]/, "the match is marked");
     assert.ok(!text.stdout.includes(password));
+
+    assert.equal(runCli(["sessions", "search", "albatross"], opts).status, 1, "no thinking");
+    const thinking = runCli(["sessions", "search", "--thinking", '"albatross schema"'], opts);
+    assert.equal(thinking.status, 0, thinking.stderr);
+    assert.match(thinking.stdout, /answer .*\n {2}the \[albatross schema\] looks odd\n$/);
 
     const secret = runCli(["sessions", "search", password], opts);
     assert.equal(secret.status, 1, "the redacted value is not found");

@@ -1,19 +1,30 @@
 // The session search index over real logs in a temp home: words, phrases, files and dates
-// find the right events; an update after a new turn equals a rebuild; a damaged log is
-// indexed up to its damage and said so; hostile files (a huge line, invalid UTF-8, deep JSON)
-// do not break indexing; a forgotten session stays out.
+// find the right events; thinking only when asked; an update after a new turn equals a
+// rebuild; a damaged log is indexed up to its damage and said so; hostile files (a huge line,
+// invalid UTF-8, deep JSON) do not break indexing; a forgotten session stays out; the index
+// holds no text and stays under a quarter of the logs' size; a huge output is capped.
 import assert from "node:assert/strict";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
-import { openSearchIndex, rebuildSearchIndex } from "../../src/search/index.ts";
+import { indexState, openSearchIndex, rebuildSearchIndex } from "../../src/search/index.ts";
 
 type SearchIndex = Awaited<ReturnType<typeof openSearchIndex>>;
 
 import type { EventInput } from "../../src/session/events.ts";
-import { newSessionId, sessionPath } from "../../src/session/paths.ts";
-import { SessionWriter } from "../../src/session/writer.ts";
+import { listSessionFiles, newSessionId, sessionPath } from "../../src/session/paths.ts";
+import type { SessionWriter } from "../../src/session/writer.ts";
+import { TextGenerator, turnEvents, writeGeneratedSession } from "../support/generated-sessions.ts";
 
 const homes: string[] = [];
 after(() => {
@@ -26,14 +37,6 @@ function newHome(): { home: string; sessionsDir: string } {
   return { home, sessionsDir: join(home, "sessions") };
 }
 
-const start = (cwd: string) => ({
-  cwd,
-  version: "test",
-  provider: "anthropic",
-  model: "claude-sonnet-4-5",
-  config_fingerprint: "0".repeat(64),
-});
-
 function turn(
   n: number,
   prompt: string,
@@ -41,61 +44,17 @@ function turn(
   path: string,
   result: string,
 ): EventInput[] {
-  return [
-    { type: "user/message", text: prompt },
-    { type: "turn/start", turn: n },
-    { type: "step/start", turn: n, step: 0, provider: "anthropic", model: "claude-sonnet-4-5" },
-    {
-      type: "assistant/message",
-      turn: n,
-      step: 0,
-      provider: "anthropic",
-      model: "claude-sonnet-4-5",
-      api: "anthropic",
-      request_id: null,
-      stop_reason: "tool_use",
-      content: [
-        { type: "thinking", thinking: "a private musing about zeppelins", signature: "s" },
-        { type: "text", text: answer },
-        { type: "tool_use", id: `call_${n}`, name: "read", input: { path } },
-      ],
-    },
-    {
-      type: "step/end",
-      turn: n,
-      step: 0,
-      usage: { input: 10, output: 5, cache_read: 0, cache_write: 0, reasoning: 0 },
-      cost: 0.01,
-    },
-    {
-      type: "tool/call",
-      turn: n,
-      step: 0,
-      call_id: `call_${n}`,
-      name: "read",
-      arguments: { path },
-      decision: { outcome: "allow", by: "mode" },
-    },
-    {
-      type: "tool/result",
-      call_id: `call_${n}`,
-      content: result,
-      is_error: false,
-      original_bytes: result.length,
-      delivered_bytes: result.length,
-      truncated: false,
-      spill_path: null,
-      policy_errors: [],
-    },
-    { type: "turn/end", turn: n, reason: "completed" },
-  ];
+  return turnEvents(n, {
+    prompt,
+    answer,
+    thinking: "a private musing about zeppelins",
+    tool: { name: "read", input: { path } },
+    result,
+  });
 }
 
 function writeSession(sessionsDir: string, cwd: string, turns: EventInput[][]): SessionWriter {
-  const writer = SessionWriter.create(sessionsDir, start(cwd));
-  for (const events of turns) for (const event of events) writer.append(event);
-  writer.sync();
-  return writer;
+  return writeGeneratedSession(sessionsDir, cwd, turns, true);
 }
 
 async function withIndex<T>(home: string, sessionsDir: string, use: (index: SearchIndex) => T) {
@@ -237,6 +196,75 @@ describe("the session search index", () => {
       index.sync();
       assert.equal(index.search("narwhal").length, 0);
     });
+  });
+
+  it("searches the thinking only when asked, and shows it then", async () => {
+    const { home, sessionsDir } = newHome();
+    writeSession(sessionsDir, "/w", [
+      turn(0, "plan the trip", "Book the airship.", "a.ts", "x"),
+    ]).close();
+    await withIndex(home, sessionsDir, (index) => {
+      index.sync();
+      assert.equal(index.search("zeppelins").length, 0);
+      const [hit] = index.search('"musing about zeppelins"', { thinking: true });
+      assert.equal(hit?.kind, "answer");
+      assert.equal(hit.snippet, "a private musing about zeppelins");
+      assert.deepEqual(hit.highlights, [[10, 32]]);
+      assert.equal(index.search("airship zeppelins", { thinking: true }).length, 1);
+      assert.equal(index.search('"zeppelins about"', { thinking: true }).length, 0);
+    });
+  });
+
+  it("stores the words, not the text: a sentence of the log is not in the index's file", async () => {
+    const { home, sessionsDir } = newHome();
+    const sentence = "the marmalade ledger reconciles every quarterly abacus";
+    writeSession(sessionsDir, "/w", [turn(0, sentence, "ok", "a.ts", sentence)]).close();
+    await withIndex(home, sessionsDir, (index) => {
+      index.sync();
+      const hits = index.search('"quarterly abacus" marmalade');
+      assert.deepEqual(hits.map((hit) => hit.kind).sort(), ["prompt", "result"]);
+      assert.equal(hits[0]!.snippet, sentence, "the snippet is read from the log");
+    });
+    const files = readdirSync(join(home, "index")).map((name) => join(home, "index", name));
+    for (const file of files) {
+      assert.ok(!readFileSync(file).includes(sentence), `${file} holds the text`);
+    }
+  });
+
+  it("indexes the first 64 K characters of a huge output", async () => {
+    const { home, sessionsDir } = newHome();
+    const huge = `aardvark ${"filler ".repeat(10_000)} pangolin`;
+    writeSession(sessionsDir, "/w", [turn(0, "read it", "ok", "a.ts", huge)]).close();
+    await withIndex(home, sessionsDir, (index) => {
+      index.sync();
+      assert.equal(index.search("aardvark").length, 1);
+      assert.equal(index.search("pangolin").length, 0, "past the cap");
+    });
+  });
+
+  it("grows by at most a quarter of the logs' size on generated sessions", async () => {
+    const { home, sessionsDir } = newHome();
+    await withIndex(home, sessionsDir, (index) => index.sync());
+    const empty = indexState(home).bytes;
+    const text = new TextGenerator(7);
+    for (let i = 0; i < 6; i++) {
+      const turns = Array.from({ length: 30 }, (_, n) => {
+        const answer = text.words(120);
+        return turnEvents(n, {
+          prompt: text.words(20),
+          thinking: text.words(60),
+          answer,
+          chunks: answer.match(/.{1,80}/gs) ?? [],
+          tool: { name: "read", input: { path: `src/${text.words(1)}.ts` } },
+          result: text.words(600),
+        });
+      });
+      writeGeneratedSession(sessionsDir, `/w/${i}`, turns);
+    }
+    await withIndex(home, sessionsDir, (index) => index.sync());
+    const logs = listSessionFiles(sessionsDir).reduce((sum, path) => sum + statSync(path).size, 0);
+    const ratio = (indexState(home).bytes - empty) / logs;
+    assert.ok(ratio <= 0.25, `the index is ${(ratio * 100).toFixed(1)} % of the logs`);
   });
 
   it("takes FTS5 syntax as plain words", async () => {

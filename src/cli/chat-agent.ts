@@ -64,6 +64,7 @@ export function chatEngine(context: ChatContext): ChatEngine {
       });
     },
     sessions: chatSessions({
+      home: context.loaded.home,
       cwd: context.cwd,
       sessionsDir: context.sessionsDir,
       project: context.project,

@@ -227,6 +227,9 @@ function openedSessions(engine: () => ChatEngine | undefined): SessionCommands {
     verify: (logPath) => commands().verify(logPath),
     exportTo: (logPath, format, output) => commands().exportTo(logPath, format, output),
     childEvents: (sessionId) => commands().childEvents(sessionId),
+    openSearch: () => commands().openSearch(),
+    searchSessions: (query) => commands().searchSessions(query),
+    searchMatches: (query, exceptSession) => commands().searchMatches(query, exceptSession),
   };
 }
 

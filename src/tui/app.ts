@@ -10,7 +10,7 @@ import type { Agent, TurnScope } from "../agent/index.ts";
 import type { PermissionMode, RuleTarget } from "../config/index.ts";
 import { CodewhaleError } from "../errors.ts";
 import { askNotice } from "../hooks/notification-text.ts";
-import { formatCost } from "../present/format.ts";
+import { formatCost, plural } from "../present/format.ts";
 import type { PresenterLookup, ToolPresentations } from "../present/tool-presentations.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
 import type { Effort, SessionEvent } from "../session/events.ts";
@@ -679,6 +679,8 @@ export class App {
         return this.openMemoryPicker(say);
       case "resume":
         return this.openPicker();
+      case "search":
+        return this.openSearchResults(parsed.argument, say);
       case "sessions":
       case "stats":
       case "verify":
@@ -815,17 +817,45 @@ export class App {
     this.pick("rewind to before a prompt", items, (picked) => void this.slash(`/rewind ${picked}`));
   }
 
-  /** `/resume`: a searchable list of sessions; the one picked replaces this one on screen. */
-  private openPicker(): void {
-    const items = this.options.views.sessions.pickable();
+  /**
+   * `/resume`: a searchable list of sessions (their content too, when the search index exists);
+   * the one picked replaces this one on screen.
+   */
+  private async openPicker(): Promise<void> {
+    const sessions = this.options.views.sessions;
+    const items = sessions.pickable();
     if (items.length === 0) {
       this.transcript.notice(this.theme.dim("no sessions to resume"));
       this.tui.requestRender();
       return;
     }
-    this.pick("resume a session", items, (picked) => {
-      if (picked !== this.agent.sessionId)
-        void this.reopen({ resume: picked }, `resumed session ${picked}`);
+    const indexed = await sessions.openSearch().catch(() => false);
+    const search = indexed ? (query: string) => sessions.searchSessions(query) : undefined;
+    const title = indexed ? "resume a session (searching their content)" : "resume a session";
+    this.pick(title, items, (picked) => this.resumePicked(picked), undefined, search);
+  }
+
+  private resumePicked(picked: string, announce = `resumed session ${picked}`): void {
+    if (picked !== this.agent.sessionId) void this.reopen({ resume: picked }, announce);
+  }
+
+  /** `/search QUERY`: the matches of past sessions; the one picked is resumed. */
+  private async openSearchResults(query: string, say: (line: string) => void): Promise<void> {
+    if (!query.trim()) return say(this.theme.warn('/search needs words or a "phrase"'));
+    say(this.theme.dim(`searching past sessions for ${safe(query)}…`));
+    let items: SelectItem[];
+    try {
+      items = await this.options.views.sessions.searchMatches(query, this.agent.sessionId);
+    } catch (error) {
+      return say(this.theme.bad(safe(messageOf(error))));
+    }
+    if (items.length === 0) return say(this.theme.dim(`no past session matches ${safe(query)}`));
+    this.pick(`${plural(items.length, "match", "matches")} for ${safe(query)}`, items, (picked) => {
+      const [id = "", seq = ""] = picked.split(" ");
+      this.resumePicked(
+        id,
+        `resumed session ${id} (the match: codewhale sessions show ${id} --at ${seq})`,
+      );
     });
   }
 
@@ -895,19 +925,26 @@ export class App {
     items: SelectItem[],
     picked: (value: string) => void,
     left: () => void = () => undefined,
+    search?: (query: string) => readonly SelectItem[],
   ): void {
     if (this.overlay) {
       left();
       return;
     }
-    const picker = new Picker(title, items, this.theme, (value) => {
-      this.overlay = undefined;
-      this.searchArea.clear();
-      this.tui.setFocus(this.editor);
-      this.tui.requestRender();
-      if (value) picked(value);
-      else left();
-    });
+    const picker = new Picker(
+      title,
+      items,
+      this.theme,
+      (value) => {
+        this.overlay = undefined;
+        this.searchArea.clear();
+        this.tui.setFocus(this.editor);
+        this.tui.requestRender();
+        if (value) picked(value);
+        else left();
+      },
+      search,
+    );
     this.overlay = picker;
     this.searchArea.addChild(picker);
     this.tui.setFocus(picker);

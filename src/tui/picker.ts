@@ -1,8 +1,9 @@
 // A searchable list above the input editor (the `/resume` picker): typing filters the items
-// fuzzily by label and description; keybindings.json's `select…` keys (Up/Down, Enter, Esc or
-// Ctrl-C) move, pick and leave. Items come in the caller's order (sessions: this project's
-// first, newest first), their labels and descriptions shown through the escaper. Opened by
-// app.ts, which gives it focus while open.
+// fuzzily by label and description, and, given a `search`, shows first the items it finds for
+// the text (the sessions whose content matches); keybindings.json's `select…` keys (Up/Down,
+// Enter, Esc or Ctrl-C) move, pick and leave. Items come in the caller's order (sessions: this
+// project's first, newest first), their labels and descriptions shown through the escaper.
+// Opened by app.ts, which gives it focus while open.
 import {
   type Component,
   type Focusable,
@@ -29,14 +30,9 @@ export class Picker implements Component, Focusable {
     items: readonly SelectItem[],
     private readonly theme: Theme,
     private readonly done: (picked: string | undefined) => void,
+    private readonly search?: (query: string) => readonly SelectItem[],
   ) {
-    this.items = items.map((item) => ({
-      ...item,
-      label: terminalSafeLine(item.label),
-      ...(item.description === undefined
-        ? {}
-        : { description: terminalSafeLine(item.description) }),
-    }));
+    this.items = items.map(safeItem);
     this.list = this.listOf(this.items);
   }
 
@@ -72,11 +68,16 @@ export class Picker implements Component, Focusable {
       this.input.handleInput(data);
       const query = this.input.getValue();
       if (query === before) return;
-      const shown = query
-        ? fuzzyFilter([...this.items], query, (item) => `${item.label} ${item.description ?? ""}`)
-        : this.items;
-      this.list = this.listOf(shown);
+      this.list = this.listOf(query ? this.filtered(query) : this.items);
     }
+  }
+
+  /** What `search` finds, then the fuzzy matches of the labels it did not find. */
+  private filtered(query: string): SelectItem[] {
+    const found = (this.search?.(query) ?? []).map(safeItem);
+    const values = new Set(found.map((item) => item.value));
+    const fuzzy = fuzzyFilter([...this.items], query, (i) => `${i.label} ${i.description ?? ""}`);
+    return [...found, ...fuzzy.filter((item) => !values.has(item.value))];
   }
 
   invalidate(): void {
@@ -88,4 +89,12 @@ export class Picker implements Component, Focusable {
     const head = this.theme.dim(`${this.title} · type to search · Enter pick · Esc leave`);
     return [truncateToWidth(head, width), ...this.input.render(width), ...this.list.render(width)];
   }
+}
+
+function safeItem(item: SelectItem): SelectItem {
+  return {
+    ...item,
+    label: terminalSafeLine(item.label),
+    ...(item.description === undefined ? {} : { description: terminalSafeLine(item.description) }),
+  };
 }

@@ -1,5 +1,6 @@
-// The slash commands about stored sessions: `/sessions`, `/resume` (a picker), `/export [md|html]
-// [path]`, `/stats` and `/verify`. The work is the CLI's own code (`sessions list`, `sessions
+// The slash commands about stored sessions: `/sessions`, `/resume` (a picker that searches the
+// sessions' content as you type), `/search QUERY`, `/export [md|html] [path]`, `/stats` and
+// `/verify`. The work is the CLI's own code (`sessions list`, `sessions
 // stats`, `sessions verify`, `export`), handed in as `SessionCommands` by chat-command.ts so
 // the terminal bundle carries no second copy; this file parses the arguments and turns each
 // answer into transcript lines. Called by app.ts.
@@ -25,6 +26,15 @@ export interface SessionCommands {
   exportTo(logPath: string, format: ExportFormat, output: string): Promise<string>;
   /** The events of a subagent's session, for its card on a resume; undefined: unreadable. */
   childEvents(sessionId: string): readonly SessionEvent[] | undefined;
+  /**
+   * Opens the search index for `/resume` when one exists, brought up to date; false when there
+   * is none (the picker then filters titles and prompts only).
+   */
+  openSearch(): Promise<boolean>;
+  /** `/resume` as you type, once openSearch() said true: sessions whose content matches. */
+  searchSessions(query: string): SelectItem[];
+  /** `/search QUERY`: the matches, best first, each item's value `<session id> <seq>`. */
+  searchMatches(query: string, exceptSession: string): Promise<SelectItem[]>;
 }
 
 export type ExportArgs =

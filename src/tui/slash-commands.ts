@@ -44,7 +44,12 @@ export const SLASH_COMMANDS = [
     argumentHint: "[md|html] [path]",
   },
   { name: "sessions", description: "the sessions of this workspace" },
-  { name: "resume", description: "pick a session to continue (this project's first)" },
+  { name: "resume", description: "pick a session to continue (type to search their content)" },
+  {
+    name: "search",
+    description: "search what past sessions said and did; Enter resumes the one picked",
+    argumentHint: '<words or "a phrase">',
+  },
   {
     name: "compact",
     description: "summarise the conversation so far to free context",

@@ -34,7 +34,7 @@ describe("the terminal's session commands", () => {
       ids.push(session(sessions, cwd, prompt));
       await new Promise((resolve) => setTimeout(resolve, 15));
     }
-    const commands = chatSessions({ cwd: project, sessionsDir: sessions, project });
+    const commands = chatSessions({ home, cwd: project, sessionsDir: sessions, project });
     const picked = commands.pickable();
     assert.deepEqual(
       picked.map((item) => item.value),

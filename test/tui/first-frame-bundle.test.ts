@@ -37,6 +37,19 @@ describe("the interactive start's entry bundle", () => {
   });
 });
 
+describe("the session search index", () => {
+  it("is in neither bundle of the first frame: src/search and better-sqlite3 come with the engine", () => {
+    for (const name of ["chat.cjs", "tui.cjs"]) {
+      const source = readFileSync(join(repoRoot, "dist", name), "utf8");
+      for (const marker of ["contentless_delete", "better-sqlite3"]) {
+        assert.equal(source.includes(marker), false, `dist/${name} holds ${marker}`);
+      }
+    }
+    const engine = readFileSync(join(repoRoot, "dist/chat-agent.cjs"), "utf8");
+    assert.ok(engine.includes("contentless_delete"), "the engine carries the index");
+  });
+});
+
 describe("the cloud platforms' SDKs (Bedrock, Vertex)", () => {
   it("are chunks of their own: neither exec's bundle nor the interactive start's carries them", () => {
     for (const name of ["cli.cjs", "chat.cjs", "chat-agent.cjs", "tui.cjs"]) {

@@ -8,7 +8,13 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { EventOf, SessionEvent } from "../../src/session/events.ts";
 import { readSession } from "../../src/session/reader.ts";
-import { execEnv, jsonLines, MODEL_OF, runExecWithTools } from "../support/exec-harness.ts";
+import {
+  execEnv,
+  jsonLines,
+  MODEL_OF,
+  runExec,
+  runExecWithTools,
+} from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -112,13 +118,11 @@ describe("codewhale exec: permissions", () => {
 
   it("a malformed --allow rule or an unknown --permission-mode is an error with exit 2", async () => {
     const setup = execEnv(mock);
-    const bad = await runExecWithTools(
-      ["--model", MODEL, "--allow", "bash(git:* log)", "x"],
-      setup,
-    );
+    // The real CLI: no tool runs, so the test tools' slower entry is not needed.
+    const bad = await runExec(["--model", MODEL, "--allow", "bash(git:* log)", "x"], setup);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /malformed permission rule "bash\(git:\* log\)"/);
-    const mode = await runExecWithTools(["--permission-mode", "yolo", "x"], setup);
+    const mode = await runExec(["--permission-mode", "yolo", "x"], setup);
     assert.equal(mode.status, 2);
     assert.match(mode.stderr, /--permission-mode must be one of default, accept-edits/);
   });

@@ -43,7 +43,12 @@ export type AgentCommand =
    * A surface showed a person an ask (`agent/ask`): runs the Notification hooks with the ask's
    * wording (docs/hooks.md). Resolves once they ran; their notices go out as `agent/notice`.
    */
-  | { type: "notify"; ask: AgentAsk };
+  | { type: "notify"; ask: AgentAsk }
+  /**
+   * The surface's prompt has waited for input (`[display] idle_prompt_ms` after a turn): runs
+   * the Notification hooks with `idle_prompt`. Resolves once they ran.
+   */
+  | { type: "notify"; idle: true };
 
 /** What `dispatch` returns for each command type. */
 export interface CommandResults {

@@ -6,7 +6,7 @@
 
 import type { RewindRequest } from "../checkpoints/index.ts";
 import type { PermissionMode } from "../config/index.ts";
-import { askNotice } from "../hooks/index.ts";
+import { askNotice, IDLE_NOTICE } from "../hooks/index.ts";
 import type { PermissionContext } from "../permissions/index.ts";
 import { loadBashParser } from "../permissions/index.ts";
 import { preloadProvider } from "../providers/index.ts";
@@ -301,14 +301,19 @@ export class Agent {
         return this.rewind(request);
       }
       case "notify":
-        return this.notifyHooks(command.ask);
+        return this.notifyHooks("ask" in command ? command.ask : undefined);
     }
   }
 
-  /** The Notification hooks, for an ask a surface now shows a person (`notify`). */
-  private async notifyHooks(ask: AgentAsk): Promise<void> {
+  /**
+   * The Notification hooks (`notify`), for an ask a surface now shows a person, or (no ask)
+   * for a prompt that has waited for input.
+   */
+  private async notifyHooks(ask: AgentAsk | undefined): Promise<void> {
     const { ctx } = this.session;
-    const { type, message } = askNotice(ask);
+    const { type, message } = ask
+      ? askNotice(ask)
+      : { type: "idle_prompt" as const, message: IDLE_NOTICE };
     const notes = await ctx.guard.hooks.notification(type, message);
     notify(ctx, "hook", notes.notices);
   }

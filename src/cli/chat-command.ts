@@ -201,6 +201,7 @@ async function runChat(
     mode,
     showThinking: loaded.config.display.show_thinking,
     notifications: loaded.config.display.notifications,
+    idlePromptMs: loaded.config.display.idle_prompt_ms,
     theme: loaded.config.display.theme,
     editorMode: loaded.config.display.editor_mode,
     env: host.env,

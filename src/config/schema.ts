@@ -291,6 +291,11 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
         status_line: z.string().trim().min(1).optional(),
         /** How the terminal tells an unfocused user a turn ended or an ask waits. */
         notifications: z.enum(NOTIFICATION_CHANNELS).default("auto"),
+        /**
+         * How long the terminal's prompt waits for input after a turn before the Notification
+         * hooks hear `idle_prompt`; 0: never.
+         */
+        idle_prompt_ms: count.default(60_000),
         /** The terminal's colours: its own ANSI palette (`auto`), or fixed ones for a background. */
         theme: z.enum(["auto", "dark", "light"]).default("auto"),
         /** The terminal's editor: as it is, or with vim's normal and insert modes. */

@@ -9,7 +9,7 @@ export {
   withoutProviderKeys,
 } from "./env.ts";
 export type { HookSession } from "./input.ts";
-export { askNotice } from "./notification-text.ts";
+export { askNotice, IDLE_NOTICE } from "./notification-text.ts";
 export type { HookListener, HookToolCall, HookVerdict } from "./pre-tool-use.ts";
 export { createPreToolUseListeners } from "./pre-tool-use.ts";
 export { claudeToolName, compileMatcher, TOOL_MAPPINGS } from "./protocol.ts";

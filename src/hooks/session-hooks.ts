@@ -56,7 +56,7 @@ export interface SessionHooks {
 }
 
 /** Claude Code's `notification_type`s that codewhale sends. */
-export type NotificationType = "permission_prompt" | "elicitation_dialog";
+export type NotificationType = "permission_prompt" | "elicitation_dialog" | "idle_prompt";
 
 type Hooks = Config["hooks"];
 

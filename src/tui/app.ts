@@ -23,6 +23,7 @@ import { switchTheme, themeItems, toggleVim } from "./display-commands.ts";
 import { runEffortCommand } from "./effort-command.ts";
 import type { PromptHistory } from "./history.ts";
 import { HistorySearch } from "./history-search.ts";
+import { IdlePrompt } from "./idle-prompt.ts";
 import { ImageAttachments } from "./image-attachments.ts";
 import { costLines, skillLines } from "./info-lines.ts";
 import { initPrompt } from "./init-prompt.ts";
@@ -118,6 +119,8 @@ export interface AppOptions {
   statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
   /** Tells an unfocused user a turn ended or an ask waits (notifier.ts). */
   notifier?: Notifier;
+  /** `[display] idle_prompt_ms`: the wait for input after a turn before `idle_prompt`; 0 never. */
+  idlePromptMs?: number;
   /** The process's environment (the editor of `/memory`, HOME). */
   env?: NodeJS.ProcessEnv;
   /** Lines shown when the screen starts (a bad keybindings.json). */
@@ -174,7 +177,13 @@ export class App {
   /** The last event shown, so a reopened session adds only what is new. */
   private lastSeq = -1;
 
+  /** Claude Code's `idle_prompt`: the prompt waited for input after a turn. */
+  private readonly idlePrompt: IdlePrompt;
+
   constructor(private readonly options: AppOptions) {
+    this.idlePrompt = new IdlePrompt(options.idlePromptMs ?? 0, () => {
+      void this.opened?.dispatch({ type: "notify", idle: true });
+    });
     this.tui = options.tui;
     this.theme = options.theme;
     this.opened = options.agent;
@@ -299,6 +308,7 @@ export class App {
   }
 
   dispose(): void {
+    this.idlePrompt.disarm();
     this.status.dispose();
     this.statusCommand?.dispose();
     for (const off of this.detach.splice(0)) off();
@@ -320,6 +330,8 @@ export class App {
       }),
       bus.on("agent/status", ({ status }) => {
         this.status.setRunning(status !== "idle", status === "cancelling");
+        if (status === "idle") this.idlePrompt.arm();
+        else this.idlePrompt.disarm();
         if (status === "idle") {
           this.options.notifier?.notify("codewhale is waiting for your input");
           this.updateIdle();

@@ -49,6 +49,8 @@ export interface InteractiveOptions {
   editorMode?: "default" | "vim";
   /** `[display] status_line` (status-command.ts). */
   statusCommand?: { command: string; env: NodeJS.ProcessEnv; version: string };
+  /** `[display] idle_prompt_ms` (idle-prompt.ts); never when not given. */
+  idlePromptMs?: number;
   /** Lines for the transcript's start (the local server taken for a missing key). */
   notices?: readonly string[];
 }

@@ -1,7 +1,8 @@
 // Notifications (docs/terminal.md#notifications), in-process against a loopback mock: the
 // terminal is asked for focus reports; while it is not focused, a turn's end and an ask send
 // the configured sequence, with the ask's text escaped inside it; a focused terminal gets none;
-// a Notification hook hears of the ask (Claude Code's fields).
+// a Notification hook hears of the ask (Claude Code's fields), and of a prompt left waiting
+// after a turn (`idle_prompt`, after `[display] idle_prompt_ms`).
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -81,6 +82,22 @@ describe("notifications", () => {
     assert.equal(input.notification_type, "elicitation_dialog");
     assert.equal(input.message, `codewhale has a question: ${question}`);
     assert.equal(typeof input.session_id, "string");
+  });
+
+  it("idle_prompt: the Notification hook hears it once the prompt has waited idle_prompt_ms after a turn", async (t) => {
+    const out = join(tempDir("cw-idle-"), "hook.json");
+    const { screen, mock } = await startVirtual(t, [], {
+      toml: `[display]\nidle_prompt_ms = 20\n\n[[hooks.Notification]]\nmatcher = "idle_prompt"\ncommand = "cat >> ${out}"\n`,
+    });
+    mock.enqueue(answer("Done."));
+    screen.type("one");
+    screen.keys("Enter");
+    await screen.waitFor("Done.");
+    await waitUntil(() => existsSync(out) && readFileSync(out, "utf8").endsWith("}"));
+    const input = JSON.parse(readFileSync(out, "utf8"));
+    assert.equal(input.hook_event_name, "Notification");
+    assert.equal(input.notification_type, "idle_prompt");
+    assert.equal(input.message, "codewhale is waiting for your input");
   });
 
   it("sends nothing with notifications off, and asks for no focus reports", async (t) => {

@@ -1,10 +1,11 @@
 // The files in the workspace's repository metadata, beyond `.git/hooks` and `.git/config`, that
 // can make git run a program later on the host: `commondir` (git then takes config and hooks
-// from where it points), `config.worktree` (with extensions.worktreeConfig), the gitdirs of
-// submodules (`.git/modules/**`: config, hooks, commondir, config.worktree, and the `.git` file
-// of their checkout) and of linked worktrees (`.git/worktrees/*`), a linked worktree's own
-// gitdir when it lies in the workspace, and files in the workspace a config includes. Read from the disk (no git spawned) at each command start
-// by sandbox-protect.ts, which binds each read-only, or puts a mount point where one is missing.
+// from where it points), `config.worktree` (with extensions.worktreeConfig), `.git/modules`
+// (submodules' gitdirs, read-only as a whole) and the `.git` files of their checkouts, linked
+// worktrees' gitdirs (`.git/worktrees/*`), a linked worktree's own gitdir when it lies in the
+// workspace, and files in the workspace a config includes. Read from the disk (no git spawned)
+// at each command start by sandbox-protect.ts, which binds each read-only, or puts a mount point
+// where one is missing.
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { ConfigEntry } from "./git-config-scan.ts";
@@ -25,12 +26,17 @@ export interface GitPath {
 
 /** Submodules nest; deeper than this is left alone (and a cycle of symlinks cannot loop). */
 const MAX_DEPTH = 4;
+/**
+ * Checkout `.git` files protected, at most (a mount each); past them, a repointed one is left to
+ * the check after the command (sandbox-git-watch.ts), which reads where it leads.
+ */
+const MAX_CHECKOUT_FILES = 8;
 
 /** The paths to protect in the repository at `git` (the workspace's `.git`, a dir or a file). */
 export function gitMetadataPaths(workspace: string, git: string, kind: "dir" | "file"): GitPath[] {
   const out: GitPath[] = [];
   if (kind === "dir") {
-    gitDirPaths(workspace, git, out, 0, false);
+    gitDirPaths(workspace, git, out);
     return out;
   }
   // A linked worktree: its gitdir (and the common dir it names), where they are in the workspace.
@@ -45,22 +51,27 @@ export function gitMetadataPaths(workspace: string, git: string, kind: "dir" | "
   return out;
 }
 
-/** `.git/commondir`, `config.worktree`, and the gitdirs of submodules and linked worktrees. */
-function gitDirPaths(workspace: string, dir: string, out: GitPath[], depth: number, sub: boolean) {
+/** `.git/commondir`, `config.worktree`, `.git/modules`, and linked worktrees' gitdirs. */
+function gitDirPaths(workspace: string, dir: string, out: GitPath[]) {
   const config = readGitConfig(join(dir, "config"));
   includedFiles(workspace, dir, config, out);
-  if (sub) {
-    out.push({ path: join(dir, "config"), kind: "file", mountPoint: false });
-    out.push({ path: join(dir, "hooks"), kind: "dir", mountPoint: true });
-    checkoutGitFile(workspace, dir, configValue(config, "core.worktree"), out);
-  }
   out.push({ path: join(dir, "commondir"), kind: "commondir", mountPoint: true });
   const perWorktree = configTrue(configValue(config, "extensions.worktreeconfig"));
   out.push({ path: join(dir, "config.worktree"), kind: "file", mountPoint: perWorktree });
   for (const id of listDir(join(dir, "worktrees"))) {
     worktreeGitDirPaths(join(dir, "worktrees", id), dir, out);
   }
-  if (depth < MAX_DEPTH) modulePaths(workspace, join(dir, "modules"), out, depth + 1);
+  // Submodules' gitdirs (their config, hooks, commondir, nested modules): one read-only mount
+  // for all (a mount per file costs each command's start a little; a repository may have many),
+  // then the `.git` files of their checkouts, which could be pointed at another gitdir.
+  const modules = join(dir, "modules");
+  if (kindOf(modules) !== "dir") return;
+  out.push({ path: modules, kind: "dir", mountPoint: false });
+  const files: string[] = [];
+  checkoutGitFiles(workspace, modules, files, 0);
+  for (const file of files.slice(0, MAX_CHECKOUT_FILES)) {
+    out.push({ path: file, kind: "file", mountPoint: false });
+  }
 }
 
 /** The files a config includes (`include.path`, `includeIf.*.path`) that lie in the workspace. */
@@ -72,13 +83,24 @@ function includedFiles(workspace: string, dir: string, config: ConfigEntry[], ou
   }
 }
 
-/** Each submodule's gitdir under `modules` (a name may hold slashes: `modules/a/b`). */
-function modulePaths(workspace: string, modules: string, out: GitPath[], depth: number): void {
+/**
+ * The checkout `.git` files (`gitdir: ../.git/modules/x`) of the submodules whose gitdirs are
+ * under `modules` (a name may hold slashes: `modules/a/b`; nested ones under `x/modules`), found
+ * from each module's `core.worktree`.
+ */
+function checkoutGitFiles(workspace: string, modules: string, files: string[], depth: number) {
   for (const name of listDir(modules)) {
+    if (files.length >= MAX_CHECKOUT_FILES) return;
     const dir = join(modules, name);
     if (kindOf(dir) !== "dir") continue;
-    if (kindOf(join(dir, "HEAD")) === "file") gitDirPaths(workspace, dir, out, depth, true);
-    else if (depth < MAX_DEPTH) modulePaths(workspace, dir, out, depth + 1);
+    if (kindOf(join(dir, "HEAD")) !== "file") {
+      if (depth < MAX_DEPTH) checkoutGitFiles(workspace, dir, files, depth + 1);
+      continue;
+    }
+    const worktree = configValue(readGitConfig(join(dir, "config")), "core.worktree");
+    const file = worktree ? join(resolve(dir, worktree), ".git") : null;
+    if (file && isInside(workspace, file) && kindOf(file) === "file") files.push(file);
+    if (depth < MAX_DEPTH) checkoutGitFiles(workspace, join(dir, "modules"), files, depth + 1);
   }
 }
 
@@ -90,20 +112,6 @@ function worktreeGitDirPaths(gitdir: string, common: string, out: GitPath[]): vo
     configValue(readGitConfig(join(common, "config")), "extensions.worktreeconfig"),
   );
   out.push({ path: join(gitdir, "config.worktree"), kind: "file", mountPoint: perWorktree });
-}
-
-/** A submodule's checkout `.git` file (`gitdir: ../.git/modules/x`), which could be repointed. */
-function checkoutGitFile(
-  workspace: string,
-  dir: string,
-  worktree: string | undefined,
-  out: GitPath[],
-) {
-  if (!worktree) return;
-  const file = join(resolve(dir, worktree), ".git");
-  if (isInside(workspace, file) && kindOf(file) === "file") {
-    out.push({ path: file, kind: "file", mountPoint: false });
-  }
 }
 
 /** The gitdir a `.git` file names (`gitdir: PATH`, relative to the file's directory), or null. */

@@ -6,7 +6,7 @@
 // it instead. Cheap: one stat of the index and a few stats per nested repository each time; the
 // index is parsed and configs read only when their stats changed. Called by runCommand.
 import type { Stats } from "node:fs";
-import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { terminalSafeLine } from "./escape-controls.ts";
 import type { ConfigEntry } from "./git-config-scan.ts";
@@ -133,7 +133,8 @@ function nestedGitDir(dir: string): string | null {
   const dotGit = join(dir, ".git");
   const stat = lstatOrNull(dotGit);
   if (!stat) return null;
-  if (stat.isFile()) return gitFileTarget(dotGit);
+  // A symlink is followed, as git follows it, to a `gitdir:` file or a directory.
+  if (stat.isFile() || (stat.isSymbolicLink() && isFile(dotGit))) return gitFileTarget(dotGit);
   try {
     return realpathSync(dotGit);
   } catch {
@@ -156,6 +157,14 @@ function statKey(path: string): string {
   const stat = lstatOrNull(path);
   if (!stat) return "-";
   return `${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.mode}`;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function lstatOrNull(path: string): Stats | null {

@@ -55,7 +55,13 @@ function writableUnder(policy: SandboxPolicy, path: string): boolean {
   return policy.writable.some(inside) && !protectedPaths.some(inside);
 }
 
+/** At most this many protected paths are named (a repository with submodules has many). */
+const NAMED_AT_MOST = 8;
+
 function protectedNames(policy: SandboxPolicy): string {
   const names = [...new Set([...policy.readOnly, ...protectedCandidates(policy)])];
-  return names.length > 0 ? names.join(", ") : "protected paths";
+  if (names.length === 0) return "protected paths";
+  const more = names.length - NAMED_AT_MOST;
+  const shown = names.slice(0, NAMED_AT_MOST).join(", ");
+  return more > 0 ? `${shown} and ${more} more of git's metadata` : shown;
 }

@@ -137,7 +137,7 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     assert.ok(!existsSync(marker), run.output);
   });
 
-  it("a submodule's config, hooks, commondir and checkout .git file stay as they were", async () => {
+  it("a submodule's gitdir (config, hooks, commondir) and its checkout's .git file stay as they were", async () => {
     const source = repo(fresh("subsrc"));
     const dir = repo(fresh("ws"));
     git(dir, "submodule", "add", "-q", source, "sub");
@@ -159,6 +159,11 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     );
     assert.equal(readFileSync(join(dir, ".git/modules/sub/config"), "utf8"), config, run.output);
     assert.equal(run.nestedRepos, undefined, "a plain submodule is nothing to report");
+    const inside = await sandboxed(
+      dir,
+      "echo y > top.txt && git add top.txt && git commit -q -m top && git status --short && echo ok",
+    );
+    assert.match(inside.output, /^ok$/m, "the superproject's git works inside");
     hostGit(dir);
     git(join(dir, "sub"), "status");
     git(dir, "submodule", "update", "--force", "--checkout");

@@ -1,10 +1,8 @@
-// A session's checkpoint store: a shadow git repository of its own at
-// $CODEWHALE_HOME/checkpoints/<session>/git (mode 0700) whose index caches the workspace's
-// stat data, so finding what changed costs one `git ls-files` (.gitignore honoured, about the
-// stat work of a `git status`). codewhale sorts out what not to store (too large, not a file, a
-// nested repository), `git update-index` stores the rest and `git write-tree` records the whole
-// state, both only when something changed; codewhale reads the trees itself to list what
-// changed. Never touches the user's .git (docs/rfc, rewind.md).
+// A session's checkpoint store: a shadow git repository at $CODEWHALE_HOME/checkpoints/<id>/git
+// (0700) whose index caches the workspace's stat data, so finding what changed costs one `git
+// ls-files` (or nothing, for the files a call names); codewhale stores what changed and writes
+// the trees itself, and git's index takes the stored files in batches. Never touches the
+// user's .git (docs/rfc, rewind.md).
 import {
   type BigIntStats as BigStats,
   constants,
@@ -72,6 +70,8 @@ export interface RecordedState {
 const DIRECTORY = 0o40000;
 /** Past this many paths to look at, git stores them (in one process) rather than codewhale. */
 const MANY = 1000;
+/** Past this many files stored but not in git's index, the index is brought up to date. */
+const INDEX_AFTER = 256;
 
 /** The store's folder of a session. */
 function storeDir(home: string, sessionId: string): string {
@@ -86,6 +86,16 @@ interface Fact {
   ctime: bigint;
   /** lstat's identity, size and times when it was stored, as one string. */
   stat: string;
+}
+
+/** A path's state as a capture stored it, before git's index holds it. */
+interface Held {
+  entry: TreeEntry | null;
+  fact?: Fact;
+  /** Still there as something git must not look at (Staged.forced). */
+  forced: boolean;
+  /** The lstat is trusted: the file last changed before the capture began to read it. */
+  trusted: boolean;
 }
 
 /** How a capture's listed paths were sorted. */
@@ -112,6 +122,12 @@ export class CheckpointStore {
   private indexing: Promise<void> | null = null;
   /** Paths that may have changed after the last capture stored them: looked at again. */
   private readonly unsure = new Set<string>();
+  /**
+   * What captures stored (or found gone) that git's index does not hold yet, by path: each
+   * capture of the whole workspace looks at these again, and takes a file whose lstat is the
+   * one stored (when that is trusted) as it was, without reading it.
+   */
+  private readonly unindexed = new Map<string, Held>();
   private readonly trees: TreeReader;
 
   private constructor(
@@ -199,25 +215,24 @@ export class CheckpointStore {
         await runGit(this.place, ["ls-files", "-z", "-m", "-d", "-o", "--exclude-standard"]),
       );
     }
-    const paths = [...new Set([...listed, ...this.unsure])].sort();
+    const again = direct ? [] : this.unindexed.keys();
+    const paths = [...new Set([...listed, ...this.unsure, ...again])].sort();
     this.unsure.clear();
     const base = known?.tree ?? (await runGit(this.place, ["write-tree"])).toString().trim();
     const byGit = paths.length > MANY;
+    // The file system's clock before any file is read: a file changed since is not trusted.
+    const reading = paths.length > 0 && !byGit ? this.clock() : 0n;
     const staged = this.stage(paths, !byGit);
     const touched = [...staged.changes.keys()];
     let tree = base;
     if (byGit) {
       await this.indexing;
       await this.updateIndex(staged);
+      for (const path of touched) this.unindexed.delete(path);
       tree = (await runGit(this.place, ["write-tree"])).toString().trim();
     } else if (touched.length > 0) {
       tree = writeTreeWith(this.place.gitDir, this.trees, base, staged.changes);
-      // Started once the capture is handed back, so that its spawn is not part of it, and
-      // after an update still running (a capture of named files does not wait for it).
-      const previous = this.indexing;
-      this.indexing = new Promise((next) => setImmediate(next))
-        .then(() => previous)
-        .then(() => this.updateIndex(staged));
+      this.hold(staged, reading);
     }
     const modes =
       this.modes.size > 0 ? writeBlob(this.place.gitDir, modesBlob(this.modes)) : undefined;
@@ -284,6 +299,10 @@ export class CheckpointStore {
           skipped.push({ path, reason: "too_large", bytes: entry.size });
       } else if (stored + entry.size > this.limits.maxCaptureBytes) {
         skipped.push({ path, reason: "checkpoint_limit", bytes: entry.size });
+      } else if (store && this.heldAsIs(path, entry.stat)) {
+        const held = this.unindexed.get(path);
+        changes.set(path, held?.entry ?? null);
+        if (held?.fact) facts.set(path, held.fact);
       } else {
         const file = store ? this.store(path, stored) : { mode: 0, hash: "" };
         if (file === null) continue;
@@ -319,6 +338,46 @@ export class CheckpointStore {
       const entry = this.entry(path);
       return entry === "gone" || (typeof entry !== "string" && entry.perm !== null);
     });
+  }
+
+  /** Whether `path` is held unindexed with this very lstat, trusted: unchanged since stored. */
+  private heldAsIs(path: string, stat: string): boolean {
+    const held = this.unindexed.get(path);
+    return held?.trusted === true && held.fact?.stat === stat;
+  }
+
+  /**
+   * Notes what a capture stored as not in git's index yet; once more than INDEX_AFTER paths
+   * wait, brings the index up to date off the capture's path (the next capture of the whole
+   * workspace waits for it), after an update still running.
+   */
+  private hold(staged: Staged, reading: bigint): void {
+    for (const [path, entry] of staged.changes) {
+      const fact = staged.facts.get(path);
+      const trusted = fact !== undefined && fact.ctime < reading;
+      const forced = staged.forced.includes(path);
+      this.unindexed.set(path, { entry, ...(fact ? { fact } : {}), forced, trusted });
+    }
+    if (this.unindexed.size <= INDEX_AFTER) return;
+    const held = new Map(this.unindexed);
+    const all: Staged = {
+      changes: new Map([...held].map(([path, { entry }]) => [path, entry])),
+      forced: [...held].filter(([, { forced }]) => forced).map(([path]) => path),
+      skipped: [],
+      facts: new Map(
+        [...held].flatMap(([path, { fact }]) => (fact ? [[path, fact] as const] : [])),
+      ),
+      stored: true,
+    };
+    const previous = this.indexing;
+    // Started once the capture is handed back, so that its spawn is not part of it.
+    this.indexing = new Promise((next) => setImmediate(next))
+      .then(() => previous)
+      .then(() => this.updateIndex(all))
+      .then(() => {
+        for (const [path, state] of held)
+          if (this.unindexed.get(path) === state) this.unindexed.delete(path);
+      });
   }
 
   /** Stores one file's blob, or notes it to be looked at again (it changed meanwhile). */

@@ -3,6 +3,7 @@
 // files, through files made, removed, turned into folders and back, symlinks and modes; and a
 // capture lists exactly what changed since the last recorded one.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -10,13 +11,31 @@ import { runGit } from "../../src/checkpoints/git.ts";
 import { CheckpointStore } from "../../src/checkpoints/index.ts";
 import { tempDir } from "../support/session-fixtures.ts";
 
-/** Records a capture, then asks git for the tree of the store's index once it is updated. */
+/** The tree git itself makes of the workspace (`git add -A` into an index of its own). */
+function gitTree(store: CheckpointStore): string {
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: store.place.workTree,
+      env: {
+        PATH: process.env.PATH ?? "",
+        GIT_DIR: store.place.gitDir,
+        GIT_WORK_TREE: store.place.workTree,
+        GIT_INDEX_FILE: join(store.dir, "test-index"),
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_CONFIG_GLOBAL: "/dev/null",
+      },
+    });
+  git("add", "-A");
+  return git("write-tree").toString().trim();
+}
+
+/** Records a capture, then asks git for the tree of the same workspace. */
 async function captureBesideGit(store: CheckpointStore) {
   const capture = await store.capture();
   store.markRecorded(capture);
   const again = await store.capture();
   assert.equal(again.changed, false, "a second capture finds nothing new");
-  const tree = (await runGit(store.place, ["write-tree"])).toString().trim();
+  const tree = gitTree(store);
   const files = capture.files.map((file) => `${file.path}:${file.hash === null ? "gone" : "kept"}`);
   return { mine: capture.tree, git: tree, files, count: capture.fileCount };
 }
@@ -92,7 +111,7 @@ describe("the checkpoint store's capture", () => {
       "the next whole capture finds the rest",
     );
     store.markRecorded(whole);
-    assert.equal(whole.tree, (await runGit(store.place, ["write-tree"])).toString().trim());
+    assert.equal(whole.tree, gitTree(store));
 
     writeFileSync(join(ws, "new.txt"), "new");
     writeFileSync(join(ws, "other.txt"), "other");
@@ -112,4 +131,51 @@ describe("the checkpoint store's capture", () => {
       "a named symlink may have changed its target: the whole workspace is looked at",
     );
   });
+
+  it("git's index takes the stored files only once more than 256 wait; until then each capture looks at them again, and finds a new file removed", async () => {
+    const ws = tempDir("cw-cp-ws-");
+    writeFileSync(join(ws, "a.txt"), "a");
+    const store = await CheckpointStore.open({
+      home: tempDir("cw-cp-home-"),
+      sessionId: "s",
+      cwd: ws,
+    });
+    const indexed = async () => splitLines(await runGit(store.place, ["ls-files"]));
+    store.markRecorded(await store.capture());
+    writeFileSync(join(ws, "new.txt"), "new");
+    const added = await store.capture();
+    assert.deepEqual(
+      added.files.map((file) => file.path),
+      ["new.txt"],
+    );
+    store.markRecorded(added);
+    assert.equal((await store.capture()).changed, false, "a file stored is not taken as changed");
+    assert.deepEqual(await indexed(), [], "git's index is not updated for two files");
+    rmSync(join(ws, "new.txt"));
+    const removed = await store.capture();
+    assert.deepEqual(
+      removed.files.map((file) => `${file.path}:${file.hash}`),
+      ["new.txt:null"],
+      "a file git's index never held is found removed",
+    );
+    store.markRecorded(removed);
+    mkdirSync(join(ws, "many"));
+    for (let i = 0; i < 300; i++) writeFileSync(join(ws, "many", `f${i}`), `${i}`);
+    const many = await store.capture();
+    store.markRecorded(many);
+    assert.equal(many.tree, gitTree(store));
+    assert.equal((await store.capture()).changed, false);
+    assert.equal(
+      (await indexed()).length,
+      301,
+      "past 256 files, git's index is brought up to date",
+    );
+  });
 });
+
+function splitLines(out: Buffer): string[] {
+  return out
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line !== "");
+}

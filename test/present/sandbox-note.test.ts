@@ -26,6 +26,19 @@ describe("sandbox notes", () => {
     assert.equal(sandboxNote({ mode: "none", network: "on" }), "ran outside the OS sandbox");
   });
 
+  it("names the nested repositories a command left for host git to run, escaped", () => {
+    const note = sandboxNote({
+      mode: "workspace-write",
+      network: "off",
+      policy_hash: "3f1c0a9b2d4e5f60",
+      nested_repos: ["sub: core.fsmonitor=./x\u001b[2J"],
+    });
+    assert.equal(
+      note,
+      "sandbox: workspace-write, network off (policy 3f1c0a9b2d4e5f60); warning: nested repository runs a program under host git: sub: core.fsmonitor=./x\\x1b[2J",
+    );
+  });
+
   it("shows a proxied connection in sessions show, its host escaped", () => {
     const event = {
       type: "sandbox/connection",

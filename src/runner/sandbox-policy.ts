@@ -52,7 +52,10 @@ export interface SandboxPolicy {
   writable: string[];
   /** Bound read-only over a writable root (the workspace's hooks, config, agent settings). */
   readOnly: string[];
-  /** Hidden: an empty tmpfs over a directory, /dev/null over a file. */
+  /**
+   * Hidden: an empty tmpfs over a directory, /dev/null over a file. codewhale's own directories
+   * are listed even when missing (each command hides those that exist when it starts).
+   */
   denyRead: string[];
   /** Where the command starts (the workspace), bound read-only in `read-only` mode. */
   workspace: string;
@@ -76,8 +79,13 @@ const PROTECTED_IN_WORKSPACE = [
 
 /** Hidden by default, relative to HOME. */
 const DEFAULT_DENY_READ_IN_HOME = [".ssh", ".aws", ".config/gcloud", ".gnupg"] as const;
-/** Hidden by default, relative to codewhale's home: its keys and sessions. */
-const DEFAULT_DENY_READ_IN_CODEWHALE_HOME = ["keys", "sessions", "mcp-auth"] as const;
+/** Hidden by default, relative to codewhale's home: its keys, sessions and checkpoint stores. */
+const DEFAULT_DENY_READ_IN_CODEWHALE_HOME = [
+  "keys",
+  "sessions",
+  "mcp-auth",
+  "checkpoints",
+] as const;
 
 /** The policy of `section`, or null when its mode is `off`; `tmp` is `private` unless given. */
 export function resolveSandboxPolicy(
@@ -98,11 +106,16 @@ export function resolveSandboxPolicy(
   const readOnly = writable.flatMap((root) =>
     existing(PROTECTED_IN_WORKSPACE.map((rel) => join(root, rel))),
   );
-  const denyRead = existing([
-    ...DEFAULT_DENY_READ_IN_HOME.map((rel) => join(paths.home, rel)),
-    ...DEFAULT_DENY_READ_IN_CODEWHALE_HOME.map((rel) => join(paths.codewhaleHome, rel)),
-    ...section.deny_read.map((p) => expand(p, paths)),
-  ]);
+  // codewhale's own directories are hidden even before they exist: a session creates its
+  // checkpoint store (and a login its keys) after the policy is resolved.
+  const ownHome = realOrSelf(paths.codewhaleHome);
+  const denyRead = [
+    ...existing([
+      ...DEFAULT_DENY_READ_IN_HOME.map((rel) => join(paths.home, rel)),
+      ...section.deny_read.map((p) => expand(p, paths)),
+    ]),
+    ...DEFAULT_DENY_READ_IN_CODEWHALE_HOME.map((rel) => realOrSelf(join(ownHome, rel))),
+  ].filter((path, i, all) => all.indexOf(path) === i);
   const network = typeof section.network === "string" ? section.network : "off";
   const allow = typeof section.network === "string" ? [] : [...new Set(section.network.allow)];
   const body = {
@@ -154,6 +167,8 @@ export function bwrapArgs(
     if (!protection.covered.includes(path)) args.push("--ro-bind", path, path);
   }
   for (const path of policy.denyRead) {
+    // One of codewhale's own that does not exist yet has nothing to hide (nor a mount point).
+    if (!existsSync(path)) continue;
     if (isDirectory(path)) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
   }

@@ -94,6 +94,21 @@ describe("the OS sandbox (bubblewrap)", () => {
     assert.doesNotMatch(run.output, /PRIVATE-KEY-CONTENT|id_rsa\n/);
   });
 
+  it("hides codewhale's checkpoint stores, one made after the policy too (they copy deny_read files)", {
+    skip: skip(),
+  }, async () => {
+    const policy = policyOf();
+    const store = join(home, ".codewhale", "checkpoints", "session-1");
+    mkdirSync(store, { recursive: true });
+    writeFileSync(join(store, "blob"), "CHECKPOINTED-SECRET\n");
+    try {
+      const run = await sandboxed(`cat ${store}/blob; ls ${home}/.codewhale/checkpoints`, policy);
+      assert.doesNotMatch(run.output, /CHECKPOINTED-SECRET|^session-1$/m);
+    } finally {
+      rmSync(join(home, ".codewhale"), { recursive: true, force: true });
+    }
+  });
+
   it("writes nothing through a symlink out of the workspace or a /dev/fd path", {
     skip: skip(),
   }, async () => {

@@ -1,33 +1,46 @@
 // The gitlinks (mode 160000: a submodule, or any nested repository added by
 // `git update-index --cacheinfo 160000,…`) of a git index file, read from its bytes without git
-// (versions 2, 3 and 4, SHA-1 or SHA-256). Called by sandbox-git-watch.ts after a sandboxed
-// command changed the index: host `git status` runs git inside each populated gitlink.
+// (versions 2, 3 and 4, SHA-1 or SHA-256, a split index's shared index). Called by
+// sandbox-git-watch.ts after a sandboxed command changed the index: host `git status` runs git
+// inside each populated gitlink.
 import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 const GITLINK = 0o160000;
 const TYPE_MASK = 0o170000;
 
-/** The paths of the index's gitlink entries; [] when it cannot be read or parsed. */
+/**
+ * The paths of the index's gitlink entries, those of its shared index included (a split index,
+ * `git update-index --split-index`: entries may live in `sharedindex.<hash>` beside it); [] when
+ * it cannot be read or parsed.
+ */
 export function indexGitlinks(indexPath: string, hashBytes: 20 | 32 = 20): string[] {
-  let data: Buffer;
+  const own = parsedIndex(indexPath, hashBytes);
+  if (!own.shared) return own.gitlinks;
+  const shared = parsedIndex(join(dirname(indexPath), `sharedindex.${own.shared}`), hashBytes);
+  return [...new Set([...own.gitlinks, ...shared.gitlinks])];
+}
+
+interface Parsed {
+  gitlinks: string[];
+  /** The hash of the shared index a split index names (its `link` extension), or null. */
+  shared: string | null;
+}
+
+function parsedIndex(path: string, hashBytes: number): Parsed {
   try {
-    data = readFileSync(indexPath);
+    return parseIndex(readFileSync(path), hashBytes);
   } catch {
-    return [];
-  }
-  try {
-    return parseGitlinks(data, hashBytes);
-  } catch {
-    return [];
+    return { gitlinks: [], shared: null };
   }
 }
 
-function parseGitlinks(data: Buffer, hashBytes: number): string[] {
-  if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return [];
+function parseIndex(data: Buffer, hashBytes: number): Parsed {
+  const out: Parsed = { gitlinks: [], shared: null };
+  if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return out;
   const version = data.readUInt32BE(4);
-  if (version < 2 || version > 4) return [];
+  if (version < 2 || version > 4) return out;
   const count = data.readUInt32BE(8);
-  const out: string[] = [];
   let offset = 12;
   let previous = "";
   for (let i = 0; i < count; i++) {
@@ -52,7 +65,16 @@ function parseGitlinks(data: Buffer, hashBytes: number): string[] {
     }
     if (offset > data.length) return out;
     previous = path;
-    if ((mode & TYPE_MASK) === GITLINK) out.push(path);
+    if ((mode & TYPE_MASK) === GITLINK) out.gitlinks.push(path);
+  }
+  // Extensions (a 4-byte signature, a 4-byte size, the data) up to the trailing checksum.
+  while (offset + 8 <= data.length - hashBytes) {
+    const signature = data.toString("latin1", offset, offset + 4);
+    const size = data.readUInt32BE(offset + 4);
+    if (signature === "link" && size >= hashBytes) {
+      out.shared = data.toString("hex", offset + 8, offset + 8 + hashBytes);
+    }
+    offset += 8 + size;
   }
   return out;
 }

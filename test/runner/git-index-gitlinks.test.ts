@@ -48,6 +48,15 @@ describe("indexGitlinks", () => {
     });
   }
 
+  it("finds the gitlinks a split index keeps in its shared index", () => {
+    const { dir, links } = repository("repo-split", "sha1");
+    git(dir, "update-index", "--split-index");
+    const index = join(dir, ".git", "index");
+    assert.deepEqual([...indexGitlinks(index)].sort(), links);
+    git(dir, "update-index", "--add", "--cacheinfo", `160000,${"1".repeat(40)},late`);
+    assert.deepEqual([...indexGitlinks(index)].sort(), [...links, "late"].sort());
+  });
+
   it("reads nothing from a missing or foreign file", () => {
     assert.deepEqual(indexGitlinks(join(base, "none")), []);
     writeFileSync(join(base, "junk"), "DIRC\0\0\0\x02\xff\xff\xff\xff");

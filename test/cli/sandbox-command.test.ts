@@ -1,6 +1,7 @@
 // End to end: the built `codewhale sandbox -- CMD` as a child process, with a fake HOME: the
 // command runs under `[sandbox]` (writes outside the workspace refused, exit code kept),
-// `--sandbox off` runs it unconfined, and `--explain` prints the bwrap arguments.
+// `--sandbox off` runs it unconfined, `--explain` prints the bwrap arguments, and a nested
+// repository the command left for host git to run is warned of on stderr.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -59,6 +60,33 @@ describe("codewhale sandbox", { skip }, () => {
     assert.match(run.stdout, /^\(version 1\)$/m);
     assert.ok(run.stdout.includes(`(allow file-write* (subpath "${realpathSync(workspace)}"))`));
     assert.doesNotMatch(run.stdout, /\(allow network/);
+  });
+
+  it("warns on stderr of a nested repository the command linked from the index whose config runs a program", () => {
+    const repo = join(base, "repo");
+    const git = (...args: string[]) =>
+      spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: repo });
+    mkdirSync(repo);
+    git("init", "-q");
+    git("commit", "-q", "--allow-empty", "-m", "init");
+    const attack = [
+      "git init -q sub && git -C sub -c user.name=t -c user.email=t@t commit -q --allow-empty -m s",
+      "git -C sub config core.pager 'sh -c evil'",
+      "git update-index --add --cacheinfo 160000,$(git -C sub rev-parse HEAD),sub",
+    ].join(" && ");
+    const run = spawnSync(
+      process.execPath,
+      [join(repoRoot, "bin/codewhale.cjs"), "sandbox", "--cwd", repo, "--", "bash", "-c", attack],
+      {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH, HOME: home, CODEWHALE_HOME: join(home, ".codewhale") },
+      },
+    );
+    assert.equal(run.status, 0, run.stderr + run.stdout);
+    assert.match(
+      run.stderr,
+      /codewhale: sandbox: warning: nested repository .*: sub: core\.pager=sh -c evil/,
+    );
   });
 
   it("rejects an unknown mode as a config error", () => {

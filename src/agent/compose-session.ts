@@ -526,6 +526,7 @@ function openToolbox(
     cwd: options.cwd,
     config: options.loaded.config,
     env: options.env,
+    sessionsDir: options.sessionsDir,
     externalTools: prepared.policy.externalTools,
     readGate: readGateFor(prepared.permissions, prepared.context),
     privateHosts: privateHostsFor(prepared.permissions),

@@ -47,6 +47,8 @@ interface SessionToolsOptions {
   cwd: string;
   config: Config;
   env: Env;
+  /** Where the session logs are: hidden from sandboxed commands. */
+  sessionsDir?: string;
   /** `[[tools.external]]` entries from trusted config only. */
   externalTools: Config["tools"]["external"];
   /** What the permission rules keep the reading tools away from. */
@@ -127,6 +129,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     workspace: options.cwd,
     env: options.env,
     tempDir: spill.dir,
+    ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
   });
   if (sandbox.notice) options.onNotice({ message: sandbox.notice, level: "tools" });
   if (sandbox.policy) sweepStalePlaceholders(sandbox.policy);

@@ -4,7 +4,7 @@
 // prefixes a command with `bwrap` and bwrapArgs(policy) when a spec carries one. See docs/sandbox.md.
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, realpathSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { Protection } from "./sandbox-protect.ts";
 import { workspaceProtection } from "./sandbox-protect.ts";
 
@@ -36,6 +36,8 @@ interface SandboxPaths {
   codewhaleHome: string;
   /** The session's temp (spill) directory, writable in `workspace-write`. */
   tempDir?: string;
+  /** Where session logs are (`session_dir`, `--session-dir`): hidden as `sessions/` is. */
+  sessionsDir?: string;
 }
 
 /** One resolved policy: what a command may write, may not read, and whether it has a network. */
@@ -115,6 +117,7 @@ export function resolveSandboxPolicy(
       ...section.deny_read.map((p) => expand(p, paths)),
     ]),
     ...DEFAULT_DENY_READ_IN_CODEWHALE_HOME.map((rel) => realOrSelf(join(ownHome, rel))),
+    ...sessionsDirHidden(paths.sessionsDir, workspace),
   ].filter((path, i, all) => all.indexOf(path) === i);
   const network = typeof section.network === "string" ? section.network : "off";
   const allow = typeof section.network === "string" ? [] : [...new Set(section.network.allow)];
@@ -176,6 +179,15 @@ export function bwrapArgs(
   if (policy.tmp === "private") args.push("--setenv", "TMPDIR", "/tmp");
   args.push("--chdir", cwd);
   return args;
+}
+
+/** A sessions directory elsewhere than the default, unless it holds the workspace itself. */
+function sessionsDirHidden(dir: string | undefined, workspace: string): string[] {
+  if (dir === undefined) return [];
+  const real = realOrSelf(dir);
+  const rel = relative(real, workspace);
+  const holdsWorkspace = rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return holdsWorkspace ? [] : [real];
 }
 
 /** A one-line summary for notices and receipts: `workspace-write, network off`. */

@@ -47,6 +47,8 @@ interface SandboxSetupOptions {
   workspace: string;
   env: NodeJS.ProcessEnv;
   tempDir?: string;
+  /** The session logs' directory (hidden from commands). */
+  sessionsDir?: string;
 }
 
 /** The paths a session's policy is resolved against. */
@@ -56,6 +58,7 @@ function pathsOf(options: SandboxSetupOptions) {
     home: options.env.HOME || "/nonexistent",
     codewhaleHome: resolveHome(options.env),
     ...(options.tempDir ? { tempDir: options.tempDir } : {}),
+    ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
   };
 }
 

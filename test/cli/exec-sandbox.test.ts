@@ -2,7 +2,7 @@
 // the OS sandbox (`[sandbox]`, docs/sandbox.md): a write outside the workspace is refused, and
 // the result tells the model it was the sandbox; `--sandbox off` runs the same command unconfined.
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -33,10 +33,18 @@ async function sessionIn(setup: ReturnType<typeof execEnv>, ...flags: string[]) 
 }
 
 describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
-  it("refuses a foreground write outside the workspace and says it was the sandbox", async () => {
-    bash("toolu_1", { command: `touch inside && touch ${outside}/fg` });
+  it("refuses a foreground write outside the workspace and says it was the sandbox; hides a --session-dir", async () => {
+    const logs = join(outside, "logs");
+    bash("toolu_1", { command: `ls -R ${logs}; touch inside && touch ${outside}/fg` });
     mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
-    const { setup, results, lines } = await session();
+    const { setup, results, lines } = await session("--session-dir", logs);
+    const files = readdirSync(logs, { recursive: true, encoding: "utf8" });
+    assert.ok(files.some((name) => name.endsWith(".jsonl")));
+    assert.doesNotMatch(
+      results[0] ?? "",
+      /\.jsonl/,
+      "the session's log is hidden from the command",
+    );
     const receipt = lines[0]?.sandbox as Record<string, unknown> | undefined;
     assert.equal(receipt?.mode, "workspace-write");
     assert.equal(receipt?.network, "off");

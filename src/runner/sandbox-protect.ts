@@ -2,7 +2,9 @@
 // `.mcp.json`) for one sandboxed command, read from the disk when it starts: one that exists is
 // bound read-only; one that does not gets an empty read-only mount point, so the command cannot
 // create it either; `.git` itself is bound to itself so it cannot be renamed away and rebuilt
-// (an empty `.git`, such as a mount point kept from an earlier command, is read-only instead).
+// (an empty `.git`, such as a mount point kept from an earlier command, is read-only instead);
+// the rest of git's metadata that can run a program (commondir, submodules) is found by
+// sandbox-git-paths.ts.
 // bwrapArgs (sandbox-policy.ts) adds the mounts; runCommand and bash's editor terminals hold the
 // mount points around the run (sandbox-placeholders.ts). Commands only (a private /tmp).
 import { lstatSync, opendirSync, readlinkSync, realpathSync } from "node:fs";

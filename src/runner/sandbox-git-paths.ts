@@ -6,10 +6,11 @@
 // workspace, and files in the workspace a config includes. Read from the disk (no git spawned)
 // at each command start by sandbox-protect.ts, which binds each read-only, or puts a mount point
 // where one is missing.
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { ConfigEntry } from "./git-config-scan.ts";
 import { configTrue, configValue, readGitConfig } from "./git-config-scan.ts";
+import { isInside, kindOf } from "./path-kind.ts";
 
 /**
  * `dir` and `file` as in sandbox-protect.ts; `commondir`: a file whose mount point holds "."
@@ -139,20 +140,5 @@ function listDir(path: string): string[] {
     return readdirSync(path);
   } catch {
     return [];
-  }
-}
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-}
-
-function kindOf(path: string): "dir" | "file" | "link" | "missing" {
-  try {
-    const stat = lstatSync(path);
-    if (stat.isSymbolicLink()) return "link";
-    return stat.isDirectory() ? "dir" : "file";
-  } catch {
-    return "missing";
   }
 }

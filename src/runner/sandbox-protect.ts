@@ -7,8 +7,9 @@
 // sandbox-git-paths.ts.
 // bwrapArgs (sandbox-policy.ts) adds the mounts; runCommand and bash's editor terminals hold the
 // mount points around the run (sandbox-placeholders.ts). Commands only (a private /tmp).
-import { lstatSync, opendirSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { opendirSync, readlinkSync, realpathSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { isInside, kindOf } from "./path-kind.ts";
 import type { GitKind, GitPath } from "./sandbox-git-paths.ts";
 import { gitMetadataPaths } from "./sandbox-git-paths.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
@@ -153,20 +154,5 @@ function isEmptyDir(path: string): boolean {
     return first === null;
   } catch {
     return false;
-  }
-}
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-}
-
-function kindOf(path: string): "dir" | "file" | "missing" | "link" {
-  try {
-    const stat = lstatSync(path);
-    if (stat.isSymbolicLink()) return "link";
-    return stat.isDirectory() ? "dir" : "file";
-  } catch {
-    return "missing";
   }
 }

@@ -8,14 +8,15 @@ import type { Database } from "better-sqlite3";
 import { errorMessage, SearchIndexError } from "../errors.ts";
 
 /** Bumped when the tables change: an index of another version is rebuilt from the logs. */
-const INDEX_VERSION = "3";
+const INDEX_VERSION = "4";
 
 /**
  * `texts` is contentless (`content=''`) with `detail=column`: it holds which events and columns
  * each word is in, not the text (which stays in the log) nor the words' positions; a hit's
  * snippet is read from the log at the entry's `line_offset`, and a phrase is checked there
  * (snippets.ts). Thinking is a column of its own, searched only when asked. Entries are kept
- * small: the session by its integer `sid`, the time in milliseconds, the model by its id.
+ * small: the session by its integer `sid`, the time in milliseconds, the model by its id; a
+ * session's `files` hold each path its calls named once.
  */
 const SCHEMA = `
 create table if not exists meta(key text primary key, value text not null);
@@ -33,9 +34,8 @@ create table if not exists entries(
   line_offset integer not null);
 create index if not exists entries_sid on entries(sid);
 create index if not exists entries_call on entries(sid, call_id) where kind = 'call';
-create table if not exists files(entry_id integer not null, sid integer not null, path text not null);
-create index if not exists files_path on files(path);
-create index if not exists files_sid on files(sid);
+create table if not exists files(sid integer not null, path text not null,
+  primary key (sid, path)) without rowid;
 create table if not exists forgotten(session_id text primary key);
 create virtual table if not exists texts using fts5(text, thinking, content = '',
   contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2');

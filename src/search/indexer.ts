@@ -204,7 +204,7 @@ class EntryWriter {
       "insert into entries (sid, seq, ts, kind, tool, call_id, model, line_offset) values (?, ?, ?, ?, ?, ?, ?, ?)",
     );
     this.insertText = db.prepare("insert into texts (rowid, text, thinking) values (?, ?, ?)");
-    this.insertFile = db.prepare("insert into files values (?, ?, ?)");
+    this.insertFile = db.prepare("insert or ignore into files values (?, ?)");
     this.findTool = db.prepare(
       "select tool from entries where sid = ? and call_id = ? and kind = 'call'",
     );
@@ -263,7 +263,7 @@ class EntryWriter {
       lineOffset,
     );
     this.insertText.run(lastInsertRowid, doc.text, doc.thinking);
-    for (const path of doc.paths) this.insertFile.run(lastInsertRowid, this.sid, path);
+    for (const path of doc.paths) this.insertFile.run(this.sid, path);
   }
 
   /** Updates the session's row with what this read learned. */

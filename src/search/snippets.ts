@@ -63,7 +63,9 @@ interface Token {
 function tokens(text: string): Token[] {
   const out: Token[] = [];
   for (const match of text.matchAll(TOKEN)) {
-    const folded = match[0].normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+    const word = match[0];
+    const plain = !/[\u0080-\uffff]/.test(word);
+    const folded = (plain ? word : word.normalize("NFD").replace(/\p{M}/gu, "")).toLowerCase();
     if (folded !== "") out.push({ start: match.index, end: match.index + match[0].length, folded });
   }
   return out;

@@ -149,10 +149,12 @@ export class TextGenerator {
     return out.join(" ");
   }
 
-  /** A number in [0, 1). */
+  /** A number in [0, 1) (mulberry32: 32-bit integer steps, so no precision is lost). */
   random(): number {
-    this.state = (this.state * 1103515245 + 12345) & 0x7fffffff;
-    return this.state / 0x80000000;
+    this.state = (this.state + 0x6d2b79f5) | 0;
+    let t = Math.imul(this.state ^ (this.state >>> 15), 1 | this.state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
   private rank(target: number): number {

@@ -76,11 +76,7 @@ export function syncIndex(db: Database, sessionsDir: string, only?: readonly str
  * BATCH_BYTES: an unchanged log costs a stat, and no transaction.
  */
 function changedLogs(db: Database, paths: readonly string[]): { path: string; size: number }[][] {
-  const seen = new Map(
-    (db.prepare("select path, size from logs").all() as { path: string; size: number }[]).map(
-      (row) => [row.path, row.size],
-    ),
-  );
+  const seen = knownSizes(db, paths);
   const forgotten = new Set(
     (db.prepare("select session_id from forgotten").all() as { session_id: string }[]).map(
       (row) => row.session_id,
@@ -102,6 +98,18 @@ function changedLogs(db: Database, paths: readonly string[]): { path: string; si
   }
   if (batch.length > 0) batches.push(batch);
   return batches;
+}
+
+/** The sizes the index saw of `paths`: one query for a walk, a lookup each for a few logs. */
+function knownSizes(db: Database, paths: readonly string[]): Map<string, number> {
+  type Row = { path: string; size: number };
+  if (paths.length > 16) {
+    const rows = db.prepare("select path, size from logs").all() as Row[];
+    return new Map(rows.map((row) => [row.path, row.size]));
+  }
+  const one = db.prepare("select path, size from logs where path = ?");
+  const rows = paths.map((path) => one.get(path) as Row | undefined);
+  return new Map(rows.flatMap((row) => (row ? [[row.path, row.size] as const] : [])));
 }
 
 function sessionIdOf(path: string): string {

@@ -64,15 +64,24 @@ export function searchIndex(db: Database, text: string, filters: SearchFilters):
   const { where, params } = conditions(filters);
   const limit = filters.limit ?? 20;
   const phrases = terms.some((term) => term.length > 1);
+  // Unfiltered, FTS5 ranks and cuts before any join; filtered, the join comes first.
+  const cut = where.length === 0 ? (phrases ? PHRASE_CHECKS : limit) : null;
   const statement = db.prepare(
     `select e.seq, e.ts, e.kind, e.tool, e.line_offset, s.session_id, s.path, s.cwd, s.title,
        s.model, s.parent_id, m.name as entry_model
-     from texts join entries e on e.id = texts.rowid join sessions s on s.sid = e.sid
+     from (select rowid as id, rank from texts where texts match ? order by rank
+       ${cut === null ? "" : "limit ?"}) t
+       join entries e on e.id = t.id join sessions s on s.sid = e.sid
        join models m on m.id = e.model
-     where texts match ? ${where.map((w) => `and ${w}`).join(" ")}
-     order by bm25(texts), e.ts desc ${phrases ? "" : "limit ?"}`,
+     ${where.length > 0 ? `where ${where.join(" and ")}` : ""}
+     order by t.rank, e.ts desc ${phrases ? "" : "limit ?"}`,
   );
-  const args = [ftsQuery(terms, thinking), ...params, ...(phrases ? [] : [limit])];
+  const args = [
+    ftsQuery(terms, thinking),
+    ...(cut === null ? [] : [cut]),
+    ...params,
+    ...(phrases ? [] : [limit]),
+  ];
   const hits: SearchHit[] = [];
   let checked = 0;
   for (const row of statement.iterate(...args) as IterableIterator<Row>) {

@@ -84,7 +84,7 @@ export async function benchCheckpoints(): Promise<string[]> {
         store.markRecorded(capture);
       }),
     );
-    // What the next capture waits for, if it comes sooner: git's update of the index.
+    // A second checkpoint right after (it looks again at the files not yet in git's index).
     indexed.push((captures.at(-1) ?? 0) + (await time(() => store.capture())));
     // The same 5 files changed by calls that name them (write, edit): no scan.
     const paths = [0, 1, 2, 3, 4].map((i) => `d${(i * 7) % FOLDERS}/f${run}.txt`);
@@ -97,13 +97,13 @@ export async function benchCheckpoints(): Promise<string[]> {
         store.markRecorded(capture);
       }),
     );
-    // Untimed: git's index update after it, so the next checkpoint does not wait for it.
+    // Untimed: a checkpoint of the whole workspace after it, as the next bash call's would be.
     await store.capture();
   }
   const lines = [
     `workspace: ${files} files; 5 changed before each checkpoint; median of ${RUNS}`,
     `checkpoint after a call (one git ls-files):   ${median(captures).toFixed(1)} ms`,
-    `  the same and git's index update after it:  ${median(indexed).toFixed(1)} ms`,
+    `  the same and another right after it:       ${median(indexed).toFixed(1)} ms`,
     `checkpoint after calls naming the 5 (write, edit): ${median(named).toFixed(1)} ms`,
     `git status --porcelain, same tree:            ${median(statuses).toFixed(1)} ms`,
     `lstat walk of every file (Node):              ${median(walks).toFixed(1)} ms`,

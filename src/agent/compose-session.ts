@@ -527,6 +527,7 @@ function openToolbox(
     config: options.loaded.config,
     env: options.env,
     sessionsDir: options.sessionsDir,
+    runFiles: (prepared.context.runs ?? []).map((run) => run.path),
     externalTools: prepared.policy.externalTools,
     readGate: readGateFor(prepared.permissions, prepared.context),
     privateHosts: privateHostsFor(prepared.permissions),

@@ -49,6 +49,8 @@ interface SessionToolsOptions {
   env: Env;
   /** Where the session logs are: hidden from sandboxed commands. */
   sessionsDir?: string;
+  /** The workspace files configured commands run: read-only to sandboxed commands. */
+  runFiles?: readonly string[];
   /** `[[tools.external]]` entries from trusted config only. */
   externalTools: Config["tools"]["external"];
   /** What the permission rules keep the reading tools away from. */
@@ -130,6 +132,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     env: options.env,
     tempDir: spill.dir,
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
+    ...(options.runFiles ? { runFiles: options.runFiles } : {}),
   });
   if (sandbox.notice) options.onNotice({ message: sandbox.notice, level: "tools" });
   if (sandbox.policy) sweepStalePlaceholders(sandbox.policy);

@@ -4,7 +4,7 @@
 // prefixes a command with `bwrap` and bwrapArgs(policy) when a spec carries one. See docs/sandbox.md.
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, realpathSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Protection } from "./sandbox-protect.ts";
 import { workspaceProtection } from "./sandbox-protect.ts";
 
@@ -38,6 +38,11 @@ interface SandboxPaths {
   tempDir?: string;
   /** Where session logs are (`session_dir`, `--session-dir`): hidden as `sessions/` is. */
   sessionsDir?: string;
+  /**
+   * Workspace files that configured commands run (hooks, external tools, MCP servers: the
+   * permission layer's run targets): read-only, so a command cannot change what they run later.
+   */
+  runFiles?: readonly string[];
 }
 
 /** One resolved policy: what a command may write, may not read, and whether it has a network. */
@@ -52,7 +57,10 @@ export interface SandboxPolicy {
   allow: string[];
   /** Bound read-write (workspace-write only); one missing when the command starts is skipped. */
   writable: string[];
-  /** Bound read-only over a writable root (the workspace's hooks, config, agent settings). */
+  /**
+   * Bound read-only over a writable root (the workspace's hooks, config, agent settings, the
+   * files configured commands run), each folder on the way bound over itself.
+   */
   readOnly: string[];
   /**
    * Hidden: an empty tmpfs over a directory, /dev/null over a file. codewhale's own directories
@@ -105,9 +113,10 @@ export function resolveSandboxPolicy(
           ...(paths.tempDir ? [resolve(paths.tempDir)] : []),
         ]
       : [];
-  const readOnly = writable.flatMap((root) =>
-    existing(PROTECTED_IN_WORKSPACE.map((rel) => join(root, rel))),
-  );
+  const readOnly = [
+    ...writable.flatMap((root) => existing(PROTECTED_IN_WORKSPACE.map((rel) => join(root, rel)))),
+    ...existing(paths.runFiles ?? []).filter((path) => rootOf(path, writable) !== null),
+  ].filter((path, i, all) => all.indexOf(path) === i);
   // codewhale's own directories are hidden even before they exist: a session creates its
   // checkpoint store (and a login its keys) after the policy is resolved.
   const ownHome = realOrSelf(paths.codewhaleHome);
@@ -166,8 +175,16 @@ export function bwrapArgs(
   // The workspace's protected paths as they are now, missing ones included (sandbox-protect.ts);
   // then those of the other writable roots, and symlinked ones, as the session found them.
   args.push(...protection.args);
+  const pinned = new Set<string>();
   for (const path of policy.readOnly) {
-    if (!protection.covered.includes(path)) args.push("--ro-bind", path, path);
+    if (protection.covered.includes(path)) continue;
+    // Each folder between its root and it is bound over itself, so it cannot be renamed away
+    // and rebuilt without the file (`mv scripts s2 && mkdir scripts`).
+    for (const folder of foldersBetween(rootOf(path, policy.writable), path)) {
+      if (!pinned.has(folder) && isDirectory(folder)) args.push("--bind", folder, folder);
+      pinned.add(folder);
+    }
+    args.push("--ro-bind", path, path);
   }
   for (const path of policy.denyRead) {
     // One of codewhale's own that does not exist yet has nothing to hide (nor a mount point).
@@ -179,6 +196,22 @@ export function bwrapArgs(
   if (policy.tmp === "private") args.push("--setenv", "TMPDIR", "/tmp");
   args.push("--chdir", cwd);
   return args;
+}
+
+/** The writable root `path` lies in (the innermost), or null. */
+function rootOf(path: string, roots: readonly string[]): string | null {
+  const inside = roots.filter((root) => {
+    const rel = relative(root, path);
+    return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+  });
+  return inside.sort((a, b) => b.length - a.length)[0] ?? null;
+}
+
+/** The folders strictly between `root` and `path`, outermost first; none without a root. */
+function foldersBetween(root: string | null, path: string): string[] {
+  if (root === null) return [];
+  const parts = relative(root, path).split(sep).slice(0, -1);
+  return parts.map((_, i) => join(root, ...parts.slice(0, i + 1)));
 }
 
 /** A sessions directory elsewhere than the default, unless it holds the workspace itself. */

@@ -49,6 +49,8 @@ interface SandboxSetupOptions {
   tempDir?: string;
   /** The session logs' directory (hidden from commands). */
   sessionsDir?: string;
+  /** The workspace files configured commands run (read-only to commands). */
+  runFiles?: readonly string[];
 }
 
 /** The paths a session's policy is resolved against. */
@@ -59,6 +61,7 @@ function pathsOf(options: SandboxSetupOptions) {
     codewhaleHome: resolveHome(options.env),
     ...(options.tempDir ? { tempDir: options.tempDir } : {}),
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
+    ...(options.runFiles ? { runFiles: options.runFiles } : {}),
   };
 }
 

@@ -5,9 +5,9 @@
 // command. Each tries to write outside the workspace; exec runs a refused external tool or cgc
 // query again outside only when `--allow` named it.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
 import { openHarness, scripted } from "../agent/scripted.ts";
 import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
@@ -43,9 +43,13 @@ function cgcWritingOutside(prefix: string): string {
 async function exec(
   toml: string,
   blocks: Array<Record<string, unknown>> = [],
-  options: { flags?: string[]; path?: string } = {},
+  options: { flags?: string[]; path?: string; files?: Record<string, string> } = {},
 ) {
   const setup = execEnv(mock, toml);
+  for (const [name, text] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(setup.workspace, name)), { recursive: true });
+    writeFileSync(join(setup.workspace, name), text);
+  }
   if (options.path) setup.env.PATH = `${options.path}:${setup.env.PATH}`;
   if (blocks.length > 0) mock.enqueue({ blocks } as never);
   mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
@@ -121,6 +125,31 @@ describe("inside the OS sandbox, besides bash", { skip }, () => {
       `[sandbox]\nhooks = "outside"\n[[hooks.SessionStart]]\ncommand = ${JSON.stringify(hook("hook-out"))}\n`,
     );
     assert.ok(existsSync(join(outside, "hook-out")));
+  });
+
+  it("a command cannot change a workspace script a hook runs, nor swap its folder for another", async () => {
+    const toml = `[sandbox]\nhooks = "outside"\n[[hooks.PostToolUse]]\nmatcher = "Bash"\ncommand = "sh $CODEWHALE_PROJECT_DIR/scripts/lint.sh"\n`;
+    const bash = (id: string, command: string) => ({
+      kind: "tool",
+      id,
+      name: "bash",
+      input: { command },
+    });
+    const { lines } = await exec(
+      toml,
+      [
+        bash("b1", `echo 'touch ${outside}/script-changed' > scripts/lint.sh`),
+        bash(
+          "b2",
+          `mv scripts s2; mkdir -p scripts; echo 'touch ${outside}/folder-swapped' > scripts/lint.sh`,
+        ),
+      ],
+      { files: { "scripts/lint.sh": `touch ${outside}/lint-ran\n` } },
+    );
+    const results = lines.filter((line) => line.type === "tool/result").map((l) => l.content);
+    assert.ok(existsSync(join(outside, "lint-ran")), "the hook ran its script");
+    assert.ok(!existsSync(join(outside, "script-changed")), String(results[0]));
+    assert.ok(!existsSync(join(outside, "folder-swapped")), String(results[1]));
   });
 
   it("an MCP stdio server runs inside: its write outside fails, its tools still work", async () => {

@@ -293,9 +293,10 @@ function buildConfigSchema<P extends z.ZodType, M extends z.ZodType>(provider: P
         notifications: z.enum(NOTIFICATION_CHANNELS).default("auto"),
         /**
          * How long the terminal's prompt waits for input after a turn before the Notification
-         * hooks hear `idle_prompt`; 0: never.
+         * hooks hear `idle_prompt`; 0: never. At most 2^31 - 1 (about 24 days): Node fires a
+         * longer timer at once.
          */
-        idle_prompt_ms: count.default(60_000),
+        idle_prompt_ms: count.max(2 ** 31 - 1).default(60_000),
         /** The terminal's colours: its own ANSI palette (`auto`), or fixed ones for a background. */
         theme: z.enum(["auto", "dark", "light"]).default("auto"),
         /** The terminal's editor: as it is, or with vim's normal and insert modes. */

@@ -15,6 +15,15 @@ describe("configSchema", () => {
     assert.throws(() => configSchema.parse({ thinking: { effort: "extreme" } }));
   });
 
+  it("display.idle_prompt_ms stops at the longest timer Node keeps (a longer one fires at once)", () => {
+    const max = 2 ** 31 - 1;
+    assert.equal(
+      configSchema.parse({ display: { idle_prompt_ms: max } }).display.idle_prompt_ms,
+      max,
+    );
+    assert.throws(() => configSchema.parse({ display: { idle_prompt_ms: max + 1 } }));
+  });
+
   it("fills every section with its defaults from an empty table", () => {
     const config = configSchema.parse({});
     assert.equal(config.model, "anthropic/claude-sonnet-4-6");

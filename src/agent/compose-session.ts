@@ -490,16 +490,16 @@ function openLog(
     );
   options.bus.emit("agent/session-start", { sessionId: writer.id, logPath: writer.path });
   journal.open(reopened?.history);
-  const effort = resolved.effort;
-  if (effort !== undefined && effort !== effortInEffect(reopened?.history ?? [])) {
-    writer.append({ type: "session/effort", effort });
-  }
-  if (!reopened) return writer;
-  const history = journal.history();
+  const history = reopened ? journal.history() : [];
+  // The repair first: it closes a turn the last process left open.
   for (const event of repairEvents(history)) writer.append(event);
-  const inEffect = modelInEffect(history);
-  if (inEffect.provider !== provider || inEffect.model !== resolved.model) {
+  const inEffect = reopened ? modelInEffect(history) : undefined;
+  if (inEffect && (inEffect.provider !== provider || inEffect.model !== resolved.model)) {
     writer.append({ type: "session/model", provider, model: resolved.model });
+  }
+  const effort = resolved.effort;
+  if (effort !== undefined && effort !== effortInEffect(history)) {
+    writer.append({ type: "session/effort", effort });
   }
   return writer;
 }

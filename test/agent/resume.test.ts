@@ -55,6 +55,26 @@ describe("resume", () => {
     );
   });
 
+  it("--effort on resuming a crashed turn is recorded after the repair closes that turn, as --model is", async () => {
+    const home = tempDir("cw-home-");
+    const workspace = tempDir("cw-ws-");
+    const id = crashedSession(`${home}/sessions`, workspace);
+    const h = await openHarness(scripted(), {
+      home,
+      workspace,
+      resume: id,
+      effortOverride: "high",
+      modelOverride: "anthropic/claude-haiku-4-5",
+    });
+    h.agent.dispose();
+    const log = types(readSession(h.agent.logPath).events);
+    assert.deepEqual(log.slice(log.lastIndexOf("turn/end")), [
+      "turn/end",
+      "session/model",
+      "session/effort",
+    ]);
+  });
+
   it("--continue picks the newest session of this cwd; --model switches and is recorded", async () => {
     const home = tempDir("cw-home-");
     const workspace = tempDir("cw-ws-");

@@ -32,6 +32,8 @@ export interface TetheredSpec {
   mergeStderr: boolean;
   /** Given to the command on fd 4, then closed (a seccomp filter for bwrap, sandbox-seccomp.ts). */
   fd4?: Buffer;
+  /** Open a Node IPC channel after those (the network bridge's, sandbox-bridge.ts). */
+  ipc?: boolean;
 }
 
 export interface TetheredChild {
@@ -62,7 +64,14 @@ export function spawnTethered(spec: TetheredSpec): TetheredChild {
     cwd: spec.cwd,
     env: spec.env,
     detached: true,
-    stdio: [spec.stdin, "pipe", "pipe", "pipe", ...(spec.fd4 ? ["pipe" as const] : [])],
+    stdio: [
+      spec.stdin,
+      "pipe",
+      "pipe",
+      "pipe",
+      ...(spec.fd4 ? ["pipe" as const] : []),
+      ...(spec.ipc ? ["ipc" as const] : []),
+    ],
   });
   if (spec.fd4) (child.stdio[4] as Socket).end(spec.fd4);
   const line = child.stdio[3] as Socket | null;

@@ -5,13 +5,14 @@
 // the command leaves running in its group when it exits is stopped the same way. A lifeline
 // (lifeline.ts) kills the group when codewhale dies before the command ends, SIGKILL included.
 import type { ChildProcess } from "node:child_process";
+import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { spawnTethered } from "./lifeline.ts";
 import type { OutputPipeline, PipelineOptions } from "./output-pipeline.ts";
 import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { guardProcessTree } from "./process-tree.ts";
-import { bridgedCommand, proxyBwrapArgs } from "./sandbox-bridge.ts";
+import { bridgedCommand, proxyBwrapArgs, serveBridge } from "./sandbox-bridge.ts";
 import { nestedRepoWarnings } from "./sandbox-git-watch.ts";
 import type { HeldProtection } from "./sandbox-placeholders.ts";
 import { holdPlaceholders } from "./sandbox-placeholders.ts";
@@ -74,9 +75,9 @@ export async function runCommand(
   // The workspace's missing protected paths get mount points (kept until the session ends).
   const held = spec.sandbox ? holdPlaceholders(spec.sandbox.policy) : null;
   try {
-    const filter = spec.sandbox && !proxy ? commandFilter(spec.sandbox.policy) : null;
+    const filter = spec.sandbox ? commandFilter(spec.sandbox.policy) : null;
     const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held, filter) : command;
-    const result = await runArgv(spec, argv, policy, options, started, filter);
+    const result = await runArgv(spec, argv, policy, options, started, filter, proxy);
     // What the command may have left for git on the host to run (the index stays writable).
     const nestedRepos = spec.sandbox ? nestedRepoWarnings(spec.sandbox.policy) : [];
     return nestedRepos.length > 0 ? { ...result, nestedRepos } : result;
@@ -109,11 +110,11 @@ export function confinedArgv(
 }
 
 /**
- * The seccomp filter of a command whose network is off without an allow list (no unix sockets:
- * sandbox-seccomp.ts); null for the others (the allow list's bridge reaches its proxy by one).
+ * The seccomp filter of a command whose network is off, with or without an allow list (no unix
+ * sockets: sandbox-seccomp.ts; the bridge gets its proxy connections over its IPC channel).
  */
 function commandFilter(policy: SandboxPolicy): Buffer | null {
-  if (policy.network !== "off" || policy.allow.length > 0 || policy.tmp !== "private") return null;
+  if (policy.network !== "off" || policy.tmp !== "private") return null;
   return unixSocketFilter();
 }
 
@@ -143,17 +144,20 @@ async function runArgv(
   options: PipelineOptions,
   started: number,
   filter: Buffer | null,
+  proxy: NetworkProxy | null,
 ): Promise<RunResult> {
   const pipeline = createOutputPipeline(policy, options);
   const tethered = spawnTethered({
     argv,
     ...(filter ? { fd4: filter } : {}),
+    ...(proxy ? { ipc: true } : {}),
     ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
     env: spec.env ?? process.env,
     stdin: "ignore",
     mergeStderr: true,
   });
   const child = tethered.child;
+  if (proxy) serveBridge(child, join(proxy.dir, proxy.socketName));
   const guard = guardProcessTree(child.pid, {
     graceMs: spec.killGraceMs ?? 2000,
     ...(spec.timeoutMs === undefined ? {} : { timeoutMs: spec.timeoutMs }),

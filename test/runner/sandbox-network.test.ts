@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { connect } from "node:net";
+import { connect, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -153,8 +153,19 @@ describe("the sandbox's network allow list (bubblewrap + proxy)", { skip }, () =
     assert.deepEqual(log, [refused, refused]);
   });
 
-  it("leaves no direct route: the loopback server is not reachable around the proxy", async () => {
-    const { run } = await sandboxed(`exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`);
-    assert.doesNotMatch(run.output, /connected/);
+  it("leaves no direct route: neither the loopback server nor a host's unix socket", async () => {
+    const path = join(workspace, "host-service.sock");
+    const unix = createNetServer((socket) => socket.end("unix-connected\n"));
+    await new Promise<void>((resolve) => unix.listen(path, resolve));
+    try {
+      const script = `require("net").connect(${JSON.stringify(path)}).on("data", (d) => process.stdout.write(d)).on("error", (e) => console.log(e.code))`;
+      const { run } = await sandboxed(
+        `node -e '${script}'; exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected`,
+      );
+      assert.doesNotMatch(run.output, /connected/);
+      assert.match(run.output, /EPERM/);
+    } finally {
+      unix.close();
+    }
   });
 });

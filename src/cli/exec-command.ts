@@ -19,6 +19,7 @@ import { ExitCode, RunStoppedError, UsageError } from "../errors.ts";
 import { providerKeyVars } from "../hooks/index.ts";
 import { MISSING_ANSWER_LINE } from "../present/missing-answer.ts";
 import { modelInfo } from "../providers/models.ts";
+import { terminalSafe } from "../runner/index.ts";
 import type { AttachedImage } from "../session/images.ts";
 import type { ToolSource } from "../tools/source.ts";
 import { VERSION } from "../version.ts";
@@ -164,7 +165,9 @@ async function runExec(
   bus.on("agent/notice", ({ message, source }) => {
     // Status lines are for a person at a terminal; scripts and CI keep a quiet stderr.
     if (source === "status" && !process.stderr.isTTY) return;
-    output.stderrLine(source === "policy" ? message : `codewhale: ${message}`);
+    // A notice may carry a repository's names (a link's target, a nested repository's path).
+    const line = terminalSafe(message);
+    output.stderrLine(source === "policy" ? line : `codewhale: ${line}`);
   });
   // Signals are handled from before the session opens until it is closed: a signal never
   // leaves a lock, a torn log or a turn without its end behind.

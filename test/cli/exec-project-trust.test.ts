@@ -173,12 +173,14 @@ describe("codewhale exec: prompt files a project names", () => {
     assert.match(linked.stderr, /system_prompt_file \(.*id_rsa is outside the project/);
   });
 
-  it("an AGENTS.md that links outside the repository is skipped, with one notice", async () => {
+  it("an AGENTS.md that links outside the repository is skipped, with one notice, the link's target escaped", async () => {
     const setup = execEnv(mock);
     markRepository(setup.workspace);
     const secret = canary();
-    writeFileSync(join(setup.home, "id_rsa"), secret);
-    symlinkSync(join(setup.home, "id_rsa"), join(setup.workspace, "AGENTS.md"));
+    // The target's name is the repository's to choose: a terminal sequence in it stays text.
+    const target = join(setup.home, "id_rsa\x1b]0;owned\x07");
+    writeFileSync(target, secret);
+    symlinkSync(target, join(setup.workspace, "AGENTS.md"));
     writeFileSync(join(setup.workspace, "CLAUDE.md"), "be brief");
     mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
     const before = mock.requests.length;
@@ -189,8 +191,9 @@ describe("codewhale exec: prompt files a project names", () => {
     assert.ok(raw.includes("be brief"), "the repository's own instruction file still is");
     assert.match(
       run.stderr,
-      /^codewhale: skipping the instruction file .*AGENTS\.md: it links to .*id_rsa, outside the repository /m,
+      /^codewhale: skipping the instruction file .*AGENTS\.md: it links to .*id_rsa\\x1b\]0;owned\\x07, outside the repository /m,
     );
+    assert.ok(!run.stderr.includes("\x1b]0;"), "no terminal sequence reaches stderr");
   });
 });
 

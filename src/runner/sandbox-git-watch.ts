@@ -50,7 +50,10 @@ export function nestedRepoWarnings(policy: SandboxPolicy): string[] {
   const found = new Map<string, Seen>();
   visit(policy.workspace, "", root, 0, state, found);
   state.repos = found;
-  const current = [...found].flatMap(([path, seen]) => seen.findings.map((f) => `${path}: ${f}`));
+  // The path, as the hooks' names and the values, is the command's choice: shown escaped.
+  const current = [...found].flatMap(([path, seen]) =>
+    seen.findings.map((finding) => `${terminalSafeLine(path)}: ${finding}`),
+  );
   const fresh = current.filter((line) => !state.reported.has(line));
   // One that went away and comes back is reported again.
   state.reported = new Set(current);
@@ -102,7 +105,7 @@ function findingsOf(gitdir: string, common: string): string[] {
   ];
   const out = runningEntries(entries).map(({ name, value }) => `${name}=${shown(value)}`);
   const hooks = hookNames(join(common, "hooks"));
-  if (hooks.length > 0) out.push(`hooks ${hooks.join(", ")}`);
+  if (hooks.length > 0) out.push(`hooks ${hooks.map(terminalSafeLine).join(", ")}`);
   return out;
 }
 

@@ -281,6 +281,21 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     ]);
   });
 
+  it("a nested repository's path and hook names are reported escaped (the command chose them)", async () => {
+    const dir = repo(fresh("ws"));
+    const run = await sandboxed(
+      dir,
+      [
+        "sub=$(printf 's\\033]0;a\\007')",
+        'git init -q "$sub" && git -C "$sub" commit -q --allow-empty -m s',
+        `printf '#!/bin/sh\\n' > "$sub/.git/hooks/$(printf 'h\\033]0;b\\007')"`,
+        'git update-index --add --cacheinfo 160000,$(git -C "$sub" rev-parse HEAD),"$sub"',
+      ].join(" && "),
+    );
+    assert.equal(run.exitCode, 0, run.output);
+    assert.deepEqual(run.nestedRepos, ["s\\x1b]0;a\\x07: hooks h\\x1b]0;b\\x07"]);
+  });
+
   it("a .git file appearing in a gitlink's empty checkout is reported though the index did not change", async () => {
     const dir = repo(fresh("ws"));
     const head = git(dir, "rev-parse", "HEAD").trim();

@@ -16,6 +16,14 @@ import { needsOf, selectTests } from "./test-selection.mjs";
 const filters = process.argv.slice(2);
 // The costliest files start first (scripts/test-costs.json), so the run does not end on one.
 const files = orderByCost(selectTests(filters));
+// Node's runner given no file searches the whole tree by its own patterns (scripts and fixture
+// capture programs included), so a filter that matches nothing stops here.
+if (files.length === 0) {
+  console.error(
+    `no test file's path contains ${filters.map((f) => JSON.stringify(f)).join(" or ")}`,
+  );
+  process.exit(2);
+}
 const needs = needsOf(files);
 
 const tools = filters.length === 0 ? Object.keys(SYSTEM_TOOLS) : [...needs.tools];

@@ -377,6 +377,16 @@ export class Agent {
   }
 
   /**
+   * Checks a custom command's turn scope as `submit` will (its rules parsed, its model
+   * resolved): a surface asks before it attaches the command's files, so that a prompt that
+   * will not be sent leaves nothing behind for the next one. Throws the UsageError.
+   */
+  checkScope(scope: TurnScope): void {
+    const { ctx, env, projectTrusted } = this.session;
+    checkTurnScope(ctx, scope, env, projectTrusted);
+  }
+
+  /**
    * Reads the file `path` (relative to the workspace) with the session's `read` tool and
    * records it as a `context/note` from `user:attach` for the next turn: a custom command's
    * `@path`. Only a file the permission rules let the model read without asking; resolves

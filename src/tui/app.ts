@@ -876,6 +876,14 @@ export class App {
    * `!` command of yours (its output a note for the model); then the prompt is sent.
    */
   private async runOwnCommand(own: UserCommand, argument: string): Promise<void> {
+    const scope = commandScope(own);
+    try {
+      // Before its shell spans and files: a prompt that cannot be sent leaves nothing behind.
+      if (scope) this.agent.checkScope(scope);
+    } catch (error) {
+      if (!CodewhaleError.isInstance(error)) throw error;
+      return this.say(`${error.message}; the prompt was not sent`);
+    }
     const ran = new Set<string>();
     for (const line of shellSpans(own)) {
       const run = await new Promise<string | undefined>((resolve) => {
@@ -891,7 +899,7 @@ export class App {
       ran.add(line);
     }
     await attachCommandFiles(this.agent, own, (line) => this.say(line));
-    this.sendPrompt(expandCommand(own, argument, ran), commandScope(own));
+    this.sendPrompt(expandCommand(own, argument, ran), scope);
   }
 
   /** `/model`: the models the providers list; the one picked goes on with this session. */

@@ -74,6 +74,26 @@ describe("a custom command's turn scope", () => {
     screen.keys("Escape");
   });
 
+  it("a command whose model cannot be used attaches nothing: its @path does not ride on the next prompt", async (t) => {
+    const mock = await startMockProvider();
+    t.after(() => mock.close());
+    const setup = execEnv(mock);
+    mkdirSync(join(setup.home, "commands"));
+    const bad = ["---", "model: nosuch/model", "---", "Read @README.md."].join("\n");
+    writeFileSync(join(setup.home, "commands", "bad.md"), `${bad}\n`);
+    writeFileSync(join(setup.workspace, "README.md"), "README-MARKER says hello\n");
+    const { screen } = await startVirtual(t, [], { mock, setup });
+    screen.type("/bad");
+    screen.keys("Enter");
+    await screen.waitFor("the prompt was not sent");
+    mock.enqueue({ blocks: [{ kind: "text", text: "hello back" }] });
+    screen.type("hi");
+    screen.keys("Enter");
+    await screen.waitFor("hello back");
+    assert.doesNotMatch(mock.requests.at(-1)!.raw, /README-MARKER/);
+    assert.ok(!logEvents(setup.home).some((event) => event.type === "context/note"));
+  });
+
   it("a project's command allows no tools in an untrusted project, and says so", async (t) => {
     const mock = await startMockProvider();
     t.after(() => mock.close());

@@ -23,6 +23,7 @@ import {
   stream as providerStream,
   type StreamFunction,
 } from "../providers/index.ts";
+import { followSession } from "../search/index.ts";
 import { sessionSearchSource } from "../search/session-search-tool.ts";
 import { MessageDeriver } from "../session/derive.ts";
 import type { Effort, SessionEvent } from "../session/events.ts";
@@ -234,6 +235,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     loaded.config.thinking.budget_tokens,
   );
   if (ignored) bus.emit("agent/notice", { message: ignored, source: "policy" });
+  followInIndex(options, writer.path);
   const subagents = offersSubagents(options)
     ? new SubagentHost({
         options,
@@ -538,6 +540,30 @@ function openToolbox(
     ...(options.onlyTools ? { only: options.onlyTools } : {}),
     onNotice: ({ message, level }) => options.bus.emit("agent/notice", { message, source: level }),
   });
+}
+
+/**
+ * The home's search index follows the session's turns (search/follow.ts): not a subagent's
+ * session (its parent's catch-up reads it), nor a session given only its own tools (tests).
+ */
+function followInIndex(options: OpenOptions, logPath: string): void {
+  if (options.parent || options.defaultTools === false) return;
+  const follower = followSession({
+    home: options.loaded.home,
+    sessionsDir: options.sessionsDir,
+    logPath,
+  });
+  const detach = [
+    options.bus.on("session/event", (event) => {
+      if (event.type === "turn/end") follower.turnEnded();
+    }),
+  ];
+  detach.push(
+    options.bus.on("agent/disposed", () => {
+      follower.close();
+      for (const off of detach) off();
+    }),
+  );
 }
 
 /** The model's session_search over past sessions, unless `[search] scope = "off"`. */

@@ -7,6 +7,7 @@ import { indexBytes, indexDirOf, openIndexDb, removeIndexFiles } from "./index-d
 import { clearSession, type SyncReport, syncIndex } from "./indexer.ts";
 import { type SearchFilters, type SearchHit, searchIndex } from "./query.ts";
 
+export { followSession } from "./follow.ts";
 export type { SearchFilters, SearchHit } from "./query.ts";
 
 interface SearchIndex {

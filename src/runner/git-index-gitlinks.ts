@@ -54,11 +54,14 @@ function parseIndex(data: Buffer, hashBytes: number): Parsed {
     if (version === 4) {
       const { value: strip, next } = varint(data, at);
       const end = data.indexOf(0, next);
+      // No end: the file is cut or crafted (reading on from -1 went back to its start).
+      if (end < 0) return out;
       path = previous.slice(0, previous.length - strip) + data.toString("utf8", next, end);
       offset = end + 1;
     } else {
       const length = flags & 0xfff;
       const end = length < 0xfff ? at + length : data.indexOf(0, at);
+      if (end < 0) return out;
       path = data.toString("utf8", at, end);
       // Padded with 1 to 8 NULs to a multiple of 8 bytes from the entry's start.
       offset = start + ((end - start + 8) & ~7);

@@ -57,6 +57,32 @@ describe("indexGitlinks", () => {
     assert.deepEqual([...indexGitlinks(index)].sort(), [...links, "late"].sort());
   });
 
+  it("stops at an entry whose path never ends, instead of reading the file again from its start", () => {
+    // Version 4, SHA-1: a file "a" whose mtime nanoseconds read as a gitlink's mode when the
+    // entries are read again from byte 0, then "b" with no NUL after it; three entries counted.
+    // Reading on from the missing end went back to byte 0 (a crafted file could go round).
+    const entry = (path: string, mode: number, mtimeNs: number, end: boolean) => {
+      const head = Buffer.alloc(62);
+      head.writeUInt32BE(mtimeNs, 12);
+      head.writeUInt32BE(mode, 24);
+      head.writeUInt16BE(path.length, 60);
+      return Buffer.concat([
+        head,
+        Buffer.from([0]),
+        Buffer.from(path),
+        Buffer.from(end ? [0] : []),
+      ]);
+    };
+    const header = Buffer.from("DIRC\0\0\0\x04\0\0\0\x03", "latin1");
+    const data = Buffer.concat([
+      header,
+      entry("a", 0o100644, 0o160000, true),
+      entry("b", 0o100644, 0, false),
+    ]);
+    writeFileSync(join(base, "endless"), data);
+    assert.deepEqual(indexGitlinks(join(base, "endless")), []);
+  });
+
   it("reads nothing from a missing or foreign file", () => {
     assert.deepEqual(indexGitlinks(join(base, "none")), []);
     writeFileSync(join(base, "junk"), "DIRC\0\0\0\x02\xff\xff\xff\xff");

@@ -8,6 +8,7 @@ import { request } from "node:http";
 import { resolveModel } from "../agent/index.ts";
 import type { Env, LoadedConfig } from "../config/index.ts";
 import { ConfigError } from "../errors.ts";
+import { terminalSafeLine } from "../runner/index.ts";
 
 /** How long a local server has to answer: it is on this machine, or it is not there. */
 const PROBE_TIMEOUT_MS = 400;
@@ -107,12 +108,18 @@ function getJson(url: URL): Promise<unknown> {
   });
 }
 
-/** `body[list][*][field]`, the strings only. */
+/**
+ * `body[list][*][field]`, the strings that can be a model id and be printed as they are: any
+ * process may listen on the port, so a name with a blank, a control or an invisible character
+ * is passed over.
+ */
 function listed(body: unknown, list: string, field: string): string[] {
   const entries = (body as Record<string, unknown> | null)?.[list];
   if (!Array.isArray(entries)) return [];
   return entries.flatMap((entry) => {
     const value = (entry as Record<string, unknown> | null)?.[field];
-    return typeof value === "string" && value !== "" ? [value] : [];
+    const usable =
+      typeof value === "string" && /^\S+$/.test(value) && terminalSafeLine(value) === value;
+    return usable ? [value] : [];
   });
 }

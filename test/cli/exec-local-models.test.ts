@@ -3,6 +3,7 @@
 // place of the default port) and says so on stderr, naming the others; with no local server
 // answering it fails as before, naming the missing key.
 import assert from "node:assert/strict";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { describe, it } from "node:test";
 import { execEnv, runExec } from "../support/exec-harness.ts";
@@ -41,6 +42,32 @@ describe("exec with no key and a local server", () => {
     );
     const chat = mock.requests.find((request) => request.path === "/v1/chat/completions");
     assert.equal((chat?.body as { model?: string } | undefined)?.model, "qwen-mock:7b");
+  });
+
+  it("a listed name with a terminal sequence or a blank is passed over, never printed", async (t) => {
+    const setup = execEnv(mock);
+    const { ANTHROPIC_API_KEY: _key, ...env } = setup.env;
+    const closed = await closedPort();
+    // Any local process may listen on Ollama's port: its list is not codewhale's to trust.
+    const names = ["evil\x1b]0;owned\x07", "two words", "qwen-ok:1b", "more\x1b[2J"];
+    const server = createHttpServer((_request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ models: names.map((name) => ({ name })) }));
+    }).listen(0, "127.0.0.1");
+    t.after(() => server.close());
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as { port: number };
+    const run = await runExec(["hi"], {
+      ...setup,
+      env: {
+        ...env,
+        OLLAMA_BASE_URL: `http://127.0.0.1:${port}/v1`,
+        LMSTUDIO_BASE_URL: `http://127.0.0.1:${closed}/v1`,
+      },
+    });
+    assert.match(run.stderr, /using ollama\/qwen-ok:1b from the Ollama server/);
+    assert.ok(!run.stderr.includes("\x1b"), run.stderr);
+    assert.ok(!run.stderr.includes("two words"), run.stderr);
   });
 
   it("without a local server answering, fails naming the key", async () => {

@@ -68,7 +68,7 @@ function parseIndex(data: Buffer, hashBytes: number): Parsed {
     }
     if (offset > data.length) return out;
     previous = path;
-    if ((mode & TYPE_MASK) === GITLINK) out.gitlinks.push(path);
+    if ((mode & TYPE_MASK) === GITLINK && checkoutPath(path)) out.gitlinks.push(path);
   }
   // Extensions (a 4-byte signature, a 4-byte size, the data) up to the trailing checksum.
   while (offset + 8 <= data.length - hashBytes) {
@@ -80,6 +80,17 @@ function parseIndex(data: Buffer, hashBytes: number): Parsed {
     offset += 8 + size;
   }
   return out;
+}
+
+/**
+ * Whether git would check a path out (its verify_path, in short): relative, no empty, `.`, `..`
+ * or `.git` part. A command can write any bytes into the index; one of these would send the
+ * reader of nested repositories outside the workspace, past what the sandbox hides.
+ */
+function checkoutPath(path: string): boolean {
+  return path
+    .split("/")
+    .every((part) => part !== "" && part !== "." && part !== ".." && part.toLowerCase() !== ".git");
 }
 
 /** git's offset varint (index v4's prefix length). */

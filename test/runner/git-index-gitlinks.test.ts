@@ -2,7 +2,7 @@
 // extended flags) and 4 (prefix-compressed paths), SHA-1 and SHA-256 repositories, long paths.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -55,6 +55,23 @@ describe("indexGitlinks", () => {
     assert.deepEqual([...indexGitlinks(index)].sort(), links);
     git(dir, "update-index", "--add", "--cacheinfo", `160000,${"1".repeat(40)},late`);
     assert.deepEqual([...indexGitlinks(index)].sort(), [...links, "late"].sort());
+  });
+
+  it("leaves out a gitlink path git itself refuses (.., absolute, .git): it would lead outside the workspace", () => {
+    const dir = join(base, "repo-crafted");
+    mkdirSync(dir);
+    git(dir, "init", "-q");
+    const sha = "1".repeat(40);
+    for (const link of ["zz/ok/sub", "zz/aa/sub", "zz/bb/sub", "zz/cc/sub"])
+      git(dir, "update-index", "--add", "--cacheinfo", `160000,${sha},${link}`);
+    const index = join(dir, ".git", "index");
+    // Same lengths, so only the bytes change: what a command writing the index could leave.
+    const crafted = readFileSync(index, "latin1")
+      .replace("zz/aa/sub", "../../sub")
+      .replace("zz/bb/sub", "/tmp//sub")
+      .replace("zz/cc/sub", "zz/.git/s");
+    writeFileSync(index, crafted, "latin1");
+    assert.deepEqual(indexGitlinks(index), ["zz/ok/sub"]);
   });
 
   it("stops at an entry whose path never ends, instead of reading the file again from its start", () => {

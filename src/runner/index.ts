@@ -22,7 +22,7 @@ export { redactText } from "./redact-text.ts";
 export { placeholder, Redactor } from "./redactor.ts";
 export { cellWidth } from "./row-wrapper.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
-export { confinedArgv, runCommand } from "./run-command.ts";
+export { confinedArgv, editorTerminalArgv, runCommand } from "./run-command.ts";
 export { nestedRepoNote, nestedRepoWarnings } from "./sandbox-git-watch.ts";
 export {
   holdPlaceholders,

@@ -5,6 +5,8 @@
 // the command leaves running in its group when it exits is stopped the same way. A lifeline
 // (lifeline.ts) kills the group when codewhale dies before the command ends, SIGKILL included.
 import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { spawnTethered } from "./lifeline.ts";
@@ -107,6 +109,50 @@ export function confinedArgv(
 ): string[] {
   const args = bwrapArgs(run.policy, run.host, cwd, held?.protection);
   return [bwrapPath(), ...args, "--", ...command];
+}
+
+/**
+ * A command's argv for an ACP editor's terminal (the editor starts it): under bwrap as
+ * confinedArgv, with the seccomp filter read from a file of codewhale's own (a private
+ * directory outside every writable root) through a `/bin/sh` that opens it on fd 4.
+ */
+export function editorTerminalArgv(
+  run: Pick<SandboxRun, "policy" | "host">,
+  command: readonly string[],
+  cwd?: string,
+  held?: HeldProtection,
+): string[] {
+  const filter = commandFilter(run.policy);
+  const file = filter ? filterFile(filter, run.policy.writable) : null;
+  if (!file) return confinedArgv(run, command, cwd, held);
+  const args = bwrapArgs(run.policy, run.host, cwd, held?.protection);
+  const open = `exec "$@" ${SECCOMP_FD}<"$0"`;
+  return [
+    "/bin/sh",
+    "-c",
+    open,
+    file,
+    bwrapPath(),
+    ...args,
+    "--seccomp",
+    String(SECCOMP_FD),
+    "--",
+    ...command,
+  ];
+}
+
+let writtenFilter: string | null = null;
+
+/** The filter written once per process; null where its directory lies in a writable root. */
+function filterFile(filter: Buffer, writable: readonly string[]): string | null {
+  if (!writtenFilter) {
+    const dir = mkdtempSync(join(tmpdir(), "cw-seccomp-"));
+    writtenFilter = join(dir, "unix-sockets.bpf");
+    writeFileSync(writtenFilter, filter, { mode: 0o400 });
+  }
+  const path = writtenFilter;
+  const inside = writable.some((root) => path.startsWith(`${root}/`));
+  return inside ? null : path;
 }
 
 /**

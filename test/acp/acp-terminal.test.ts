@@ -7,8 +7,9 @@
 // capability (acp-tools.test.ts), bash runs in codewhale's own runner.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
 import { logOf, type SharedAcp, useAcp } from "../support/acp-client.ts";
 import { fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
@@ -68,8 +69,11 @@ describe("codewhale acp: bash in the editor's terminals", () => {
       const calls = terminalCalls(shared).slice(before);
       const created = calls[0];
       assert.ok(created?.request, "terminal/create");
-      // The editor starts it under the session's OS sandbox: bwrap, then bash -c <command>.
-      assert.equal(created.request.command, "bwrap");
+      // The editor starts it under the session's OS sandbox: bwrap (its seccomp filter opened
+      // by a /bin/sh on fd 4), then bash -c <command>.
+      assert.equal(created.request.command, "/bin/sh");
+      assert.equal(created.request.args?.[3], "bwrap");
+      assert.ok(created.request.args?.join(" ").includes("--seccomp 4 --"));
       assert.deepEqual(created.request.args?.slice(-4), ["--", "bash", "-c", command]);
       assert.equal(created.request.cwd, workspace);
       assert.equal(calls.at(-1)?.method, "release");
@@ -92,13 +96,22 @@ describe("codewhale acp: bash in the editor's terminals", () => {
       assert.ok(!shared.client.stdoutLines().join("\n").includes(secret));
     });
 
-    it("the editor's terminal runs the command in the OS sandbox: a write outside the workspace never lands", async () => {
+    it("the editor's terminal runs the command in the OS sandbox: a write outside the workspace never lands, a host's unix socket is refused", async () => {
       const outside = join(shared.setup.workspace, `escaped-${nextCallId()}.txt`);
-      bashThenAnswer({ command: `echo out > ${outside}; echo in > inside.txt` });
+      const socketPath = join(shared.setup.workspace, `host-${nextCallId()}.sock`);
+      const unix = createServer((socket) => socket.end("unix-connected\n"));
+      await new Promise<void>((resolve) => unix.listen(socketPath, resolve));
+      after(() => unix.close());
+      const connect = `require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => process.stdout.write(d)).on("error", (e) => console.log(e.code))`;
+      const node = JSON.stringify(process.execPath);
+      bashThenAnswer({
+        command: `echo out > ${outside}; echo in > inside.txt; ${node} -e '${connect}' > socket.txt`,
+      });
       const { sessionId, workspace } = await started(shared);
       await shared.client.prompt(sessionId, "write both");
       assert.equal(existsSync(outside), false, "nothing written outside the workspace");
       assert.equal(readFileSync(join(workspace, "inside.txt"), "utf8"), "in\n");
+      assert.equal(readFileSync(join(workspace, "socket.txt"), "utf8"), "EPERM\n");
       const result = logOf(shared.setup, sessionId).findLast(
         (event) => event.type === "tool/result",
       );

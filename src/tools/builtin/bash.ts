@@ -5,7 +5,7 @@
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
 import type { RunResult } from "../../runner/index.ts";
 import {
-  confinedArgv,
+  editorTerminalArgv,
   holdPlaceholders,
   nestedRepoNote,
   nestedRepoWarnings,
@@ -59,7 +59,9 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
           const shell = ["bash", "-c", args.command];
           // The mount points of the workspace's missing protected paths, for the editor's bwrap.
           const held = spec ? holdPlaceholders(spec.policy) : null;
-          const argv = spec ? confinedArgv(spec, shell, context.cwd, held ?? undefined) : shell;
+          const argv = spec
+            ? editorTerminalArgv(spec, shell, context.cwd, held ?? undefined)
+            : shell;
           const release = () => held?.release();
           let nested: string[] = [];
           const ran = await runInTerminal(

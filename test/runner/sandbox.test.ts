@@ -109,6 +109,17 @@ describe("the OS sandbox (bubblewrap)", () => {
     }
   });
 
+  it("cannot see codewhale's process: not its /proc entry, environ or fds", {
+    skip: skip(),
+  }, async () => {
+    assert.ok(readFileSync("/proc/self/environ", "latin1").includes("CODEWHALE_HOME="));
+    const run = await sandboxed(
+      `ls /proc/${process.pid}/fd 2>&1 | head -1; cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c CODEWHALE_HOME`,
+    );
+    assert.match(run.output, /No such file or directory/);
+    assert.match(run.output, /^0$/m);
+  });
+
   it("writes nothing through a symlink out of the workspace or a /dev/fd path", {
     skip: skip(),
   }, async () => {

@@ -75,12 +75,17 @@ function gitDirPaths(workspace: string, dir: string, out: GitPath[]) {
   }
 }
 
-/** The files a config includes (`include.path`, `includeIf.*.path`) that lie in the workspace. */
+/**
+ * The files a config includes (`include.path`, `includeIf.*.path`) that lie in the workspace; a
+ * missing one gets a mount point when its directory exists (else a command could write it: git
+ * reads an include that appears later).
+ */
 function includedFiles(workspace: string, dir: string, config: ConfigEntry[], out: GitPath[]) {
   for (const { name, value } of config) {
     if (!/^include(if\..+)?\.path$/i.test(name) || value === "" || value.startsWith("~")) continue;
     const path = resolve(dir, value);
-    if (isInside(workspace, path)) out.push({ path, kind: "file", mountPoint: false });
+    if (!isInside(workspace, path)) continue;
+    out.push({ path, kind: "file", mountPoint: kindOf(dirname(path)) === "dir" });
   }
 }
 

@@ -210,6 +210,23 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     assert.ok(!existsSync(marker), run.output);
   });
 
+  it("a file in the workspace that .git/config includes but that does not exist cannot be made", async () => {
+    const dir = repo(fresh("ws"));
+    git(dir, "config", "include.path", "../local.gitconfig");
+    const { marker, script } = markerScript();
+    const run = await sandboxed(
+      dir,
+      [
+        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' > local.gitconfig`,
+        "true",
+      ].join("; "),
+    );
+    removeIdlePlaceholders();
+    hostGit(dir);
+    assert.ok(!existsSync(marker), run.output);
+  });
+
   it("a linked worktree's gitdir in the workspace keeps its commondir and config.worktree", async () => {
     const dir = repo(fresh("ws"));
     git(dir, "config", "extensions.worktreeConfig", "true");

@@ -76,16 +76,25 @@ function gitDirPaths(workspace: string, dir: string, out: GitPath[]) {
 }
 
 /**
- * The files a config includes (`include.path`, `includeIf.*.path`) that lie in the workspace; a
- * missing one gets a mount point when its directory exists (else a command could write it: git
- * reads an include that appears later).
+ * The files a config includes (`include.path`, `includeIf.*.path`, and what those include, four
+ * deep) that lie in the workspace; a missing one gets a mount point when its directory exists
+ * (else a command could write it: git reads an include that appears later).
  */
-function includedFiles(workspace: string, dir: string, config: ConfigEntry[], out: GitPath[]) {
+function includedFiles(
+  workspace: string,
+  dir: string,
+  config: ConfigEntry[],
+  out: GitPath[],
+  depth = 0,
+) {
   for (const { name, value } of config) {
     if (!/^include(if\..+)?\.path$/i.test(name) || value === "" || value.startsWith("~")) continue;
     const path = resolve(dir, value);
-    if (!isInside(workspace, path)) continue;
+    if (!isInside(workspace, path) || out.some((known) => known.path === path)) continue;
     out.push({ path, kind: "file", mountPoint: kindOf(dirname(path)) === "dir" });
+    // What it includes in turn (relative to its own directory), as git reads it.
+    if (depth < MAX_DEPTH && kindOf(path) === "file")
+      includedFiles(workspace, dirname(path), readGitConfig(path), out, depth + 1);
   }
 }
 

@@ -210,6 +210,25 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     assert.ok(!existsSync(marker), run.output);
   });
 
+  it("a file that an included file includes in turn stays as it was", async () => {
+    const dir = repo(fresh("ws"));
+    writeFileSync(join(dir, "shared.gitconfig"), "[include]\n\tpath = more.gitconfig\n");
+    writeFileSync(join(dir, "more.gitconfig"), "[core]\n\tautocrlf = false\n");
+    git(dir, "config", "include.path", "../shared.gitconfig");
+    const { marker, script } = markerScript();
+    const run = await sandboxed(
+      dir,
+      [
+        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
+        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> more.gitconfig`,
+        "true",
+      ].join("; "),
+    );
+    removeIdlePlaceholders();
+    hostGit(dir);
+    assert.ok(!existsSync(marker), run.output);
+  });
+
   it("a file in the workspace that .git/config includes but that does not exist cannot be made", async () => {
     const dir = repo(fresh("ws"));
     git(dir, "config", "include.path", "../local.gitconfig");

@@ -1,6 +1,8 @@
 // The runner layer's public entry: the command runner, the output-policy pipeline for text
 // that is not a subprocess, spill scopes, process-group killing and shutdown hooks (also used
 // by hooks/), and the policy types. Import from here.
+
+export { nonPublicRange } from "./address-range.ts";
 export type { ByteString } from "./byte-text.ts";
 export type { ChildEnvOptions } from "./child-env.ts";
 export { childEnvironment, isCredentialVariable } from "./child-env.ts";

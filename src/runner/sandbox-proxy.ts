@@ -1,12 +1,23 @@
 // The sandbox's only route out when `[sandbox.network] allow` names hosts: an HTTP proxy on a
 // unix socket (bound into the sandbox, bridged to a loopback port there by sandbox-bridge.ts)
 // that opens a connection only to an allowed host. It takes `CONNECT host:port` (HTTPS, any TCP)
-// and plain `GET http://host/…` (one request per connection), answers 403 for any other host,
-// and reports each decision. Started per sandboxed command by run-command.ts.
+// and plain `GET http://host/…` (one request per connection), answers 403 for any other host
+// (and for a host only a `*.domain` entry allows that is, or resolves to, an address that is
+// not public: loopback, private, link-local, metadata), and reports each decision. Started per sandboxed command by run-command.ts.
+
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createConnection, createServer, type Server, type Socket } from "node:net";
+import {
+  createConnection,
+  createServer,
+  isIP,
+  type LookupFunction,
+  type Server,
+  type Socket,
+} from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nonPublicRange } from "./address-range.ts";
 
 /** One connection the proxy allowed or refused: what the session log records. */
 export interface ProxiedConnection {
@@ -155,7 +166,23 @@ function forward(
     reply(client, 403, `codewhale sandbox: ${host} is not in [sandbox.network] allow`);
     return;
   }
-  const upstream = createConnection({ host: options.hosts?.[host.toLowerCase()] ?? host, port });
+  const mapped = options.hosts?.[host.toLowerCase()];
+  const exact = namedExactly(options.allow, host);
+  const range = !exact && isIP(host) !== 0 ? nonPublicRange(host) : undefined;
+  if (range) {
+    report({ host, port, allowed: false });
+    reply(
+      client,
+      403,
+      `codewhale sandbox: ${host} is ${range}; only an allow entry naming it exactly reaches it`,
+    );
+    return;
+  }
+  const upstream = createConnection({
+    host: mapped ?? host,
+    port,
+    ...(mapped === undefined && !exact ? { lookup: publicOnly } : {}),
+  });
   let connected = false;
   upstream.once("connect", () => {
     connected = true;
@@ -179,6 +206,35 @@ function forward(
     reply(client, 502, `codewhale sandbox: cannot reach ${host}:${port} (${why})`);
   });
 }
+
+/** True when an allow entry is `host` itself, not a `*.domain` that takes it in. */
+function namedExactly(allow: readonly string[], host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, "");
+  return allow.some((entry) => entry.toLowerCase() === name);
+}
+
+/**
+ * The resolver for a name only a `*.domain` entry allows: whoever runs that domain's DNS could
+ * point a name under it at this machine (127.0.0.1), the local network or a cloud metadata
+ * service, so a name resolving to any address that is not public is refused.
+ */
+const publicOnly: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, "", 0);
+    const list = addresses as LookupAddress[];
+    for (const { address } of list) {
+      const range = nonPublicRange(address);
+      if (range) {
+        const refused = new Error(`${hostname} resolves to ${address}, ${range}`);
+        return callback(refused, "", 0);
+      }
+    }
+    if (options.all) return callback(null, list as unknown as string, 0);
+    const [first] = list;
+    if (!first) return callback(new Error(`${hostname} has no address`), "", 0);
+    callback(null, first.address, first.family);
+  });
+};
 
 function reply(client: Socket, status: 400 | 403 | 502, text: string): void {
   const reason = { 400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway" }[status];

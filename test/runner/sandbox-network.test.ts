@@ -119,6 +119,20 @@ describe("the sandbox's proxy", () => {
   });
 });
 
+describe("the sandbox's proxy and addresses that are not public", () => {
+  it("refuses a loopback address only a *.domain entry takes in, and lets an exact entry reach it", async () => {
+    const proxy = await startNetworkProxy({ allow: ["*.0.0.1", "127.0.0.2"] });
+    try {
+      const socket = join(proxy.dir, proxy.socketName);
+      const wildcard = await connectStatus(socket, "127.0.0.1");
+      const exact = await connectStatus(socket, "127.0.0.2");
+      assert.deepEqual([wildcard.split(" ")[1], exact.split(" ")[1]], ["403", "502"]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe("the sandbox's network allow list (bubblewrap + proxy)", { skip }, () => {
   let server: Server;
   let port = 0;

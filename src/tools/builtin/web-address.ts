@@ -5,8 +5,7 @@
 // address it returns is the one the request connects to (web-request.ts pins it).
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import ipaddr from "ipaddr.js";
-import { hostAllowed } from "../../runner/index.ts";
+import { hostAllowed, nonPublicRange } from "../../runner/index.ts";
 import { ToolProblem } from "./problem.ts";
 
 /** What web_fetch may reach besides public addresses, and the sandbox's list when it has one. */
@@ -22,9 +21,6 @@ export interface CheckedAddress {
   address: string;
   family: 4 | 6;
 }
-
-/** Cloud instance metadata services, named in the refusal (they hold credentials). */
-const METADATA = new Set(["169.254.169.254", "fd00:ec2::254", "100.100.100.200"]);
 
 /** The host of a URL as rules compare it: no IPv6 brackets, lower case, no final dot. */
 export function urlHost(url: URL): string {
@@ -77,34 +73,6 @@ async function resolve(host: string, signal: AbortSignal): Promise<CheckedAddres
   }));
   return checked.sort((a, b) => a.family - b.family);
 }
-
-/**
- * What makes an address not a public one ("a loopback address", "a cloud metadata address"),
- * or undefined for a public unicast address.
- */
-function nonPublicRange(address: string): string | undefined {
-  if (!ipaddr.isValid(address)) return "not an IP address";
-  const parsed = ipaddr.process(address);
-  const normal = parsed.toNormalizedString();
-  if (METADATA.has(address) || METADATA.has(normal) || METADATA.has(parsed.toString())) {
-    return "a cloud metadata address";
-  }
-  const range = parsed.range();
-  if (range === "unicast") return undefined;
-  return RANGE_NAMES[range] ?? `a ${range} address`;
-}
-
-const RANGE_NAMES: Readonly<Record<string, string>> = {
-  loopback: "a loopback address",
-  private: "a private network address",
-  uniqueLocal: "a private network address",
-  linkLocal: "a link-local address",
-  carrierGradeNat: "a carrier-grade NAT address",
-  unspecified: "the unspecified address",
-  broadcast: "a broadcast address",
-  multicast: "a multicast address",
-  reserved: "a reserved address",
-};
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);

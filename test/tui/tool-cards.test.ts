@@ -52,7 +52,7 @@ describe("tool cards in a terminal", { concurrency: 3 }, () => {
   });
 
   it("Alt-Up focuses an earlier card and Ctrl-O expands that one; /help names the keys", async (t) => {
-    const { screen, mock } = await startVirtual(t, ["--permission-mode", "bypass"]);
+    const { screen, mock } = await startVirtual(t, ["--permission-mode", "bypass"], { rows: 60 });
     mock.enqueue(
       toolCall("toolu_1", "bash", { command: "seq 1 9 | sed 's/^/first /'" }),
       toolCall("toolu_2", "bash", { command: "seq 1 9 | sed 's/^/second /'" }),

@@ -4,19 +4,10 @@
 // answering it fails as before, naming the missing key.
 import assert from "node:assert/strict";
 import { createServer as createHttpServer } from "node:http";
-import { createServer } from "node:net";
 import { describe, it } from "node:test";
 import { execEnv, runExec } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
-
-/** A loopback port nothing listens on (closed again at once). */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPort } from "../support/ports.ts";
 
 describe("exec with no key and a local server", () => {
   const mock = useMockProvider();

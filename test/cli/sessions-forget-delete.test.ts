@@ -3,12 +3,11 @@
 // store and its place in the index; on a terminal it asks (n keeps everything, exit 1; y
 // deletes); a session another process has open is never deleted.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, it } from "node:test";
 import { SessionWriter } from "../../src/session/writer.ts";
-import { cliPath, runCli } from "../support/cli.ts";
+import { runCli, runCliOnTerminal } from "../support/cli.ts";
 import { startPayload, tempDir, writeSession } from "../support/session-fixtures.ts";
 import { skipWithout } from "../support/system-tools.ts";
 
@@ -26,16 +25,9 @@ function sessionWithCheckpoints(): { id: string; path: string; store: string } {
   return { id, path, store };
 }
 
-/** Runs the CLI with a pseudo-terminal as stdin (util-linux `script`), typing `answer`. */
+/** The CLI with a pseudo-terminal as stdin, typing `answer`, in this test's home. */
 function onTerminal(args: string[], answer: string) {
-  const command = [process.execPath, cliPath, ...args].map((part) => `'${part}'`).join(" ");
-  return spawnSync("script", ["-qec", command, "/dev/null"], {
-    encoding: "utf8",
-    input: answer,
-    env: { PATH: process.env.PATH ?? "", CODEWHALE_HOME: home },
-    cwd: home,
-    timeout: 30_000,
-  });
+  return runCliOnTerminal(args, answer, { env: { CODEWHALE_HOME: home }, cwd: home });
 }
 
 beforeEach(() => {

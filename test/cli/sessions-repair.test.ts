@@ -3,12 +3,11 @@
 // repair` asks on a terminal, takes --yes from scripts, refuses with neither (exit 2), refuses
 // while the session is open, and after the cut the session resumes and verifies.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { beforeEach, describe, it } from "node:test";
 import { SessionWriter } from "../../src/session/writer.ts";
-import { cliPath, runCli } from "../support/cli.ts";
+import { runCli, runCliOnTerminal } from "../support/cli.ts";
 import { execEnv, MODEL_OF, runExec } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 import { startPayload, tempDir, writeSession } from "../support/session-fixtures.ts";
@@ -26,16 +25,9 @@ function damagedSession(): { id: string; path: string; bytes: Buffer } {
   return { id, path, bytes: readFileSync(path) };
 }
 
-/** Runs the CLI with a pseudo-terminal as stdin (util-linux `script`), typing `answer`. */
+/** The CLI with a pseudo-terminal as stdin, typing `answer`, in this test's home. */
 function onTerminal(args: string[], answer: string) {
-  const command = [process.execPath, cliPath, ...args].map((part) => `'${part}'`).join(" ");
-  return spawnSync("script", ["-qec", command, "/dev/null"], {
-    encoding: "utf8",
-    input: answer,
-    env: { PATH: process.env.PATH ?? "", CODEWHALE_HOME: home },
-    cwd: home,
-    timeout: 30_000,
-  });
+  return runCliOnTerminal(args, answer, { env: { CODEWHALE_HOME: home }, cwd: home });
 }
 
 beforeEach(() => {

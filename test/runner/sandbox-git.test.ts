@@ -64,6 +64,23 @@ function markerScript(): { marker: string; script: string } {
   return { marker, script: `#!/bin/sh\\ntouch ${marker}\\n` };
 }
 
+/** The shell line that writes the marker script to `fsm.sh` in the workspace, executable. */
+function plantScript(script: string): string {
+  return `printf '${script}' > fsm.sh && chmod +x fsm.sh`;
+}
+
+/** A `printf` of a config section pointing `core.fsmonitor` at `fsm.sh` (redirect it after). */
+function fsmonitorLine(dir: string): string {
+  return `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n'`;
+}
+
+/** After a command: placeholders gone, host git run outside; the marker must not exist. */
+function assertHostGitRanNothing(dir: string, marker: string, run: RunResult): void {
+  removeIdlePlaceholders();
+  hostGit(dir);
+  assert.ok(!existsSync(marker), run.output);
+}
+
 function policyOf(dir: string): SandboxPolicy {
   const section = {
     mode: "workspace-write" as const,
@@ -113,9 +130,9 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     const run = await sandboxed(
       dir,
       [
-        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
+        plantScript(script),
         "cp -r .git evil",
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> evil/config`,
+        `${fsmonitorLine(dir)} >> evil/config`,
         `printf '${script}' > evil/hooks/pre-commit && chmod +x evil/hooks/pre-commit`,
         "echo ../evil > .git/commondir",
         "rm -f .git/commondir; printf ../evil > .git/commondir",
@@ -147,11 +164,11 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     const run = await sandboxed(
       dir,
       [
-        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> .git/modules/sub/config`,
+        plantScript(script),
+        `${fsmonitorLine(dir)} >> .git/modules/sub/config`,
         `printf '${script}' > .git/modules/sub/hooks/post-checkout`,
         "cp -r .git/modules/sub evil",
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> evil/config`,
+        `${fsmonitorLine(dir)} >> evil/config`,
         "echo ../../../evil > .git/modules/sub/commondir",
         "echo 'gitdir: ../evil' > sub/.git",
         "true",
@@ -168,9 +185,7 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     git(join(dir, "sub"), "status");
     git(dir, "submodule", "update", "--force", "--checkout");
     assert.ok(!existsSync(marker), run.output);
-    removeIdlePlaceholders();
-    hostGit(dir);
-    assert.ok(!existsSync(marker), run.output);
+    assertHostGitRanNothing(dir, marker, run);
   });
 
   it("with extensions.worktreeConfig on, .git/config.worktree cannot be written or created", async () => {
@@ -180,8 +195,8 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     const run = await sandboxed(
       dir,
       [
-        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' > .git/config.worktree`,
+        plantScript(script),
+        `${fsmonitorLine(dir)} > .git/config.worktree`,
         `git config --worktree core.fsmonitor ${dir}/fsm.sh`,
         "true",
       ].join("; "),
@@ -199,15 +214,9 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     const { marker, script } = markerScript();
     const run = await sandboxed(
       dir,
-      [
-        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> shared.gitconfig`,
-        "true",
-      ].join("; "),
+      [plantScript(script), `${fsmonitorLine(dir)} >> shared.gitconfig`, "true"].join("; "),
     );
-    removeIdlePlaceholders();
-    hostGit(dir);
-    assert.ok(!existsSync(marker), run.output);
+    assertHostGitRanNothing(dir, marker, run);
   });
 
   it("a file that an included file includes in turn stays as it was", async () => {
@@ -218,15 +227,9 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     const { marker, script } = markerScript();
     const run = await sandboxed(
       dir,
-      [
-        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> more.gitconfig`,
-        "true",
-      ].join("; "),
+      [plantScript(script), `${fsmonitorLine(dir)} >> more.gitconfig`, "true"].join("; "),
     );
-    removeIdlePlaceholders();
-    hostGit(dir);
-    assert.ok(!existsSync(marker), run.output);
+    assertHostGitRanNothing(dir, marker, run);
   });
 
   it("a file in the workspace that .git/config includes but that does not exist cannot be made", async () => {
@@ -235,15 +238,9 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     const { marker, script } = markerScript();
     const run = await sandboxed(
       dir,
-      [
-        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' > local.gitconfig`,
-        "true",
-      ].join("; "),
+      [plantScript(script), `${fsmonitorLine(dir)} > local.gitconfig`, "true"].join("; "),
     );
-    removeIdlePlaceholders();
-    hostGit(dir);
-    assert.ok(!existsSync(marker), run.output);
+    assertHostGitRanNothing(dir, marker, run);
   });
 
   it("a linked worktree's gitdir in the workspace keeps its commondir and config.worktree", async () => {
@@ -255,11 +252,11 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
     const run = await sandboxed(
       dir,
       [
-        `printf '${script}' > fsm.sh && chmod +x fsm.sh`,
+        plantScript(script),
         "cp -r .git evil",
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' >> evil/config`,
+        `${fsmonitorLine(dir)} >> evil/config`,
         `echo ${dir}/evil > .git/worktrees/wt/commondir`,
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' > .git/worktrees/wt/config.worktree`,
+        `${fsmonitorLine(dir)} > .git/worktrees/wt/config.worktree`,
         "true",
       ].join("; "),
     );
@@ -276,7 +273,7 @@ describe("git metadata that would run a program on the host (bubblewrap)", {
       outside,
       [
         `echo ${outside}/evil > ${dir}/.git/worktrees/wt1/commondir`,
-        `printf '[core]\\n\\tfsmonitor = ${dir}/fsm.sh\\n' > ${dir}/.git/worktrees/wt1/config.worktree`,
+        `${fsmonitorLine(dir)} > ${dir}/.git/worktrees/wt1/config.worktree`,
         "echo 'gitdir: evil' > .git",
         "true",
       ].join("; "),

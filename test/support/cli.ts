@@ -1,6 +1,6 @@
 // Runs the built `codewhale` CLI (bin/codewhale.cjs → dist/) as a child process, the way a user
 // does. scripts/test.mjs builds dist/ before any test starts; tests never build it themselves.
-import { type SpawnSyncOptions, spawnSync } from "node:child_process";
+import { type SpawnSyncOptions, type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { repoRoot } from "./repo-root.ts";
 
 export { repoRoot };
@@ -30,4 +30,23 @@ export function runCli(
     stdout: String(result.stdout),
     stderr: String(result.stderr),
   };
+}
+
+/**
+ * Runs codewhale with a pseudo-terminal as its stdin (util-linux `script`), typing `answer`:
+ * for the questions it asks only on a terminal. The environment is PATH plus `env`.
+ */
+export function runCliOnTerminal(
+  args: string[],
+  answer: string,
+  options: { env: Record<string, string>; cwd: string },
+): SpawnSyncReturns<string> {
+  const command = [process.execPath, cliPath, ...args].map((part) => `'${part}'`).join(" ");
+  return spawnSync("script", ["-qec", command, "/dev/null"], {
+    encoding: "utf8",
+    input: answer,
+    env: { PATH: process.env.PATH ?? "", ...options.env },
+    cwd: options.cwd,
+    timeout: 30_000,
+  });
 }

@@ -4,20 +4,11 @@
 // which the transcript names with the others (with none answering, the missing key is the
 // error, as before: exec-local-models.test.ts checks the shared code's fallback).
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { describe, it } from "node:test";
 import { startMockProvider } from "../support/mock-provider/index.ts";
+import { closedPort } from "../support/ports.ts";
 import { type ExecEnv, execEnv } from "../support/provider-env.ts";
 import { startVirtual } from "../support/virtual-chat.ts";
-
-/** A loopback port nothing listens on (closed again at once). */
-async function closedPort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The home without the Anthropic key, Ollama at `ollama`, LM Studio at a closed port. */
 async function keyless(setup: ExecEnv, ollama: string): Promise<ExecEnv> {

@@ -1,6 +1,6 @@
-// Keeps a home's search index up to date while a session runs (docs/search.md): after each
-// turn, the session's own log; after its first turn, every log the index has not seen, one per
-// tick in the background, so a later search starts from a current index. Only where the index
+// Keeps a home's search index up to date while a session runs (docs/search.md): once the session
+// opens, every log the index has not seen, one per tick in the background; after each turn, the
+// session's own log; so a later search starts from a current index. Only where the index
 // exists (the first search builds it); a failure (the engine missing, the database busy) stops
 // the updates quietly, since every search catches up anyway. Used by agent/compose-session.ts.
 import type { Database } from "better-sqlite3";
@@ -16,7 +16,7 @@ interface FollowOptions {
 }
 
 interface SessionFollower {
-  /** A turn ended: index the session's log (and, the first time, the logs not seen yet). */
+  /** A turn ended: index the session's log. */
   turnEnded(): void;
   /** Stops the updates and closes the index. */
   close(): void;
@@ -34,14 +34,14 @@ export function followSession(options: FollowOptions): SessionFollower {
     db = undefined;
   };
 
-  const update = async () => {
+  /** Opens the index where it exists; the first time, starts the catch-up of unseen logs. */
+  const open = async () => {
     if (stopped) return;
     if (db === undefined) {
       if (indexBytes(options.home) === 0) return;
       db = await openIndexDb(options.home);
       if (stopped) return stop();
     }
-    syncIndex(db, options.sessionsDir, [options.logPath]);
     if (!caughtUp) {
       caughtUp = true;
       catchUp(listSessionFiles(options.sessionsDir));
@@ -60,12 +60,22 @@ export function followSession(options: FollowOptions): SessionFollower {
     setTimeout(() => catchUp(paths), 0).unref();
   };
 
+  /** Runs `step` after what is queued, on a later tick; a failure stops the updates. */
+  const queue = (step: () => void | Promise<void>) => {
+    if (stopped) return;
+    running = running.then(() =>
+      new Promise<void>((resolve) => setImmediate(resolve)).then(step).catch(stop),
+    );
+  };
+
+  // The catch-up starts once the session is open, on a timer that never holds the process open.
+  setTimeout(() => queue(open), 0).unref();
   return {
     turnEnded() {
-      if (stopped) return;
-      running = running.then(() =>
-        new Promise<void>((resolve) => setImmediate(resolve)).then(update).catch(stop),
-      );
+      queue(async () => {
+        await open();
+        if (db !== undefined && !stopped) syncIndex(db, options.sessionsDir, [options.logPath]);
+      });
     },
     close: stop,
   };

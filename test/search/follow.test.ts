@@ -1,7 +1,7 @@
 // The search index follows a running session (search/follow.ts, through a real agent on the
-// loopback mock): where the home has an index, a finished turn is findable without a search's
-// own catch-up, and after the first turn so is a log the index had not seen; a home without
-// an index gets none made.
+// loopback mock): where the home has an index, a log it had not seen is read in once the
+// session opens, before any turn, and each finished turn is findable without a search's own
+// catch-up; a home without an index gets none made.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -24,7 +24,7 @@ async function indexedHits(home: string, word: string): Promise<string[]> {
 }
 
 describe("the search index follows a session", () => {
-  it("indexes each finished turn, and after the first the logs it had not seen", async () => {
+  it("reads in the logs it had not seen once the session opens, and then each finished turn", async () => {
     const setup = execEnv(mock);
     const sessionsDir = join(setup.home, "sessions");
     const index = await openSearchIndex({ home: setup.home, sessionsDir });
@@ -34,6 +34,10 @@ describe("the search index follows a session", () => {
       [{ type: "user/message", text: "the heliotrope migration" }],
     ]);
     const { agent } = await openMockAgent(mock, "anthropic", { setup, tools: "builtin" });
+    for (let tries = 0; (await indexedHits(setup.home, "heliotrope")).length === 0; tries++) {
+      assert.ok(tries < 1500, "the unseen log is read in before any turn");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     mock.enqueue({ blocks: [{ kind: "text", text: "the zanzibar plan stands" }] });
     assert.equal((await agent.submit("what about zanzibar?")).reason, "completed");
     const deadline = Date.now() + 30_000;

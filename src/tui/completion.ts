@@ -231,6 +231,9 @@ export class InputCompletion implements AutocompleteProvider {
     const start = word.replace(/^"/, "");
     // Not even listed: a path that starts outside the workspace.
     if (!commandMenu && start !== "" && workspaceRelative(`${start}x`) === undefined) return null;
+    // A space typed while a menu is open is not a request for files: pi-tui would list the
+    // directory there, and the Enter that was meant to send would insert a file. Tab lists.
+    if (!options.force && !commandMenu && word === "") return null;
     const offered = await offer();
     if (!offered || commandMenu) return offered;
     const items = (await this.files.within(offered.items, options.signal)).map(escapedItem);

@@ -114,6 +114,10 @@ describe("Tab on a typed path", () => {
       assert.deepEqual(await tab(out), [], out);
     }
     assert.deepEqual(await tab("/he", false), ["help"], "the command menu is unchanged");
+    // A space ends a mention: typed while the @ menu is open, it lists nothing (else the Enter
+    // that follows inserts a file instead of sending); Tab after a space still lists.
+    assert.deepEqual(await tab("see @lib/parser.ts ", false), []);
+    assert.ok((await tab("open ")).includes("lib/"));
   });
 });
 

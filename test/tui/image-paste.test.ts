@@ -21,8 +21,11 @@ describe("images in the terminal", { skip: skipWithout("tmux"), concurrency: 2 }
     writeFileSync(join(setup.workspace, "anim.gif"), GIF);
     screen.paste(join(setup.workspace, "shot.png"));
     await screen.waitFor("[Image #1]");
-    // The space after the mention ends its file completion, so Enter sends (the prompt is trimmed).
-    screen.type(" and @anim.gif ");
+    // The space after the mention ends its file completion, so Enter sends (the prompt is trimmed)
+    // even when the menu was open as the space was typed.
+    screen.type(" and @anim.gif");
+    await screen.waitFor(/anim\.gif\s*\n.*anim\.gif/s);
+    screen.type(" ");
     mock.enqueue(text("two images seen"));
     screen.keys("Enter");
     const shown = await screen.waitFor("two images seen");

@@ -22,7 +22,7 @@ const {
 } = require("node:fs");
 const { createRequire } = require("node:module");
 const { homedir } = require("node:os");
-const { basename, dirname, join, resolve } = require("node:path");
+const { basename, dirname, isAbsolute, join, resolve } = require("node:path");
 const { Script } = require("node:vm");
 
 const dist = join(__dirname, "..", "dist");
@@ -114,11 +114,13 @@ function readBundle(file) {
  * sharing one home keep a cache each instead of deleting each other's.
  */
 function cachePath(file, bytes, kind) {
-  if (process.env.CODEWHALE_COMPILE_CACHE === "0") return null;
-  const home = resolveHome(process.env);
+  const setting = process.env.CODEWHALE_COMPILE_CACHE ?? "";
+  if (setting === "0") return null;
+  // An absolute directory keeps the cache there (one shared by many homes: the test runner's).
+  const dir = isAbsolute(setting) ? setting : join(resolveHome(process.env), "cache");
   const where = createHash("sha256").update(file).digest("hex").slice(0, 12);
   const id = createHash("sha256").update(process.version).update(bytes).digest("hex").slice(0, 32);
-  return join(home, "cache", `${kind}-${where}-${id}.v8cache`);
+  return join(dir, `${kind}-${where}-${id}.v8cache`);
 }
 
 function readOptional(path) {
@@ -132,7 +134,8 @@ function readOptional(path) {
 /**
  * Writes the cache atomically and removes older ones of the same bundle at the same path; a
  * cache is an optimisation, never an error. The cache directory is made inside an existing
- * home only: a run never creates $CODEWHALE_HOME itself.
+ * home (or parent of CODEWHALE_COMPILE_CACHE's directory) only: a run never creates
+ * $CODEWHALE_HOME itself.
  */
 function writeCache(path, kind, script) {
   try {

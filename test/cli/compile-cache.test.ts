@@ -29,7 +29,9 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 function run(env: Record<string, string> = {}) {
-  const result = runCli(["config", "show", "--json"], { env: { CODEWHALE_HOME: home, ...env } });
+  const result = runCli(["config", "show", "--json"], {
+    env: { CODEWHALE_HOME: home, CODEWHALE_COMPILE_CACHE: "", ...env },
+  });
   assert.equal(result.status, 0, result.stderr);
   assert.equal(result.stderr, "");
   return result;
@@ -114,7 +116,9 @@ describe("compile cache", () => {
 
   it("never creates a missing home for its cache", () => {
     const missing = join(home, "not-there");
-    const result = runCli(["config", "show", "--json"], { env: { CODEWHALE_HOME: missing } });
+    const result = runCli(["config", "show", "--json"], {
+      env: { CODEWHALE_HOME: missing, CODEWHALE_COMPILE_CACHE: "" },
+    });
     assert.equal(result.status, 0, result.stderr);
     assert.equal(existsSync(missing), false);
   });
@@ -128,7 +132,7 @@ describe("compile cache", () => {
     };
     const acp = () => {
       const result = runCli(["acp"], {
-        env: { CODEWHALE_HOME: home },
+        env: { CODEWHALE_HOME: home, CODEWHALE_COMPILE_CACHE: "" },
         input: `${JSON.stringify(initialize)}\n`,
       });
       assert.match(result.stdout, /"protocolVersion":1/, result.stderr);
@@ -156,6 +160,18 @@ describe("compile cache", () => {
   it("writes nothing with CODEWHALE_COMPILE_CACHE=0", () => {
     run({ CODEWHALE_COMPILE_CACHE: "0" });
     assert.throws(() => readdirSync(cacheDir()), { code: "ENOENT" });
+  });
+
+  it("is kept in CODEWHALE_COMPILE_CACHE's directory when it names one, not in the home", () => {
+    const shared = join(tempDir("cw-compile-cache-shared-"), "cache");
+    mkdirSync(shared, { mode: 0o700 });
+    run({ CODEWHALE_COMPILE_CACHE: shared });
+    const [name = ""] = readdirSync(shared);
+    assert.ok(name.startsWith("cli-") && name.endsWith(".v8cache"), name);
+    assert.throws(() => readdirSync(cacheDir()), { code: "ENOENT" });
+    const before = statSync(join(shared, name)).mtimeMs;
+    run({ CODEWHALE_COMPILE_CACHE: shared });
+    assert.equal(statSync(join(shared, name)).mtimeMs, before, "reused from there");
   });
 
   it("fails open when the cache cannot be written", () => {

@@ -8,6 +8,7 @@ import type { Table } from "./merge.ts";
 import { isTable } from "./merge.ts";
 import { promptFilePlace } from "./prompt-paths.ts";
 import type { Config } from "./schema.ts";
+import { EFFORT_LEVELS } from "./schema.ts";
 
 /**
  * How a project setting is treated when the project is not trusted:
@@ -24,8 +25,8 @@ export const PROJECT_KEY_RULES: readonly { key: string; rule: TrustRule }[] = [
   { key: "model", rule: "own-provider" },
   { key: "max_steps", rule: "at-most" },
   { key: "max_budget_usd", rule: "at-most" },
-  { key: "thinking.budget_tokens", rule: "safe" },
-  { key: "thinking.effort", rule: "safe" },
+  { key: "thinking.budget_tokens", rule: "at-most" },
+  { key: "thinking.effort", rule: "at-most" },
   { key: "retry.*", rule: "safe" },
   { key: "output.max_bytes", rule: "at-most" },
   { key: "output.spill_to_temp", rule: "false-only" },
@@ -138,8 +139,9 @@ function appliesUntrusted(
     case "at-most": {
       const baseline = baselineOf();
       const limit = baseline === undefined ? undefined : baselineLimit(baseline, path);
-      if (typeof value !== "number") return false;
-      return limit === "none" || (typeof limit === "number" && value <= limit);
+      const amount = amountOf(path, value);
+      if (amount === undefined) return false;
+      return limit === "none" || (typeof limit === "number" && amount <= limit);
     }
     case "true-only":
       return value === true;
@@ -150,9 +152,27 @@ function appliesUntrusted(
   }
 }
 
-/** The user's own value of an `at-most` key; "none" when the user sets no limit at all. */
+/** An `at-most` value as a number: an effort level by its rank, `off` lowest. */
+function amountOf(path: readonly KeySegment[], value: unknown): number | undefined {
+  if (path[0] === "thinking" && path[1] === "effort") {
+    const rank = EFFORT_LEVELS.indexOf(value as (typeof EFFORT_LEVELS)[number]);
+    return rank < 0 ? undefined : rank;
+  }
+  return typeof value === "number" ? value : undefined;
+}
+
+/**
+ * The user's own value of an `at-most` key; "none" when the user sets no limit at all. Unset,
+ * the thinking keys allow only `effort = "off"`: any budget costs more than none.
+ */
 function baselineLimit(baseline: Config, path: readonly KeySegment[]): number | "none" | undefined {
   const [first, second, tool, leaf] = path;
+  if (first === "thinking" && second === "effort")
+    return baseline.thinking.effort === undefined
+      ? 0
+      : EFFORT_LEVELS.indexOf(baseline.thinking.effort);
+  if (first === "thinking" && second === "budget_tokens")
+    return baseline.thinking.budget_tokens ?? 0;
   if (first === "max_steps") return baseline.max_steps;
   if (first === "max_budget_usd") return baseline.max_budget_usd ?? "none";
   if (first === "subagents" && second === "max_concurrent")

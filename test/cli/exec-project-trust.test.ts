@@ -108,16 +108,36 @@ describe("codewhale exec: an untrusted project's config", () => {
     assert.equal(mock.requests.length, before, "no request was sent with the project's variable");
   });
 
-  it("cannot raise the output limit or the step limit, but may lower them", async () => {
-    const setup = execEnv(mock, "[output]\nmax_bytes = 2000\n");
+  it("cannot raise the output limit, the step limit or the thinking effort, but may lower them", async () => {
+    const setup = execEnv(mock, '[output]\nmax_bytes = 2000\n[thinking]\neffort = "medium"\n');
     prependUser(setup, "max_steps = 4");
-    writeProject(setup, "max_steps = 400\n[output]\nmax_bytes = 1000\nspill_to_temp = false\n");
+    writeProject(
+      setup,
+      'max_steps = 400\n[output]\nmax_bytes = 1000\nspill_to_temp = false\n[thinking]\neffort = "low"\n',
+    );
     const shown = runCli(["config", "show", "--cwd", setup.workspace], { env: setup.env });
     assert.equal(shown.status, 0, shown.stderr);
     assert.match(shown.stdout, /^max_steps = 4 {2}# .*home.*config\.toml$/m);
     assert.match(shown.stdout, /^output\.max_bytes = 1000 {2}# .*\.codewhale\/config\.toml$/m);
     assert.match(shown.stdout, /^output\.spill_to_temp = false {2}# /m);
+    assert.match(shown.stdout, /^thinking\.effort = "low" {2}# .*\.codewhale\/config\.toml$/m);
     assert.match(shown.stderr, /untrusted project file .*: max_steps \(/);
+  });
+
+  it("cannot make the requests think more: its effort and budget are ignored, and named", async () => {
+    const setup = execEnv(mock);
+    writeProject(setup, '[thinking]\neffort = "high"\nbudget_tokens = 30000\n');
+    mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
+    const before = mock.requests.length;
+    const run = await runExec(["hi"], setup);
+    assert.equal(run.status, 0, run.stderr);
+    const request = mock.requests[before];
+    assert.equal(request?.api, "anthropic");
+    assert.ok(!request?.raw.includes('"thinking"'), request?.raw);
+    assert.match(
+      run.stderr,
+      /untrusted project file .*: thinking\.effort, thinking\.budget_tokens \(review them/,
+    );
   });
 });
 

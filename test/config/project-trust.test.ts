@@ -23,14 +23,11 @@ function load(trust = false) {
 const ignoredKeys = () => load().trust.ignored.map((setting) => setting.key);
 
 describe("an untrusted project file", () => {
-  it("keeps the model among the user's providers, retry, thinking and gcf", () => {
-    layout.writeProject(
-      'model = "openai/gpt-5"\n[retry]\nmax_retries = 1\n[thinking]\nbudget_tokens = 2048\n[output]\ngcf = true\n',
-    );
+  it("keeps the model among the user's providers, retry and gcf", () => {
+    layout.writeProject('model = "openai/gpt-5"\n[retry]\nmax_retries = 1\n[output]\ngcf = true\n');
     const { config, trust } = load();
     assert.equal(config.model, "openai/gpt-5");
     assert.equal(config.retry.max_retries, 1);
-    assert.equal(config.thinking.budget_tokens, 2048);
     assert.equal(config.output.gcf, true);
     assert.deepEqual(trust.ignored, []);
     assert.equal(trust.notice, undefined, "nothing ignored, nothing said");

@@ -156,11 +156,12 @@ function filterFile(filter: Buffer, writable: readonly string[]): string | null 
 }
 
 /**
- * The seccomp filter of a command whose network is off, with or without an allow list (no unix
- * sockets: sandbox-seccomp.ts; the bridge gets its proxy connections over its IPC channel).
+ * The seccomp filter of a command, whatever its network (`off`, an allow list or `on`): no unix
+ * sockets (sandbox-seccomp.ts; the bridge gets its proxy connections over its IPC channel).
+ * Hooks and MCP servers (the host's /tmp) run without it.
  */
 function commandFilter(policy: SandboxPolicy): Buffer | null {
-  if (policy.network !== "off" || policy.tmp !== "private") return null;
+  if (policy.tmp !== "private") return null;
   return unixSocketFilter();
 }
 

@@ -87,14 +87,38 @@ const PROTECTED_IN_WORKSPACE = [
   ".mcp.json",
 ] as const;
 
-/** Hidden by default, relative to HOME. */
-const DEFAULT_DENY_READ_IN_HOME = [".ssh", ".aws", ".config/gcloud", ".gnupg"] as const;
-/** Hidden by default, relative to codewhale's home: its keys, sessions and checkpoint stores. */
+/**
+ * Hidden by default, relative to HOME: keys, cloud and registry credentials, and other coding
+ * agents' and CLIs' stored logins (a command that needs one runs outside the sandbox).
+ */
+const DEFAULT_DENY_READ_IN_HOME = [
+  ".ssh",
+  ".aws",
+  ".config/gcloud",
+  ".gnupg",
+  ".netrc",
+  ".git-credentials",
+  ".docker/config.json",
+  ".kube/config",
+  ".config/gh/hosts.yml",
+  ".claude.json",
+  ".claude/.credentials.json",
+  ".codex/auth.json",
+] as const;
+/**
+ * Hidden by default, relative to codewhale's home: its keys, sessions, checkpoint stores and
+ * MCP OAuth tokens, the config files (MCP servers' env and header secrets), the search index
+ * (the sessions' text) and the prompt history.
+ */
 const DEFAULT_DENY_READ_IN_CODEWHALE_HOME = [
   "keys",
   "sessions",
   "mcp-auth",
   "checkpoints",
+  "config.toml",
+  "codewhale.toml",
+  "index",
+  "history.jsonl",
 ] as const;
 
 /** The policy of `section`, or null when its mode is `off`; `tmp` is `private` unless given. */

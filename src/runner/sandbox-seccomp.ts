@@ -1,4 +1,4 @@
-// The seccomp filter a sandboxed command runs under when its network is off (no allow list): it
+// The seccomp filter every sandboxed command runs under, whatever its network: it
 // may not make a unix socket (`socket(AF_UNIX)`), since a socket file on the host (a D-Bus or
 // systemd bus, docker.sock, an agent's socket) is a way out of the sandbox that a read-only mount
 // does not close; socketpair() stays allowed. Classic BPF, assembled here for the host's

@@ -109,6 +109,47 @@ describe("the OS sandbox (bubblewrap)", () => {
     }
   });
 
+  it("hides codewhale's config, index and history and other tools' stored logins, not what commands read", {
+    skip: skip(),
+  }, async () => {
+    const own = join(home, ".codewhale");
+    const secrets = {
+      [join(own, "config.toml")]: '[mcp_servers.x.env]\nTOKEN = "CONFIG-SECRET"\n',
+      [join(own, "codewhale.toml")]: 'api_key = "OWN-CONFIG-SECRET"\n',
+      [join(own, "history.jsonl")]: '{"prompt":"HISTORY-SECRET"}\n',
+      [join(own, "index", "search.db")]: "INDEX-SECRET\n",
+      [join(own, "mcp-auth", "x.json")]: '{"tokens":"OAUTH-SECRET"}\n',
+      [join(home, ".claude.json")]: '{"key":"CLAUDE-JSON-SECRET"}\n',
+      [join(home, ".claude", ".credentials.json")]: '{"key":"CLAUDE-CREDENTIALS-SECRET"}\n',
+      [join(home, ".codex", "auth.json")]: '{"key":"CODEX-SECRET"}\n',
+      [join(home, ".config", "gh", "hosts.yml")]: "oauth_token: GH-SECRET\n",
+      [join(home, ".git-credentials")]: "https://u:GIT-CREDENTIALS-SECRET@example.test\n",
+      [join(home, ".netrc")]: "machine x password NETRC-SECRET\n",
+      [join(home, ".docker", "config.json")]: '{"auths":"DOCKER-SECRET"}\n',
+      [join(home, ".kube", "config")]: "token: KUBE-SECRET\n",
+    };
+    const kept = {
+      [join(own, "AGENTS.md")]: "KEPT-AGENTS\n",
+      [join(home, ".claude", "settings.json")]: '{"kept":"KEPT-CLAUDE-SETTINGS"}\n',
+      [join(home, ".config", "gh", "config.yml")]: "KEPT-GH-CONFIG\n",
+    };
+    for (const [path, text] of Object.entries({ ...secrets, ...kept })) {
+      mkdirSync(join(path, ".."), { recursive: true });
+      writeFileSync(path, text);
+    }
+    try {
+      const paths = [...Object.keys(secrets), ...Object.keys(kept)];
+      const run = await sandboxed(`cat ${paths.join(" ")} 2>/dev/null; ls -R ${own}`);
+      assert.doesNotMatch(run.output, /SECRET|search\.db|x\.json/);
+      assert.match(run.output, /KEPT-AGENTS[\s\S]*KEPT-CLAUDE-SETTINGS[\s\S]*KEPT-GH-CONFIG/);
+    } finally {
+      const made = [".codewhale", ".claude", ".codex", ".config", ".docker", ".kube"];
+      for (const rel of [...made, ".claude.json", ".git-credentials", ".netrc"]) {
+        rmSync(join(home, rel), { recursive: true, force: true });
+      }
+    }
+  });
+
   it("cannot see codewhale's process: not its /proc entry, environ or fds", {
     skip: skip(),
   }, async () => {
@@ -180,6 +221,25 @@ describe("the OS sandbox (bubblewrap)", () => {
         assert.doesNotMatch(run.output, /hello/);
         assert.match(run.output, /EPERM/);
         assert.match(run.output, /pair-ok/, "socketpair stays allowed");
+      } finally {
+        unix.close();
+      }
+    });
+
+    it("refuses a host's unix socket with network on too (the host's network, not its sockets)", {
+      skip: skip(),
+    }, async () => {
+      const path = join(outside, "host-service-on.sock");
+      const unix = createServer((socket) => socket.end("hello\n"));
+      await new Promise<void>((resolve) => unix.listen(path, resolve));
+      try {
+        const script = `import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect(${JSON.stringify(path)})\nprint(s.recv(9).decode())`;
+        const run = await sandboxed(
+          `python3 -c '${script}' 2>&1 | tail -1`,
+          policyOf({ network: "on" }),
+        );
+        assert.doesNotMatch(run.output, /hello/);
+        assert.match(run.output, /Operation not permitted/);
       } finally {
         unix.close();
       }

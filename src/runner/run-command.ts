@@ -5,7 +5,7 @@
 // the command leaves running in its group when it exits is stopped the same way. A lifeline
 // (lifeline.ts) kills the group when codewhale dies before the command ends, SIGKILL included.
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -24,6 +24,7 @@ import { bwrapPath } from "./sandbox-probe.ts";
 import type { NetworkProxy, NetworkProxyOptions } from "./sandbox-proxy.ts";
 import { startNetworkProxy } from "./sandbox-proxy.ts";
 import { SECCOMP_FD, unixSocketFilter } from "./sandbox-seccomp.ts";
+import { onShutdown } from "./shutdown.ts";
 
 export interface CommandSpec {
   /** A shell command run with `bash -c`, or an argv array run directly (no shell parsing). */
@@ -143,12 +144,19 @@ export function editorTerminalArgv(
 
 let writtenFilter: string | null = null;
 
-/** The filter written once per process; null where its directory lies in a writable root. */
+/**
+ * The filter written once per process, its directory removed as the process ends; null where
+ * that directory lies in a writable root.
+ */
 function filterFile(filter: Buffer, writable: readonly string[]): string | null {
   if (!writtenFilter) {
     const dir = mkdtempSync(join(tmpdir(), "cw-seccomp-"));
     writtenFilter = join(dir, "unix-sockets.bpf");
     writeFileSync(writtenFilter, filter, { mode: 0o400 });
+    onShutdown(() => {
+      writtenFilter = null;
+      rmSync(dir, { recursive: true, force: true });
+    });
   }
   const path = writtenFilter;
   const inside = writable.some((root) => path.startsWith(`${root}/`));

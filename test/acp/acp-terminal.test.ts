@@ -6,13 +6,13 @@
 // even when its own environment has one; cancel and timeout kill and release it. Without the
 // capability (acp-tools.test.ts), bash runs in codewhale's own runner.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import * as acp from "@agentclientprotocol/sdk";
-import { logOf, type SharedAcp, useAcp } from "../support/acp-client.ts";
-import { fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
+import { logOf, type SharedAcp, spawnAcp, useAcp } from "../support/acp-client.ts";
+import { execEnv, fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
 
 const mock = useMockProvider();
@@ -164,5 +164,25 @@ describe("codewhale acp: bash in the editor's terminals", () => {
       await shared.client.prompt(sessionId, "wait");
       assert.match(finalText(shared, sessionId), /\[timed out after 300 ms/);
     });
+  });
+});
+
+describe("codewhale acp: the editor terminal's seccomp filter file", () => {
+  it("is in a private directory of TMPDIR while the agent runs, and gone once it has ended", async () => {
+    const setup = execEnv(mock);
+    const tmp = join(setup.home, "tmp");
+    mkdirSync(tmp);
+    setup.env.TMPDIR = tmp;
+    const client = spawnAcp(setup, MODEL);
+    await client.initialize({ terminal: true });
+    client.answer = () => ({ outcome: "selected", optionId: "allow_once" });
+    const sessionId = await client.newSession(setup.workspace);
+    bashThenAnswer({ command: "echo in > inside.txt" });
+    await client.prompt(sessionId, "write");
+    assert.equal(readFileSync(join(setup.workspace, "inside.txt"), "utf8"), "in\n");
+    const filters = () => readdirSync(tmp).filter((name) => name.startsWith("cw-seccomp-"));
+    assert.equal(filters().length, 1, "written for the editor's terminal");
+    assert.equal(await client.close(), 0, client.stderr());
+    assert.deepEqual(filters(), []);
   });
 });

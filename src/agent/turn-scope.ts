@@ -1,10 +1,12 @@
 // What one prompt's turn runs with beyond the session's own: a custom slash command's
 // `allowed-tools` (allow rules in force for that turn only, each recorded on the `tool/call`
 // it decided as `<rule> (allowed-tools of /name)`) and its `model` (that turn's requests go to
-// it, then the session's model again). A project's command may allow tools only in a trusted
+// it, then the session's model again; Claude Code's `sonnet` as `--model` reads it, one that
+// cannot be used a notice). A project's command may allow tools only in a trusted
 // project. Checked when the prompt is submitted (`checkTurnScope`), applied around the turn by
 // agent.ts (`openTurnScope`).
 import type { Env } from "../config/index.ts";
+import { expandModelAlias } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { type PermissionRule, parseRule } from "../permissions/index.ts";
 import { countFor } from "../providers/index.ts";
@@ -30,7 +32,7 @@ export interface CheckedScope {
   notices: string[];
 }
 
-/** Parses and resolves a scope; a malformed rule or an unusable model is a UsageError. */
+/** Parses and resolves a scope; a malformed rule is a UsageError, an unusable model a notice. */
 export function checkTurnScope(
   ctx: RunContext,
   scope: TurnScope,
@@ -51,17 +53,34 @@ export function checkTurnScope(
       rules.push({ ...parsed.rule, text: `${parsed.rule.text} (allowed-tools of ${scope.by})` });
     }
   }
-  let model: CheckedScope["model"];
-  if (scope.model !== undefined) {
-    const id = scope.model.includes("/") ? scope.model : `${ctx.provider.name}/${scope.model}`;
-    try {
-      model = resolveModel(ctx.config, id, env);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      throw new UsageError(`model of ${scope.by}: ${why}`);
-    }
-  }
+  const model = scope.model === undefined ? undefined : scopeModel(ctx, scope, env, notices);
   return { rules, model, notices };
+}
+
+/**
+ * The command's model, named as `--model` names it (Claude Code's `sonnet`, `claude-…`; a bare
+ * other name is the session provider's); `inherit` or `default` is the session's. One that
+ * cannot be used is a notice, and the turn runs on the session's model.
+ */
+function scopeModel(
+  ctx: RunContext,
+  scope: TurnScope,
+  env: Env,
+  notices: string[],
+): CheckedScope["model"] {
+  const name = (scope.model ?? "").trim();
+  if (name === "" || name === "inherit" || name === "default") return undefined;
+  const expanded = expandModelAlias(name);
+  const id = expanded.includes("/") ? expanded : `${ctx.provider.name}/${expanded}`;
+  try {
+    return resolveModel(ctx.config, id, env);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    notices.push(
+      `model ${id} of ${scope.by} cannot be used (${why}); this turn uses ${ctx.provider.name}/${ctx.model}`,
+    );
+    return undefined;
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
 // load with a dynamic import only when this command runs, so no other command pays for them.
 // Registered by cli/main.ts; provider keys leave the process as in exec (credential-scrub.ts).
 import type { Command } from "commander";
+import { expandModelAlias } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { terminalSafe } from "../runner/index.ts";
 import type { ToolSource } from "../tools/source.ts";
@@ -35,7 +36,7 @@ export function registerAcpCommand(program: Command, deps: AcpCommandDeps = {}):
       const { serveAcp } = await import("../acp/serve.ts");
       await serveAcp({
         env,
-        ...(options.model ? { model: options.model } : {}),
+        ...(options.model ? { model: expandModelAlias(options.model) } : {}),
         ...(options.sessionDir ? { sessionDir: options.sessionDir } : {}),
         ...(deps.tools ? { tools: deps.tools } : {}),
         hideCredentials: (names) => {

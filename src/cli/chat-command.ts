@@ -13,6 +13,7 @@ import {
   allowRuleTargets,
   configFlagsFromOptions,
   EFFORT_LEVELS,
+  expandModelAlias,
   loadConfig,
   loadSkillFiles,
   PERMISSION_MODES,
@@ -98,9 +99,11 @@ export function registerChatCommand(program: Command, host: ChatHost = processHo
 
 async function runChat(
   prompt: string | undefined,
-  options: ChatOptions,
+  given: ChatOptions,
   host: ChatHost,
 ): Promise<number> {
+  // `--model sonnet` as Claude Code reads it (config/model-alias.ts).
+  const options = given.model ? { ...given, model: expandModelAlias(given.model) } : given;
   if (!host.isTerminal()) throw new UsageError(NOT_A_TERMINAL);
   if (options.resume !== undefined && options.resume.trim() === "")
     throw new UsageError("--resume needs a session id or prefix");

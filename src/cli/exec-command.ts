@@ -11,6 +11,7 @@ import { createBus } from "../bus/bus.ts";
 import {
   configFlagsFromOptions,
   EFFORT_LEVELS,
+  expandModelAlias,
   loadConfig,
   PERMISSION_MODES,
   sessionsDir,
@@ -126,7 +127,7 @@ async function runExec(
   deps: ExecDependencies,
 ): Promise<void> {
   const started = Date.now();
-  let options = given;
+  let options = given.model ? { ...given, model: expandModelAlias(given.model) } : given;
   const format = checkFormat(options);
   checkNotEmpty(options);
   checkExecFlags(options);

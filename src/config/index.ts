@@ -31,6 +31,7 @@ export { addMcpServer, readMcpServerTables, removeMcpServer } from "./mcp-file.t
 export { readMcpJson } from "./mcp-json.ts";
 export type { ConfigLayer, ConfigSource } from "./merge.ts";
 export { walkLeaves } from "./merge.ts";
+export { expandModelAlias } from "./model-alias.ts";
 export type { PromptFileRead } from "./path-checks.ts";
 export { fileKindOf, MAX_PROMPT_FILE_BYTES, readPromptFile } from "./path-checks.ts";
 export { projectRootOf, repositoryRoot } from "./project-root.ts";

@@ -1,8 +1,9 @@
 // A custom slash command's `allowed-tools`, `model` and `@path` files in the interactive
 // terminal (in-process, a loopback mock): its turn goes to the command's model and runs the
 // allowed call without asking (the log names the rule and the command), then the session's
-// model and asks come back; the named file reaches the model as an attached note; a project's
-// command allows nothing in an untrusted project.
+// model and asks come back; the named file reaches the model as an attached note; Claude Code's
+// model names select what --model selects; a project's command allows nothing in an untrusted
+// project.
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -74,24 +75,33 @@ describe("a custom command's turn scope", () => {
     screen.keys("Escape");
   });
 
-  it("a command whose model cannot be used attaches nothing: its @path does not ride on the next prompt", async (t) => {
+  it("Claude Code's model names select what --model selects; one that cannot be used is a notice, and the turn runs on the session's model", async (t) => {
     const mock = await startMockProvider();
     t.after(() => mock.close());
     const setup = execEnv(mock);
     mkdirSync(join(setup.home, "commands"));
-    const bad = ["---", "model: nosuch/model", "---", "Read @README.md."].join("\n");
-    writeFileSync(join(setup.home, "commands", "bad.md"), `${bad}\n`);
-    writeFileSync(join(setup.workspace, "README.md"), "README-MARKER says hello\n");
-    const { screen } = await startVirtual(t, [], { mock, setup });
+    const command = (model: string) => ["---", `model: ${model}`, "---", "Say hi."].join("\n");
+    writeFileSync(join(setup.home, "commands", "son.md"), `${command("sonnet")}\n`);
+    writeFileSync(join(setup.home, "commands", "bad.md"), `${command("nosuch/model")}\n`);
+    const { screen } = await startVirtual(t, ["--model", "haiku"], {
+      mock,
+      setup,
+      columns: 240,
+    });
+    const modelOf = () => JSON.parse(mock.requests.at(-1)!.raw).model;
+    mock.enqueue({ blocks: [{ kind: "text", text: "from sonnet" }] });
+    screen.type("/son");
+    screen.keys("Enter");
+    await screen.waitFor("from sonnet");
+    assert.equal(mock.requests.at(-1)!.api, "anthropic");
+    assert.equal(modelOf(), "claude-sonnet-4-6");
+    mock.enqueue({ blocks: [{ kind: "text", text: "from the session" }] });
     screen.type("/bad");
     screen.keys("Enter");
-    await screen.waitFor("the prompt was not sent");
-    mock.enqueue({ blocks: [{ kind: "text", text: "hello back" }] });
-    screen.type("hi");
-    screen.keys("Enter");
-    await screen.waitFor("hello back");
-    assert.doesNotMatch(mock.requests.at(-1)!.raw, /README-MARKER/);
-    assert.ok(!logEvents(setup.home).some((event) => event.type === "context/note"));
+    await screen.waitFor("from the session");
+    await screen.waitFor("this turn uses anthropic/claude-haiku-4-5");
+    await screen.waitFor(/model nosuch\/model of \/bad cannot be used \(unknown provider/);
+    assert.equal(modelOf(), "claude-haiku-4-5", "--model haiku, and the session's model after");
   });
 
   it("a project's command allows no tools in an untrusted project, and says so", async (t) => {

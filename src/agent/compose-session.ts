@@ -243,6 +243,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
         bus,
         model: `${resolved.provider.name}/${resolved.model}`,
         mode: prepared.permissions.mode,
+        effort: () => effort.level,
         ownCost: () => totals.cost,
         agents: customAgents(options),
       })

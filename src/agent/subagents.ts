@@ -8,7 +8,7 @@
 import type { AgentDefinition, PermissionMode } from "../config/index.ts";
 import { readNative } from "../providers/neutral.ts";
 import { terminalSafeLine } from "../runner/index.ts";
-import type { Payload, SessionEvent } from "../session/events.ts";
+import type { Effort, Payload, SessionEvent } from "../session/events.ts";
 import { presentToolCall } from "../tools/presentation.ts";
 import { markPoliced } from "../tools/tool-output.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
@@ -42,6 +42,8 @@ interface HostParent {
   model: string;
   /** The parent's permission mode when it opened (`setPermissionMode` updates `mode`). */
   mode: PermissionMode;
+  /** The parent's reasoning effort now (`set_effort` changes it mid-session). */
+  effort(): Effort | undefined;
   /** USD spent by the parent session itself. */
   ownCost(): number;
   /** The custom agent types a call may name (config/agent-files.ts). */
@@ -154,6 +156,7 @@ export class SubagentHost {
 
   private childOptions(callId: string, agent: AgentDefinition | undefined): AgentOptions {
     const { options, sessionId, model } = this.parent;
+    const effort = this.parent.effort();
     const {
       bus: _bus,
       resume: _resume,
@@ -165,6 +168,7 @@ export class SubagentHost {
     return {
       ...shared,
       modelOverride: agent?.model ?? model,
+      ...(effort ? { effortOverride: effort } : {}),
       ...(agent?.instructions ? { instructions: agent.instructions } : {}),
       ...(agent?.tools ? { onlyTools: agent.tools } : {}),
       guard: { ...options.guard, mode: this.mode },

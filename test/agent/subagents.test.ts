@@ -94,6 +94,24 @@ describe("the task tool", () => {
     }
   });
 
+  it("a child takes the effort the parent has now, set mid-session, not the one it opened with", async () => {
+    const h = await open({
+      go: [{ calls: task("t1", "find A") }, { text: "done" }],
+      "find A": [{ text: "A is here" }],
+    });
+    h.agent.dispatch({ type: "set_effort", effort: "high" });
+    const outcome = await h.agent.submit("go");
+    h.agent.dispose();
+    assert.equal(outcome.reason, "completed");
+    const [result] = ofType(readSession(h.agent.logPath).events, "tool/result");
+    assert.ok(result?.child);
+    const child = childLog(h.sessions, result.child.session_id).events;
+    assert.deepEqual(
+      ofType(child, "session/effort").map((event) => event.effort),
+      ["high"],
+    );
+  });
+
   it("runs at most [subagents] max_concurrent children at once", async () => {
     let running = 0;
     let most = 0;

@@ -2,7 +2,7 @@
 // or it belongs to a documented entry (the bundles' entries, src/agent/index.ts). Tests and
 // benchmarks importing an export do not count: an export only a test reads is surface nobody
 // ships. A scan of the import and export statements (`import * as`, `export *` and `import()`
-// count as using every export of the module).
+// count as using every export of the module; `(await import("…")).name` uses `name`).
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -38,7 +38,10 @@ interface Scan {
 const DECLARED =
   /^export\s+(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|const|let|var|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/gm;
 const NAMED = /^(import|export)\s+(?:type\s+)?\{([^}]*)\}(?:\s*from\s*"([^"]+)")?/gm;
-const WHOLE = /^(?:import\s+\*\s+as\s+\w+|export\s+\*)\s+from\s+"([^"]+)"|import\("([^"]+)"\)/gm;
+const WHOLE =
+  /^(?:import\s+\*\s+as\s+\w+|export\s+\*)\s+from\s+"([^"]+)"|import\("([^"]+)"\)(?!\)\.)/gm;
+/** `(await import("./x.ts")).name` uses `name` alone. */
+const DYNAMIC_MEMBER = /\(await import\("([^"]+)"\)\)\.([A-Za-z_$][\w$]*)/g;
 const DEFAULT = /^import\s+(?:type\s+)?[A-Za-z_$][\w$]*\s*(?:,\s*\{[^}]*\})?\s+from\s+"([^"]+)"/gm;
 
 /** `a`, `type b`, `c as d` → [imported or local name, exported name]. */
@@ -73,6 +76,10 @@ function scan(files: readonly string[]): Scan {
     for (const match of text.matchAll(WHOLE)) {
       const from = target(match[1] ?? match[2]);
       if (from) used.add(`${from}#*`);
+    }
+    for (const match of text.matchAll(DYNAMIC_MEMBER)) {
+      const from = target(match[1]);
+      if (from) used.add(`${from}#${match[2]}`);
     }
     for (const match of text.matchAll(DEFAULT)) {
       const from = target(match[1]);

@@ -107,10 +107,13 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
  * hold it for 100+ ms). Cleanup registered for shutdown (spill files, background processes,
  * locks) runs on "exit".
  */
-export async function runProgram(build: () => Command): Promise<void> {
+export async function runProgram(
+  build: (argv: readonly string[]) => Command | Promise<Command>,
+): Promise<void> {
   watchStdout();
   silenceConsole();
-  const code = await main(build(), process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const code = await main(await build(argv), argv);
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(
     typeof process.exitCode === "number" && code === ExitCode.ok ? process.exitCode : code,

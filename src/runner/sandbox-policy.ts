@@ -5,8 +5,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { emptyDirArgs } from "./sandbox-empty-dir.ts";
 import type { Protection } from "./sandbox-protect.ts";
-import { workspaceProtection } from "./sandbox-protect.ts";
+import { RUN_ON_HOST_DIRS, RUN_ON_HOST_FILES, workspaceProtection } from "./sandbox-protect.ts";
 
 const SANDBOX_MODES = ["workspace-write", "read-only", "off"] as const;
 type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -85,6 +86,8 @@ const PROTECTED_IN_WORKSPACE = [
   ".codewhale",
   ".claude",
   ".mcp.json",
+  ...RUN_ON_HOST_DIRS,
+  ...RUN_ON_HOST_FILES,
 ] as const;
 
 /**
@@ -213,7 +216,7 @@ export function bwrapArgs(
   for (const path of policy.denyRead) {
     // One of codewhale's own that does not exist yet has nothing to hide (nor a mount point).
     if (!existsSync(path)) continue;
-    if (isDirectory(path)) args.push("--tmpfs", path, "--remount-ro", path);
+    if (isDirectory(path)) args.push(...emptyDirArgs(path, policy.writable));
     else args.push("--ro-bind", "/dev/null", path);
   }
   // The host's TMPDIR may lie under the hidden /tmp: temp files go to the private one.

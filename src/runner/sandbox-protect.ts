@@ -1,7 +1,8 @@
 // The workspace's protected paths (`.git/hooks`, `.git/config`, `.codewhale`, `.claude`,
-// `.mcp.json`) for one sandboxed command, read from the disk when it starts: one that exists is
-// bound read-only; one that does not gets an empty read-only mount point, so the command cannot
-// create it either; `.git` itself is bound to itself so it cannot be renamed away and rebuilt
+// `.mcp.json`, and what runs on the host unasked: `.husky`, `.envrc`, `.vscode`…) for one
+// sandboxed command, read from the disk when it starts: one that exists is bound read-only; one
+// that does not gets an empty read-only mount point (not the run-on-host files), so the command
+// cannot create it either; `.git` itself is bound to itself so it cannot be renamed away and rebuilt
 // (an empty `.git`, such as a mount point kept from an earlier command, is read-only instead);
 // the rest of git's metadata that can run a program (commondir, submodules) is found by
 // sandbox-git-paths.ts.
@@ -10,6 +11,7 @@
 import { opendirSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isInside, kindOf } from "./path-kind.ts";
+import { emptyDirArgs } from "./sandbox-empty-dir.ts";
 import type { GitKind, GitPath } from "./sandbox-git-paths.ts";
 import { gitMetadataPaths } from "./sandbox-git-paths.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
@@ -21,6 +23,45 @@ const PROTECTED = [
   [".codewhale", "dir"],
   [".claude", "dir"],
   [".mcp.json", "file"],
+] as const;
+
+/**
+ * What a tool on this machine runs without the user naming it (git's hook managers, direnv, an
+ * editor opening the folder, a package manager's or toolchain's config, mise): read-only in
+ * the workspace. A missing directory gets a mount point (an empty directory, kept for the
+ * session, which git passes over); a missing file none (an empty file would show in `git
+ * status`, and a `/dev/null` one breaks `git add -A`): sandbox-run-files.ts reports one the
+ * command created. The RFC of 2026-12-06 (sandbox) says why each is here and what is not.
+ */
+export const RUN_ON_HOST_DIRS = [
+  ".husky",
+  ".githooks",
+  ".vscode",
+  ".devcontainer",
+  ".idea",
+  ".zed",
+  ".helix",
+  ".cursor",
+  ".cargo",
+  ".mise",
+] as const;
+export const RUN_ON_HOST_FILES = [
+  ".gitmodules",
+  ".envrc",
+  ".devcontainer.json",
+  ".nvim.lua",
+  ".nvimrc",
+  ".exrc",
+  ".pre-commit-config.yaml",
+  "lefthook.yml",
+  ".lefthook.yml",
+  "lefthook-local.yml",
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  ".pnpmfile.cjs",
+  "mise.toml",
+  ".mise.toml",
 ] as const;
 
 /** `commondir`: a file mount point holding "." (sandbox-git-paths.ts), kept for the session. */
@@ -51,7 +92,9 @@ function protectsMissing(policy: SandboxPolicy): boolean {
 export function protectedCandidates(policy: SandboxPolicy): string[] {
   if (!protectsMissing(policy)) return [];
   const git = join(policy.workspace, ".git");
-  const paths = PROTECTED.map(([rel]) => join(policy.workspace, rel));
+  const paths = [...PROTECTED.map(([rel]) => rel), ...RUN_ON_HOST_DIRS, ...RUN_ON_HOST_FILES].map(
+    (rel) => join(policy.workspace, rel),
+  );
   const gitKind = gitKindOf(git);
   if (gitKind === "missing") return [git, ...paths];
   if (gitKind === "link") return paths;
@@ -70,7 +113,7 @@ export function workspaceProtection(policy: SandboxPolicy): Protection {
   if (!protectsMissing(policy)) return out;
   const git = join(policy.workspace, ".git");
   const gitKind = gitKindOf(git);
-  if (gitKind === "missing") placeholder(out, git, "dir");
+  if (gitKind === "missing") placeholder(out, git, "dir", policy.writable);
   // A git file (a worktree's `gitdir:` link) could be pointed at a directory of the command's.
   else if (gitKind === "file") readOnly(out, git, "file");
   // Its own mount point: `mv .git .git2 && mkdir -p .git/hooks` fails (EBUSY).
@@ -80,30 +123,52 @@ export function workspaceProtection(policy: SandboxPolicy): Protection {
   }
   for (const [rel, kind] of PROTECTED) {
     if (rel.startsWith(".git/") && gitKind !== "dir") continue;
-    protect(out, policy.workspace, { path: join(policy.workspace, rel), kind, mountPoint: true });
+    protect(out, policy, { path: join(policy.workspace, rel), kind, mountPoint: true });
+  }
+  for (const rel of RUN_ON_HOST_DIRS) {
+    protect(out, policy, {
+      path: join(policy.workspace, rel),
+      kind: "dir",
+      mountPoint: true,
+    });
+  }
+  // Never mount points: left out of `present` too, so an empty one of the user's is never
+  // taken for one and removed (sandbox-placeholders.ts).
+  for (const rel of RUN_ON_HOST_FILES) {
+    // `args` and `covered` are out's own arrays; `present` is not.
+    const found = { ...out, present: [] };
+    protect(found, policy, {
+      path: join(policy.workspace, rel),
+      kind: "file",
+      mountPoint: false,
+    });
   }
   // What else in the repository's metadata can make git run a program (commondir, submodules).
   if (gitKind === "dir" || gitKind === "file") {
     for (const path of gitMetadataPaths(policy.workspace, git, gitKind)) {
-      protect(out, policy.workspace, path);
+      protect(out, policy, path);
     }
   }
   return out;
 }
 
 /** One protected path: read-only as it is, or a mount point where it is missing. */
-function protect(out: Protection, workspace: string, { path, kind, mountPoint }: GitPath): void {
+function protect(
+  out: Protection,
+  policy: SandboxPolicy,
+  { path, kind, mountPoint }: GitPath,
+): void {
   const found = kindOf(path);
   if (found === "missing") {
-    if (mountPoint) placeholder(out, path, kind);
+    if (mountPoint) placeholder(out, path, kind, policy.writable);
   } else if (found !== "link") readOnly(out, path, kind);
   else {
     // A symlink: where it leads is read-only as it is now; one that leads nowhere yet gets
     // its mount point where it leads, when that is in the workspace (else it is read-only).
     const target = linkTarget(path);
     if (target?.exists) readOnly(out, target.path, kind);
-    else if (mountPoint && target && isInside(workspace, target.path))
-      placeholder(out, target.path, kind);
+    else if (mountPoint && target && isInside(policy.workspace, target.path))
+      placeholder(out, target.path, kind, policy.writable);
   }
 }
 
@@ -118,8 +183,8 @@ function readOnly(out: Protection, path: string, kind: Kind): void {
 }
 
 /** An empty read-only mount point: to be created when `path` is missing, else over it. */
-function placeholder(out: Protection, path: string, kind: Kind): void {
-  if (kind === "dir") out.args.push("--tmpfs", path, "--remount-ro", path);
+function placeholder(out: Protection, path: string, kind: Kind, writable: readonly string[]): void {
+  if (kind === "dir") out.args.push(...emptyDirArgs(path, writable));
   else if (kind === "file") out.args.push("--ro-bind", "/dev/null", path);
   // Created holding "." before the command starts (sandbox-placeholders.ts), bound over itself.
   else out.args.push("--ro-bind", path, path);

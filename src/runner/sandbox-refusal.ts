@@ -63,5 +63,5 @@ function protectedNames(policy: SandboxPolicy): string {
   if (names.length === 0) return "protected paths";
   const more = names.length - NAMED_AT_MOST;
   const shown = names.slice(0, NAMED_AT_MOST).join(", ");
-  return more > 0 ? `${shown} and ${more} more of git's metadata` : shown;
+  return more > 0 ? `${shown} and ${more} more that run later outside the sandbox` : shown;
 }

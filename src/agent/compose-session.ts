@@ -5,6 +5,7 @@
 import { createBus } from "../bus/bus.ts";
 import type { AgentDefinition, Env, LoadedConfig, PermissionMode } from "../config/index.ts";
 import {
+  changedGrantPaths,
   configFingerprint,
   loadAgentFiles,
   loadConfig,
@@ -180,6 +181,8 @@ export interface ComposedSession {
   env: Env;
   /** Whether the project's settings are trusted (a project command's `allowed-tools`). */
   projectTrusted: boolean;
+  /** The project's grant files changed since it was trusted: their grants are refused. */
+  changedFiles: ReadonlySet<string>;
 }
 
 /** The options with their defaults filled in. */
@@ -357,6 +360,7 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
     spent,
     env: options.env,
     projectTrusted: loaded.trust.state === "trusted" || loaded.trust.state === "flag",
+    changedFiles: changedGrantPaths(loaded),
   };
 }
 
@@ -368,7 +372,8 @@ function customAgents(options: OpenOptions): AgentDefinition[] {
   const { loaded } = options;
   const project = loaded.projectRoot ?? repositoryRoot(options.cwd) ?? options.cwd;
   const projectTrusted = loaded.trust.state === "trusted" || loaded.trust.state === "flag";
-  const found = loadAgentFiles({ home: loaded.home, project, projectTrusted });
+  const changed = changedGrantPaths(loaded);
+  const found = loadAgentFiles({ home: loaded.home, project, projectTrusted, changed });
   for (const line of found.skipped) {
     options.bus.emit("agent/notice", {
       message: `agent definition ignored: ${line}`,
@@ -387,7 +392,8 @@ function sessionSkills(options: OpenOptions): SkillDefinition[] {
   const project = loaded.projectRoot ?? repositoryRoot(options.cwd) ?? options.cwd;
   const projectTrusted = loaded.trust.state === "trusted" || loaded.trust.state === "flag";
   const userHome = options.env.HOME;
-  const found = loadSkillFiles({ home: loaded.home, userHome, project, projectTrusted });
+  const changed = changedGrantPaths(loaded);
+  const found = loadSkillFiles({ home: loaded.home, userHome, project, projectTrusted, changed });
   for (const line of found.skipped) {
     options.bus.emit("agent/notice", { message: `skill ignored: ${line}`, source: "policy" });
   }

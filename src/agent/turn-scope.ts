@@ -18,6 +18,8 @@ export interface TurnScope {
   by: string;
   /** Where the command came from: a project's allows tools only in a trusted project. */
   source: "user" | "project";
+  /** The command's file: a project's changed since the project was trusted allows nothing. */
+  path?: string;
   /** Allow rules in codewhale's or Claude Code's syntax (`Bash(git add:*)`, `read`). */
   allowedTools?: readonly string[];
   /** `provider/model`, or a model of the session's provider. */
@@ -32,19 +34,32 @@ export interface CheckedScope {
   notices: string[];
 }
 
+/** What a scope is checked against: the session's keys and the project's trust. */
+interface ProjectStanding {
+  env: Env;
+  projectTrusted: boolean;
+  /** The project's grant files changed since it was trusted (config's `changedGrantPaths`). */
+  changedFiles: ReadonlySet<string>;
+}
+
 /** Parses and resolves a scope; a malformed rule is a UsageError, an unusable model a notice. */
 export function checkTurnScope(
   ctx: RunContext,
   scope: TurnScope,
-  env: Env,
-  projectTrusted: boolean,
+  project: ProjectStanding,
 ): CheckedScope {
+  const { env, projectTrusted, changedFiles } = project;
   const notices: string[] = [];
   const rules: PermissionRule[] = [];
   const allowed = scope.allowedTools ?? [];
+  const changed = scope.path !== undefined && changedFiles.has(scope.path);
   if (allowed.length > 0 && scope.source === "project" && !projectTrusted) {
     notices.push(
       `allowed-tools of ${scope.by} ignored: the project is not trusted (codewhale trust)`,
+    );
+  } else if (allowed.length > 0 && scope.source === "project" && changed) {
+    notices.push(
+      `allowed-tools of ${scope.by} ignored: ${scope.path} is new or changed since you trusted the project (review it, then run \`codewhale trust\` again)`,
     );
   } else {
     for (const text of allowed) {

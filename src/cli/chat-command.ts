@@ -11,6 +11,7 @@ import { type Agent, resolveModel } from "../agent/index.ts";
 import {
   addAllowRule,
   allowRuleTargets,
+  changedGrantPaths,
   configFlagsFromOptions,
   EFFORT_LEVELS,
   expandModelAlias,
@@ -185,6 +186,7 @@ async function runChat(
           userHome: host.env.HOME,
           project,
           projectTrusted: loaded.trust.state === "trusted" || loaded.trust.state === "flag",
+          changed: changedGrantPaths(loaded),
         }),
       contextWindow: (provider, model) =>
         modelInfo(model, { provider, overrides: loaded.config.models })?.contextWindow ?? null,

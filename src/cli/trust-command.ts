@@ -20,6 +20,7 @@ import {
   writeTrustedProjects,
 } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
+import { terminalSafeLine } from "../runner/index.ts";
 import { printOut } from "./print.ts";
 
 /** Where the command reads and writes; tests pass their own. */
@@ -109,8 +110,9 @@ function trust(io: TrustIo, dir: string | undefined, expected: string | undefine
   }
   const userFile = userFileOf(io);
   const current = readTrustedProjects(userFile);
-  const record = { path: root, fingerprint };
-  if (loaded.trust.state === "trusted") {
+  const files = loaded.trust.files;
+  const record = { path: root, fingerprint, ...(files ? { files } : {}) };
+  if (loaded.trust.state === "trusted" && loaded.trust.changedFiles === undefined) {
     io.write(`already trusted: ${root} (${fingerprint})\n`);
     return;
   }
@@ -163,6 +165,7 @@ function showTrust(io: TrustIo, dir: string | undefined): void {
     `fingerprint: ${trust.fingerprint}`,
     "settings the fingerprint covers (secrets masked; limits that only tighten apply even untrusted):",
     ...settingLines(settings),
+    ...fileLines(trust.files ?? {}, trust.changedFiles ?? []),
   ];
   const outside = trust.ignored.filter((setting) => setting.reason === "outside-project");
   for (const setting of outside) {
@@ -182,6 +185,18 @@ function settingLines(settings: Record<string, unknown>): string[] {
     if (path.length > 0) lines.push(`  ${formatKeyPath(path)} = ${JSON.stringify(value)}`);
   });
   return lines.length > 0 ? lines : ["  (none: every setting it has applies without trust)"];
+}
+
+/** The grant files the fingerprint covers, each changed one marked. */
+function fileLines(files: Record<string, string>, changed: readonly string[]): string[] {
+  const paths = Object.keys(files).sort();
+  if (paths.length === 0) return [];
+  const mark = (path: string) => (changed.includes(path) ? "  (new or changed since trusted)" : "");
+  return [
+    "files the fingerprint covers (commands with allowed-tools, agents, skills):",
+    // A repository chooses these names: a terminal sequence in one stays text.
+    ...paths.map((path) => `  ${terminalSafeLine(path)}${mark(path)}`),
+  ];
 }
 
 function shellQuote(path: string): string {

@@ -8,6 +8,7 @@
 // Read by compose-session.ts for the task tool.
 import { join } from "node:path";
 import {
+  CHANGED_SINCE_TRUST,
   directoryEntries,
   insideProject,
   parseFrontMatter,
@@ -58,6 +59,8 @@ export function loadAgentFiles(dirs: {
   home: string;
   project: string;
   projectTrusted: boolean;
+  /** The project's files changed since it was trusted (grant-files.ts): each is refused. */
+  changed?: ReadonlySet<string>;
 }): LoadedAgents {
   const agents: AgentDefinition[] = [];
   const skipped: string[] = [];
@@ -79,6 +82,10 @@ export function loadAgentFiles(dirs: {
     }
     for (const file of files) {
       const path = join(dir, file);
+      if (project && dirs.changed?.has(path)) {
+        skipped.push(`${path}: ${CHANGED_SINCE_TRUST}`);
+        continue;
+      }
       const read = readDefinitionFile(dir, path, MAX_AGENT_BYTES);
       const agent = "problem" in read ? read : parseAgent(read.text, file.slice(0, -3), path);
       if ("problem" in agent) skipped.push(`${path}: ${agent.problem}`);

@@ -6,6 +6,10 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { sep } from "node:path";
 
+/** Why a project's file that changed since the project was trusted is refused. */
+export const CHANGED_SINCE_TRUST =
+  "new or changed since you trusted the project (review it, then run `codewhale trust` again)";
+
 /** At most this many entries of one directory are read. */
 const MAX_ENTRIES = 200;
 

@@ -15,6 +15,7 @@ import {
   resolvePathKeys,
   validateLayer,
 } from "./files.ts";
+import { projectGrantFiles } from "./grant-files.ts";
 import type { KeySegment } from "./key-path.ts";
 import { formatKeyPath } from "./key-path.ts";
 import { readMcpJson, withMcpJsonServers } from "./mcp-json.ts";
@@ -28,7 +29,14 @@ import { gateProjectLayer, trustedSettings } from "./project-trust.ts";
 import type { Config, ConfigInput, TrustEntry } from "./schema.ts";
 import { configSchema } from "./schema.ts";
 import type { ProjectTrust } from "./trust-record.ts";
-import { canonicalPath, trustFingerprint, trustNotice, trustStateOf } from "./trust-record.ts";
+import {
+  canonicalPath,
+  changedSinceRecord,
+  findTrustEntry,
+  trustFingerprint,
+  trustNotice,
+  trustStateOf,
+} from "./trust-record.ts";
 
 export interface LoadOptions {
   /** Where to look for `.codewhale/config.toml`; also the base of relative flag paths. */
@@ -124,7 +132,7 @@ export function inspectConfig(options: LoadOptions = {}): ConfigReport {
   if ("problems" in merged) return { files, problems: merged.problems };
   const project = read.find((file) => file.kind === "project");
   const projectRoot = project && dirname(dirname(project.path));
-  const notices = foreignNotices(read, merged.config);
+  const notices = [...changedFilesNotices(trust), ...foreignNotices(read, merged.config)];
   const loaded = { ...merged, files, home, cwd, projectRoot, trust, layers, notices };
   return { files, problems: [], loaded };
 }
@@ -154,11 +162,18 @@ function gateProject(
   const mcpJson = readMcpJson(dirname(dirname(project.path)));
   const mcpServers = mcpJson?.servers ?? {};
   const settings = trustedSettings(withMcpJsonServers(project.data, mcpServers));
-  const fingerprint = trustFingerprint(settings);
+  const files = projectGrantFiles(dirname(dirname(project.path)));
+  const fingerprint = trustFingerprint(settings, files);
   // The user files (config.toml, and codewhale.toml when there is one): what either trusts counts.
   const users = below.map((layer) => layer.data);
   const entries = users.flatMap(trustEntries);
-  const state = trustStateOf(entries, projectRoot, fingerprint, trustFlag, env.HOME);
+  let state = trustStateOf(entries, projectRoot, fingerprint, trustFlag, env.HOME);
+  // Only grant files changed: the settings stay trusted, those files' grants are refused.
+  const changedFiles =
+    state === "changed"
+      ? changedSinceRecord(findTrustEntry(entries, projectRoot, env.HOME), settings, files)
+      : undefined;
+  if (changedFiles !== undefined) state = "trusted";
   const trusted = state === "trusted" || state === "flag";
   let baseline: { config: Config | undefined } | undefined;
   const gate = (data: Table) =>
@@ -188,6 +203,8 @@ function gateProject(
     settings,
     ignored,
     ...(notice ? { notice } : {}),
+    ...(Object.keys(files).length > 0 ? { files } : {}),
+    ...(changedFiles && changedFiles.length > 0 ? { changedFiles } : {}),
   };
   const mcpLayers =
     mcpJson && Object.keys(fromMcpJson.kept).length > 0
@@ -199,6 +216,15 @@ function gateProject(
       ? new ConfigError(`${mcpJson.path}: ${mcpJson.problem}`, mcpJson.path)
       : undefined;
   return { layers, trust, ...(problem ? { problem } : {}) };
+}
+
+/** One line naming the grant files changed since the project was trusted, if any. */
+function changedFilesNotices(trust: ProjectTrust): string[] {
+  const changed = trust.changedFiles ?? [];
+  if (changed.length === 0) return [];
+  return [
+    `codewhale: not trusting these files of ${trust.projectRoot}, new or changed since you trusted the project: ${changed.join(", ")} (their allowed-tools, agents and skills are ignored; review them with \`codewhale trust --show\`, then run \`codewhale trust\` again)`,
+  ];
 }
 
 /** The user file's `trusted_projects`, already checked by the schema. */

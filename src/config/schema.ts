@@ -246,6 +246,8 @@ const mcpServerSchema = z
 const trustEntrySchema = z.strictObject({
   path: z.string().min(1),
   fingerprint: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: 'expected "sha256:<64 hex>"' }),
+  /** The grant files the fingerprint covers, by path relative to the root, and their digests. */
+  files: z.record(z.string(), z.string()).optional(),
 });
 
 /**

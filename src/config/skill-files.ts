@@ -8,6 +8,7 @@
 // regular file of at most 64 KB. Read by compose-session.ts for the `skill` tool.
 import { join } from "node:path";
 import {
+  CHANGED_SINCE_TRUST,
   directoryEntries,
   insideProject,
   parseFrontMatter,
@@ -34,6 +35,8 @@ export function loadSkillFiles(dirs: {
   userHome: string | undefined;
   project: string;
   projectTrusted: boolean;
+  /** The project's files changed since it was trusted (grant-files.ts): each is refused. */
+  changed?: ReadonlySet<string>;
 }): { skills: SkillDefinition[]; skipped: string[] } {
   const skills: SkillDefinition[] = [];
   const skipped: string[] = [];
@@ -61,6 +64,10 @@ export function loadSkillFiles(dirs: {
     for (const entry of found) {
       const skillDir = join(dir, entry);
       const path = join(skillDir, "SKILL.md");
+      if (project && dirs.changed?.has(path)) {
+        skipped.push(`${path}: ${CHANGED_SINCE_TRUST}`);
+        continue;
+      }
       // A user's skill may be a link to a directory elsewhere; a repository's stays inside it.
       const read = readDefinitionFile(project ? dir : skillDir, path, MAX_SKILL_BYTES);
       if ("problem" in read) {

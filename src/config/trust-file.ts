@@ -1,6 +1,6 @@
 // Edits `trusted_projects` in the user config file with the smallest possible change, through
 // the one TOML writer (toml-edit.ts: the array replaced in place, or inserted before the first
-// table header). Each record is one `{ path, fingerprint }` line. The result is parsed again
+// table header). Each record is one `{ path, fingerprint, files? }` line. The result is parsed again
 // and checked before it is written. Used by `codewhale trust`.
 import { existsSync, readFileSync } from "node:fs";
 import { parse } from "smol-toml";
@@ -48,5 +48,9 @@ export function replaceTrustedProjects(text: string, projects: readonly TrustRec
 /** One record as TOML: a bare path string, or an inline table. */
 function formatRecord(record: TrustRecord): string {
   if (typeof record === "string") return JSON.stringify(record);
-  return `{ path = ${JSON.stringify(record.path)}, fingerprint = ${JSON.stringify(record.fingerprint)} }`;
+  const files = Object.entries(record.files ?? {}).map(
+    ([path, digest]) => `${JSON.stringify(path)} = ${JSON.stringify(digest)}`,
+  );
+  const filesPart = files.length > 0 ? `, files = { ${files.join(", ")} }` : "";
+  return `{ path = ${JSON.stringify(record.path)}, fingerprint = ${JSON.stringify(record.fingerprint)}${filesPart} }`;
 }

@@ -1,11 +1,13 @@
 // Whether a project is trusted: the user file's `trusted_projects` holds `{ path, fingerprint }`
 // records, and a project is trusted when its root is listed with the fingerprint of its current
-// trusted settings (project-trust.ts), or for one run with `--trust`. Also the one notice line
-// naming what was ignored. Called by load.ts; `codewhale trust` uses the fingerprint.
+// trusted settings (project-trust.ts) and grant files (grant-files.ts), or for one run with
+// `--trust`; a grant file changed since is refused alone. Also the one notice line naming what
+// was ignored. Called by load.ts; `codewhale trust` uses the fingerprint.
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { canonicalJson } from "./fingerprint.ts";
+import { changedGrantFiles } from "./grant-files.ts";
 import type { Table } from "./merge.ts";
 import type { IgnoredSetting } from "./project-trust.ts";
 import { realOrResolved } from "./prompt-paths.ts";
@@ -33,11 +35,41 @@ export interface ProjectTrust {
   ignored: IgnoredSetting[];
   /** The one line to show when something was ignored. */
   notice?: string;
+  /** The project's grant files (grant-files.ts) and their digests, for the trust record. */
+  files?: Record<string, string>;
+  /**
+   * Grant files new or changed since the project was trusted (relative to its root): their
+   * grants are refused while the settings stay trusted.
+   */
+  changedFiles?: string[];
 }
 
-/** `sha256:` and the hex SHA-256 of the canonical JSON of `trustedSettings(project data)`. */
-export function trustFingerprint(settings: Table): string {
-  return `sha256:${createHash("sha256").update(canonicalJson(settings)).digest("hex")}`;
+/**
+ * `sha256:` and the hex SHA-256 of the canonical JSON of `trustedSettings(project data)`, with
+ * the project's grant files (grant-files.ts) beside them when it has any: `{ settings, files }`.
+ */
+export function trustFingerprint(
+  settings: Table,
+  files: Readonly<Record<string, string>> = {},
+): string {
+  const covered = Object.keys(files).length > 0 ? { settings, files } : settings;
+  return `sha256:${createHash("sha256").update(canonicalJson(covered)).digest("hex")}`;
+}
+
+/**
+ * The grant files that changed since `entry` was recorded (relative paths), when the settings
+ * did not: the record's own files with today's settings give its fingerprint. Undefined when the
+ * settings changed too (or the entry is no record), so the whole project is untrusted.
+ */
+export function changedSinceRecord(
+  entry: string | TrustEntry | undefined,
+  settings: Table,
+  files: Readonly<Record<string, string>>,
+): string[] | undefined {
+  if (entry === undefined || typeof entry === "string") return undefined;
+  const recorded = entry.files ?? {};
+  if (trustFingerprint(settings, recorded) !== entry.fingerprint) return undefined;
+  return changedGrantFiles(files, recorded);
 }
 
 /** The trust state of the project at `projectRoot` whose settings hash to `fingerprint`. */

@@ -11,6 +11,7 @@ export function commandScope(command: UserCommand): TurnScope | undefined {
   return {
     by: `/${command.name}`,
     source: command.source === "user" ? "user" : "project",
+    path: command.path,
     ...(command.allowedTools.length > 0 ? { allowedTools: command.allowedTools } : {}),
     ...(command.model ? { model: command.model } : {}),
   };

@@ -270,4 +270,44 @@ describe("codewhale exec: trust is of the settings, not of the path", () => {
     assert.match(shown.stdout, /^ {2}permissions\.mode = "bypass"$/m);
     assert.match(shown.stdout, /^ {2}hooks\.SessionStart = \[\{"command":".*hook\.sh"\}\]$/m);
   });
+  it("a command with allowed-tools or an agent added after trust is not trusted with it; the notice names each file", async () => {
+    const setup = execEnv(mock);
+    writeProject(setup, '[permissions]\nallow = ["read(**)"]\n');
+    const trusted = runCli(["trust", setup.workspace], { env: setup.env });
+    assert.equal(trusted.status, 0, trusted.stderr);
+    // A `git pull` brings a command that allows every shell command, and an agent.
+    mkdirSync(join(setup.workspace, ".claude", "commands"), { recursive: true });
+    mkdirSync(join(setup.workspace, ".claude", "agents"), { recursive: true });
+    const command = "---\nallowed-tools: Bash(*)\n---\nRun it.\n";
+    writeFileSync(join(setup.workspace, ".claude", "commands", "ship.md"), command);
+    const agent = "---\nname: rev\ndescription: reviews\n---\nReview.\n";
+    writeFileSync(join(setup.workspace, ".claude", "agents", "rev.md"), agent);
+    writeFileSync(join(setup.workspace, ".claude", "commands", "plain.md"), "No grants.\n");
+    mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
+    const run = await runExec(["--model", MODEL_OF["openai-chat"], "hi"], setup);
+    assert.equal(run.status, 0, run.stderr);
+    const root = realpathSync(setup.workspace);
+    assert.ok(
+      run.stderr.includes(
+        `codewhale: not trusting these files of ${root}, new or changed since you trusted the project: .claude/commands/ship.md, .claude/agents/rev.md (`,
+      ),
+      run.stderr,
+    );
+    assert.match(
+      run.stderr,
+      /agent definition ignored: .*rev\.md: new or changed since you trusted/,
+    );
+    assert.ok(!run.stderr.includes("ignoring these settings"), "the settings stay trusted");
+
+    const again = runCli(["trust", setup.workspace], { env: setup.env });
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(
+      readFileSync(join(setup.home, "config.toml"), "utf8"),
+      /\.claude\/agents\/rev\.md/,
+    );
+    const shown = runCli(["trust", "--show", setup.workspace], { env: setup.env });
+    assert.match(shown.stdout, /^state: trusted/m);
+    assert.match(shown.stdout, /^ {2}\.claude\/commands\/ship\.md$/m);
+    assert.doesNotMatch(shown.stdout, /plain\.md|new or changed/);
+  });
 });

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { loadConfig, writeTrustedProjects } from "../../src/config/index.ts";
 import { readSession } from "../../src/session/reader.ts";
 import { startMockProvider } from "../support/mock-provider/index.ts";
 import { execEnv, MODEL_OF } from "../support/provider-env.ts";
@@ -115,6 +116,27 @@ describe("a custom command's turn scope", () => {
     screen.type("/ship");
     screen.keys("Enter");
     await screen.waitFor("allowed-tools of /ship ignored: the project is not trusted");
+    await screen.waitFor("1. Allow once");
+    screen.keys("Escape");
+  });
+  it("a command added to a trusted project since it was trusted allows no tools, and the notice names its file", async (t) => {
+    const mock = await startMockProvider();
+    t.after(() => mock.close());
+    const setup = execEnv(mock);
+    mkdirSync(join(setup.workspace, ".codewhale", "commands"), { recursive: true });
+    writeFileSync(join(setup.workspace, ".codewhale", "config.toml"), "max_steps = 10\n");
+    const { trust } = loadConfig({ cwd: setup.workspace, env: setup.env });
+    const record = { path: trust.projectRoot!, fingerprint: trust.fingerprint! };
+    writeTrustedProjects(join(setup.home, "config.toml"), [record]);
+    assert.equal(loadConfig({ cwd: setup.workspace, env: setup.env }).trust.state, "trusted");
+    // A `git pull` brings a command that allows a write.
+    const file = join(setup.workspace, ".codewhale", "commands", "ship.md");
+    writeFileSync(file, `${SHIP}\n`);
+    const { screen } = await startVirtual(t, [], { mock, setup, columns: 240 });
+    mock.enqueue(writeCall("call_1"));
+    screen.type("/ship");
+    screen.keys("Enter");
+    await screen.waitFor(`allowed-tools of /ship ignored: ${file} is new or changed`);
     await screen.waitFor("1. Allow once");
     screen.keys("Escape");
   });

@@ -1,22 +1,27 @@
 // The order a run of scripts/test.mjs starts its test files in: the costliest first, from the
 // committed table scripts/test-costs.json (seconds per file in a full run), so the run's tail
-// is many short files on every lane rather than one long file alone. Node's runner starts the
-// files in the order given. `node scripts/test-costs.mjs <spec-log>` rewrites the table from
+// is many short files on every lane rather than one long file alone, the cheap ones sharing
+// processes (test-batches.mjs). Node's runner starts the files in the order given. `node scripts/test-costs.mjs <spec-log>` rewrites the table from
 // the spec reporter's output of a full run (each top-level suite or test mapped to its file).
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { selectTests } from "./test-selection.mjs";
 
 const TABLE = new URL("./test-costs.json", import.meta.url);
-/** A file the table does not name (a new one) counts as this many seconds. */
-const UNKNOWN = 1;
-/** Files cheaper than this are left out of the table (they all count as UNKNOWN). */
+/** Files cheaper than this are left out of the table. */
 const LISTED = 1;
+/** A file the table does not name (cheaper than LISTED, or new) counts as this many seconds. */
+const UNKNOWN = 0.5;
+
+/** The seconds of each file's tests by the table (UNKNOWN for a file it does not name). */
+export function costOf() {
+  const costs = JSON.parse(readFileSync(TABLE, "utf8"));
+  return (file) => costs[file] ?? UNKNOWN;
+}
 
 /** `files` ordered by their cost in the table, the costliest first; ties keep their order. */
 export function orderByCost(files) {
-  const costs = JSON.parse(readFileSync(TABLE, "utf8"));
-  const cost = (file) => costs[file] ?? UNKNOWN;
+  const cost = costOf();
   return files
     .map((file, index) => ({ file, index }))
     .sort((a, b) => cost(b.file) - cost(a.file) || a.index - b.index)

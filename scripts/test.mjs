@@ -4,12 +4,15 @@
 // sure of the system tools the selected tests need (all of them for a full run) and builds
 // dist/ when a selected test runs the CLI; the tests then run in a hermetic environment
 // (scripts/test-env.mjs) whose temp dirs all land in one scratch dir removed afterwards.
+// Bundled, the cheap files that touch no process-wide state share a process a few at a time
+// (scripts/test-batches.mjs); the costly ones run alone and first (scripts/test-costs.mjs).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { planBatches, writeBatches } from "./test-batches.mjs";
 import { bundleTests } from "./test-bundle.mjs";
-import { orderByCost } from "./test-costs.mjs";
+import { costOf, orderByCost } from "./test-costs.mjs";
 import { ensureTools, hermeticEnv, SYSTEM_TOOLS } from "./test-env.mjs";
 import { needsOf, selectTests } from "./test-selection.mjs";
 
@@ -49,7 +52,7 @@ const concurrency = /^[1-9][0-9]?$/.test(process.env.TEST_CONCURRENCY ?? "")
 // modules instead of transforming src/ through tsx. TEST_BUNDLE=0 runs the sources through tsx.
 const bundled = process.env.TEST_BUNDLE !== "0";
 const bundleDir = join(".test-build", String(process.pid));
-const runFiles = bundled ? await bundleTests(files, bundleDir) : files;
+const runFiles = bundled ? await batched(files, await bundleTests(files, bundleDir)) : files;
 const args = [
   ...(bundled ? [] : ["--import", "tsx"]),
   "--test",
@@ -57,6 +60,14 @@ const args = [
   `--test-concurrency=${concurrency}`,
   ...runFiles,
 ];
+/** The bundled files with the cheap ones that may share a process grouped into batch modules. */
+function batched(files, bundledFiles) {
+  const cost = costOf();
+  const bundledOf = new Map(files.map((file, index) => [file, bundledFiles[index]]));
+  const plan = planBatches(files, cost);
+  return writeBatches(plan, (file) => bundledOf.get(file), cost, bundleDir);
+}
+
 const scratch = mkdtempSync(join(tmpdir(), "codewhale-tests-"));
 const env = hermeticEnv(process.env, scratch);
 const result = spawnSync(process.execPath, args, { stdio: "inherit", env });

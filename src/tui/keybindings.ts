@@ -4,6 +4,7 @@
 // and the input listeners ask whether a key is an action's.
 import {
   getKeybindings,
+  type Keybinding,
   type KeybindingDefinitions,
   KeybindingsManager,
   type KeyId,
@@ -55,6 +56,40 @@ export function installKeybindings(file: Pick<KeybindingsFile, "bindings">): voi
     Object.entries(file.bindings).map(([id, keys]) => [id, keys as KeyId[]]),
   );
   setKeybindings(new KeybindingsManager(definitions(), user));
+}
+
+/**
+ * The keys bound to `id` (`tui.input.submit`, `app.historySearch`) as /help names them
+ * (`Ctrl-R`, `Shift+Tab`, `Esc`), `or` between two; the app's defaults before the screen
+ * installs its keybindings; "(unbound)" when the file bound none.
+ */
+export function keyLabel(id: string): string {
+  const manager = getKeybindings();
+  const action = Object.values(KEY_ACTIONS).find((entry) => entry.id === id);
+  const installed = manager.getDefinition(id as Keybinding) !== undefined;
+  const keys = installed ? manager.getKeys(id as Keybinding) : (action?.defaults ?? []);
+  return keys.length > 0 ? keys.map(keyName).join(" or ") : "(unbound)";
+}
+
+const KEY_NAMES: Readonly<Record<string, string>> = {
+  escape: "Esc",
+  pageup: "PageUp",
+  pagedown: "PageDown",
+};
+
+/** `ctrl+r` as `Ctrl-R`, `shift+tab` as `Shift+Tab`, `alt+up` as `Alt-Up`. */
+function keyName(key: string): string {
+  const parts = key.split("+");
+  const base = parts.pop() ?? "";
+  const named = KEY_NAMES[base] ?? (base.length === 1 ? base.toUpperCase() : capital(base));
+  return parts.reduceRight((text, modifier) => {
+    const joint = modifier === "shift" ? "+" : "-";
+    return `${capital(modifier)}${joint}${text}`;
+  }, named);
+}
+
+function capital(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
 /** Whether `data` is one of the keys bound to the app's `action`. */

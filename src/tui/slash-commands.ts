@@ -4,6 +4,7 @@
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import type { PermissionMode } from "../config/index.ts";
 import { terminalSafe as safe } from "../runner/index.ts";
+import { keyLabel } from "./keybindings.ts";
 import type { LoadedCommands } from "./user-commands.ts";
 
 export const SLASH_COMMANDS = [
@@ -133,12 +134,15 @@ export function helpLines(
   user: LoadedCommands = { commands: [], skipped: [] },
   mcp: readonly string[] = [],
 ): string[] {
+  // The keys as keybindings.json binds them (the user's file names them: escaped).
+  const k = (id: string) => safe(keyLabel(id));
+  const send = k("tui.input.submit");
   const keys = [
-    "Enter send · Shift+Enter or \\ then Enter: new line · Up/Down: history · Ctrl-R: search it",
-    "Esc: cancel the running turn · Ctrl-C: clear, cancel, twice to exit · Ctrl-D: exit",
-    "Shift+Tab: next permission mode · @path: a workspace file · !command: run it yourself",
-    "Ctrl-O: expand or collapse a tool card (the focused one, else the newest)",
-    "Alt-Up/Alt-Down: focus an earlier/later tool card",
+    `${send} send · ${k("tui.input.newLine")} or \\ then ${send}: new line · ${k("tui.editor.cursorUp")}/${k("tui.editor.cursorDown")}: history · ${k("app.historySearch")}: search it`,
+    `${k("app.interrupt")}: cancel the running turn · ${k("app.clear")}: clear, cancel, twice to exit · ${k("app.exit")}: exit`,
+    `${k("app.cycleMode")}: next permission mode · @path: a workspace file · !command: run it yourself`,
+    `${k("app.expandCard")}: expand or collapse a tool card (the focused one, else the newest)`,
+    `${k("app.cardPrevious")}/${k("app.cardNext")}: focus an earlier/later tool card`,
     "Typing while a turn runs queues the message for the next turn",
   ];
   const commands = SLASH_COMMANDS.map((command) => {

@@ -1,6 +1,7 @@
 // `$CODEWHALE_HOME/keybindings.json` (docs/terminal.md#keybindings), in-process: a file that
 // remaps submit and newLine changes what Enter does, and the remapped key sends the prompt;
-// a bad file is one notice naming the file and the field, and the defaults hold.
+// /help names the keys the file binds; a bad file is one notice naming the file and the
+// field, and the defaults hold.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,12 +12,12 @@ import { loggedEvents, ofType, startVirtual } from "../support/virtual-chat.ts";
 
 const text = (value: string) => ({ blocks: [{ kind: "text" as const, text: value }] });
 
-async function startWith(t: Parameters<typeof startVirtual>[0], bindings: string) {
+async function startWith(t: Parameters<typeof startVirtual>[0], bindings: string, rows = 30) {
   const mock = await startMockProvider();
   t.after(() => mock.close());
   const setup = execEnv(mock);
   writeFileSync(join(setup.home, "keybindings.json"), bindings);
-  return startVirtual(t, [], { mock, setup });
+  return startVirtual(t, [], { mock, setup, rows });
 }
 
 describe("keybindings.json", () => {
@@ -33,6 +34,18 @@ describe("keybindings.json", () => {
     await screen.waitFor("Two lines received.");
     const [sent] = ofType(loggedEvents(setup.home), "user/message");
     assert.equal(sent?.text, "first line\nsecond line");
+  });
+
+  it("/help names the keys the file binds, not the defaults", async (t) => {
+    const bindings = { historySearch: "ctrl+f", cycleMode: ["ctrl+t", "shift+tab"], exit: [] };
+    // Tall enough for all of /help: its key lines come first.
+    const { screen } = await startWith(t, JSON.stringify(bindings), 120);
+    screen.type("/help");
+    screen.keys("Enter");
+    await screen.waitFor("Ctrl-F: search it");
+    await screen.waitFor("Ctrl-T or Shift+Tab: next permission mode");
+    await screen.waitFor("(unbound): exit");
+    assert.doesNotMatch(screen.screen(), /Ctrl-R: search it/);
   });
 
   it("remaps a list's keys: Ctrl-N moves down the /theme picker", async (t) => {

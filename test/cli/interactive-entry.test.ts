@@ -21,7 +21,8 @@ afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 /** The bundles whose compile cache a run of `codewhale <argv>` wrote. */
 function bundlesStarted(argv: string[]): string[] {
-  runCli(argv, { env: { CODEWHALE_HOME: home }, cwd: home });
+  // The cache in the home's own cache dir, not the run's shared one (support/cli.ts).
+  runCli(argv, { env: { CODEWHALE_HOME: home, CODEWHALE_COMPILE_CACHE: "" }, cwd: home });
   const names = readdirSync(join(home, "cache")).filter((name) => name.endsWith(".v8cache"));
   return names.map((name) => name.slice(0, name.indexOf("-")));
 }

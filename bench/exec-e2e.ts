@@ -4,7 +4,7 @@
 // default 5, after a warm-up) and peak RSS (GNU `/usr/bin/time -v`) beside bare `node -e 0` and
 // the same exec answering without a tool call, in the same run. Each task run is checked: exit
 // 0, the logged tool result truncated with the marker and both secrets redacted (and neither
-// secret anywhere in the log). Imported by bench/run.ts.
+// secret anywhere in the log), and no checkpoint taken (`cat` only reads). Imported by bench/run.ts.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes, randomInt } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -179,7 +179,8 @@ function verify(run: Run, setup: Setup, withTool: boolean): void {
   if (result.result !== ANSWER) throw new Error(`exec answered ${JSON.stringify(result.result)}`);
   if (!withTool) return;
   const log = sessionPath(join(setup.home, "sessions"), result.session_id);
-  const tool = readSession(log).events.find((event) => event.type === "tool/result");
+  const events = readSession(log).events;
+  const tool = events.find((event) => event.type === "tool/result");
   if (tool?.type !== "tool/result") throw new Error("no tool/result in the session log");
   const checks: Array<[string, boolean]> = [
     ["the original output is about 2.2 MB", tool.original_bytes >= TARGET_BYTES],
@@ -190,6 +191,7 @@ function verify(run: Run, setup: Setup, withTool: boolean): void {
     ],
     ["redacts the AWS key", tool.content.includes("[REDACTED:aws_access_key_id]")],
     ["redacts the GitHub token", tool.content.includes("[REDACTED:github_token]")],
+    ["takes no checkpoint (`cat` only reads)", !events.some((e) => e.type === "checkpoint/taken")],
     [
       "has no control sequence left",
       !tool.content.includes("\x1b") && !tool.content.includes("\r"),

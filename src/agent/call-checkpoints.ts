@@ -67,7 +67,9 @@ export class CallCheckpoints {
    */
   async around<T>(call: Around, run: () => Promise<T>): Promise<T> {
     if (call.tool.readOnly) return run();
-    const named = call.tool.changes?.(call.args);
+    const declared = call.tool.changes?.(call.args);
+    // Awaited only when the tool's answer waits (bash before its parser loads).
+    const named = declared instanceof Promise ? await declared.catch(() => undefined) : declared;
     if (named?.length === 0) return run();
     const store = await this.open();
     if (!store) return run();

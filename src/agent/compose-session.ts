@@ -17,7 +17,7 @@ import {
   sessionsDir,
 } from "../config/index.ts";
 import { errorMessage } from "../errors.ts";
-import { privateHostsFor, readGateFor } from "../permissions/index.ts";
+import { bashChangesNoFile, privateHostsFor, readGateFor } from "../permissions/index.ts";
 import {
   type CountFunction,
   countFor,
@@ -540,6 +540,7 @@ function openToolbox(
     externalTools: prepared.policy.externalTools,
     readGate: readGateFor(prepared.permissions, prepared.context),
     privateHosts: privateHostsFor(prepared.permissions),
+    changesNoFile: bashChangesNoFile,
     ...(sources.length > 0 ? { sources } : {}),
     ...(options.defaultTools === false ? { defaultSources: false } : {}),
     ...(options.files ? { files: options.files } : {}),

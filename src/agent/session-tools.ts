@@ -57,6 +57,8 @@ interface SessionToolsOptions {
   readGate?: ReadGate;
   /** The hosts web_fetch may reach on private addresses (exact allow rules). */
   privateHosts?: (host: string) => boolean;
+  /** Whether a bash command changes no file (it then takes no checkpoint). */
+  changesNoFile?: BuiltinToolContext["changesNoFile"];
   /** How read, write and edit reach file text; default the local disk (an editor's, in ACP). */
   files?: FileAccess;
   /** Where bash runs foreground commands; default the local runner (an editor's terminals). */
@@ -148,6 +150,7 @@ export async function createSessionTools(options: SessionToolsOptions): Promise<
     ),
     ...(options.readGate ? { readGate: options.readGate } : {}),
     ...(options.privateHosts ? { privateHosts: options.privateHosts } : {}),
+    ...(options.changesNoFile ? { changesNoFile: options.changesNoFile } : {}),
     ...(options.files ? { files: options.files } : {}),
     ...(options.terminal ? { terminal: options.terminal } : {}),
     sandbox,

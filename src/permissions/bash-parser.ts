@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import type { Parser, Tree } from "web-tree-sitter";
 
 /** The runtime and the grammar: the file beside the bundle, else the package's own. */
@@ -28,6 +29,10 @@ export function bashParserLoaded(): boolean {
 }
 
 async function load(): Promise<void> {
+  // V8's optimising tier compiles the grammar's 1.3 MB of WebAssembly on every start: about
+  // 1.2 s of CPU and 35 MB more memory, where its baseline compiler alone costs a fifth of that
+  // (docs/benchmarks.md). A command's parse is short, so the baseline code is fast enough.
+  setFlagsFromString("--liftoff-only");
   // A dynamic import, so the bundle runs the binding's code only on first need.
   const { Language, Parser } = await import("web-tree-sitter");
   const wasmBinary = readFileSync(wasmPath(RUNTIME));

@@ -119,6 +119,10 @@ export class Walker {
         } else if (body.type !== "command") writes = redirected || writesAll;
         break;
       }
+      case "function_definition":
+        // `f() { ls; } > out` redirects every run of `f`: its commands write.
+        writes = redirected || kids(node).some(isWritingRedirect);
+        break;
       case "heredoc_redirect":
         // Here-documents are not read.
         this.uncertain = true;

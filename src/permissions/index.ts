@@ -6,6 +6,7 @@ export type { AskCall } from "./ask.ts";
 export { editsProtected, execDenialMessage, sessionGrantRule, suggestRule } from "./ask.ts";
 export { loadBashParser } from "./bash-parser.ts";
 export { prepareBashRules } from "./bash-prepare.ts";
+export { bashChangesNoFile } from "./bash-read-only.ts";
 export type {
   PermissionCall,
   PermissionContext,

@@ -14,6 +14,9 @@ export interface ToolOutputContext {
   spill: SpillScope | null;
 }
 
+/** The files a call may change: their absolute paths, none (`[]`), or undefined: not known. */
+type Changes = readonly string[] | undefined;
+
 /** What a running tool may know about its call. */
 export interface ToolContext {
   /** Aborted when the user cancels; a tool should stop promptly and return. */
@@ -144,9 +147,10 @@ export interface ToolSpec<Args> {
    * The files a call with these arguments may change, when the tool knows them: none (`[]`: a
    * bash command of programs that only read) or the absolute paths it writes (`write`,
    * `edit`). Absent or undefined: not known, so the call's checkpoint compares the whole
-   * workspace (call-checkpoints.ts).
+   * workspace (call-checkpoints.ts). A promise when the answer waits for something loaded on
+   * first need (bash: its parser); answer synchronously whenever it does not.
    */
-  changes?(args: Args): readonly string[] | undefined;
+  changes?(args: Args): Changes | Promise<Changes>;
   /** Gets arguments `input.check` accepted; may return raw text: `run` polices it. */
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -166,7 +170,7 @@ export interface Tool {
   /** May run alongside its neighbours in one message (ToolSpec.concurrent). */
   readonly concurrent?: boolean;
   /** The files a call with these arguments may change, when known (ToolSpec.changes). */
-  changes?(args: unknown): readonly string[] | undefined;
+  changes?(args: unknown): Changes | Promise<Changes>;
   /**
    * Executes with arguments `input.check` returned (never raw model JSON) and puts the result
    * through the output policy (strip, redact, bound, spill) unless the tool already did.

@@ -240,6 +240,32 @@ describe("checkpoints and rewind", () => {
     h.agent.dispose();
   });
 
+  it("a `cat` of the workspace first on PATH is no reader: its call is captured and a rewind restores what it wrote", async () => {
+    const script = scripted(bash("c1", "cat a.txt"), { text: "done" });
+    const env = { ...BASH_OPTIONS.env, PATH: `bin:${BASH_OPTIONS.env.PATH}` };
+    const h = await openHarness(script, { ...BASH_OPTIONS, env });
+    writeFileSync(join(h.workspace, "a.txt"), "original\n");
+    mkdirSync(join(h.workspace, "bin"));
+    writeFileSync(join(h.workspace, "bin", "cat"), "#!/bin/sh\necho overwritten > a.txt\n");
+    chmodSync(join(h.workspace, "bin", "cat"), 0o755);
+    await h.agent.submit("read a.txt");
+    assert.equal(readFileSync(join(h.workspace, "a.txt"), "utf8"), "overwritten\n");
+    const taken = ofType(h.events, "checkpoint/taken");
+    assert.deepEqual(
+      taken.map((e) => `${e.at}:${e.call_id}:${e.files.map((file) => file.path).join(",")}`),
+      ["before:c1:", "after:c1:a.txt"],
+    );
+    const rewound = await h.agent.dispatch({
+      type: "rewind",
+      scope: "code",
+      prompt: 1,
+      by: "test",
+    });
+    assert.equal(rewound.reason, "rewound");
+    assert.equal(readFileSync(join(h.workspace, "a.txt"), "utf8"), "original\n");
+    h.agent.dispose();
+  });
+
   it("write and edit are captured by their own file alone; a file changed outside before them is found by the next whole capture", async () => {
     const script = scripted(
       { calls: [{ id: "w1", name: "write", args: { path: "new.txt", content: "new\n" } }] },

@@ -150,6 +150,10 @@ describe("parts that write files", () => {
     assert.deepEqual(writes('echo "$(cat > PWN)"'), [false, true]);
     assert.deepEqual(writes("echo '>' \">\""), [false]);
   });
+  it("a function defined with a redirection writes from every command of its body", () => {
+    assert.deepEqual(writes("ls() { ls; } > out; ls"), [true, false]);
+    assert.deepEqual(writes("f() { cat a; }; f"), [false, false]);
+  });
 });
 
 describe("the forms deny rules are matched against", () => {

@@ -1,88 +1,27 @@
-// Whether a bash command can change no file: every command of it (joined by `|`, `&&`, `||` or
-// `;`) is a program of READERS with plain words (quoted or not) for arguments, and nothing else:
-// no redirection, expansion, substitution, subshell or assignment. Read lexically, without the
-// parser; anything it does not know is "may change". bash.ts declares such a call's changes as
-// none, so it takes no checkpoint (docs/rewind.md).
+// What a foreground bash command may change, for its checkpoint: none when the session's
+// `changesNoFile` (the permission layer's reading of the command, wired by the agent) says it
+// only reads, else not known (the whole workspace is compared). Where the command runs, the
+// directories it may write are the workspace, the temp dirs and the sandbox's writable ones.
+import type { BuiltinToolContext } from "./context.ts";
 
-/** Programs no argument makes write a file (sort -o, tree -o, find -delete, sed -i: not here). */
-const READERS = new Set([
-  "basename",
-  "cat",
-  "cmp",
-  "df",
-  "diff",
-  "dirname",
-  "du",
-  "echo",
-  "egrep",
-  "false",
-  "fgrep",
-  "grep",
-  "head",
-  "id",
-  "ls",
-  "md5sum",
-  "nl",
-  "printf",
-  "pwd",
-  "readlink",
-  "realpath",
-  "sha1sum",
-  "sha256sum",
-  "stat",
-  "tail",
-  "true",
-  "uname",
-  "wc",
-  "which",
-  "whoami",
-]);
+type Changes = readonly string[] | undefined;
 
-/** Characters of an unquoted word: no expansion, redirection, grouping or history. */
-const PLAIN = /^[A-Za-z0-9_./,:=@%+*?-]$/;
-
-/** True when `command` can change no file (see the header); false when it may. */
-export function changesNoFile(command: string): boolean {
-  const commands = wordsOf(command);
-  return (
-    commands !== null &&
-    commands.length > 0 &&
-    commands.every((words) => words.length > 0 && READERS.has(words[0] ?? ""))
-  );
+/** `[]` when the command changes no file; undefined when it may (or no reader is wired). */
+export function bashChanges(
+  context: BuiltinToolContext,
+  command: string,
+): Changes | Promise<Changes> {
+  const judge = context.changesNoFile;
+  if (!judge) return undefined;
+  const writable = [...(context.sandbox?.policy?.writable ?? []), ...spillDirs(context)];
+  const answer = judge(command, { cwd: context.cwd, env: context.env, writable });
+  return typeof answer === "boolean" ? verdict(answer) : answer.then(verdict);
 }
 
-/**
- * The commands of `command` as lists of words (the first as typed: a quoted program name is
- * not taken), or null at the first character outside plain words, quotes and the separators.
- */
-function wordsOf(command: string): string[][] | null {
-  const commands: string[][] = [[]];
-  let word: string | null = null;
-  const end = () => {
-    if (word !== null) commands.at(-1)?.push(word);
-    word = null;
-  };
-  for (let at = 0; at < command.length; at++) {
-    const char = command[at] ?? "";
-    if (char === " " || char === "\t") end();
-    else if (char === "'" || char === '"') {
-      const close = command.indexOf(char, at + 1);
-      const quoted = close < 0 ? null : command.slice(at + 1, close);
-      if (quoted === null || (char === '"' && /[$`\\!]/.test(quoted))) return null;
-      // A quoted word is an argument, never the program: `"rm" x` is not read as `rm`.
-      if (word === null && commands.at(-1)?.length === 0) return null;
-      word = (word ?? "") + quoted;
-      at = close;
-    } else if (PLAIN.test(char)) word = (word ?? "") + char;
-    else {
-      const separator = /^(\|\||&&|\||;)/.exec(command.slice(at))?.[0];
-      if (!separator) return null;
-      end();
-      if (commands.at(-1)?.length === 0) return null;
-      commands.push([]);
-      at += separator.length - 1;
-    }
-  }
-  end();
-  return commands;
+function verdict(onlyReads: boolean): Changes {
+  return onlyReads ? [] : undefined;
+}
+
+function spillDirs(context: BuiltinToolContext): string[] {
+  return context.spill ? [context.spill.dir] : [];
 }

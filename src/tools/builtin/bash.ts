@@ -17,7 +17,7 @@ import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
 import { bashDescription } from "./bash.description.ts";
 import { bashPresenter, bashSchema } from "./bash.presenter.ts";
-import { changesNoFile } from "./bash-read-only.ts";
+import { bashChanges } from "./bash-read-only.ts";
 import { runInTerminal } from "./bash-terminal.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { toToolResult } from "./policed.ts";
@@ -31,7 +31,7 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
       input: zodInput(schema),
       readOnly: false,
       // A command of programs that only read changes nothing; a background one runs on after.
-      changes: (args) => (!args.background && changesNoFile(args.command) ? [] : undefined),
+      changes: (args) => (args.background ? undefined : bashChanges(context, args.command)),
       async execute(args, ctx) {
         // Outside the sandbox only when the user allowed running this call again there.
         const box = commandSandbox(context.sandbox, ctx);

@@ -41,6 +41,20 @@ export interface BuiltinToolContext {
    * rule names exactly (permissions' privateHostsFor); absent: none.
    */
   privateHosts?: (host: string) => boolean;
+  /**
+   * True when a bash command changes no file, run where `place` says (the permission layer's
+   * reading of it, wired by the agent); a promise while what it reads with loads. Absent: every
+   * command may change files, so each takes a checkpoint.
+   */
+  changesNoFile?: (command: string, place: CommandPlace) => boolean | Promise<boolean>;
+}
+
+/** Where a bash command runs, for `changesNoFile`. */
+interface CommandPlace {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Directories the command may write besides the workspace and the temp dirs. */
+  writable: readonly string[];
 }
 
 /**
@@ -74,6 +88,7 @@ export interface ToolContextOptions {
   terminal?: TerminalHost;
   sandbox?: SessionSandbox;
   privateHosts?: (host: string) => boolean;
+  changesNoFile?: BuiltinToolContext["changesNoFile"];
 }
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -99,5 +114,6 @@ export function createToolContext(options: ToolContextOptions): BuiltinToolConte
     ...(options.terminal ? { terminal: options.terminal } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.privateHosts ? { privateHosts: options.privateHosts } : {}),
+    ...(options.changesNoFile ? { changesNoFile: options.changesNoFile } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // The command table of dist/cli.cjs (src/cli/command-table.ts): each group registers exactly
 // the top-level commands it names, and a command line naming one imports that group alone, so
-// `sessions list` through the built CLI loads none of Node's network modules.
+// through the built CLI `sessions list` loads none of Node's network modules and `exec` no
+// terminal prompt's `readline` (Node's own list of the modules a process loaded).
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +11,10 @@ import { Command } from "commander";
 import { registrationsFor } from "../../src/cli/command-table.ts";
 import { runCli } from "../support/cli.ts";
 import { shareCodeCache } from "../support/code-cache.ts";
+import { execEnv, runExec } from "../support/exec-harness.ts";
+import { useMockProvider } from "../support/mock-provider/index.ts";
+
+const mock = useMockProvider();
 
 /** The top-level commands the program for `argv` has. */
 async function registered(argv: string[]): Promise<string[]> {
@@ -46,27 +51,49 @@ describe("the command table", () => {
   });
 });
 
-describe("codewhale sessions list through the built CLI", () => {
+/** A `--require` hook that writes the Node modules the process loaded, at exit, to $MODULE_LIST. */
+function moduleListHook(dir: string): { hook: string; listing: string } {
+  const hook = join(dir, "module-list.cjs");
+  writeFileSync(
+    hook,
+    'process.once("exit", () => require("node:fs").writeFileSync(process.env.MODULE_LIST, process.moduleLoadList.join("\\n")));\n',
+  );
+  return { hook, listing: join(dir, "modules.txt") };
+}
+
+function loadedModules(listing: string): Set<string> {
+  return new Set(readFileSync(listing, "utf8").split("\n"));
+}
+
+describe("the Node modules one command loads through the built CLI", () => {
   const dir = mkdtempSync(join(tmpdir(), "cw-command-table-"));
   after(() => rmSync(dir, { recursive: true, force: true }));
+  const { hook, listing } = moduleListHook(dir);
 
-  it("loads none of Node's network modules (only the commands that talk to a server do)", () => {
+  it("sessions list loads none of Node's network modules", () => {
     const home = join(dir, "home");
     mkdirSync(home);
     shareCodeCache(home);
-    const listing = join(dir, "modules.txt");
-    const hook = join(dir, "module-list.cjs");
-    writeFileSync(
-      hook,
-      'process.once("exit", () => require("node:fs").writeFileSync(process.env.MODULE_LIST, process.moduleLoadList.join("\\n")));\n',
-    );
     const run = runCli(["sessions", "list", "--all"], {
       env: { CODEWHALE_HOME: home, MODULE_LIST: listing, NODE_OPTIONS: `--require ${hook}` },
     });
     assert.equal(run.status, 0, run.stderr);
-    const loaded = new Set(readFileSync(listing, "utf8").split("\n"));
+    const loaded = loadedModules(listing);
     for (const name of ["http", "https", "tls", "dns/promises"]) {
       assert.ok(!loaded.has(`NativeModule ${name}`), `sessions list loaded node:${name}`);
+    }
+  });
+
+  it("exec loads no readline: only the commands that ask on a terminal do", async () => {
+    const setup = execEnv(mock);
+    mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
+    const env = { ...setup.env, MODULE_LIST: listing, NODE_OPTIONS: `--require ${hook}` };
+    const run = await runExec(["say ok"], { ...setup, env });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, "ok\n");
+    const loaded = loadedModules(listing);
+    for (const name of ["readline", "readline/promises"]) {
+      assert.ok(!loaded.has(`NativeModule ${name}`), `exec loaded node:${name}`);
     }
   });
 });

@@ -5,10 +5,12 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 import { protectedCandidates } from "./sandbox-protect.ts";
 
-const REFUSAL = /(\/[^\s:'"`]*)['"`]?:?[^\n]*?(Read-only file system|Permission denied)/g;
+/** An absolute path (not the tail of a relative one: `.husky/pre-commit` is read below). */
+const REFUSAL =
+  /(?<![^\s'"`‘(=])(\/[^\s:'"`]*)['"`]?:?[^\n]*?(Read-only file system|Permission denied)/g;
 /** A relative path right before the error (`bash: line 1: .mcp.json: Permission denied`). */
 const RELATIVE_REFUSAL =
-  /(?:^|[\s'"`‘])([^\s/:'"`‘’][^\s:'"`‘’]*)['"`’]?: (Read-only file system|Permission denied)/gm;
+  /(?:^|[\s'"`‘])([^\s/:'"`‘’][^\s:'"`‘’]*)['"`’]?: (Read-only file system|Permission denied)/g;
 
 /** A note naming the sandbox and the refused paths, or null when the output shows no refusal. */
 export function sandboxRefusalNote(output: string, policy: SandboxPolicy | null): string | null {

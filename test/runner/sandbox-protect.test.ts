@@ -25,6 +25,7 @@ import {
   removeIdlePlaceholders,
   resolveSandboxPolicy,
   runCommand,
+  sandboxRefusalNote,
 } from "../../src/runner/index.ts";
 import { outsideTmp, sandboxHost, sandboxSkip } from "../support/sandbox.ts";
 
@@ -280,6 +281,9 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
       ].join("; "),
     );
     assert.ok(existsSync(join(dir, "inside.txt")), run.output);
+    // What the model reads: the sandbox refused it (and bash offers to run it again outside).
+    const note = sandboxRefusalNote(run.output, policyOf(dir)) ?? "";
+    assert.match(note, /OS sandbox \(workspace-write\), which refused writing [^\]]*\/\.envrc/);
     for (const [rel, text] of Object.entries(existing)) {
       assert.equal(readFileSync(join(dir, rel), "utf8"), text, `${rel}: ${run.output}`);
     }

@@ -37,6 +37,7 @@ export { probeSandbox } from "./sandbox-probe.ts";
 export type { ProxiedConnection } from "./sandbox-proxy.ts";
 export { hostAllowed } from "./sandbox-proxy.ts";
 export { sandboxRefusal, sandboxRefusalNote } from "./sandbox-refusal.ts";
+export { setAsideNote } from "./sandbox-run-files.ts";
 export { seatbeltProfile } from "./seatbelt-profile.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";
 export { createSecretlintBackstop } from "./secretlint-backstop.ts";

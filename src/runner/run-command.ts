@@ -23,6 +23,7 @@ import { bwrapArgs } from "./sandbox-policy.ts";
 import { bwrapPath } from "./sandbox-probe.ts";
 import type { NetworkProxy, NetworkProxyOptions } from "./sandbox-proxy.ts";
 import { startNetworkProxy } from "./sandbox-proxy.ts";
+import { missingRunFiles, setAsideRunFiles } from "./sandbox-run-files.ts";
 import { SECCOMP_FD, unixSocketFilter } from "./sandbox-seccomp.ts";
 import { onShutdown } from "./shutdown.ts";
 
@@ -61,6 +62,11 @@ export interface RunResult extends PolicyResult {
    * found after the command and not reported before (sandbox-git-watch.ts); absent when none.
    */
   nestedRepos?: string[];
+  /**
+   * Sandboxed runs: the run-on-host files the command created at the workspace's top, renamed
+   * aside as it ended (sandbox-run-files.ts); absent when none.
+   */
+  setAside?: string[];
 }
 
 /** After the child exits, how long to wait for background holders of the pipe to let go. */
@@ -77,13 +83,19 @@ export async function runCommand(
   const proxy = spec.sandbox ? await proxyFor(spec.sandbox) : null;
   // The workspace's missing protected paths get mount points (kept until the session ends).
   const held = spec.sandbox ? holdPlaceholders(spec.sandbox.policy) : null;
+  const missing = spec.sandbox ? missingRunFiles(spec.sandbox.policy) : [];
   try {
     const filter = spec.sandbox ? commandFilter(spec.sandbox.policy) : null;
     const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held, filter) : command;
     const result = await runArgv(spec, argv, policy, options, started, filter, proxy);
     // What the command may have left for git on the host to run (the index stays writable).
     const nestedRepos = spec.sandbox ? nestedRepoWarnings(spec.sandbox.policy) : [];
-    return nestedRepos.length > 0 ? { ...result, nestedRepos } : result;
+    const setAside = spec.sandbox ? setAsideRunFiles(spec.sandbox.policy, missing) : [];
+    return {
+      ...result,
+      ...(nestedRepos.length > 0 ? { nestedRepos } : {}),
+      ...(setAside.length > 0 ? { setAside } : {}),
+    };
   } finally {
     held?.release();
     await proxy?.close();

@@ -30,8 +30,8 @@ const PROTECTED = [
  * editor opening the folder, a package manager's or toolchain's config, mise): read-only in
  * the workspace. A missing directory gets a mount point (an empty directory, kept for the
  * session, which git passes over); a missing file none (an empty file would show in `git
- * status`, and a `/dev/null` one breaks `git add -A`): sandbox-run-files.ts reports one the
- * command created. The RFC of 2026-12-06 (sandbox) says why each is here and what is not.
+ * status`, and a `/dev/null` one breaks `git add -A`): sandbox-run-files.ts renames aside one
+ * the command created, as it ends. The RFC of 2026-12-06 (sandbox) says why each is here and what is not.
  */
 export const RUN_ON_HOST_DIRS = [
   ".husky",

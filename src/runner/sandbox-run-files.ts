@@ -12,7 +12,7 @@ import type { SandboxPolicy } from "./sandbox-policy.ts";
 import { RUN_ON_HOST_FILES } from "./sandbox-protect.ts";
 
 /** What a file the command created is renamed to, beside it. */
-export const SET_ASIDE_SUFFIX = ".codewhale-refused";
+const SET_ASIDE_SUFFIX = ".codewhale-refused";
 
 /** The run-on-host files missing from the workspace of `policy` now; none for a read-only one. */
 export function missingRunFiles(policy: SandboxPolicy): string[] {

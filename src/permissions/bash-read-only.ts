@@ -60,14 +60,16 @@ interface CommandPlace {
 
 /**
  * True when `command` can change no file (see the header). Synchronous once the parser is
- * loaded; before that a command naming no reader is answered at once (false), any other waits
- * for the load. A parser that fails to load answers false.
+ * loaded; before that a command naming no reader (false) or of plain words only is answered at
+ * once, any other waits for the load. A parser that fails to load answers false.
  */
 export function bashChangesNoFile(
   command: string,
   place: CommandPlace,
 ): boolean | Promise<boolean> {
   if (!namesReader(command)) return false;
+  const plain = plainCommand(command);
+  if (plain) return allRead([plain], place);
   if (bashParserLoaded()) return decide(command, place);
   return loadBashParser().then(
     () => decide(command, place),
@@ -82,17 +84,32 @@ function namesReader(command: string): boolean {
   return NAMES_READER.test(command);
 }
 
+/**
+ * Words of plain characters only, separated by blanks (no quote, expansion, glob, operator,
+ * redirection, assignment or comment): bash reads them as one simple command of those words,
+ * so `cat src/a.ts` is answered without loading the parser (about 0.1 s of CPU the first time).
+ */
+const PLAIN = /^[ \t]*[\w./,:@%+-]+(?:[ \t]+[\w./,:@%+-]+)*[ \t]*$/;
+
+function plainCommand(command: string): SimpleCommand | null {
+  if (!PLAIN.test(command)) return null;
+  const words = command.trim().split(/[ \t]+/);
+  return { text: command, bare: command, words, writes: false, argv: words };
+}
+
 function decide(command: string, place: CommandPlace): boolean {
+  const split = splitCommand(command);
+  if (split.uncertain || split.commands.length === 0) return false;
+  return allRead(split.commands, place);
+}
+
+function allRead(parts: readonly SimpleCommand[], place: CommandPlace): boolean {
   // bash runs BASH_ENV's file first, and imports exported functions (a `cat` of its own).
   if (place.env.BASH_ENV || Object.keys(place.env).some((key) => key.startsWith("BASH_FUNC_"))) {
     return false;
   }
-  const split = splitCommand(command);
-  if (split.uncertain || split.commands.length === 0) return false;
   const writable = writableDirs(place);
-  return split.commands.every(
-    (part) => onlyReads(part) && trusted(part.argv[0] ?? "", place, writable),
-  );
+  return parts.every((part) => onlyReads(part) && trusted(part.argv[0] ?? "", place, writable));
 }
 
 /** A reader with fixed words or plain globs, no assignment before it and no writing redirection. */

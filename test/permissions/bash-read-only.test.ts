@@ -120,6 +120,22 @@ describe("a bash command that changes no file", () => {
     assert.equal(onlyReads("cat x", place(SYSTEM_PATH, { "BASH_FUNC_cat%%": "() { :; }" })), false);
   });
 
+  it("of plain words only is answered without the parse, as the parse answers it", () => {
+    const inWorkspace = place(`${join(workspace, "bin")}:${SYSTEM_PATH}`);
+    for (const [command, where] of [
+      ["cat build.log", place()],
+      ["  ls -la src/a.ts,b@c%d+e:f ", place()],
+      ["./cat x", place()],
+      ["bin/cat x", place()],
+      ["cat x", inWorkspace],
+      ["head -n 5 notes.md", place(SYSTEM_PATH, { BASH_ENV: "setup.sh" })],
+      ["cat x y z", place(SYSTEM_PATH, { "BASH_FUNC_cat%%": "() { :; }" })],
+    ] as const) {
+      // The same command with a trailing `;` is no longer plain: the parser reads it.
+      assert.equal(onlyReads(command, where), onlyReads(`${command};`, where), command);
+    }
+  });
+
   it("is not one naming no reader, answered without the parse", () => {
     assert.equal(bashChangesNoFile("npm test", place()), false);
   });

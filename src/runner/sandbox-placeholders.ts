@@ -3,7 +3,7 @@
 // host's own directory, so each one is created on the host before a command needs it. An empty
 // directory (`.claude/`, `.codewhale/`, `.git`) is kept from the session's first command to its
 // end (removeIdlePlaceholders): removing one a namespace mounted on costs milliseconds, and git
-// and checkpoints pass over empty directories. A file (`.mcp.json`) is cheap to remove and a
+// and checkpoints pass over empty directories. A file (`.git/config`) is cheap to remove and a
 // checkpoint would record it: it goes as soon as no command of this process runs. A `commondir`
 // one holds "." (git on the host reads it meanwhile) and is kept like a directory.
 // Other codewhale processes sandboxing commands in the same workspace leave a lease (a file

@@ -85,7 +85,6 @@ const PROTECTED_IN_WORKSPACE = [
   ".git/config",
   ".codewhale",
   ".claude",
-  ".mcp.json",
   ...RUN_ON_HOST_DIRS,
   ...RUN_ON_HOST_FILES,
 ] as const;

@@ -1,10 +1,10 @@
-// The workspace's protected paths (`.git/hooks`, `.git/config`, `.codewhale`, `.claude`,
-// `.mcp.json`, and what runs on the host unasked: `.husky`, `.envrc`, `.vscode`…) for one
+// The workspace's protected paths (`.git/hooks`, `.git/config`, `.codewhale`, `.claude`, and
+// what runs on the host unasked: `.mcp.json`, `.husky`, `.envrc`, `.vscode`…) for one
 // sandboxed command, read from the disk when it starts: one that exists is bound read-only; one
-// that does not gets an empty read-only mount point (not the run-on-host files), so the command
-// cannot create it either; `.git` itself is bound to itself so it cannot be renamed away and rebuilt
-// (an empty `.git`, such as a mount point kept from an earlier command, is read-only instead);
-// the rest of git's metadata that can run a program (commondir, submodules) is found by
+// that does not gets an empty read-only mount point, so the command cannot create it either
+// (not the run-on-host files: sandbox-run-files.ts sets aside one it created); `.git` itself is
+// bound to itself so it cannot be renamed away and rebuilt (an empty `.git`, such as a mount
+// point kept from an earlier command, is read-only instead); the rest of git's metadata that can run a program (commondir, submodules) is found by
 // sandbox-git-paths.ts.
 // bwrapArgs (sandbox-policy.ts) adds the mounts; runCommand and bash's editor terminals hold the
 // mount points around the run (sandbox-placeholders.ts). Commands only (a private /tmp).
@@ -22,12 +22,12 @@ const PROTECTED = [
   [".git/config", "file"],
   [".codewhale", "dir"],
   [".claude", "dir"],
-  [".mcp.json", "file"],
 ] as const;
 
 /**
- * What a tool on this machine runs without the user naming it (git's hook managers, direnv, an
- * editor opening the folder, a package manager's or toolchain's config, mise): read-only in
+ * What a tool on this machine runs without the user naming it (a coding agent's MCP servers,
+ * git's hook managers, direnv, an editor opening the folder, a package manager's or toolchain's
+ * config, mise): read-only in
  * the workspace. A missing directory gets a mount point (an empty directory, kept for the
  * session, which git passes over); a missing file none (an empty file would show in `git
  * status`, and a `/dev/null` one breaks `git add -A`): sandbox-run-files.ts renames aside one
@@ -46,6 +46,7 @@ export const RUN_ON_HOST_DIRS = [
   ".mise",
 ] as const;
 export const RUN_ON_HOST_FILES = [
+  ".mcp.json",
   ".gitmodules",
   ".envrc",
   ".devcontainer.json",
@@ -185,8 +186,9 @@ function readOnly(out: Protection, path: string, kind: Kind): void {
 /** An empty read-only mount point: to be created when `path` is missing, else over it. */
 function placeholder(out: Protection, path: string, kind: Kind, writable: readonly string[]): void {
   if (kind === "dir") out.args.push(...emptyDirArgs(path, writable));
-  else if (kind === "file") out.args.push("--ro-bind", "/dev/null", path);
-  // Created holding "." before the command starts (sandbox-placeholders.ts), bound over itself.
+  // Created empty (a file) or holding "." (commondir) before the command starts
+  // (sandbox-placeholders.ts), bound over itself: git reads an empty config; `/dev/null` bound
+  // there reads as "Permission denied" (a device on a user namespace's mount), failing all git.
   else out.args.push("--ro-bind", path, path);
   if (kindOf(path) === "missing") out.missing.push({ path, kind });
   else out.present.push({ path, kind });

@@ -1,5 +1,5 @@
 // After a sandboxed command: the run-on-host files (sandbox-protect.ts RUN_ON_HOST_FILES:
-// `.envrc`, `.npmrc`, `.gitmodules`, `mise.toml`…) it created at the workspace's top, where a
+// `.mcp.json`, `.envrc`, `.npmrc`, `.gitmodules`, `mise.toml`…) it created at the workspace's top, where a
 // missing one has no mount point (an empty file there would show in `git status`, a `/dev/null`
 // one breaks `git add -A`). Each is renamed aside to `<name>.codewhale-refused` as the command
 // ends, before direnv, an editor, git or a package manager on the host can run it, and named
@@ -40,5 +40,5 @@ export function setAsideRunFiles(policy: SandboxPolicy, missing: readonly string
 /** The note the model reads after a command that created such files. */
 export function setAsideNote(names: readonly string[]): string {
   const list = names.map(terminalSafeLine).join(", ");
-  return `[sandbox: refused writing ${list}: a tool on the host (direnv, git, an editor, a package manager) would run what it says without the user naming it, so the sandbox renamed what the command created to <name>${SET_ASIDE_SUFFIX}. To write such a file, use the write or edit tool, which asks the user.]`;
+  return `[sandbox: refused writing ${list}: a tool on the host (a coding agent's MCP servers, direnv, git, an editor, a package manager) would run what it says without the user naming it, so the sandbox renamed what the command created to <name>${SET_ASIDE_SUFFIX}. To write such a file, use the write or edit tool, which asks the user.]`;
 }

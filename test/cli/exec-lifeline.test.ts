@@ -148,7 +148,7 @@ describe("codewhale exec: children die with it, SIGKILL included", () => {
     assert.equal(next.status, 0, next.stderr);
     assert.deepEqual(readdirSync(tmp), [], "the next start swept it, and its own was removed");
     // The killed command's mount points for the missing protected paths went with its lease.
-    const protectedNames = [".git", ".mcp.json", ".claude", ".codewhale"];
+    const protectedNames = [".git", ".claude", ".codewhale", ".husky", ".vscode"];
     const leftover = readdirSync(setup.workspace).filter((name) => protectedNames.includes(name));
     assert.deepEqual(leftover, [], "no empty mount point is left in the workspace");
   });

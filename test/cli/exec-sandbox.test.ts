@@ -55,7 +55,7 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
     assert.ok(!existsSync(join(outside, "fg")));
   });
 
-  it("a command cannot create .claude or .mcp.json in the workspace, and none is left there", async () => {
+  it("a command cannot create .claude in the workspace, and a .mcp.json it created is set aside and named", async () => {
     bash("toolu_1", {
       command:
         "touch ok; mkdir -p .claude && echo x > .claude/settings.json; echo '{}' > .mcp.json",
@@ -64,8 +64,10 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
     const { setup, results } = await session();
     assert.ok(existsSync(join(setup.workspace, "ok")), results[0]);
     assert.ok(!existsSync(join(setup.workspace, ".claude")), results[0]);
+    assert.match(results[0] ?? "", /\.claude\/settings\.json: Read-only file system/);
     assert.ok(!existsSync(join(setup.workspace, ".mcp.json")), results[0]);
-    assert.match(results[0] ?? "", /\[sandbox: .*refused writing .*\.mcp\.json/);
+    assert.ok(existsSync(join(setup.workspace, ".mcp.json.codewhale-refused")), results[0]);
+    assert.match(results[0] ?? "", /\[sandbox: refused writing \.mcp\.json: /);
   });
 
   it("a .envrc the command created is set aside as it ends, and the model is told to use the write tool", async () => {

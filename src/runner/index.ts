@@ -36,7 +36,7 @@ export { bwrapArgs, describePolicy, resolveSandboxPolicy } from "./sandbox-polic
 export { probeSandbox } from "./sandbox-probe.ts";
 export type { ProxiedConnection } from "./sandbox-proxy.ts";
 export { hostAllowed } from "./sandbox-proxy.ts";
-export { sandboxRefusal, sandboxRefusalNote } from "./sandbox-refusal.ts";
+export { sandboxRefusal, sandboxRefusalNote, socketNames } from "./sandbox-refusal.ts";
 export { setAsideNote } from "./sandbox-run-files.ts";
 export { seatbeltProfile } from "./seatbelt-profile.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";

@@ -1,10 +1,11 @@
 // The OS sandbox of one command a tool runs (bash, a `[[tools.external]]` tool, the cgc code
 // graph): what its CommandSpec carries, the refusal where no sandbox can run, and, once it ran,
-// the receipt, the note telling the model the sandbox refused a write (or that the command left a
-// nested repository git would run a program for, or created a file that runs on the host), and `sandboxRefused` (the agent then offers
-// to run it again outside: agent/sandbox-escalation.ts).
+// the receipt, the note telling the model the sandbox refused a write or a unix socket (or that
+// the command left a nested repository git would run a program for, or created a file that runs
+// on the host), and `sandboxRefused` (the agent then offers to run it again outside:
+// agent/sandbox-escalation.ts).
 import type { ProxiedConnection, RunResult } from "../runner/index.ts";
-import { nestedRepoNote, sandboxRefusal, setAsideNote } from "../runner/index.ts";
+import { nestedRepoNote, sandboxRefusal, setAsideNote, socketNames } from "../runner/index.ts";
 import type { SessionSandbox } from "./sandbox-setup.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
 
@@ -33,12 +34,14 @@ export function commandSandbox(
     ctx.connection?.(connection);
   };
   let refusedPaths: string[] = [];
+  let refusedSockets: string[] = [];
   return {
     refusal: sandbox?.refusal ?? null,
     spec: sandbox?.runSpec ? { sandbox: { ...sandbox.runSpec, onConnection } } : {},
     note(run) {
       const refused = failed(run) ? sandboxRefusal(run.output, sandbox?.policy ?? null) : null;
       refusedPaths = refused?.paths ?? [];
+      refusedSockets = refused?.sockets ?? [];
       const nested = run.nestedRepos ? `\n${nestedRepoNote(run.nestedRepos)}` : "";
       const setAside = run.setAside ? `\n${setAsideNote(run.setAside)}` : "";
       return (refused ? `\n${refused.note}` : "") + nested + setAside;
@@ -49,16 +52,21 @@ export function commandSandbox(
         result.sandbox = { ...sandbox.receipt, nested_repos: run.nestedRepos };
       }
       if (ctx.outsideSandbox && session) result.sandbox = { mode: "none", network: "on" };
-      const why = refusedWhat(refusedPaths, refusedHosts);
+      const why = refusedWhat(refusedPaths, refusedSockets, refusedHosts);
       if (failed(run) && !run.cancelled && why) result.sandboxRefused = why;
     },
   };
 }
 
 /** What the sandbox refused, for the escalation ask, or null. */
-function refusedWhat(paths: readonly string[], hosts: readonly string[]): string | null {
+function refusedWhat(
+  paths: readonly string[],
+  sockets: readonly string[],
+  hosts: readonly string[],
+): string | null {
   const parts = [
     ...(paths.length > 0 ? [`writing ${paths.slice(0, 3).join(", ")}`] : []),
+    ...(sockets.length > 0 ? [`connecting to ${socketNames(sockets)}`] : []),
     ...(hosts.length > 0 ? [`connecting to ${[...new Set(hosts)].join(", ")}`] : []),
   ];
   return parts.length > 0 ? parts.join(" and ") : null;

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { execEnv, jsonLines, MODEL_OF, runExec } from "../support/exec-harness.ts";
@@ -164,6 +165,33 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
       /\[sandbox: run again outside the sandbox, allowed by default\]\n(\(no output\)\n)?\[exit code 0\]/,
     );
     assert.deepEqual(result?.sandbox, { mode: "none", network: "on" });
+  });
+
+  it("a unix socket the sandbox refused is named in the note, and the command runs again outside when --allow named its rule", async () => {
+    const socket = join(outside, "host.sock");
+    const server = createSocketServer((client) => client.end("hello from the host\n"));
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    after(() => server.close());
+    const connect = `require("net").connect(process.argv[1]).on("data", (d) => process.stdout.write(d))`;
+    bash("toolu_1", { command: `node -e '${connect}' ${socket}` });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const setup = execEnv(mock);
+    const args = ["--model", MODEL_OF.anthropic, "--allow", "bash(node *)"];
+    const run = await runExec([...args, "--output-format", "stream-json", "go"], setup, "");
+    assert.equal(run.status, 0, run.stderr);
+    const result = jsonLines(run.stdout).find((line) => line.type === "tool/result");
+    const content = String(result?.content);
+    assert.match(content, /connect EPERM/);
+    assert.match(
+      content,
+      new RegExp(
+        `refused connecting to the unix socket ${socket}: unix sockets are refused in the sandbox`,
+      ),
+    );
+    assert.match(
+      content,
+      /\[sandbox: run again outside the sandbox, allowed by default\]\nhello from the host/,
+    );
   });
 
   it("refuses to leave the sandbox when --allow did not name the call (bypass mode)", async () => {

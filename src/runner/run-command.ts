@@ -162,7 +162,7 @@ let writtenFilter: string | null = null;
  */
 function filterFile(filter: Buffer, writable: readonly string[]): string | null {
   if (!writtenFilter) {
-    const dir = mkdtempSync(join(tmpdir(), "cw-seccomp-"));
+    const dir = mkdtempSync(join(tmpdir(), `codewhale-seccomp-${process.pid}-`));
     writtenFilter = join(dir, "unix-sockets.bpf");
     writeFileSync(writtenFilter, filter, { mode: 0o400 });
     onShutdown(() => {

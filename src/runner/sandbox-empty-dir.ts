@@ -1,6 +1,7 @@
 // The empty read-only directory a sandboxed command gets over a hidden directory or a missing
 // protected one: one private empty directory of this process (0700, in the temp directory,
-// removed at exit) bound read-only over each, which costs bwrap far less than a tmpfs mounted
+// removed at exit; named with the pid, so a later start sweeps it after a SIGKILL: spill.ts)
+// bound read-only over each, which costs bwrap far less than a tmpfs mounted
 // and remounted read-only per path (about 1 ms against 10 for ten paths under load). Used by
 // bwrapArgs (sandbox-policy.ts) and sandbox-protect.ts.
 import { existsSync, mkdtempSync, readdirSync, rmdirSync } from "node:fs";
@@ -28,7 +29,7 @@ function sharedEmptyDir(): string | null {
   try {
     if (emptyDir && existsSync(emptyDir))
       return readdirSync(emptyDir).length === 0 ? emptyDir : null;
-    emptyDir = mkdtempSync(join(tmpdir(), "cw-empty-"));
+    emptyDir = mkdtempSync(join(tmpdir(), `codewhale-empty-${process.pid}-`));
     const made = emptyDir;
     onShutdown(() => {
       try {

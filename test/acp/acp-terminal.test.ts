@@ -180,7 +180,7 @@ describe("codewhale acp: the editor terminal's seccomp filter file", () => {
     bashThenAnswer({ command: "echo in > inside.txt" });
     await client.prompt(sessionId, "write");
     assert.equal(readFileSync(join(setup.workspace, "inside.txt"), "utf8"), "in\n");
-    const filters = () => readdirSync(tmp).filter((name) => name.startsWith("cw-seccomp-"));
+    const filters = () => readdirSync(tmp).filter((name) => name.startsWith("codewhale-seccomp-"));
     assert.equal(filters().length, 1, "written for the editor's terminal");
     assert.equal(await client.close(), 0, client.stderr());
     assert.deepEqual(filters(), []);

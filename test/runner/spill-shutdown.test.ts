@@ -50,7 +50,7 @@ describe("spill cleanup at shutdown", () => {
     }
   });
 
-  it("sweeps the spill and old background-log directories of dead processes, not live ones", () => {
+  it("sweeps the spill, sandbox and old background-log directories of dead processes, not live ones", () => {
     const tmp = mkdtempSync(join(tmpdir(), "cw-sweep-"));
     try {
       const dead = spawnSync("true").pid;
@@ -58,15 +58,18 @@ describe("spill cleanup at shutdown", () => {
       const names = [
         `codewhale-spill-${dead}-s1`,
         `codewhale-bg-${dead}-AbC123`,
+        `codewhale-empty-${dead}-Qw1234`,
+        `codewhale-seccomp-${dead}-Er5678`,
         `codewhale-spill-${live}-s2`,
+        `codewhale-empty-${live}-Ty9012`,
         `codewhale-bg-${live}-XyZ789`,
         `codewhale-spill-${process.pid}-mine`,
         "unrelated-dir",
       ];
       for (const name of names) mkdirSync(join(tmp, name));
       const removed = sweepStaleSpillDirs(tmp).map((path) => path.slice(tmp.length + 1));
-      assert.deepEqual(removed.sort(), names.slice(0, 2).sort());
-      assert.deepEqual(readdirSync(tmp).sort(), names.slice(2).sort());
+      assert.deepEqual(removed.sort(), names.slice(0, 4).sort());
+      assert.deepEqual(readdirSync(tmp).sort(), names.slice(4).sort());
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -5,7 +5,6 @@
 // stream loop itself, shared with the summarising request.
 
 import { errorMessage } from "../errors.ts";
-import { loadBashParser } from "../permissions/index.ts";
 import type {
   ModelToolCall,
   ProviderFailure,
@@ -52,8 +51,6 @@ export async function streamAttempt(
   const startTool: ToolInputStartSink = ({ block, id, name }) => {
     ctx.writer.sealDeltas();
     ctx.bus.emit("tool/input-start", { turn, step, block, callId: id, tool: name });
-    // What the call's checkpoint decision and bash rules read it with loads while it streams.
-    if (name === "bash") void loadBashParser().catch(() => undefined);
   };
   const outcome = await streamRequest(
     ctx,

@@ -23,7 +23,7 @@ import { bwrapArgs } from "./sandbox-policy.ts";
 import { bwrapPath } from "./sandbox-probe.ts";
 import type { NetworkProxy, NetworkProxyOptions } from "./sandbox-proxy.ts";
 import { startNetworkProxy } from "./sandbox-proxy.ts";
-import { missingRunFiles, setAsideRunFiles } from "./sandbox-run-files.ts";
+import { setAsideRunFiles } from "./sandbox-run-files.ts";
 import { SECCOMP_FD, unixSocketFilter } from "./sandbox-seccomp.ts";
 import { onShutdown } from "./shutdown.ts";
 
@@ -83,14 +83,14 @@ export async function runCommand(
   const proxy = spec.sandbox ? await proxyFor(spec.sandbox) : null;
   // The workspace's missing protected paths get mount points (kept until the session ends).
   const held = spec.sandbox ? holdPlaceholders(spec.sandbox.policy) : null;
-  const missing = spec.sandbox ? missingRunFiles(spec.sandbox.policy) : [];
   try {
     const filter = spec.sandbox ? commandFilter(spec.sandbox.policy) : null;
     const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held, filter) : command;
     const result = await runArgv(spec, argv, policy, options, started, filter, proxy);
     // What the command may have left for git on the host to run (the index stays writable).
     const nestedRepos = spec.sandbox ? nestedRepoWarnings(spec.sandbox.policy) : [];
-    const setAside = spec.sandbox ? setAsideRunFiles(spec.sandbox.policy, missing) : [];
+    const absent = held?.protection.absentFiles ?? [];
+    const setAside = spec.sandbox ? setAsideRunFiles(spec.sandbox.policy, absent) : [];
     return {
       ...result,
       ...(nestedRepos.length > 0 ? { nestedRepos } : {}),

@@ -82,6 +82,8 @@ export interface Protection {
   present: MissingPath[];
   /** The paths the arguments cover (for the refusal note and to skip policy.readOnly's). */
   covered: string[];
+  /** The RUN_ON_HOST_FILES missing now, by name: set aside if the command creates one. */
+  absentFiles: string[];
 }
 
 /** Whether a policy gets the mount points: a command's, which may write the workspace. */
@@ -110,7 +112,7 @@ function gitKindOf(git: string): ReturnType<typeof kindOf> {
 
 /** The bwrap arguments protecting the workspace of `policy` now; empty when it gets none. */
 export function workspaceProtection(policy: SandboxPolicy): Protection {
-  const out: Protection = { args: [], missing: [], present: [], covered: [] };
+  const out: Protection = { args: [], missing: [], present: [], covered: [], absentFiles: [] };
   if (!protectsMissing(policy)) return out;
   const git = join(policy.workspace, ".git");
   const gitKind = gitKindOf(git);
@@ -136,13 +138,14 @@ export function workspaceProtection(policy: SandboxPolicy): Protection {
   // Never mount points: left out of `present` too, so an empty one of the user's is never
   // taken for one and removed (sandbox-placeholders.ts).
   for (const rel of RUN_ON_HOST_FILES) {
+    const path = join(policy.workspace, rel);
+    if (kindOf(path) === "missing") {
+      out.absentFiles.push(rel);
+      continue;
+    }
     // `args` and `covered` are out's own arrays; `present` is not.
     const found = { ...out, present: [] };
-    protect(found, policy, {
-      path: join(policy.workspace, rel),
-      kind: "file",
-      mountPoint: false,
-    });
+    protect(found, policy, { path, kind: "file", mountPoint: false });
   }
   // What else in the repository's metadata can make git run a program (commondir, submodules).
   if (gitKind === "dir" || gitKind === "file") {

@@ -3,22 +3,16 @@
 // missing one has no mount point (an empty file there would show in `git status`, a `/dev/null`
 // one breaks `git add -A`). Each is renamed aside to `<name>.codewhale-refused` as the command
 // ends, before direnv, an editor, git or a package manager on the host can run it, and named
-// in the result. Called by runCommand with the names missing before the command started.
+// in the result. Called by runCommand with the names missing as the command started
+// (Protection.absentFiles, read with the rest of the protected paths).
 import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { terminalSafeLine } from "./escape-controls.ts";
 import { kindOf } from "./path-kind.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
-import { RUN_ON_HOST_FILES } from "./sandbox-protect.ts";
 
 /** What a file the command created is renamed to, beside it. */
 const SET_ASIDE_SUFFIX = ".codewhale-refused";
-
-/** The run-on-host files missing from the workspace of `policy` now; none for a read-only one. */
-export function missingRunFiles(policy: SandboxPolicy): string[] {
-  if (policy.mode !== "workspace-write" || policy.tmp !== "private") return [];
-  return RUN_ON_HOST_FILES.filter((name) => kindOf(join(policy.workspace, name)) === "missing");
-}
 
 /**
  * Renames aside each of `missing` the command created (a file, a directory or a link, never

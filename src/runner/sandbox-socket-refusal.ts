@@ -7,7 +7,7 @@
 /** What names no path: the socket the tool tried is not in its message. */
 export const UNNAMED_SOCKET = "a unix socket";
 
-const EPERM = String.raw`(?:operation not permitted|EPERM)`;
+const EPERM = "(?:operation not permitted|EPERM)";
 /** Node: `Error: connect EPERM /var/run/docker.sock`. */
 const NODE = /\bconnect EPERM (\/[^\s'"`]*)/g;
 /** Go (docker, kubectl): `dial unix /var/run/docker.sock: socket: operation not permitted`. */

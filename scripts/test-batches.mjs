@@ -3,8 +3,9 @@
 // references (as test-selection.mjs follows them), touch no process-wide state (BATCH_RULES);
 // the cheap ones among them are packed, in path order, into batch entry modules that import
 // their bundled files one after another (Node runs a process's top-level tests one at a time).
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { walkReferences } from "./test-selection.mjs";
 
 const ASSIGN = String.raw`\s*(?:[-+*/%&|^]|\?\?|\|\||&&)?=(?!=)`;
 /**
@@ -46,29 +47,20 @@ export const BATCH_RULES = [
   ],
 ];
 
-const RELATIVE = /["'`](\.{1,2}\/[^"'`\s]+\.(?:ts|mjs|cjs|js))["'`]/g;
-
 /**
  * Why `file` must run in a process of its own ("<rule> in <path>"), or null when it may share
  * one: the first rule its source, or a file under `within` it references, breaks.
  */
 export function whyAlone(file, within = "test") {
-  const root = resolve(within);
-  const seen = new Set();
-  const visit = (path) => {
-    if (seen.has(path) || !path.startsWith(root) || !existsSync(path)) return null;
-    seen.add(path);
-    const text = readFileSync(path, "utf8");
-    for (const [rule, pattern] of BATCH_RULES) {
-      if (pattern.test(text)) return `${rule} in ${relative(".", path)}`;
-    }
-    for (const [, ref] of text.matchAll(RELATIVE)) {
-      const why = visit(join(dirname(path), ref));
-      if (why !== null) return why;
-    }
-    return null;
-  };
-  return visit(resolve(file));
+  const why = walkReferences(
+    [file],
+    (path, text) => {
+      const broken = BATCH_RULES.find(([, pattern]) => pattern.test(text));
+      return broken ? `${broken[0]} in ${relative(".", path)}` : undefined;
+    },
+    within,
+  );
+  return why ?? null;
 }
 
 /** Files whose tests took less than this many seconds in the measured run may share a process. */

@@ -29,17 +29,39 @@ const RELATIVE = /["'`](\.{1,2}\/[^"'`\s]+\.(?:ts|mjs|cjs|js))["'`]/g;
 
 /** What the files need, following their relative references inside test/. */
 export function needsOf(files) {
-  const seen = new Set();
   const needs = { dist: false, tools: new Set() };
-  const visit = (file) => {
-    const path = resolve(file);
-    if (seen.has(path) || !existsSync(path) || !path.startsWith(resolve("test"))) return;
-    seen.add(path);
-    const text = readFileSync(path, "utf8");
+  walkReferences(files, (_path, text) => {
     if (USES_DIST.test(text)) needs.dist = true;
     for (const [, tool] of text.matchAll(TOOL_CALL)) needs.tools.add(tool);
-    for (const [, relative] of text.matchAll(RELATIVE)) visit(join(dirname(path), relative));
-  };
-  for (const file of files) visit(file);
+    return undefined;
+  });
   return needs;
+}
+
+/**
+ * Visits each of `files` and the files under `within` they reference (imports, dynamic imports
+ * and files they start), once each, with its text; the first value other than undefined that
+ * `visit` returns ends the walk and is returned (undefined when none). Used by needsOf and
+ * test-batches.mjs.
+ */
+export function walkReferences(files, visit, within = "test") {
+  const root = resolve(within);
+  const seen = new Set();
+  const walk = (path) => {
+    if (seen.has(path) || !path.startsWith(root) || !existsSync(path)) return undefined;
+    seen.add(path);
+    const text = readFileSync(path, "utf8");
+    const found = visit(path, text);
+    if (found !== undefined) return found;
+    for (const [, ref] of text.matchAll(RELATIVE)) {
+      const inner = walk(join(dirname(path), ref));
+      if (inner !== undefined) return inner;
+    }
+    return undefined;
+  };
+  for (const file of files) {
+    const found = walk(resolve(file));
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@
 // project. Checked when the prompt is submitted (`checkTurnScope`), applied around the turn by
 // agent.ts (`openTurnScope`).
 import type { Env } from "../config/index.ts";
-import { expandModelAlias } from "../config/index.ts";
+import { CHANGED_SINCE_TRUST, expandModelAlias } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { type PermissionRule, parseRule } from "../permissions/index.ts";
 import { countFor } from "../providers/index.ts";
@@ -59,7 +59,7 @@ export function checkTurnScope(
     );
   } else if (allowed.length > 0 && scope.source === "project" && changed) {
     notices.push(
-      `allowed-tools of ${scope.by} ignored: ${scope.path} is new or changed since you trusted the project (review it, then run \`codewhale trust\` again)`,
+      `allowed-tools of ${scope.by} ignored: ${scope.path} is ${CHANGED_SINCE_TRUST}`,
     );
   } else {
     for (const text of allowed) {

@@ -58,9 +58,7 @@ export function checkTurnScope(
       `allowed-tools of ${scope.by} ignored: the project is not trusted (codewhale trust)`,
     );
   } else if (allowed.length > 0 && scope.source === "project" && changed) {
-    notices.push(
-      `allowed-tools of ${scope.by} ignored: ${scope.path} is ${CHANGED_SINCE_TRUST}`,
-    );
+    notices.push(`allowed-tools of ${scope.by} ignored: ${scope.path} is ${CHANGED_SINCE_TRUST}`);
   } else {
     for (const text of allowed) {
       const parsed = parseRule(text);

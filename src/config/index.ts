@@ -8,12 +8,12 @@ export {
   BUILTIN_CREDENTIAL_VARS,
   BUILTIN_PROVIDER_NAMES,
 } from "./builtins.ts";
+export { CHANGED_SINCE_TRUST } from "./definition-files.ts";
 export type { ConfigFile, Env } from "./files.ts";
 export { findProjectConfig, resolveHome, writableUserFile } from "./files.ts";
 export { configFingerprint } from "./fingerprint.ts";
 export type { ConfigFlagOptions } from "./flags.ts";
 export { configFlagsFromOptions } from "./flags.ts";
-export { CHANGED_SINCE_TRUST } from "./definition-files.ts";
 export { changedGrantPaths } from "./grant-files.ts";
 export { formatKeyPath } from "./key-path.ts";
 export type { ConfigReport, LayerCheck, LoadedConfig, LoadOptions } from "./load.ts";

@@ -1,12 +1,12 @@
 // The session config options an ACP client can set (session/set_config_option): the model and
-// the thinking level (the session's reasoning effort). Offered in the session/new, load and resume answers and in every
-// `config_option_update`; a choice is checked here (`settingOf`) before acp-session.ts reopens
-// the session with it. The model choices: the session's, config `model`, the `[models]` keys,
-// and a few current models of each provider whose key is set; any `provider/model` is accepted.
+// the thinking level (the session's effort), offered in the session/new, load and resume answers
+// and every `config_option_update`, a choice checked here (`settingOf`) before acp-session.ts
+// reopens with it. Model choices: the session's, config `model`, the `[models]` keys, a few of each
+// keyed provider; any `provider/model` is taken, and Claude Code's `sonnet` as `--model` takes it.
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { EFFORT_BUDGETS } from "../agent/index.ts";
-import type { Config, Env } from "../config/index.ts";
+import { type Config, type Env, expandModelAlias } from "../config/index.ts";
 import { terminalSafeLine } from "../runner/index.ts";
 import { EFFORT_LEVELS, type Effort } from "../session/events.ts";
 
@@ -84,10 +84,11 @@ export function settingOf(
   value: unknown,
 ): { model: string } | { effort: Effort } {
   if (configId === "model") {
-    if (typeof value !== "string" || !MODEL_ID.test(value)) {
+    const model = typeof value === "string" ? expandModelAlias(value) : "";
+    if (!MODEL_ID.test(model)) {
       throw RequestError.invalidParams({ configId }, "the model must be provider/model");
     }
-    return { model: value };
+    return { model };
   }
   if (configId === "thinking") {
     const level = THINKING_LEVELS.find((entry) => entry.value === value);

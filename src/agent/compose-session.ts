@@ -7,6 +7,7 @@ import type { AgentDefinition, Env, LoadedConfig, PermissionMode } from "../conf
 import {
   changedGrantPaths,
   configFingerprint,
+  expandModelAlias,
   loadAgentFiles,
   loadConfig,
   loadRuleFiles,
@@ -81,7 +82,11 @@ export interface AgentOptions {
   env?: Env;
   /** Default: the config's session directory. */
   sessionsDir?: string;
-  /** An explicit `--model`; on resume it switches the session's model (`session/model`). */
+  /**
+   * An explicit model, as a person typed it (`--model`, `/model`, ACP's model option; Claude
+   * Code's `sonnet` reads as config/model-alias.ts says); on resume it switches the session's
+   * model (`session/model`).
+   */
   modelOverride?: string;
   /** An explicit `--effort`; on resume it switches the session's effort (`session/effort`). */
   effortOverride?: Effort;
@@ -442,11 +447,15 @@ function summarizerOf(options: OpenOptions): Pick<RunContext, "summarizer"> {
   return { summarizer: resolveModel(options.loaded.config, id, options.env) };
 }
 
-/** The `--model` flag; on resume without it, the session's own model; else config `model`. */
+/**
+ * The model asked for (`--model`, `/model`: Claude Code's names expanded); on resume without
+ * one, the session's own model; else config `model`.
+ */
 function chooseModel(options: OpenOptions, prior: PriorSession | null): string {
   if (options.modelOverride) {
-    splitModelId(options.modelOverride);
-    return options.modelOverride;
+    const id = expandModelAlias(options.modelOverride);
+    splitModelId(id);
+    return id;
   }
   if (prior) {
     const { provider, model } = modelInEffect(prior.events);

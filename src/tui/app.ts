@@ -60,6 +60,8 @@ export interface SessionHeader {
 /** What a new agent for this screen is opened with (`/new`, `/model`, `/mode`). */
 export interface OpenRequest {
   resume?: string;
+  /** This session again before its first prompt, which writes its log: a new log, this id. */
+  sessionId?: string;
   model?: string;
   mode?: PermissionMode;
 }
@@ -738,7 +740,7 @@ export class App {
         return this.reopen({}, "new session");
       case "model":
         if (!parsed.argument) return this.openModelPicker(say);
-        return this.reopen({ resume: this.agent.sessionId, model: parsed.argument }, undefined);
+        return this.reopen({ ...this.sameSession(), model: parsed.argument }, undefined);
       case "effort":
         return runEffortCommand(parsed.argument, {
           agent: this.agent,
@@ -916,7 +918,7 @@ export class App {
         ),
       );
     this.pick("switch the model", items, (model) => {
-      void this.reopen({ resume: this.agent.sessionId, model }, undefined);
+      void this.reopen({ ...this.sameSession(), model }, undefined);
     });
   }
 
@@ -975,6 +977,12 @@ export class App {
     return this.ownCommands.current();
   }
 
+  /** This session to open again: its log resumed, or its id for a log not written yet. */
+  private sameSession(agent: Agent = this.agent): OpenRequest {
+    const id = agent.sessionId;
+    return existsSync(agent.logPath) ? { resume: id } : { sessionId: id };
+  }
+
   /**
    * Replaces the agent: the same session resumed with another model or mode, or a new one.
    * Only between turns; the old agent is closed first (its lock released). Grants made with
@@ -994,7 +1002,7 @@ export class App {
       const next = await this.options.open({ ...request, mode });
       this.opened = next;
       this.mode = mode;
-      if (request.resume !== old.sessionId) {
+      if ((request.resume ?? request.sessionId) !== old.sessionId) {
         this.figures = this.options.views.figures();
         this.lastSeq = -1;
         // Another session (`/resume`): its transcript replaces this one's on screen.
@@ -1006,10 +1014,14 @@ export class App {
       // A resumed session's earlier events are on screen already: only later ones are added.
       this.attach(next);
       if (announce) this.transcript.notice(this.theme.dim(announce));
+      else if (request.sessionId === old.sessionId && request.model) {
+        // Before the first prompt there is no log to record `session/model`: said here.
+        this.transcript.notice(this.theme.dim(safe(`model: ${next.provider}/${next.model}`)));
+      }
     } catch (error) {
       this.transcript.notice(this.theme.bad(safe(messageOf(error))));
       // The old session is closed: reopen it as it was, so the screen still has a session.
-      const back = await this.options.open({ resume: old.sessionId, mode: this.mode });
+      const back = await this.options.open({ ...this.sameSession(old), mode: this.mode });
       this.opened = back;
       this.attach(back);
     } finally {

@@ -104,6 +104,22 @@ describe("codewhale acp: config options, slash commands and titles", () => {
     });
   });
 
+  it("set_config_option model and /model take Claude Code's names as --model does (sonnet, opus)", async () => {
+    const { sessionId } = await opened(shared);
+    const response = await setOption(shared, sessionId, "model", "sonnet");
+    assert.equal(
+      option(response.configOptions, "model").currentValue,
+      "anthropic/claude-sonnet-4-6",
+    );
+    mock.enqueue({ blocks: [{ kind: "text", text: "from sonnet" }] });
+    await shared.client.prompt(sessionId, "hello");
+    assert.equal((mock.requests.at(-1)!.body as { model?: string }).model, "claude-sonnet-4-6");
+    assert.equal((await shared.client.prompt(sessionId, "/model opus")).stopReason, "end_turn");
+    mock.enqueue({ blocks: [{ kind: "text", text: "from opus" }] });
+    await shared.client.prompt(sessionId, "again");
+    assert.equal((mock.requests.at(-1)!.body as { model?: string }).model, "claude-opus-4-6");
+  });
+
   it("set_config_option thinking: the next request carries the level's budget; off removes it", async () => {
     const { sessionId } = await opened(shared);
     await setOption(shared, sessionId, "thinking", "high");

@@ -125,6 +125,27 @@ describe("codewhale in a terminal, in-process", { concurrency: 3 }, () => {
     assert.equal(body?.model, "claude-mock-2");
   });
 
+  it("/model takes Claude Code's names as --model does (sonnet), also before the first prompt; an unknown name is one line and the session goes on", async (t) => {
+    const { screen, mock, setup } = await startVirtual(t);
+    mock.enqueue(text("from sonnet"), text("still sonnet"));
+    say(screen, "/model sonnet");
+    await screen.waitFor("model: anthropic/claude-sonnet-4-6");
+    say(screen, "hello");
+    await screen.waitFor("from sonnet");
+    const body = mock.requests.at(-1)?.body as { model?: string } | undefined;
+    assert.equal(body?.model, "claude-sonnet-4-6");
+    say(screen, "/model nonsense");
+    await screen.waitFor('invalid model "nonsense": expected "provider/model"');
+    say(screen, "again");
+    await screen.waitFor("still sonnet");
+    const last = mock.requests.at(-1)?.body as { model?: string } | undefined;
+    assert.equal(last?.model, "claude-sonnet-4-6");
+    const events = loggedEvents(setup.home);
+    assert.equal(ofType(events, "turn/end").length, 2);
+    assert.equal(logFiles(setup.home).length, 1, "the same session");
+    assert.equal(ofType(events, "session/start")[0]?.model, "claude-sonnet-4-6");
+  });
+
   it("/model alone lists the models the providers list; the one picked goes on with the session", async (t) => {
     const { screen, mock } = await startVirtual(t);
     mock.enqueue(text("first"), text("second"));

@@ -63,9 +63,26 @@ const chunks = {
       path: "./web.cjs",
       external: true,
     }));
+    httpFetchChunk.setup(on);
     const names = Object.keys(PACKAGE_CHUNKS).map((name) => name.replace(/[/.]/g, "\\$&"));
     on.onResolve({ filter: new RegExp(`^(${names.join("|")})$`) }, (args) => ({
       path: `./${PACKAGE_CHUNKS[args.path]}.cjs`,
+      external: true,
+    }));
+  },
+};
+
+/**
+ * node-fetch (src/providers/http-fetch.ts) as the chunk dist/http-fetch.cjs, required by
+ * src/providers/http-client.ts and by the provider SDK chunks, whose free `Headers` and
+ * `FormData` it supplies (scripts/sdk-globals.mjs, injected): one copy per process, and Node's
+ * global ones, which load all of undici on first touch, never used by a request.
+ */
+const httpFetchChunk = {
+  name: "http-fetch-chunk",
+  setup(on) {
+    on.onResolve({ filter: /(^|\/)http-fetch\.ts$/ }, () => ({
+      path: "./http-fetch.cjs",
       external: true,
     }));
   },
@@ -154,12 +171,22 @@ await build({
   plugins: [piTuiLazy, zodInitKept],
 });
 
+/** The chunks whose package sends requests through http-fetch.cjs (the rest: the ACP SDK). */
+const FETCHING_CHUNKS = ["sdk-anthropic", "sdk-bedrock", "sdk-vertex", "sdk-openai"];
+const chunkEntries = (fetching) =>
+  Object.fromEntries(
+    Object.entries(PACKAGE_CHUNKS)
+      .filter(([, chunk]) => FETCHING_CHUNKS.includes(chunk) === fetching)
+      .map(([name, chunk]) => [chunk, name]),
+  );
 await build({
   ...common,
-  entryPoints: Object.fromEntries(
-    Object.entries(PACKAGE_CHUNKS).map(([name, chunk]) => [chunk, name]),
-  ),
+  entryPoints: chunkEntries(true),
+  inject: ["scripts/sdk-globals.mjs"],
+  plugins: [httpFetchChunk],
 });
+await build({ ...common, entryPoints: chunkEntries(false) });
+await build({ ...common, entryPoints: { "http-fetch": "src/providers/http-fetch.ts" } });
 
 await build({
   ...common,

@@ -1,6 +1,7 @@
 // The HTTP client the provider SDKs send their requests through: node-fetch, over node:http,
 // in place of the SDKs' default (Node's built-in fetch), which parses responses in WebAssembly
-// whose background compile a short run waits for at exit. Loaded lazily, like the SDKs. Why:
+// whose background compile a short run waits for at exit. Loaded lazily, like the SDKs
+// (http-fetch.ts, a chunk of its own). Why:
 // docs/rfc/implemented/architecture/2026-11-30-start-up-path.md.
 
 /** The part of the Fetch API's headers the adapters read. */
@@ -10,7 +11,8 @@ export interface HeaderReader {
 
 /** The `fetch` handed to the SDKs, typed as theirs. */
 export async function providerFetch(): Promise<typeof fetch> {
-  const { default: nodeFetch } = await import("node-fetch");
+  // Named, not default: through a chunk, an ES `default` is the whole module.
+  const { fetch: nodeFetch } = await import("./http-fetch.ts");
   return nodeFetch as unknown as typeof fetch;
 }
 

@@ -1,7 +1,8 @@
 // The command table of dist/cli.cjs (src/cli/command-table.ts): each group registers exactly
 // the top-level commands it names, and a command line naming one imports that group alone, so
 // through the built CLI `sessions list` loads none of Node's network modules and `exec` no
-// terminal prompt's `readline` (Node's own list of the modules a process loaded).
+// terminal prompt's `readline`, nor undici, whose first use costs ~40 ms of CPU: its requests
+// and the SDK's headers are node-fetch's (Node's own list of the modules a process loaded).
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -84,7 +85,7 @@ describe("the Node modules one command loads through the built CLI", () => {
     }
   });
 
-  it("exec loads no readline: only the commands that ask on a terminal do", async () => {
+  it("exec loads no readline (only the commands that ask on a terminal do) and no undici (the SDK's requests and headers are node-fetch's)", async () => {
     const setup = execEnv(mock);
     mock.enqueue({ blocks: [{ kind: "text", text: "ok" }] });
     const env = { ...setup.env, MODULE_LIST: listing, NODE_OPTIONS: `--require ${hook}` };
@@ -92,7 +93,7 @@ describe("the Node modules one command loads through the built CLI", () => {
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, "ok\n");
     const loaded = loadedModules(listing);
-    for (const name of ["readline", "readline/promises"]) {
+    for (const name of ["readline", "readline/promises", "internal/deps/undici/undici"]) {
       assert.ok(!loaded.has(`NativeModule ${name}`), `exec loaded node:${name}`);
     }
   });

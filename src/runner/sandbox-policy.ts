@@ -5,7 +5,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { emptyDirArgs } from "./sandbox-empty-dir.ts";
 import type { Protection } from "./sandbox-protect.ts";
 import { RUN_ON_HOST_DIRS, RUN_ON_HOST_FILES, workspaceProtection } from "./sandbox-protect.ts";
 
@@ -215,7 +214,7 @@ export function bwrapArgs(
   for (const path of policy.denyRead) {
     // One of codewhale's own that does not exist yet has nothing to hide (nor a mount point).
     if (!existsSync(path)) continue;
-    if (isDirectory(path)) args.push(...emptyDirArgs(path, policy.writable));
+    if (isDirectory(path)) args.push(...protection.mountEmpty(path));
     else args.push("--ro-bind", "/dev/null", path);
   }
   // The host's TMPDIR may lie under the hidden /tmp: temp files go to the private one.

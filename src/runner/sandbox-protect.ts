@@ -11,7 +11,7 @@
 import { opendirSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isInside, kindOf } from "./path-kind.ts";
-import { emptyDirArgs } from "./sandbox-empty-dir.ts";
+import { type EmptyDirMount, emptyDirMounts } from "./sandbox-empty-dir.ts";
 import type { GitKind, GitPath } from "./sandbox-git-paths.ts";
 import { gitMetadataPaths } from "./sandbox-git-paths.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
@@ -84,6 +84,8 @@ export interface Protection {
   covered: string[];
   /** The RUN_ON_HOST_FILES missing now, by name: set aside if the command creates one. */
   absentFiles: string[];
+  /** The command's empty read-only directories (here and bwrapArgs' hidden ones), checked once. */
+  mountEmpty: EmptyDirMount;
 }
 
 /** Whether a policy gets the mount points: a command's, which may write the workspace. */
@@ -112,11 +114,18 @@ function gitKindOf(git: string): ReturnType<typeof kindOf> {
 
 /** The bwrap arguments protecting the workspace of `policy` now; empty when it gets none. */
 export function workspaceProtection(policy: SandboxPolicy): Protection {
-  const out: Protection = { args: [], missing: [], present: [], covered: [], absentFiles: [] };
+  const out: Protection = {
+    args: [],
+    missing: [],
+    present: [],
+    covered: [],
+    absentFiles: [],
+    mountEmpty: emptyDirMounts(policy.writable),
+  };
   if (!protectsMissing(policy)) return out;
   const git = join(policy.workspace, ".git");
   const gitKind = gitKindOf(git);
-  if (gitKind === "missing") placeholder(out, git, "dir", policy.writable);
+  if (gitKind === "missing") placeholder(out, git, "dir");
   // A git file (a worktree's `gitdir:` link) could be pointed at a directory of the command's.
   else if (gitKind === "file") readOnly(out, git, "file");
   // Its own mount point: `mv .git .git2 && mkdir -p .git/hooks` fails (EBUSY).
@@ -164,7 +173,7 @@ function protect(
 ): void {
   const found = kindOf(path);
   if (found === "missing") {
-    if (mountPoint) placeholder(out, path, kind, policy.writable);
+    if (mountPoint) placeholder(out, path, kind);
   } else if (found !== "link") readOnly(out, path, kind);
   else {
     // A symlink: where it leads is read-only as it is now; one that leads nowhere yet gets
@@ -172,7 +181,7 @@ function protect(
     const target = linkTarget(path);
     if (target?.exists) readOnly(out, target.path, kind);
     else if (mountPoint && target && isInside(policy.workspace, target.path))
-      placeholder(out, target.path, kind, policy.writable);
+      placeholder(out, target.path, kind);
   }
 }
 
@@ -187,8 +196,8 @@ function readOnly(out: Protection, path: string, kind: Kind): void {
 }
 
 /** An empty read-only mount point: to be created when `path` is missing, else over it. */
-function placeholder(out: Protection, path: string, kind: Kind, writable: readonly string[]): void {
-  if (kind === "dir") out.args.push(...emptyDirArgs(path, writable));
+function placeholder(out: Protection, path: string, kind: Kind): void {
+  if (kind === "dir") out.args.push(...out.mountEmpty(path));
   // Created empty (a file) or holding "." (commondir) before the command starts
   // (sandbox-placeholders.ts), bound over itself: git reads an empty config; `/dev/null` bound
   // there reads as "Permission denied" (a device on a user namespace's mount), failing all git.

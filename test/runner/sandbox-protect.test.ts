@@ -127,6 +127,32 @@ describe("protected paths that do not exist yet (bubblewrap)", { skip: sandboxSk
     }
   });
 
+  it("another process filling the empty directory bound over mount points and hidden ones shows the next command nothing", async () => {
+    const dir = workspace();
+    const hidden = join(base, "home", ".ssh");
+    mkdirSync(hidden, { recursive: true });
+    writeFileSync(join(hidden, "id_ed25519"), "secret\n");
+    const policy = policyOf(dir);
+    const look = `ls -A .claude .git/hooks ${hidden}; echo listed`;
+    const first = await sandboxed(dir, look, policy);
+    assert.match(first.output, /listed/);
+    assert.doesNotMatch(first.output, /id_ed25519/);
+    const prefix = `codewhale-empty-${process.pid}-`;
+    const shared = readdirSync(tmpdir()).filter((name) => name.startsWith(prefix));
+    assert.equal(shared.length, 1, "this process's one empty directory");
+    const empty = join(tmpdir(), shared[0]!);
+    // A second process of the user's fills it between two commands.
+    execFileSync("sh", ["-c", 'echo planted > "$1/planted"', "sh", empty]);
+    try {
+      const next = await sandboxed(dir, look, policy);
+      assert.match(next.output, /listed/);
+      assert.doesNotMatch(next.output, /planted|id_ed25519/, next.output);
+    } finally {
+      rmSync(join(empty, "planted"));
+    }
+    removeIdlePlaceholders();
+  });
+
   it("an empty .git directory is no repository: a command cannot fill it", async () => {
     const dir = workspace(false);
     mkdirSync(join(dir, ".git"));

@@ -108,7 +108,31 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
     assert.match(read, /Read-only file system/);
     assert.match(read, /\[sandbox: .*refused writing .*bg-refused/);
     assert.match(read, /a background command is not offered to run again outside the sandbox/);
+    assert.match(read, /they can add the path to \[sandbox\] writable\)/);
     assert.ok(!existsSync(join(outside, "bg-refused")));
+  });
+
+  it("bash_output names a unix socket the sandbox refused a background command, and says no setting allows one", async () => {
+    const socket = join(outside, "bg.sock");
+    const server = createSocketServer((client) => client.end("hello from the host\n"));
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    after(() => server.close());
+    const connect = `require("net").connect(process.argv[1]).on("error", (e) => console.log(String(e)))`;
+    bash("toolu_1", { command: `node -e '${connect}' ${socket}; touch bg-done`, background: true });
+    bash("toolu_2", {
+      command: "for i in $(seq 100); do [ -e bg-done ] && break; sleep 0.1; done; sleep 1",
+    });
+    mock.enqueue({
+      blocks: [{ kind: "tool", id: "toolu_3", name: "bash_output", input: { id: "bg1" } }],
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const { results } = await session();
+    const read = results[2] ?? "";
+    assert.match(read, /connect EPERM/);
+    assert.match(read, new RegExp(`refused connecting to the unix socket ${socket}`));
+    assert.match(read, /a background command is not offered to run again outside the sandbox/);
+    assert.match(read, /no setting lets a sandboxed command make a unix socket/);
+    assert.doesNotMatch(read, /\[sandbox\] writable|\[sandbox\.network\] allow\)/, read);
   });
 
   it("runs the same command unconfined with --sandbox off", async () => {

@@ -84,28 +84,49 @@ function unknownId(background: BackgroundManager, id: string) {
 }
 
 /**
- * The sandbox's refusals this read shows (writes in the new output, connections the proxy
- * refused since the last read), with why the command is not offered to run again outside: its
- * call returned long ago, and a second run would start another long-lived process beside it.
+ * The sandbox's refusals this read shows (writes and unix sockets in the new output,
+ * connections the proxy refused since the last read), with why the command is not offered to
+ * run again outside: its call returned long ago, and a second run would start another
+ * long-lived process beside it.
  */
 function backgroundRefusal(job: BackgroundJob, output: string): string {
   if (!job.sandbox) return "";
-  const written = sandboxRefusal(output, job.sandbox.policy);
+  const refused = sandboxRefusal(output, job.sandbox.policy);
   const hosts = [...new Set(job.sandbox.refusedHosts.splice(0))];
-  if (!written && hosts.length === 0) return "";
-  const lines = written ? [written.note] : [];
+  if (!refused && hosts.length === 0) return "";
+  const lines = refused ? [refused.note] : [];
   if (hosts.length > 0) {
     lines.push(
       `[sandbox: the OS sandbox's proxy refused ${job.id} connecting to ${hosts.join(", ")}: not in [sandbox.network] allow. This is the sandbox, not a bug in the command.]`,
     );
   }
-  lines.push(
-    `[sandbox: a background command is not offered to run again outside the sandbox (its call has returned, and a second run would start another long-lived process beside ${job.id}). If it needs this, tell the user (they can add the path to [sandbox] writable or the host to [sandbox.network] allow), or run the step that needs it as a foreground bash command, which the user can let run again outside the sandbox.]`,
-  );
+  lines.push(notRunAgain(job.id, refused?.paths ?? [], refused?.sockets ?? [], hosts));
   return `\n${lines.join("\n")}`;
 }
 
-/** The nested repositories the ended job left (shown by one read only). */
+/**
+ * Why a background command is not run again outside, and what can be done instead: only what
+ * was refused (a path: [sandbox] writable; a host: its allow list; a unix socket: no setting
+ * allows one, so it runs outside codewhale or as a foreground step the user lets out).
+ */
+function notRunAgain(
+  id: string,
+  paths: readonly string[],
+  sockets: readonly string[],
+  hosts: readonly string[],
+): string {
+  const userCan = [
+    ...(paths.length > 0 ? ["add the path to [sandbox] writable"] : []),
+    ...(hosts.length > 0 ? ["add the host to [sandbox.network] allow"] : []),
+    ...(sockets.length > 0
+      ? [
+          "start it outside codewhale themselves (no setting lets a sandboxed command make a unix socket)",
+        ]
+      : []),
+  ];
+  return `[sandbox: a background command is not offered to run again outside the sandbox (its call has returned, and a second run would start another long-lived process beside ${id}). If it needs this, tell the user (they can ${userCan.join(", or ")}), or run the step that needs it as a foreground bash command, which the user can let run again outside the sandbox.]`;
+}
+
 /** What the ended process left that the sandbox reports (nested repositories, files set aside), once. */
 function backgroundFindings(
   job: BackgroundJob,

@@ -250,6 +250,8 @@ export async function composeSession(given: AgentOptions): Promise<ComposedSessi
         sessionId: writer.id,
         bus,
         model: `${resolved.provider.name}/${resolved.model}`,
+        config: loaded.config,
+        env: options.env,
         mode: prepared.permissions.mode,
         effort: () => effort.level,
         ownCost: () => totals.cost,

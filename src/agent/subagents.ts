@@ -5,7 +5,7 @@
 // A child's asks reach the parent's surfaces as the parent's `agent/ask`, labelled with the
 // child; its durable events go on the parent's bus as `subagent/event`. Built by
 // compose-session.ts; the agent (agent.ts) routes answers here.
-import type { AgentDefinition, PermissionMode } from "../config/index.ts";
+import type { AgentDefinition, Config, Env, PermissionMode } from "../config/index.ts";
 import { readNative } from "../providers/neutral.ts";
 import { terminalSafeLine } from "../runner/index.ts";
 import type { Effort, Payload, SessionEvent } from "../session/events.ts";
@@ -14,7 +14,9 @@ import { markPoliced } from "../tools/tool-output.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
 import { Agent, type AgentOptions } from "./agent.ts";
 import type { AgentBus } from "./bus-events.ts";
+import { resolveModelField } from "./model-field.ts";
 import type { AgentAsk, AnswerResult, AskDecision } from "./pending-asks.ts";
+import { splitModelId } from "./provider-resolve.ts";
 
 /** What a child session knows of its parent (AgentOptions.parent). */
 export interface ParentLink {
@@ -40,6 +42,9 @@ interface HostParent {
   bus: AgentBus;
   /** The parent's model in effect, `provider/model`. */
   model: string;
+  /** The parent's config and keys: an agent file's `model` is resolved against them. */
+  config: Config;
+  env: Env;
   /** The parent's permission mode when it opened (`setPermissionMode` updates `mode`). */
   mode: PermissionMode;
   /** The parent's reasoning effort now (`set_effort` changes it mid-session). */
@@ -66,6 +71,8 @@ export class SubagentHost {
   mode: PermissionMode;
   private childCost = 0;
   private readonly relayed = new Map<string, RelayedAsk>();
+  /** The agent files whose `model` was found unusable, each told once. */
+  private readonly told = new Set<string>();
 
   constructor(private readonly parent: HostParent) {
     this.mode = parent.mode;
@@ -167,7 +174,7 @@ export class SubagentHost {
     } = options;
     return {
       ...shared,
-      modelOverride: agent?.model ?? model,
+      modelOverride: this.modelOf(agent) ?? model,
       ...(effort ? { effortOverride: effort } : {}),
       ...(agent?.instructions ? { instructions: agent.instructions } : {}),
       ...(agent?.tools ? { onlyTools: agent.tools } : {}),
@@ -175,6 +182,24 @@ export class SubagentHost {
       subagents: false,
       parent: { sessionId, callId, spent: () => this.spent() },
     };
+  }
+
+  /**
+   * The agent file's `model` as a custom command's is read (model-field.ts); undefined: the
+   * parent's. One that cannot be used is one notice per file, and its children run on the
+   * parent's model.
+   */
+  private modelOf(agent: AgentDefinition | undefined): string | undefined {
+    if (agent?.model === undefined) return undefined;
+    const { config, env, model } = this.parent;
+    const base = { config, env, ...splitModelId(model) };
+    const of = `agent ${agent.name} (${agent.path})`;
+    const field = resolveModelField(agent.model, base, of, "its subagents use");
+    if (field.notice && !this.told.has(agent.path)) {
+      this.told.add(agent.path);
+      this.parent.bus.emit("agent/notice", { message: field.notice, source: "policy" });
+    }
+    return field.model ? `${field.model.provider.name}/${field.model.model}` : undefined;
   }
 
   /** A child's event: its cost joins the budget; surfaces see it, and its calls as progress. */

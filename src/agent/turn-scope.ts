@@ -1,16 +1,16 @@
 // What one prompt's turn runs with beyond the session's own: a custom slash command's
 // `allowed-tools` (allow rules in force for that turn only, each recorded on the `tool/call`
 // it decided as `<rule> (allowed-tools of /name)`) and its `model` (that turn's requests go to
-// it, then the session's model again; Claude Code's `sonnet` as `--model` reads it, one that
-// cannot be used a notice). A project's command may allow tools only in a trusted
-// project. Checked when the prompt is submitted (`checkTurnScope`), applied around the turn by
-// agent.ts (`openTurnScope`).
+// it, then the session's model again; read by model-field.ts, as an agent file's is). A
+// project's command may allow tools only in a trusted project. Checked when the prompt is
+// submitted (`checkTurnScope`), applied around the turn by agent.ts (`openTurnScope`).
 import type { Env } from "../config/index.ts";
-import { CHANGED_SINCE_TRUST, expandModelAlias } from "../config/index.ts";
+import { CHANGED_SINCE_TRUST } from "../config/index.ts";
 import { UsageError } from "../errors.ts";
 import { type PermissionRule, parseRule } from "../permissions/index.ts";
 import { countFor } from "../providers/index.ts";
-import { resolveModel } from "./provider-resolve.ts";
+import { resolveModelField } from "./model-field.ts";
+import type { resolveModel } from "./provider-resolve.ts";
 import type { RunContext } from "./run-context.ts";
 
 export interface TurnScope {
@@ -66,34 +66,10 @@ export function checkTurnScope(
       rules.push({ ...parsed.rule, text: `${parsed.rule.text} (allowed-tools of ${scope.by})` });
     }
   }
-  const model = scope.model === undefined ? undefined : scopeModel(ctx, scope, env, notices);
-  return { rules, model, notices };
-}
-
-/**
- * The command's model, named as `--model` names it (Claude Code's `sonnet`, `claude-…`; a bare
- * other name is the session provider's); `inherit` or `default` is the session's. One that
- * cannot be used is a notice, and the turn runs on the session's model.
- */
-function scopeModel(
-  ctx: RunContext,
-  scope: TurnScope,
-  env: Env,
-  notices: string[],
-): CheckedScope["model"] {
-  const name = (scope.model ?? "").trim();
-  if (name === "" || name === "inherit" || name === "default") return undefined;
-  const expanded = expandModelAlias(name);
-  const id = expanded.includes("/") ? expanded : `${ctx.provider.name}/${expanded}`;
-  try {
-    return resolveModel(ctx.config, id, env);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    notices.push(
-      `model ${id} of ${scope.by} cannot be used (${why}); this turn uses ${ctx.provider.name}/${ctx.model}`,
-    );
-    return undefined;
-  }
+  const base = { config: ctx.config, env, provider: ctx.provider.name, model: ctx.model };
+  const model = resolveModelField(scope.model, base, scope.by, "this turn uses");
+  if (model.notice) notices.push(model.notice);
+  return { rules, model: model.model, notices };
 }
 
 /**

@@ -21,7 +21,10 @@ export interface AgentDefinition {
   description: string;
   /** The tools it is offered (our names); absent: all the session's. */
   tools?: string[];
-  /** `provider/model`; absent: the parent's model. */
+  /**
+   * As written, read by agent/model-field.ts as `--model` reads it (`provider/model`, Claude
+   * Code's `sonnet`, `opus`, `haiku`; `inherit`); absent: the parent's model.
+   */
   model?: string;
   /** The body: instructions added to the child's system prompt. */
   instructions: string;
@@ -118,7 +121,7 @@ function parseAgent(
     name,
     description: description.replace(/\s+/g, " ").slice(0, 300),
     ...(tools ? { tools } : {}),
-    ...(model && model !== "inherit" && model.includes("/") ? { model } : {}),
+    ...(model ? { model } : {}),
     instructions: front.body,
     path,
   };

@@ -1,8 +1,9 @@
 // Claude Code's model names as codewhale's `provider/model` ids: its aliases (`sonnet`, `opus`,
 // `haiku`) and a bare Claude id (`claude-sonnet-4-5`) are Anthropic's models. Used by `--model`
 // (flags' callers in cli/), by every model an Agent opens with (agent/compose-session.ts: the
-// terminal's /model, ACP's model option) and by a custom command's `model:` (agent/turn-scope.ts),
-// so a file written for Claude Code selects what the same word selects on the command line.
+// terminal's /model, ACP's model option) and by a custom command's or agent file's `model:`
+// (agent/model-field.ts), so a file written for Claude Code selects what the same word selects
+// on the command line.
 import { DEFAULT_MODEL } from "./schema.ts";
 
 /** Claude Code's aliases: the newest model of each family in codewhale's price table. */

@@ -2,8 +2,11 @@
 // provider: stream-json carries each child's events with its parent call, every log verifies
 // with `sessions verify`, and after kill -9 while the children run, resume records the parent's
 // calls as interrupted while each child's log still verifies; sessions show and stats roll the
-// children's costs up.
+// children's costs up. A Claude Code agent file's `model: haiku` without an Anthropic key is one
+// line on stderr, and the child runs on the parent's model.
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { readSession } from "../../src/session/reader.ts";
 import { runCli } from "../support/cli.ts";
@@ -203,5 +206,35 @@ describe("exec with subagents", () => {
     verify(setup, parentId);
     assert.equal(children.size, 2);
     for (const child of children.values()) verify(setup, child);
+  });
+
+  it("a Claude Code agent file's model: haiku without an Anthropic key: one line on stderr, the child on the parent's model", async () => {
+    const setup = execEnv(mock);
+    const { ANTHROPIC_API_KEY: _unused, ...env } = setup.env;
+    const agents = join(setup.workspace, ".claude", "agents");
+    mkdirSync(agents, { recursive: true });
+    mkdirSync(join(setup.workspace, ".codewhale"));
+    writeFileSync(join(setup.workspace, ".codewhale", "config.toml"), "max_steps = 20\n");
+    const front = "name: explorer\ndescription: Finds files.\nmodel: haiku";
+    writeFileSync(join(agents, "explorer.md"), `---\n${front}\n---\nFind files.\n`);
+    const first = mock.requests.length;
+    const input = { description: "find", prompt: "find it", agent: "explorer" };
+    mock.enqueue(
+      { blocks: [{ kind: "tool", id: "call_t1", name: "task", input }] },
+      { blocks: [{ kind: "text", text: "found it" }] },
+      { blocks: [{ kind: "text", text: "Done." }] },
+    );
+    const run = await runExec(["--model", MODEL_OF["openai-chat"], "--trust", "find it"], {
+      ...setup,
+      env,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout.trim(), "Done.");
+    const models = mock.requests.slice(first).map((r) => (r.body as { model: string }).model);
+    assert.deepEqual(models, ["llama3", "llama3", "llama3"]);
+    const lines = run.stderr.split("\n").filter((line) => line.includes("cannot be used"));
+    assert.deepEqual(lines, [
+      `model haiku (anthropic/claude-haiku-4-5) of agent explorer (${join(agents, "explorer.md")}) cannot be used (no API key for provider "anthropic": set ANTHROPIC_API_KEY); its subagents use local/llama3`,
+    ]);
   });
 });

@@ -49,6 +49,8 @@ export interface MockAgentOptions {
   model?: string;
   /** `--effort`. */
   effort?: AgentOptions["effortOverride"];
+  /** Offer the `task` tool (the test tool set has none unless asked). */
+  subagents?: boolean;
 }
 
 /** Opens an agent on `kind`'s model in a fresh home and workspace; close it with `agent.close()`. */
@@ -80,6 +82,7 @@ export async function openMockAgent(
     ...(options.resume ? { resume: options.resume } : {}),
     ...(options.webSearch !== undefined ? { webSearch: options.webSearch } : {}),
     ...(options.effort ? { effortOverride: options.effort } : {}),
+    ...(options.subagents !== undefined ? { subagents: options.subagents } : {}),
   });
   refuseAsks(agent);
   return { agent, setup, events, ran, notices };

@@ -2,9 +2,11 @@
 // times unsandboxed, in the default bubblewrap policy, and under a `[sandbox.network] allow`
 // policy (proxy + bridge), interleaved in the same run; the medians and what the sandbox adds
 // (issue 30's target: at most 15 ms), the same in a git repository with nested repositories
-// linked from its index, and, measured in-process, what the git metadata costs a command: its
-// protection before the start, the nested-repository check after the end, and parsing a large
-// index. BENCH_RUNS sets N (default 40; BENCH_QUICK=1: 10).
+// linked from its index, and, measured in-process, what the git metadata costs a command (its
+// protection before the start, the nested-repository check after the end, parsing a large
+// index) and what the watch of run-on-host files below the top level does
+// (sandbox-deep-run-files.ts): its first look, which lists the tree, and its look around a
+// command that changed nothing. BENCH_RUNS sets N (default 40; BENCH_QUICK=1: 10).
 // bench/run.ts imports benchSandbox; it reports, never asserts.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,6 +20,7 @@ import {
   resolveSandboxPolicy,
   runCommand,
 } from "../src/runner/index.ts";
+import { watchRunFiles } from "../src/runner/sandbox-deep-run-files.ts";
 import { nestedRepoWarnings } from "../src/runner/sandbox-git-watch.ts";
 import { workspaceProtection } from "../src/runner/sandbox-protect.ts";
 
@@ -72,6 +75,7 @@ export async function benchSandbox(): Promise<string[]> {
       `  bubblewrap, in a git repository with 3 nested repositories linked ${plus("git repository")}`,
       `  bubblewrap + network allow list (proxy, Node bridge) ${plus("allow list")}`,
       ...gitMetadataCosts(inRepo, join(base, "big")),
+      ...runFileWatchCosts(section, paths, join(base, "trees")),
     ];
   } finally {
     removeIdlePlaceholders();
@@ -119,6 +123,43 @@ function gitMetadataCosts(policy: SandboxPolicy, big: string): string[] {
     `    nested-repository check after the end, nothing changed ${time(() => nestedRepoWarnings(policy))} ms`,
     `    parsing the 20,000-entry index (only when its stat changed) ${time(() => indexGitlinks(index))} ms`,
   ];
+}
+
+/**
+ * The run-on-host watch in-process, in trees of 2,000 and 10,000 folders (MAX_DIRS) with a
+ * `.npmrc` in every tenth: the first look, after a root's first command (it lists the tree, once
+ * per process), and the look before and after each later command that changed nothing, medians
+ * of 20.
+ */
+function runFileWatchCosts(
+  section: Parameters<typeof resolveSandboxPolicy>[0],
+  paths: Parameters<typeof resolveSandboxPolicy>[1],
+  dir: string,
+): string[] {
+  const lines = ["  run-on-host watch below the top level, in-process, median of 20:"];
+  for (const folders of [2_000, 10_000]) {
+    const root = join(dir, String(folders));
+    for (let i = 0; i < folders; i++) {
+      const folder = join(root, `d${i % 50}`, `e${i}`);
+      mkdirSync(folder, { recursive: true });
+      if (i % 10 === 0) writeFileSync(join(folder, ".npmrc"), "x=1\n");
+    }
+    const policy = resolveSandboxPolicy(section, { ...paths, workspace: root });
+    if (!policy) throw new Error("unreachable: workspace-write has a policy");
+    const first = process.hrtime.bigint();
+    watchRunFiles(policy)?.settle();
+    const listing = Number(process.hrtime.bigint() - first) / 1e6;
+    const samples: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = process.hrtime.bigint();
+      watchRunFiles(policy)?.settle();
+      samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+    lines.push(
+      `    ${folders} folders: first look ${listing.toFixed(1)} ms (lists them, once a process), before and after a command that changed nothing ${medianOf(samples).toFixed(2)} ms`,
+    );
+  }
+  return lines;
 }
 
 function medianOf(values: readonly number[]): number {

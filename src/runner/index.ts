@@ -25,6 +25,7 @@ export { placeholder, Redactor } from "./redactor.ts";
 export { cellWidth } from "./row-wrapper.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
 export { confinedArgv, editorTerminalArgv, runCommand } from "./run-command.ts";
+export { noteHostWrite } from "./sandbox-deep-run-files.ts";
 export { nestedRepoNote, nestedRepoWarnings } from "./sandbox-git-watch.ts";
 export {
   holdPlaceholders,
@@ -37,7 +38,7 @@ export { probeSandbox } from "./sandbox-probe.ts";
 export type { ProxiedConnection } from "./sandbox-proxy.ts";
 export { hostAllowed } from "./sandbox-proxy.ts";
 export { sandboxRefusal, sandboxRefusalNote, socketNames } from "./sandbox-refusal.ts";
-export { setAsideNote } from "./sandbox-run-files.ts";
+export { restoredNote, setAsideNote } from "./sandbox-run-files.ts";
 export { seatbeltProfile } from "./seatbelt-profile.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";
 export { createSecretlintBackstop } from "./secretlint-backstop.ts";

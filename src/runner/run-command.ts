@@ -15,6 +15,7 @@ import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { guardProcessTree } from "./process-tree.ts";
 import { bridgedCommand, proxyBwrapArgs, serveBridge } from "./sandbox-bridge.ts";
+import { watchRunFiles } from "./sandbox-deep-run-files.ts";
 import { nestedRepoWarnings } from "./sandbox-git-watch.ts";
 import type { HeldProtection } from "./sandbox-placeholders.ts";
 import { holdPlaceholders } from "./sandbox-placeholders.ts";
@@ -63,10 +64,16 @@ export interface RunResult extends PolicyResult {
    */
   nestedRepos?: string[];
   /**
-   * Sandboxed runs: the run-on-host files the command created at the workspace's top, renamed
-   * aside as it ended (sandbox-run-files.ts); absent when none.
+   * Sandboxed runs: the run-on-host files the command created (at the workspace's top:
+   * sandbox-run-files.ts; below it and in the other writable roots, or changed where no copy
+   * was kept: sandbox-deep-run-files.ts), renamed aside as it ended; absent when none.
    */
   setAside?: string[];
+  /**
+   * Sandboxed runs: the run-on-host files below the workspace's top the command changed, put
+   * back as they were before it (its version renamed aside); absent when none.
+   */
+  restored?: string[];
 }
 
 /** After the child exits, how long to wait for background holders of the pipe to let go. */
@@ -83,20 +90,27 @@ export async function runCommand(
   const proxy = spec.sandbox ? await proxyFor(spec.sandbox) : null;
   // The workspace's missing protected paths get mount points (kept until the session ends).
   const held = spec.sandbox ? holdPlaceholders(spec.sandbox.policy) : null;
+  let watch: ReturnType<typeof watchRunFiles> = null;
   try {
+    // Run-on-host files below the top level: what the command creates or changes is undone.
+    watch = spec.sandbox ? watchRunFiles(spec.sandbox.policy) : null;
     const filter = spec.sandbox ? commandFilter(spec.sandbox.policy) : null;
     const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held, filter) : command;
     const result = await runArgv(spec, argv, policy, options, started, filter, proxy);
     // What the command may have left for git on the host to run (the index stays writable).
     const nestedRepos = spec.sandbox ? nestedRepoWarnings(spec.sandbox.policy) : [];
     const absent = held?.protection.absentFiles ?? [];
-    const setAside = spec.sandbox ? setAsideRunFiles(spec.sandbox.policy, absent) : [];
+    const top = spec.sandbox ? setAsideRunFiles(spec.sandbox.policy, absent) : [];
+    const deep = watch?.settle() ?? { setAside: [], restored: [] };
+    const setAside = [...top, ...deep.setAside];
     return {
       ...result,
       ...(nestedRepos.length > 0 ? { nestedRepos } : {}),
       ...(setAside.length > 0 ? { setAside } : {}),
+      ...(deep.restored.length > 0 ? { restored: deep.restored } : {}),
     };
   } finally {
+    watch?.settle();
     held?.release();
     await proxy?.close();
   }

@@ -4,7 +4,9 @@
 // one breaks `git add -A`). Each is renamed aside to `<name>.codewhale-refused` as the command
 // ends, before direnv, an editor, git or a package manager on the host can run it, and named
 // in the result. Called by runCommand with the names missing as the command started
-// (Protection.absentFiles, read with the rest of the protected paths).
+// (Protection.absentFiles, read with the rest of the protected paths). Below the top level,
+// sandbox-deep-run-files.ts does the same, and puts back one the command changed; both are
+// named in the notes here.
 import { renameSync } from "node:fs";
 import { join } from "node:path";
 import { terminalSafeLine } from "./escape-controls.ts";
@@ -12,7 +14,7 @@ import { kindOf } from "./path-kind.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
 /** What a file the command created is renamed to, beside it. */
-const SET_ASIDE_SUFFIX = ".codewhale-refused";
+export const SET_ASIDE_SUFFIX = ".codewhale-refused";
 
 /**
  * Renames aside each of `missing` the command created (a file, a directory or a link, never
@@ -35,4 +37,10 @@ export function setAsideRunFiles(policy: SandboxPolicy, missing: readonly string
 export function setAsideNote(names: readonly string[]): string {
   const list = names.map(terminalSafeLine).join(", ");
   return `[sandbox: refused writing ${list}: a tool on the host (a coding agent's MCP servers, direnv, git, an editor, a package manager) would run what it says without the user naming it, so the sandbox renamed what the command created to <name>${SET_ASIDE_SUFFIX}. To write such a file, use the write or edit tool, which asks the user.]`;
+}
+
+/** The note the model reads after a command that changed such files below the top level. */
+export function restoredNote(names: readonly string[]): string {
+  const list = names.map(terminalSafeLine).join(", ");
+  return `[sandbox: refused changing ${list}: a tool on the host (direnv, git, an editor, a package manager) would run what it says without the user naming it, so the sandbox put back what was there before the command and renamed the command's version to <name>${SET_ASIDE_SUFFIX}. To change such a file, use the write or edit tool, which asks the user.]`;
 }

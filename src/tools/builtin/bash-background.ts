@@ -3,7 +3,7 @@
 // redacted text; a read keeps at most the bash policy's budget (head and tail of the new text).
 // A read that shows the OS sandbox refused the process a write or a connection says so.
 import type { RunResult } from "../../runner/index.ts";
-import { nestedRepoNote, sandboxRefusal, setAsideNote } from "../../runner/index.ts";
+import { nestedRepoNote, restoredNote, sandboxRefusal, setAsideNote } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -36,12 +36,13 @@ export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedT
           policyErrors: read.result?.policyErrors ?? [],
         };
         const refused = backgroundRefusal(read.job, window.output);
-        const { nested, setAside } = read.result
+        const { nested, setAside, restored } = read.result
           ? backgroundFindings(read.job, read.result)
-          : { nested: [], setAside: [] };
+          : { nested: [], setAside: [], restored: [] };
         const note =
           (nested.length > 0 ? `\n${nestedRepoNote(nested)}` : "") +
-          (setAside.length > 0 ? `\n${setAsideNote(setAside)}` : "");
+          (setAside.length > 0 ? `\n${setAsideNote(setAside)}` : "") +
+          (restored.length > 0 ? `\n${restoredNote(restored)}` : "");
         const result = toToolResult(policed, { trailer: `${empty}${status}${refused}${note}` });
         const receipt = context.sandbox?.receipt;
         if (receipt && nested.length > 0) result.sandbox = { ...receipt, nested_repos: nested };
@@ -127,14 +128,21 @@ function notRunAgain(
   return `[sandbox: a background command is not offered to run again outside the sandbox (its call has returned, and a second run would start another long-lived process beside ${id}). If it needs this, tell the user (they can ${userCan.join(", or ")}), or run the step that needs it as a foreground bash command, which the user can let run again outside the sandbox.]`;
 }
 
-/** What the ended process left that the sandbox reports (nested repositories, files set aside), once. */
+/**
+ * What the ended process left that the sandbox reports (nested repositories, files set aside
+ * or put back), once.
+ */
 function backgroundFindings(
   job: BackgroundJob,
   result: RunResult,
-): { nested: string[]; setAside: string[] } {
-  if (!job.sandbox || job.sandbox.nestedShown) return { nested: [], setAside: [] };
+): { nested: string[]; setAside: string[]; restored: string[] } {
+  if (!job.sandbox || job.sandbox.nestedShown) return { nested: [], setAside: [], restored: [] };
   job.sandbox.nestedShown = true;
-  return { nested: result.nestedRepos ?? [], setAside: result.setAside ?? [] };
+  return {
+    nested: result.nestedRepos ?? [],
+    setAside: result.setAside ?? [],
+    restored: result.restored ?? [],
+  };
 }
 
 function exitText(result: RunResult): string {

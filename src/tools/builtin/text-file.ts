@@ -1,11 +1,13 @@
 // Small facts about files that several tools share: only regular files are opened (a FIFO or a
 // device would block or never end), whether bytes look binary (a NUL in the first 8 KB, as git
-// and ripgrep decide), and lines cut to a bound as they stream.
+// and ripgrep decide), lines cut to a bound as they stream, and the one write of write and edit
+// (noted for the sandbox's run-on-host watch, runner/sandbox-deep-run-files.ts).
 import type { Stats } from "node:fs";
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { stat } from "node:fs/promises";
 import { fileKindOf } from "../../config/index.ts";
+import { noteHostWrite } from "../../runner/index.ts";
 import { tokenCut } from "./line-cut.ts";
 import type { CheckedPath, OpenOptions } from "./open-inside.ts";
 import { openInside } from "./open-inside.ts";
@@ -85,6 +87,8 @@ export async function writeRegularFile(
     if (nlink > 1) throw hardLinked(checked.display, nlink);
     await handle.truncate(0);
     await handle.writeFile(content, "utf8");
+    // Asked for (or allowed): not a sandboxed command's, whatever runs next (docs/sandbox.md).
+    noteHostWrite(checked.real);
   } catch (error) {
     if (error instanceof ToolProblem) throw error;
     throw new ToolProblem(`Cannot write ${checked.display}: ${errnoCode(error) ?? String(error)}`);

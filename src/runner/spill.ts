@@ -98,8 +98,9 @@ function openSpillFile(path: string, handle: FileHandle): SpillFile {
 
 /**
  * Removes spill directories whose owning process is gone (a session killed by SIGKILL), the
- * sandbox's private empty directory and seccomp filter of such a process
- * (`codewhale-empty-<pid>-…`, `codewhale-seccomp-<pid>-…`: removed at a normal exit), and the
+ * sandbox's private empty directory, seccomp filter and file-clock directory of such a process
+ * (`codewhale-empty-<pid>-…`, `codewhale-seccomp-<pid>-…`, `codewhale-clock-<pid>-…`: removed
+ * at a normal exit), and the
  * background-log directories (`codewhale-bg-<pid>-…`) of versions that kept them apart.
  * Returns the removed paths.
  */
@@ -112,7 +113,7 @@ export function sweepStaleSpillDirs(tmpDir: string = tmpdir()): string[] {
     return removed;
   }
   for (const name of names) {
-    const pid = Number(/^codewhale-(?:spill|bg|empty|seccomp)-(\d+)-/.exec(name)?.[1]);
+    const pid = Number(/^codewhale-(?:spill|bg|empty|seccomp|clock)-(\d+)-/.exec(name)?.[1]);
     if (!pid || pid === process.pid || isAlive(pid)) continue;
     const path = join(tmpDir, name);
     try {

@@ -50,7 +50,7 @@ describe("spill cleanup at shutdown", () => {
     }
   });
 
-  it("sweeps the spill, sandbox and old background-log directories of dead processes, not live ones", () => {
+  it("sweeps the spill, sandbox, file-clock and old background-log directories of dead processes, not live ones", () => {
     const tmp = mkdtempSync(join(tmpdir(), "cw-sweep-"));
     try {
       const dead = spawnSync("true").pid;
@@ -60,6 +60,7 @@ describe("spill cleanup at shutdown", () => {
         `codewhale-bg-${dead}-AbC123`,
         `codewhale-empty-${dead}-Qw1234`,
         `codewhale-seccomp-${dead}-Er5678`,
+        `codewhale-clock-${dead}-Cl4321`,
         `codewhale-spill-${live}-s2`,
         `codewhale-empty-${live}-Ty9012`,
         `codewhale-bg-${live}-XyZ789`,
@@ -68,8 +69,8 @@ describe("spill cleanup at shutdown", () => {
       ];
       for (const name of names) mkdirSync(join(tmp, name));
       const removed = sweepStaleSpillDirs(tmp).map((path) => path.slice(tmp.length + 1));
-      assert.deepEqual(removed.sort(), names.slice(0, 4).sort());
-      assert.deepEqual(readdirSync(tmp).sort(), names.slice(4).sort());
+      assert.deepEqual(removed.sort(), names.slice(0, 5).sort());
+      assert.deepEqual(readdirSync(tmp).sort(), names.slice(5).sort());
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -21,6 +21,21 @@ function bash(id: string, input: Record<string, unknown>) {
   mock.enqueue({ blocks: [{ kind: "tool", id, name: "bash", input }] });
 }
 
+/**
+ * A background `command` (touching bg-done as it ends), a foreground wait for it, then a
+ * bash_output read of it: the session's third result.
+ */
+function backgroundThenRead(command: string): void {
+  bash("toolu_1", { command: `${command}; touch bg-done`, background: true });
+  bash("toolu_2", {
+    command: "for i in $(seq 100); do [ -e bg-done ] && break; sleep 0.1; done; sleep 1",
+  });
+  mock.enqueue({
+    blocks: [{ kind: "tool", id: "toolu_3", name: "bash_output", input: { id: "bg1" } }],
+  });
+  mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+}
+
 async function session(...flags: string[]) {
   return sessionIn(execEnv(mock), ...flags);
 }
@@ -133,17 +148,7 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
   });
 
   it("a background command's sub/.envrc is set aside as it exits, and bash_output says so", async () => {
-    bash("toolu_1", {
-      command: "mkdir -p bg && echo evil > bg/.envrc && touch bg-done",
-      background: true,
-    });
-    bash("toolu_2", {
-      command: "for i in $(seq 100); do [ -e bg-done ] && break; sleep 0.1; done; sleep 1",
-    });
-    mock.enqueue({
-      blocks: [{ kind: "tool", id: "toolu_3", name: "bash_output", input: { id: "bg1" } }],
-    });
-    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    backgroundThenRead("mkdir -p bg && echo evil > bg/.envrc");
     const { setup, results } = await session();
     assert.ok(!existsSync(join(setup.workspace, "bg/.envrc")), results[2]);
     assert.ok(existsSync(join(setup.workspace, "bg/.envrc.codewhale-refused")));
@@ -162,14 +167,7 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
   });
 
   it("bash_output tells the model the sandbox refused a background command, which is not run again outside", async () => {
-    bash("toolu_1", { command: `touch ${outside}/bg-refused; touch bg-done`, background: true });
-    bash("toolu_2", {
-      command: "for i in $(seq 100); do [ -e bg-done ] && break; sleep 0.1; done; sleep 1",
-    });
-    mock.enqueue({
-      blocks: [{ kind: "tool", id: "toolu_3", name: "bash_output", input: { id: "bg1" } }],
-    });
-    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    backgroundThenRead(`touch ${outside}/bg-refused`);
     const { results } = await session();
     const read = results[2] ?? "";
     assert.match(read, /Read-only file system/);
@@ -185,14 +183,7 @@ describe("codewhale exec: bash in the OS sandbox", { skip }, () => {
     await new Promise<void>((resolve) => server.listen(socket, resolve));
     after(() => server.close());
     const connect = `require("net").connect(process.argv[1]).on("error", (e) => console.log(String(e)))`;
-    bash("toolu_1", { command: `node -e '${connect}' ${socket}; touch bg-done`, background: true });
-    bash("toolu_2", {
-      command: "for i in $(seq 100); do [ -e bg-done ] && break; sleep 0.1; done; sleep 1",
-    });
-    mock.enqueue({
-      blocks: [{ kind: "tool", id: "toolu_3", name: "bash_output", input: { id: "bg1" } }],
-    });
-    mock.enqueue({ blocks: [{ kind: "text", text: "done" }] });
+    backgroundThenRead(`node -e '${connect}' ${socket}`);
     const { results } = await session();
     const read = results[2] ?? "";
     assert.match(read, /connect EPERM/);

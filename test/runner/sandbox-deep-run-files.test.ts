@@ -16,14 +16,8 @@ import {
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { OutputPolicy, RunResult, SandboxPolicy } from "../../src/runner/index.ts";
-import {
-  noteHostWrite,
-  resolveSandboxPolicy,
-  restoredNote,
-  runCommand,
-  setAsideNote,
-} from "../../src/runner/index.ts";
-import { outsideTmp, sandboxHost, sandboxSkip } from "../support/sandbox.ts";
+import { noteHostWrite, restoredNote, setAsideNote } from "../../src/runner/index.ts";
+import { outsideTmp, runSandboxed, sandboxSkip, workspaceWritePolicy } from "../support/sandbox.ts";
 
 const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };
 const base = outsideTmp("cw-deep-");
@@ -43,28 +37,11 @@ function workspace(files: Record<string, string> = {}): string {
 }
 
 function policyOf(dir: string, writable: string[] = []): SandboxPolicy {
-  const section = {
-    mode: "workspace-write" as const,
-    writable,
-    deny_read: [],
-    network: "off" as const,
-    fallback: "ask" as const,
-  };
-  const policy = resolveSandboxPolicy(section, {
-    workspace: dir,
-    home: join(base, "home"),
-    codewhaleHome: join(base, "home", ".codewhale"),
-  });
-  assert.ok(policy);
-  return policy;
+  return workspaceWritePolicy(dir, join(base, "home"), writable);
 }
 
 function sandboxed(dir: string, command: string, policy = policyOf(dir)): Promise<RunResult> {
-  if (!sandboxHost) throw new Error("unreachable: the suite skips without bwrap");
-  return runCommand(
-    { command, cwd: dir, env: { PATH: process.env.PATH }, sandbox: { policy, host: sandboxHost } },
-    output,
-  );
+  return runSandboxed(command, dir, policy, { PATH: process.env.PATH }, output);
 }
 
 const read = (dir: string, rel: string) => readFileSync(join(dir, rel), "utf8");

@@ -11,12 +11,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { OutputPolicy, RunResult, SandboxPolicy } from "../../src/runner/index.ts";
-import {
-  removeIdlePlaceholders,
-  resolveSandboxPolicy,
-  runCommand,
-} from "../../src/runner/index.ts";
-import { outsideTmp, sandboxHost, sandboxSkip } from "../support/sandbox.ts";
+import { removeIdlePlaceholders } from "../../src/runner/index.ts";
+import { outsideTmp, runSandboxed, sandboxSkip, workspaceWritePolicy } from "../support/sandbox.ts";
 
 const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };
 const base = outsideTmp("cw-gitguard-");
@@ -82,34 +78,11 @@ function assertHostGitRanNothing(dir: string, marker: string, run: RunResult): v
 }
 
 function policyOf(dir: string): SandboxPolicy {
-  const section = {
-    mode: "workspace-write" as const,
-    writable: [],
-    deny_read: [],
-    network: "off" as const,
-    fallback: "ask" as const,
-  };
-  const home = gitEnv.HOME;
-  const policy = resolveSandboxPolicy(section, {
-    workspace: dir,
-    home,
-    codewhaleHome: join(home, ".codewhale"),
-  });
-  assert.ok(policy);
-  return policy;
+  return workspaceWritePolicy(dir, gitEnv.HOME);
 }
 
 function sandboxed(dir: string, command: string): Promise<RunResult> {
-  if (!sandboxHost) throw new Error("unreachable: the suite skips without bwrap");
-  return runCommand(
-    {
-      command,
-      cwd: dir,
-      env: gitEnv,
-      sandbox: { policy: policyOf(dir), host: sandboxHost },
-    },
-    output,
-  );
+  return runSandboxed(command, dir, policyOf(dir), gitEnv, output);
 }
 
 /** Host git in `dir` (status, then a commit that runs hooks), outside the sandbox. */

@@ -2,17 +2,25 @@
 // (`sub/.envrc`, `packages/x/.npmrc`, `sub/.vscode/`) as it was before a sandboxed command, and
 // putting it back: sandbox-deep-run-files.ts keeps one per such entry and restores it when a
 // command changed the entry. Links are copied as links and never followed; a copy past its
-// limits is not kept (the entry is then only renamed aside).
+// limits is not kept (the entry is then only renamed aside). A file is read only through a
+// descriptor opened without following a link, and only when that descriptor is the file at the
+// path (no folder above it swapped for a link meanwhile: a background command racing the copy
+// could otherwise have codewhale read a host file, ~/.npmrc say, and later write it back here).
 import {
+  closeSync,
+  constants,
+  fstatSync,
   lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   readlinkSync,
+  realpathSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** One entry as it was: a file's bytes and mode, a link's target, a directory's entries. */
 export type EntryCopy =
@@ -38,11 +46,7 @@ function copyOf(path: string, budget: { bytes: number; entries: number }): Entry
   if (--budget.entries < 0) return null;
   const stat = lstatSync(path);
   if (stat.isSymbolicLink()) return { kind: "link", target: readlinkSync(path) };
-  if (stat.isFile()) {
-    budget.bytes -= stat.size;
-    if (budget.bytes < 0) return null;
-    return { kind: "file", mode: stat.mode & 0o7777, data: readFileSync(path) };
-  }
+  if (stat.isFile()) return fileCopy(path, budget);
   if (!stat.isDirectory()) return null;
   const entries = new Map<string, EntryCopy>();
   for (const name of readdirSync(path)) {
@@ -51,6 +55,35 @@ function copyOf(path: string, budget: { bytes: number; entries: number }): Entry
     entries.set(name, copy);
   }
   return { kind: "dir", mode: stat.mode & 0o7777, entries };
+}
+
+/** A regular file's bytes, read through a descriptor that is the file at `path` itself. */
+function fileCopy(path: string, budget: { bytes: number }): EntryCopy | null {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    budget.bytes -= stat.size;
+    if (!stat.isFile() || budget.bytes < 0 || !isAt(fd, path)) return null;
+    return { kind: "file", mode: stat.mode & 0o7777, data: readFileSync(fd) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Whether the open file `fd` is at `path`: Linux names an open file's path in /proc; elsewhere
+ * the folder above it must resolve to itself (no link in it) once the file is open.
+ */
+function isAt(fd: number, path: string): boolean {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`) === path;
+  } catch {
+    try {
+      return realpathSync(dirname(path)) === dirname(path);
+    } catch {
+      return false;
+    }
+  }
 }
 
 /**

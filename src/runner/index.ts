@@ -25,6 +25,8 @@ export { placeholder, Redactor } from "./redactor.ts";
 export { cellWidth } from "./row-wrapper.ts";
 export type { CommandSpec, RunResult } from "./run-command.ts";
 export { confinedArgv, editorTerminalArgv, runCommand } from "./run-command.ts";
+export type { SandboxAftermath } from "./sandbox-command-guard.ts";
+export { aftermathNote, guardSandboxedCommand } from "./sandbox-command-guard.ts";
 export { noteHostWrite } from "./sandbox-deep-run-files.ts";
 export { nestedRepoNote, nestedRepoWarnings } from "./sandbox-git-watch.ts";
 export {

@@ -15,16 +15,14 @@ import { createOutputPipeline } from "./output-pipeline.ts";
 import type { OutputPolicy, PolicyResult } from "./policy.ts";
 import { guardProcessTree } from "./process-tree.ts";
 import { bridgedCommand, proxyBwrapArgs, serveBridge } from "./sandbox-bridge.ts";
-import { watchRunFiles } from "./sandbox-deep-run-files.ts";
-import { nestedRepoWarnings } from "./sandbox-git-watch.ts";
+import type { SandboxAftermath, SandboxCommandGuard } from "./sandbox-command-guard.ts";
+import { guardSandboxedCommand } from "./sandbox-command-guard.ts";
 import type { HeldProtection } from "./sandbox-placeholders.ts";
-import { holdPlaceholders } from "./sandbox-placeholders.ts";
 import type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
 import { bwrapArgs } from "./sandbox-policy.ts";
 import { bwrapPath } from "./sandbox-probe.ts";
 import type { NetworkProxy, NetworkProxyOptions } from "./sandbox-proxy.ts";
 import { startNetworkProxy } from "./sandbox-proxy.ts";
-import { setAsideRunFiles } from "./sandbox-run-files.ts";
 import { SECCOMP_FD, unixSocketFilter } from "./sandbox-seccomp.ts";
 import { onShutdown } from "./shutdown.ts";
 
@@ -51,29 +49,14 @@ interface SandboxRun {
   hosts?: NetworkProxyOptions["hosts"];
 }
 
-export interface RunResult extends PolicyResult {
+/** Sandboxed runs carry what the command left (SandboxAftermath: nested repos, files set aside). */
+export interface RunResult extends PolicyResult, SandboxAftermath {
   /** The exit code, or null when the process died by a signal. */
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   cancelled: boolean;
   durationMs: number;
-  /**
-   * Sandboxed runs: nested repositories (gitlinks) whose git config or hooks run a program,
-   * found after the command and not reported before (sandbox-git-watch.ts); absent when none.
-   */
-  nestedRepos?: string[];
-  /**
-   * Sandboxed runs: the run-on-host files the command created (at the workspace's top:
-   * sandbox-run-files.ts; below it and in the other writable roots, or changed where no copy
-   * was kept: sandbox-deep-run-files.ts), renamed aside as it ended; absent when none.
-   */
-  setAside?: string[];
-  /**
-   * Sandboxed runs: the run-on-host files below the workspace's top the command changed, put
-   * back as they were before it (its version renamed aside); absent when none.
-   */
-  restored?: string[];
 }
 
 /** After the child exits, how long to wait for background holders of the pipe to let go. */
@@ -88,30 +71,17 @@ export async function runCommand(
   const command =
     typeof spec.command === "string" ? ["bash", "-c", spec.command] : [...spec.command];
   const proxy = spec.sandbox ? await proxyFor(spec.sandbox) : null;
-  // The workspace's missing protected paths get mount points (kept until the session ends).
-  const held = spec.sandbox ? holdPlaceholders(spec.sandbox.policy) : null;
-  let watch: ReturnType<typeof watchRunFiles> = null;
+  let guard: SandboxCommandGuard | null = null;
   try {
-    // Run-on-host files below the top level: what the command creates or changes is undone.
-    watch = spec.sandbox ? watchRunFiles(spec.sandbox.policy) : null;
+    // Mount points for the missing protected paths, and the watch of run-on-host files.
+    guard = spec.sandbox ? guardSandboxedCommand(spec.sandbox.policy) : null;
     const filter = spec.sandbox ? commandFilter(spec.sandbox.policy) : null;
+    const held = guard?.held ?? null;
     const argv = spec.sandbox ? sandboxedArgv(spec.sandbox, proxy, command, held, filter) : command;
     const result = await runArgv(spec, argv, policy, options, started, filter, proxy);
-    // What the command may have left for git on the host to run (the index stays writable).
-    const nestedRepos = spec.sandbox ? nestedRepoWarnings(spec.sandbox.policy) : [];
-    const absent = held?.protection.absentFiles ?? [];
-    const top = spec.sandbox ? setAsideRunFiles(spec.sandbox.policy, absent) : [];
-    const deep = watch?.settle() ?? { setAside: [], restored: [] };
-    const setAside = [...top, ...deep.setAside];
-    return {
-      ...result,
-      ...(nestedRepos.length > 0 ? { nestedRepos } : {}),
-      ...(setAside.length > 0 ? { setAside } : {}),
-      ...(deep.restored.length > 0 ? { restored: deep.restored } : {}),
-    };
+    return { ...result, ...guard?.finish() };
   } finally {
-    watch?.settle();
-    held?.release();
+    guard?.release();
     await proxy?.close();
   }
 }

@@ -13,7 +13,8 @@
 // at or after the file system's clock when the earliest sandboxed command of this process still
 // running started. The write and edit tools note what they wrote (noteHostWrite), so a file they
 // wrote just before a command is not taken for the command's.
-// runCommand calls watchRunFiles before the command and settle after it (background ones too).
+// sandbox-command-guard.ts calls watchRunFiles before each sandboxed command and settle after it
+// (runCommand's, background ones too, and those run in an ACP editor's terminal).
 import {
   type BigIntStats,
   type Dirent,

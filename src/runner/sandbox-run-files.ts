@@ -3,7 +3,7 @@
 // missing one has no mount point (an empty file there would show in `git status`, a `/dev/null`
 // one breaks `git add -A`). Each is renamed aside to `<name>.codewhale-refused` as the command
 // ends, before direnv, an editor, git or a package manager on the host can run it, and named
-// in the result. Called by runCommand with the names missing as the command started
+// in the result. Called by sandbox-command-guard.ts with the names missing as the command started
 // (Protection.absentFiles, read with the rest of the protected paths). Below the top level,
 // sandbox-deep-run-files.ts does the same, and puts back one the command changed; both are
 // named in the notes here.

@@ -5,13 +5,7 @@
 // on the host), and `sandboxRefused` (the agent then offers to run it again outside:
 // agent/sandbox-escalation.ts).
 import type { ProxiedConnection, RunResult } from "../runner/index.ts";
-import {
-  nestedRepoNote,
-  restoredNote,
-  sandboxRefusal,
-  setAsideNote,
-  socketNames,
-} from "../runner/index.ts";
+import { aftermathNote, sandboxRefusal, socketNames } from "../runner/index.ts";
 import type { SessionSandbox } from "./sandbox-setup.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
 
@@ -48,10 +42,7 @@ export function commandSandbox(
       const refused = failed(run) ? sandboxRefusal(run.output, sandbox?.policy ?? null) : null;
       refusedPaths = refused?.paths ?? [];
       refusedSockets = refused?.sockets ?? [];
-      const nested = run.nestedRepos ? `\n${nestedRepoNote(run.nestedRepos)}` : "";
-      const setAside = run.setAside ? `\n${setAsideNote(run.setAside)}` : "";
-      const restored = run.restored ? `\n${restoredNote(run.restored)}` : "";
-      return (refused ? `\n${refused.note}` : "") + nested + setAside + restored;
+      return (refused ? `\n${refused.note}` : "") + aftermathNote(run);
     },
     mark(result, run) {
       if (sandbox) result.sandbox = sandbox.receipt;

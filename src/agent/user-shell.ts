@@ -6,7 +6,7 @@
 // the session's OS sandbox like a bash command (its proxy's connections go to `onConnection`).
 // Called by agent.ts (`Agent.runShell`).
 import type { ProxiedConnection } from "../runner/index.ts";
-import { nestedRepoNote, redactText, runCommand, sandboxRefusalNote } from "../runner/index.ts";
+import { aftermathNote, redactText, runCommand, sandboxRefusalNote } from "../runner/index.ts";
 import { statusLine } from "../tools/builtin/bash.ts";
 import type { BuiltinToolContext } from "../tools/builtin/context.ts";
 import { toToolResult } from "../tools/builtin/policed.ts";
@@ -55,8 +55,7 @@ export async function runUserShell(
   );
   const refused =
     run.exitCode !== 0 ? sandboxRefusalNote(run.output, sandbox?.policy ?? null) : null;
-  const nested = run.nestedRepos ? `\n${nestedRepoNote(run.nestedRepos)}` : "";
-  const trailer = statusLine(run, timeoutMs) + (refused ? `\n${refused}` : "") + nested;
+  const trailer = statusLine(run, timeoutMs) + (refused ? `\n${refused}` : "") + aftermathNote(run);
   const output = toToolResult(run, { trailer }).content;
   return { command: shown, output, exitCode: run.exitCode, note: `$ ${shown}\n${output}` };
 }

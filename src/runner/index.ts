@@ -28,19 +28,13 @@ export { confinedArgv, editorTerminalArgv, runCommand } from "./run-command.ts";
 export type { SandboxAftermath } from "./sandbox-command-guard.ts";
 export { aftermathNote, guardSandboxedCommand } from "./sandbox-command-guard.ts";
 export { noteHostWrite } from "./sandbox-deep-run-files.ts";
-export { nestedRepoNote, nestedRepoWarnings } from "./sandbox-git-watch.ts";
-export {
-  holdPlaceholders,
-  removeIdlePlaceholders,
-  sweepStalePlaceholders,
-} from "./sandbox-placeholders.ts";
+export { removeIdlePlaceholders, sweepStalePlaceholders } from "./sandbox-placeholders.ts";
 export type { BwrapHostOptions, SandboxPolicy } from "./sandbox-policy.ts";
 export { bwrapArgs, describePolicy, resolveSandboxPolicy } from "./sandbox-policy.ts";
 export { probeSandbox } from "./sandbox-probe.ts";
 export type { ProxiedConnection } from "./sandbox-proxy.ts";
 export { hostAllowed } from "./sandbox-proxy.ts";
 export { sandboxRefusal, sandboxRefusalNote, socketNames } from "./sandbox-refusal.ts";
-export { restoredNote, setAsideNote } from "./sandbox-run-files.ts";
 export { seatbeltProfile } from "./seatbelt-profile.ts";
 export type { SecretlintBackstop } from "./secretlint-backstop.ts";
 export { createSecretlintBackstop } from "./secretlint-backstop.ts";

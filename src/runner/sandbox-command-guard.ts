@@ -69,10 +69,13 @@ export function guardSandboxedCommand(policy: SandboxPolicy): SandboxCommandGuar
   };
 }
 
-/** The notes the model reads after the command, each on its own line (a leading newline each). */
+/**
+ * The notes the model reads after the command, each on its own line (a leading newline each);
+ * an absent or empty list has none.
+ */
 export function aftermathNote(after: SandboxAftermath): string {
-  const nested = after.nestedRepos ? `\n${nestedRepoNote(after.nestedRepos)}` : "";
-  const setAside = after.setAside ? `\n${setAsideNote(after.setAside)}` : "";
-  const restored = after.restored ? `\n${restoredNote(after.restored)}` : "";
+  const nested = after.nestedRepos?.length ? `\n${nestedRepoNote(after.nestedRepos)}` : "";
+  const setAside = after.setAside?.length ? `\n${setAsideNote(after.setAside)}` : "";
+  const restored = after.restored?.length ? `\n${restoredNote(after.restored)}` : "";
   return nested + setAside + restored;
 }

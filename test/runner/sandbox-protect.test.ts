@@ -21,11 +21,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { OutputPolicy, RunResult, SandboxPolicy } from "../../src/runner/index.ts";
-import {
-  removeIdlePlaceholders,
-  sandboxRefusalNote,
-  setAsideNote,
-} from "../../src/runner/index.ts";
+import { removeIdlePlaceholders, sandboxRefusalNote } from "../../src/runner/index.ts";
+import { setAsideNote } from "../../src/runner/sandbox-run-files.ts";
 import { outsideTmp, runSandboxed, sandboxSkip, workspaceWritePolicy } from "../support/sandbox.ts";
 
 const output: OutputPolicy = { maxBytes: 100_000, spillToTemp: false, redactSecrets: false };

@@ -3,7 +3,7 @@
 // redacted text; a read keeps at most the bash policy's budget (head and tail of the new text).
 // A read that shows the OS sandbox refused the process a write or a connection says so.
 import type { RunResult } from "../../runner/index.ts";
-import { nestedRepoNote, restoredNote, sandboxRefusal, setAsideNote } from "../../runner/index.ts";
+import { aftermathNote, sandboxRefusal } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
 import { zodInput } from "../tool-input.ts";
@@ -39,10 +39,7 @@ export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedT
         const { nested, setAside, restored } = read.result
           ? backgroundFindings(read.job, read.result)
           : { nested: [], setAside: [], restored: [] };
-        const note =
-          (nested.length > 0 ? `\n${nestedRepoNote(nested)}` : "") +
-          (setAside.length > 0 ? `\n${setAsideNote(setAside)}` : "") +
-          (restored.length > 0 ? `\n${restoredNote(restored)}` : "");
+        const note = aftermathNote({ nestedRepos: nested, setAside, restored });
         const result = toToolResult(policed, { trailer: `${empty}${status}${refused}${note}` });
         const receipt = context.sandbox?.receipt;
         if (receipt && nested.length > 0) result.sandbox = { ...receipt, nested_repos: nested };

@@ -4,7 +4,7 @@
 // the command left a nested repository git would run a program for, or created a file that runs
 // on the host), and `sandboxRefused` (the agent then offers to run it again outside:
 // agent/sandbox-escalation.ts).
-import type { ProxiedConnection, RunResult } from "../runner/index.ts";
+import type { ProxiedConnection, RunResult, SandboxAftermath } from "../runner/index.ts";
 import { aftermathNote, sandboxRefusal, socketNames } from "../runner/index.ts";
 import type { SessionSandbox } from "./sandbox-setup.ts";
 import type { ToolContext, ToolResult } from "./types.ts";
@@ -15,12 +15,16 @@ interface CommandSandbox {
   /** Spread into the CommandSpec: `{ sandbox }`, or nothing (unconfined). */
   readonly spec: { sandbox?: NonNullable<SessionSandbox["runSpec"]> & { onConnection: OnConn } };
   /** The note for the result's trailer when the sandbox refused a write of the run, else "". */
-  note(run: RunResult): string;
+  note(run: CommandRun): string;
   /** Sets the receipt and, when the sandbox refused the failed run, `sandboxRefused`. */
-  mark(result: ToolResult, run: RunResult): void;
+  mark(result: ToolResult, run: CommandRun): void;
 }
 
 type OnConn = (connection: ProxiedConnection) => void;
+
+/** What note and mark read of a run: the runner's result, or an editor terminal's outcome. */
+type CommandRun = Pick<RunResult, "output" | "exitCode" | "timedOut" | "cancelled"> &
+  SandboxAftermath;
 
 /** The sandbox of one call: the session's, or none when the user allowed running it outside. */
 export function commandSandbox(
@@ -70,6 +74,6 @@ function refusedWhat(
   return parts.length > 0 ? parts.join(" and ") : null;
 }
 
-function failed(run: RunResult): boolean {
+function failed(run: CommandRun): boolean {
   return run.timedOut || run.cancelled || run.exitCode !== 0;
 }

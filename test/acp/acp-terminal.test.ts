@@ -22,6 +22,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { logOf, type SharedAcp, spawnAcp, useAcp } from "../support/acp-client.ts";
 import { execEnv, fakeKey, MODEL_OF, waitFor } from "../support/exec-harness.ts";
 import { useMockProvider } from "../support/mock-provider/index.ts";
+import { outsideTmp } from "../support/sandbox.ts";
 
 const mock = useMockProvider();
 const MODEL = ["--model", MODEL_OF.anthropic];
@@ -166,6 +167,35 @@ describe("codewhale acp: bash in the editor's terminals", () => {
         /\[sandbox: refused writing (\.envrc, sub\/\.envrc|sub\/\.envrc, \.envrc): /,
       );
       assert.match(sent, /\[sandbox: refused changing packages\/x\/\.npmrc: .*put back/);
+    });
+
+    it("a write outside the workspace the sandbox refused in the editor's terminal is noted for the model, and offered to run again outside", async () => {
+      // Outside /tmp, which the sandbox makes private (a write there lands in its own tmpfs).
+      const outside = join(outsideTmp("cw-acp-refused-"), "refused.txt");
+      bashThenAnswer({ command: `echo out > ${outside}` });
+      const { sessionId } = await started(shared);
+      const asked: string[] = [];
+      const answer = shared.client.answer;
+      // The call's own ask allowed once; the offer to run it again outside declined.
+      shared.client.answer = (request) => {
+        asked.push(JSON.stringify(request));
+        const kind = asked.length === 1 ? "allow_once" : "reject_once";
+        const option = request.options.find((each) => each.kind === kind);
+        return { outcome: "selected", optionId: option!.optionId };
+      };
+      try {
+        await shared.client.prompt(sessionId, "write outside");
+      } finally {
+        shared.client.answer = answer;
+      }
+      assert.equal(existsSync(outside), false, "refused, and not run again outside");
+      // The offer is the same call asked a second time (acp-sandbox-escalation.test.ts).
+      assert.equal(asked.length, 2, "the call's ask, then the offer to run it outside");
+      const callOf = (json: string) => JSON.parse(json).toolCall.toolCallId;
+      assert.equal(callOf(asked[1]!), callOf(asked[0]!));
+      const sent = JSON.stringify(mock.requests.at(-1)!.body);
+      assert.match(sent, /Read-only file system/);
+      assert.match(sent, /\[sandbox: [^\]]*refused writing /);
     });
 
     it("the editor runs the command without a provider key, though its own environment has one", async () => {

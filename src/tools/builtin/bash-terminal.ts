@@ -51,11 +51,13 @@ export interface TerminalRun {
   timeoutMs: number;
 }
 
-/** How the command ended, as bash's status line reads it. */
+/** How the command ended, as bash's status line reads it, and its policed output. */
 export interface TerminalOutcome extends TerminalExit {
   timedOut: boolean;
   cancelled: boolean;
   originalBytes: number;
+  /** What the model reads of the output (the sandbox's refusal is found in it). */
+  output: string;
 }
 
 /**
@@ -94,6 +96,7 @@ export function runInTerminal(
         timedOut: ended.stop === "timeout",
         cancelled: ended.stop === "cancel",
         originalBytes: policed.originalBytes,
+        output: policed.output,
       };
       const note = truncated ? "[the terminal kept only the last 1 MiB of output]\n" : "";
       const failed = outcome.timedOut || outcome.cancelled || exit.exitCode !== 0;

@@ -4,12 +4,7 @@
 // that runs commands itself (an ACP editor's terminals) gets the foreground ones (bash-terminal.ts).
 // While a command runs here, its processed output tail goes to `ctx.progress` (`tool/progress`).
 import type { RunResult, SandboxAftermath } from "../../runner/index.ts";
-import {
-  aftermathNote,
-  editorTerminalArgv,
-  guardSandboxedCommand,
-  runCommand,
-} from "../../runner/index.ts";
+import { editorTerminalArgv, guardSandboxedCommand, runCommand } from "../../runner/index.ts";
 import { commandSandbox } from "../command-sandbox.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -17,7 +12,7 @@ import { zodInput } from "../tool-input.ts";
 import { bashDescription } from "./bash.description.ts";
 import { bashPresenter, bashSchema } from "./bash.presenter.ts";
 import { bashChanges } from "./bash-read-only.ts";
-import { runInTerminal } from "./bash-terminal.ts";
+import { runInTerminal, type TerminalOutcome } from "./bash-terminal.ts";
 import type { BuiltinToolContext } from "./context.ts";
 import { toToolResult } from "./policed.ts";
 
@@ -58,23 +53,23 @@ export function createBashTool(context: BuiltinToolContext): AnyPresentedTool {
           const shell = ["bash", "-c", args.command];
           // As runCommand does: mount points for the editor's bwrap, and after the command, the
           // nested repositories and run-on-host files it left (renamed aside or put back).
+          // The sandbox's refusal of a write or a unix socket is noted, and offered to run again
+          // outside (in the editor's terminal, unconfined), as for a command run here.
           const guard = spec ? guardSandboxedCommand(spec.policy) : null;
           const argv = spec ? editorTerminalArgv(spec, shell, context.cwd, guard?.held) : shell;
-          let after: SandboxAftermath = {};
+          let outcome: (TerminalOutcome & SandboxAftermath) | null = null;
           const ran = await runInTerminal(
             context,
             context.terminal,
             { argv, timeoutMs },
             ctx,
             (ended) => {
-              after = guard?.finish() ?? {};
-              return statusLine(ended, timeoutMs) + aftermathNote(after);
+              outcome = { ...ended, ...(guard?.finish() ?? {}) };
+              return statusLine(ended, timeoutMs) + box.note(outcome);
             },
           ).finally(() => guard?.release());
-          if (sandbox) ran.sandbox = sandbox.receipt;
-          if (sandbox && after.nestedRepos) {
-            ran.sandbox = { ...sandbox.receipt, nested_repos: after.nestedRepos };
-          }
+          if (outcome) box.mark(ran, outcome);
+          else if (sandbox) ran.sandbox = sandbox.receipt;
           return ran;
         }
         const run = await runCommand(

@@ -35,12 +35,32 @@ export function setAsideRunFiles(policy: SandboxPolicy, missing: readonly string
 
 /** The note the model reads after a command that created such files. */
 export function setAsideNote(names: readonly string[]): string {
-  const list = names.map(terminalSafeLine).join(", ");
-  return `[sandbox: refused writing ${list}: a tool on the host (a coding agent's MCP servers, direnv, git, an editor, a package manager) would run what it says without the user naming it, so the sandbox renamed what the command created to <name>${SET_ASIDE_SUFFIX}. To write such a file, use the write or edit tool, which asks the user.]`;
+  return refusedNote(
+    "write",
+    names,
+    "a coding agent's MCP servers, direnv, git, an editor, a package manager",
+    `renamed what the command created to <name>${SET_ASIDE_SUFFIX}`,
+  );
 }
 
 /** The note the model reads after a command that changed such files below the top level. */
 export function restoredNote(names: readonly string[]): string {
+  return refusedNote(
+    "change",
+    names,
+    "direnv, git, an editor, a package manager",
+    `put back what was there before the command and renamed the command's version to <name>${SET_ASIDE_SUFFIX}`,
+  );
+}
+
+/** Both notes: what was refused, which host tools would run it, what the sandbox did instead. */
+function refusedNote(
+  act: "write" | "change",
+  names: readonly string[],
+  hostTools: string,
+  done: string,
+): string {
   const list = names.map(terminalSafeLine).join(", ");
-  return `[sandbox: refused changing ${list}: a tool on the host (direnv, git, an editor, a package manager) would run what it says without the user naming it, so the sandbox put back what was there before the command and renamed the command's version to <name>${SET_ASIDE_SUFFIX}. To change such a file, use the write or edit tool, which asks the user.]`;
+  const acting = act === "write" ? "writing" : "changing";
+  return `[sandbox: refused ${acting} ${list}: a tool on the host (${hostTools}) would run what it says without the user naming it, so the sandbox ${done}. To ${act} such a file, use the write or edit tool, which asks the user.]`;
 }

@@ -290,3 +290,15 @@ describe("codewhale acp: config options, slash commands and titles", () => {
     }
   });
 });
+
+describe("codewhale acp --model with one of Claude Code's names", () => {
+  const shared = useAcp(mock, ["--model", "haiku"]);
+
+  it("opens its sessions on the model the name selects, as exec's --model does", async () => {
+    const { sessionId, configOptions } = await opened(shared);
+    assert.equal(option(configOptions, "model").currentValue, "anthropic/claude-haiku-4-5");
+    mock.enqueue({ blocks: [{ kind: "text", text: "from haiku" }] });
+    await shared.client.prompt(sessionId, "hello");
+    assert.equal((mock.requests.at(-1)!.body as { model?: string }).model, "claude-haiku-4-5");
+  });
+});

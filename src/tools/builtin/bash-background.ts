@@ -2,7 +2,7 @@
 // stop it. Ids come from `bash` with `background: true`. The log already holds stripped and
 // redacted text; a read keeps at most the bash policy's budget (head and tail of the new text).
 // A read that shows the OS sandbox refused the process a write or a connection says so.
-import type { RunResult } from "../../runner/index.ts";
+import type { RunResult, SandboxAftermath } from "../../runner/index.ts";
 import { aftermathNote, sandboxRefusal } from "../../runner/index.ts";
 import { defineTool } from "../define-tool.ts";
 import type { AnyPresentedTool } from "../presentation.ts";
@@ -36,13 +36,13 @@ export function createBashOutputTool(context: BuiltinToolContext): AnyPresentedT
           policyErrors: read.result?.policyErrors ?? [],
         };
         const refused = backgroundRefusal(read.job, window.output);
-        const { nested, setAside, restored } = read.result
-          ? backgroundFindings(read.job, read.result)
-          : { nested: [], setAside: [], restored: [] };
-        const note = aftermathNote({ nestedRepos: nested, setAside, restored });
+        const found = read.result ? backgroundFindings(read.job, read.result) : {};
+        const note = aftermathNote(found);
         const result = toToolResult(policed, { trailer: `${empty}${status}${refused}${note}` });
         const receipt = context.sandbox?.receipt;
-        if (receipt && nested.length > 0) result.sandbox = { ...receipt, nested_repos: nested };
+        if (receipt && found.nestedRepos?.length) {
+          result.sandbox = { ...receipt, nested_repos: found.nestedRepos };
+        }
         return result;
       },
     },
@@ -129,17 +129,11 @@ function notRunAgain(
  * What the ended process left that the sandbox reports (nested repositories, files set aside
  * or put back), once.
  */
-function backgroundFindings(
-  job: BackgroundJob,
-  result: RunResult,
-): { nested: string[]; setAside: string[]; restored: string[] } {
-  if (!job.sandbox || job.sandbox.nestedShown) return { nested: [], setAside: [], restored: [] };
+function backgroundFindings(job: BackgroundJob, result: RunResult): SandboxAftermath {
+  if (!job.sandbox || job.sandbox.nestedShown) return {};
   job.sandbox.nestedShown = true;
-  return {
-    nested: result.nestedRepos ?? [],
-    setAside: result.setAside ?? [],
-    restored: result.restored ?? [],
-  };
+  const { nestedRepos, setAside, restored } = result;
+  return { nestedRepos, setAside, restored };
 }
 
 function exitText(result: RunResult): string {

@@ -217,14 +217,25 @@ describe("codewhale acp: bash in the editor's terminals", () => {
 
     it("session/cancel kills and releases the terminal; the prompt ends cancelled", async () => {
       mock.enqueue({
-        blocks: [{ kind: "tool", id: nextCallId(), name: "bash", input: { command: "sleep 30" } }],
+        blocks: [
+          {
+            kind: "tool",
+            id: nextCallId(),
+            name: "bash",
+            input: { command: "echo started; sleep 30" },
+          },
+        ],
       });
       const { sessionId } = await started(shared);
       const before = terminalCalls(shared).length;
       const running = shared.client.prompt(sessionId, "wait");
       await waitFor(() => terminalCalls(shared).length > before);
       const id = terminalCalls(shared)[before]!.terminalId;
-      const child = shared.client.terminals.get(id)!.child;
+      const terminal = shared.client.terminals.get(id)!;
+      const child = terminal.child;
+      // Cancelled once the command runs, not while bwrap is still setting up its namespaces: a
+      // kill of the group in that window can miss the command (about one run in ten).
+      await waitFor(() => terminal.output().output.includes("started"));
       await shared.client.agent.notify(acp.methods.agent.session.cancel, { sessionId });
       assert.equal((await running).stopReason, "cancelled");
       const methods = terminalCalls(shared)
